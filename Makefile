@@ -1,0 +1,96 @@
+# boids — build, test, install.
+#
+#   make            build build/boids
+#   make demo       install dependencies, build, render flock.mp4 with the defaults
+#   make test       install dependencies, build, run the test suite
+#   make check      the test suite under AddressSanitizer + UBSan (build-san/)
+#   make bench      benchmarks, printed as ratios (scripts/bench.sh)
+#   make deps       install the Debian packages (scripts/install-deps.sh)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   V=1             show the commands
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+LDFLAGS ?=
+
+PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter inih
+TEST_PKGS = criterion
+
+WARN = -Wall -Wextra -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes
+# Recursive variables: pkg-config runs when a recipe needs them, after `deps`.
+PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS    = $(shell pkg-config --libs $(PKGS))
+TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS))
+TEST_LIBS   = $(shell pkg-config --libs $(TEST_PKGS))
+ALL_CFLAGS  = -std=gnu11 $(WARN) -Iinclude $(PKG_CFLAGS) -pthread -MMD -MP $(CFLAGS)
+LIBS        = $(PKG_LIBS) -lm -pthread
+
+SRCS  = $(wildcard src/*.c)
+OBJS  = $(SRCS:src/%.c=$(BUILD)/%.o)
+LIB_OBJS = $(filter-out $(BUILD)/main.o,$(OBJS))
+TSRCS = $(wildcard tests/*.c)
+TOBJS = $(TSRCS:tests/%.c=$(BUILD)/tests/%.o)
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+.PHONY: all deps demo test check check-valgrind bench fuzz install uninstall clean pkgcheck
+
+all: $(BUILD)/boids
+
+pkgcheck:
+	@missing=""; for p in $(PKGS) $(if $(filter %tests,$(MAKECMDGOALS) $(NEED_TESTS)),$(TEST_PKGS)); do \
+		pkg-config --exists $$p || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "boids: missing libraries (pkg-config):$$missing; run 'make deps'" >&2; exit 1; fi
+
+$(BUILD)/boids: $(OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+$(BUILD)/%.o: src/%.c | pkgcheck
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%.o: tests/%.c | pkgcheck
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOBJS) $(LIB_OBJS) $(TEST_LIBS) $(LIBS)
+
+deps:
+	@scripts/install-deps.sh
+
+# The suite runs the real binary too (command-line tests), so build both.
+test:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/run
+	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run $(TESTFLAGS)
+
+demo:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory $(BUILD)/boids
+	$(BUILD)/boids -y -o flock.mp4
+
+install: $(BUILD)/boids
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/boids $(DESTDIR)$(PREFIX)/bin/boids
+	install -m 644 docs/boids.1 $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
+
+clean:
+	rm -rf build build-san
+
+-include $(OBJS:.o=.d) $(TOBJS:.o=.d)

@@ -1,0 +1,146 @@
+/*
+ * cli — the command line: one table of options, from which getopt_long
+ * parsing, the config file keys, --help and --print-config all come.
+ *
+ * Start at cli_parse(): defaults (the table's `def` strings, parsed by the
+ * same code as user input) -> every --config FILE in order -> the command
+ * line -> cross-option checks.  Values are validated as they are read; the
+ * first problem is reported as one line in the caller's buffer and
+ * cli_parse() returns CLI_ERROR.  Checks that need other modules (output
+ * names, encoders, files) are main's.
+ */
+#ifndef BOIDS_CLI_H
+#define BOIDS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BOIDS_VERSION "1.0.0"
+
+/* Limits, stated once; --help and the man page quote them. */
+#define CLI_MAX_BOIDS   10000000L
+#define CLI_MAX_FIELD   16384L      /* field width or height, pixels */
+#define CLI_MAX_PICTURE 16384L      /* picture width or height after --scale */
+#define CLI_MAX_FRAMES  100000000L
+
+enum cli_edges { CLI_EDGES_BOUNCE, CLI_EDGES_WRAP, CLI_EDGES_BOTH, CLI_EDGES_NONE };
+enum cli_update { CLI_SEQUENTIAL, CLI_SYNCHRONOUS };
+enum cli_shape { CLI_SHAPE_CURVE, CLI_SHAPE_REPO, CLI_SHAPE_POLYGON };
+enum cli_antialias { CLI_AA_NONE, CLI_AA_FAST, CLI_AA_GOOD, CLI_AA_BEST };
+enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
+
+/* Every setting of a run.  "auto" integers are -1, unset strings NULL. */
+struct settings {
+	/* model */
+	long boids;             /* number of boids */
+	long width, height;     /* field size, pixels */
+	uint64_t seed;          /* initial flock */
+	long predators;         /* the first boids are predators */
+	int edges;              /* enum cli_edges */
+	int update;             /* enum cli_update */
+	double flock_radius, flock_weight;
+	double align_radius, align_weight;
+	double avoid_radius, avoid_weight;
+	double predator_radius, predator_weight;
+	double min_speed, max_speed;
+	double wall_pad, wall_turn;
+	long warmup;            /* steps before frame 0 */
+	long substeps;          /* steps per frame */
+	long threads;           /* -1: one per core */
+	/* run */
+	long frames;
+	double duration;        /* seconds; < 0: unset (frames rules) */
+	char *output;           /* picture output: video file, PNG pattern or "-" */
+	char *trajectory;       /* CSV, or NULL */
+	char *init;             /* CSV to start from, or NULL */
+	int overwrite;          /* -y */
+	int no_render;          /* simulate only */
+	int quiet;
+	int progress;           /* enum cli_progress */
+	/* drawing */
+	double scale;
+	int shape;              /* enum cli_shape */
+	double boid_size;
+	uint32_t background, boid_color, predator_color; /* 0xRRGGBB */
+	int antialias;          /* enum cli_antialias */
+	long start_number;      /* first PNG number */
+	long png_level;         /* zlib level 0..9 */
+	/* video */
+	long fps;
+	char *codec;            /* NULL: the container's default */
+	long crf;               /* -1: the encoder's default */
+	char *preset;
+	char *bitrate;
+	char *pix_fmt;
+	long gop;               /* -1: the encoder's default */
+	/* bookkeeping */
+	unsigned char given[64];/* per option index: set by a config file or the command line */
+};
+
+enum cli_type {
+	CLI_LONG,    /* whole number in [min, max]; "auto" when CLI_AUTO (stored -1) */
+	CLI_U64,     /* unsigned 64-bit whole number */
+	CLI_DOUBLE,  /* finite number in [min, max] (min excluded with CLI_GT_MIN) */
+	CLI_SIZE,    /* WxH, each in [min, max] (two longs: width then height) */
+	CLI_STRING,  /* any text; empty means unset */
+	CLI_ENUM,    /* one of choices[], stored as its index (int) */
+	CLI_COLOR,   /* #RRGGBB, #RGB or a CSS name (uint32_t) */
+	CLI_FLAG,    /* no argument; yes/no in a config file (int) */
+	CLI_ACTION,  /* --help, --version, --print-config, --config */
+};
+
+enum cli_flags {
+	CLI_GT_MIN = 1 << 0,    /* the minimum itself is not allowed */
+	CLI_AUTO = 1 << 1,      /* "auto" accepted, stored as -1 */
+	CLI_NOCONFIG = 1 << 2,  /* command line only (actions, --config) */
+};
+
+struct cli_option {
+	const char *name;       /* long name, also the config key */
+	int short_name;         /* letter, or 0 */
+	enum cli_type type;
+	size_t offset;          /* into struct settings */
+	const char *def;        /* default as typed by a user */
+	double min, max;        /* numeric range */
+	unsigned flags;         /* enum cli_flags */
+	const char *arg;        /* placeholder in --help: N, X, FILE */
+	const char *section;    /* --help heading */
+	const char *help;       /* one line, no trailing period */
+	const char *const *choices; /* CLI_ENUM names, NULL-terminated */
+};
+
+enum cli_result {
+	CLI_ERROR = -1,        /* err holds the message; exit 2 */
+	CLI_RUN = 0,
+	CLI_HELP,
+	CLI_VERSION,
+	CLI_PRINT_CONFIG,
+};
+
+/* The option table and its length. */
+const struct cli_option *cli_options(size_t *count);
+
+/* Looks an option up by long name; NULL when there is none. */
+const struct cli_option *cli_find(const char *name);
+
+/*
+ * Fills s from defaults, config files and argv.  Returns an enum cli_result;
+ * on CLI_ERROR err holds one line (no "boids:" prefix, no newline).
+ * The strings in s are malloc'ed: cli_release() frees them.
+ */
+int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen);
+
+/* Was option `name` set by a config file or the command line? */
+int cli_given(const struct settings *s, const char *name);
+
+/* Writes --help (usage, every option with its default, exit status). */
+void cli_print_help(FILE *f);
+
+/* Writes the settings as a config file that reproduces them. */
+void cli_print_config(FILE *f, const struct settings *s);
+
+/* Frees the strings in s. */
+void cli_release(struct settings *s);
+
+#endif

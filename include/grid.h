@@ -1,0 +1,52 @@
+/*
+ * grid — a uniform-grid neighbour index over boid positions.
+ *
+ * The field [0,W] x [0,H] is cut into square cells of edge >= the search
+ * radius; positions outside the field (or not finite) fall into the nearest
+ * border cell, which keeps the rule "two points closer than the radius lie in
+ * the same or adjacent cells" true everywhere.  grid_build() is a counting
+ * sort, so within a cell boids are listed in increasing index order and the
+ * visiting order is a pure function of the positions: it does not depend on
+ * the number of threads that later read the grid.
+ *
+ * Start reading at grid_build(); the query pattern is
+ *
+ *     int cx, cy;
+ *     grid_cell_of(g, x, y, &cx, &cy);
+ *     for each (i, j) in [cx-1, cx+1] x [cy-1, cy+1] inside the grid:
+ *         for (k = g->start[c]; k < g->start[c + 1]; k++) use g->items[k];
+ */
+#ifndef BOIDS_GRID_H
+#define BOIDS_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct grid {
+	double cell;      /* cell edge length, >= the radius asked for */
+	int nx, ny;       /* cells across and down, >= 1 */
+	uint32_t *start;  /* nx*ny + 1 offsets into items */
+	uint32_t *items;  /* boid indices grouped by cell, ascending in a cell */
+	uint32_t *cellof; /* cell index of each boid */
+	size_t cap_cells; /* allocated length of start, minus one */
+	size_t cap_items; /* allocated length of items and cellof */
+};
+
+/* Makes an empty grid; nothing is allocated until grid_build(). */
+void grid_init(struct grid *g);
+
+/*
+ * Indexes n positions in a width x height field with cells of edge at least
+ * radius (radius <= 0 or huge is fine: the cell count is capped near n).
+ * Returns 0, or -ENOMEM (the grid is then left empty but valid).
+ */
+int grid_build(struct grid *g, const double *x, const double *y, size_t n,
+               double width, double height, double radius);
+
+/* The cell (column, row) a position falls into, clamped to the grid. */
+void grid_cell_of(const struct grid *g, double x, double y, int *cx, int *cy);
+
+/* Frees what the grid holds; the grid may be built again after grid_init(). */
+void grid_release(struct grid *g);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * render — draws one flock state into a pixel buffer with Cairo.
+ *
+ * Pixel format (the buffer render_pixels() returns): Cairo's
+ * CAIRO_FORMAT_ARGB32, i.e. one native-endian 32-bit word per pixel,
+ * 0xAARRGGBB, alpha premultiplied; rows `stride` bytes apart.  The
+ * background is opaque, so every pixel has alpha 0xFF.
+ *
+ * Every boid is drawn the way the C# original draws it: save, translate to
+ * (x, y), rotate by the heading (GetAngle: the outline's nose (0,10) points
+ * along the velocity; at rest the angle is 0), fill the outline, restore.
+ * The field is drawn through cairo_scale(scale), so a 640x360 field at
+ * scale 3 is a 1920x1080 picture of the same flock.
+ *
+ * This module knows Cairo and nothing of files, encoders or the simulation's
+ * internals: it draws the plain arrays of a struct render_view.
+ */
+#ifndef BOIDS_RENDER_H
+#define BOIDS_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum render_shape {
+	RENDER_CURVE,   /* the article's points as a closed cardinal spline, tension .5, even-odd */
+	RENDER_REPO,    /* the repository's smaller outline, same spline */
+	RENDER_POLYGON, /* the article's points joined by straight lines */
+};
+
+enum render_antialias {
+	RENDER_AA_NONE,
+	RENDER_AA_FAST,
+	RENDER_AA_GOOD,
+	RENDER_AA_BEST,
+};
+
+struct render_params {
+	int width, height;          /* picture size in pixels (field * scale, rounded) */
+	double scale;               /* pixels per field unit, > 0 */
+	enum render_shape shape;
+	double boid_size;           /* outline scale factor, > 0 (1 = the article's size) */
+	uint32_t background;        /* 0xRRGGBB */
+	uint32_t boid_color;        /* 0xRRGGBB */
+	uint32_t predator_color;    /* 0xRRGGBB */
+	enum render_antialias antialias;
+};
+
+/* What to draw: n boids, the first `predators` of them predators. */
+struct render_view {
+	size_t n;
+	size_t predators;
+	const double *x, *y;    /* positions, field units */
+	const double *vx, *vy;  /* velocities: give the heading */
+};
+
+struct renderer;
+
+/* Fills p with the defaults (#003366, LightGreen, white, curve, good AA). */
+void render_params_default(struct render_params *p, int width, int height);
+
+/* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */
+int render_new(struct renderer **out, const struct render_params *p);
+
+/* Draws the view into the renderer's surface.  Returns 0 or -ENOMEM. */
+int render_frame(struct renderer *r, const struct render_view *v);
+
+/* The surface's pixels (see the pixel format above) and its stride in bytes. */
+const unsigned char *render_pixels(const struct renderer *r, int *stride);
+
+/* Heading of a velocity in radians for cairo_rotate(), from GetAngle(). */
+double render_heading(double vx, double vy);
+
+/* Frees the renderer; render_free(NULL) does nothing. */
+void render_free(struct renderer *r);
+
+#endif

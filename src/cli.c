@@ -1,0 +1,683 @@
+/*
+ * cli — options, config files, validation and help; see include/cli.h.
+ *
+ * Everything about an option lives in one row of `options[]` below: its
+ * name, type, default, range, placeholder and help line.  Parsing
+ * (getopt_long), config keys (inih), --help and --print-config are all
+ * driven by that table, and a test checks the man page against it, so the
+ * five cannot drift apart.  To add an option: add a field to struct
+ * settings, a row here, and a line to docs/boids.1.
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "color.h"
+
+#define OFF(f) offsetof(struct settings, f)
+
+static const char *const edges_names[] = { "bounce", "wrap", "both", "none", NULL };
+static const char *const update_names[] = { "sequential", "synchronous", NULL };
+static const char *const shape_names[] = { "curve", "repo", "polygon", NULL };
+static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
+static const char *const progress_names[] = { "auto", "always", "never", NULL };
+
+static const char S_MODEL[] = "Model (defaults are the C# article's)";
+static const char S_RUN[] = "Run and output";
+static const char S_DRAW[] = "Drawing";
+static const char S_VIDEO[] = "Video encoding";
+static const char S_INFO[] = "Information";
+
+#define BIG 1e300
+
+/* name, short, type, offset, default, min, max, flags, arg, section, help, choices */
+static const struct cli_option options[] = {
+	{ "boids", 'n', CLI_LONG, OFF(boids), "100", 1, CLI_MAX_BOIDS, 0, "N", S_MODEL,
+	  "number of boids, predators included", NULL },
+	{ "size", 's', CLI_SIZE, OFF(width), "640x360", 1, CLI_MAX_FIELD, 0, "WxH", S_MODEL,
+	  "field size in pixels", NULL },
+	{ "seed", 0, CLI_U64, OFF(seed), "1", 0, 0, 0, "N", S_MODEL,
+	  "seed of the initial flock (xoshiro256**)", NULL },
+	{ "predators", 0, CLI_LONG, OFF(predators), "3", 0, CLI_MAX_BOIDS, 0, "N", S_MODEL,
+	  "the first N boids are predators", NULL },
+	{ "edges", 0, CLI_ENUM, OFF(edges), "bounce", 0, 0, 0, "MODE", S_MODEL,
+	  "field edges: bounce, wrap, both or none", edges_names },
+	{ "update", 0, CLI_ENUM, OFF(update), "sequential", 0, 0, 0, "MODE", S_MODEL,
+	  "sequential (in place, as the original) or synchronous", update_names },
+	{ "flock-radius", 0, CLI_DOUBLE, OFF(flock_radius), "50", 0, BIG, CLI_GT_MIN, "R", S_MODEL,
+	  "cohesion: neighbours closer than R pixels", NULL },
+	{ "flock-weight", 0, CLI_DOUBLE, OFF(flock_weight), "0.0003", -BIG, BIG, 0, "W", S_MODEL,
+	  "cohesion: steer toward their centre, times W", NULL },
+	{ "align-radius", 0, CLI_DOUBLE, OFF(align_radius), "50", 0, BIG, CLI_GT_MIN, "R", S_MODEL,
+	  "alignment: neighbours closer than R pixels", NULL },
+	{ "align-weight", 0, CLI_DOUBLE, OFF(align_weight), "0.01", -BIG, BIG, 0, "W", S_MODEL,
+	  "alignment: match their mean velocity, times W", NULL },
+	{ "avoid-radius", 0, CLI_DOUBLE, OFF(avoid_radius), "20", 0, BIG, CLI_GT_MIN, "R", S_MODEL,
+	  "separation: boids closer than R pixels", NULL },
+	{ "avoid-weight", 0, CLI_DOUBLE, OFF(avoid_weight), "0.001", -BIG, BIG, 0, "W", S_MODEL,
+	  "separation: push away by closeness, times W", NULL },
+	{ "predator-radius", 0, CLI_DOUBLE, OFF(predator_radius), "150", 0, BIG, CLI_GT_MIN, "R", S_MODEL,
+	  "flee predators closer than R pixels", NULL },
+	{ "predator-weight", 0, CLI_DOUBLE, OFF(predator_weight), "0.00005", -BIG, BIG, 0, "W", S_MODEL,
+	  "flee predators by closeness, times W", NULL },
+	{ "min-speed", 0, CLI_DOUBLE, OFF(min_speed), "1", 0, BIG, 0, "V", S_MODEL,
+	  "slowest speed after a move, pixels per step", NULL },
+	{ "max-speed", 0, CLI_DOUBLE, OFF(max_speed), "5", 0, BIG, CLI_GT_MIN, "V", S_MODEL,
+	  "fastest speed after a move, pixels per step", NULL },
+	{ "wall-pad", 0, CLI_DOUBLE, OFF(wall_pad), "50", 0, BIG, 0, "D", S_MODEL,
+	  "bounce: margin along each edge, pixels", NULL },
+	{ "wall-turn", 0, CLI_DOUBLE, OFF(wall_turn), "0.5", 0, BIG, 0, "V", S_MODEL,
+	  "bounce: velocity change per step inside the margin", NULL },
+	{ "warmup", 0, CLI_LONG, OFF(warmup), "0", 0, CLI_MAX_FRAMES, 0, "N", S_MODEL,
+	  "steps simulated before frame 0", NULL },
+	{ "substeps", 0, CLI_LONG, OFF(substeps), "1", 1, 1000, 0, "N", S_MODEL,
+	  "steps per frame", NULL },
+	{ "threads", 0, CLI_LONG, OFF(threads), "auto", 1, 256, CLI_AUTO, "N", S_MODEL,
+	  "worker threads (auto: one per core); never changes the output", NULL },
+
+	{ "frames", 'f', CLI_LONG, OFF(frames), "300", 1, CLI_MAX_FRAMES, 0, "N", S_RUN,
+	  "frames to write", NULL },
+	{ "duration", 0, CLI_DOUBLE, OFF(duration), "auto", 0, 1e7, CLI_GT_MIN | CLI_AUTO, "SECONDS", S_RUN,
+	  "instead of --frames: frames = SECONDS x fps", NULL },
+	{ "output", 'o', CLI_STRING, OFF(output), "flock.mp4", 0, 0, 0, "FILE", S_RUN,
+	  "video (.mp4 .mkv .mov .webm .gif .y4m), PNG pattern (f_%05d.png) or - (y4m)", NULL },
+	{ "trajectory", 0, CLI_STRING, OFF(trajectory), "", 0, 0, 0, "FILE", S_RUN,
+	  "also write every frame's state as CSV: frame,id,x,y,vx,vy", NULL },
+	{ "init", 0, CLI_STRING, OFF(init), "", 0, 0, 0, "FILE", S_RUN,
+	  "start from the last frame of a trajectory CSV (its boid count wins)", NULL },
+	{ "overwrite", 'y', CLI_FLAG, OFF(overwrite), "no", 0, 0, 0, NULL, S_RUN,
+	  "replace existing output files", NULL },
+	{ "no-clobber", 0, CLI_FLAG, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_RUN,
+	  "never replace existing files (the default; cancels -y)", NULL },
+	{ "no-render", 0, CLI_FLAG, OFF(no_render), "no", 0, 0, 0, NULL, S_RUN,
+	  "simulate only: no picture output (for --trajectory)", NULL },
+	{ "progress", 0, CLI_ENUM, OFF(progress), "auto", 0, 0, 0, "WHEN", S_RUN,
+	  "progress bar on stderr: auto (if a terminal), always or never", progress_names },
+	{ "quiet", 'q', CLI_FLAG, OFF(quiet), "no", 0, 0, 0, NULL, S_RUN,
+	  "no progress bar and no closing summary", NULL },
+
+	{ "scale", 0, CLI_DOUBLE, OFF(scale), "1", 0, 64, CLI_GT_MIN, "S", S_DRAW,
+	  "picture = field x S (the flock is the same)", NULL },
+	{ "shape", 0, CLI_ENUM, OFF(shape), "curve", 0, 0, 0, "SHAPE", S_DRAW,
+	  "boid outline: curve (the article's), repo (smaller) or polygon", shape_names },
+	{ "boid-size", 0, CLI_DOUBLE, OFF(boid_size), "1", 0, 100, CLI_GT_MIN, "K", S_DRAW,
+	  "scale the outline by K", NULL },
+	{ "background", 0, CLI_COLOR, OFF(background), "#003366", 0, 0, 0, "COLOR", S_DRAW,
+	  "background colour: #RRGGBB, #RGB or a CSS name", NULL },
+	{ "boid-color", 0, CLI_COLOR, OFF(boid_color), "#90ee90", 0, 0, 0, "COLOR", S_DRAW,
+	  "colour of the boids (LightGreen)", NULL },
+	{ "predator-color", 0, CLI_COLOR, OFF(predator_color), "#ffffff", 0, 0, 0, "COLOR", S_DRAW,
+	  "colour of the predators (white)", NULL },
+	{ "antialias", 0, CLI_ENUM, OFF(antialias), "good", 0, 0, 0, "MODE", S_DRAW,
+	  "none, fast, good or best", aa_names },
+	{ "start-number", 0, CLI_LONG, OFF(start_number), "0", 0, 1e9, 0, "N", S_DRAW,
+	  "number of the first PNG of a sequence", NULL },
+	{ "png-level", 0, CLI_LONG, OFF(png_level), "1", 0, 9, 0, "N", S_DRAW,
+	  "PNG compression level, 0 (none) to 9 (smallest)", NULL },
+
+	{ "fps", 'r', CLI_LONG, OFF(fps), "30", 1, 1000, 0, "N", S_VIDEO,
+	  "frames per second", NULL },
+	{ "codec", 0, CLI_STRING, OFF(codec), "", 0, 0, 0, "NAME", S_VIDEO,
+	  "FFmpeg encoder (default: libx264, libvpx-vp9 for .webm, gif)", NULL },
+	{ "crf", 0, CLI_LONG, OFF(crf), "auto", 0, 63, CLI_AUTO, "N", S_VIDEO,
+	  "constant rate factor (auto: 23 for H.264; 0-51 H.264, 0-63 VP9)", NULL },
+	{ "preset", 0, CLI_STRING, OFF(preset), "", 0, 0, 0, "NAME", S_VIDEO,
+	  "encoder speed preset (H.264: ultrafast ... veryslow)", NULL },
+	{ "bitrate", 0, CLI_STRING, OFF(bitrate), "", 0, 0, 0, "RATE", S_VIDEO,
+	  "target bitrate such as 2M instead of constant quality", NULL },
+	{ "pix-fmt", 0, CLI_STRING, OFF(pix_fmt), "", 0, 0, 0, "FMT", S_VIDEO,
+	  "encoder pixel format (default yuv420p; rgb8 for GIF)", NULL },
+	{ "gop", 0, CLI_LONG, OFF(gop), "auto", 1, 100000, CLI_AUTO, "N", S_VIDEO,
+	  "frames between keyframes", NULL },
+
+	{ "config", 'c', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, "FILE", S_INFO,
+	  "read key = value settings from FILE first (flags win)", NULL },
+	{ "print-config", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
+	  "print the effective settings as a config file and exit", NULL },
+	{ "help", 'h', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
+	  "show this help and exit", NULL },
+	{ "version", 'V', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
+	  "show the version and exit", NULL },
+};
+
+#define NOPTS (sizeof(options) / sizeof(options[0]))
+
+const struct cli_option *cli_options(size_t *count)
+{
+	*count = NOPTS;
+	return options;
+}
+
+const struct cli_option *cli_find(const char *name)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (strcmp(options[i].name, name) == 0)
+			return &options[i];
+	return NULL;
+}
+
+static size_t index_of(const struct cli_option *o)
+{
+	return (size_t)(o - options);
+}
+
+int cli_given(const struct settings *s, const char *name)
+{
+	const struct cli_option *o = cli_find(name);
+
+	return o ? s->given[index_of(o)] : 0;
+}
+
+/* ------------------------------------------------------------ value parsing */
+
+/* Formats a range bound without noise: 1e+300 reads as "any". */
+static void fmt_num(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.15g", v);
+}
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Describes the accepted range of a numeric option, for messages. */
+static void describe_range(const struct cli_option *o, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	fmt_num(lo, sizeof(lo), o->min);
+	fmt_num(hi, sizeof(hi), o->max);
+	bool lo_any = o->min <= -BIG, hi_any = o->max >= BIG;
+	const char *word = o->type == CLI_DOUBLE ? "a number" : "a whole number";
+
+	if (lo_any && hi_any)
+		snprintf(buf, len, "%s", word);
+	else if (hi_any)
+		snprintf(buf, len, "%s %s %s", word, o->flags & CLI_GT_MIN ? "above" : "from", lo);
+	else
+		snprintf(buf, len, "%s from %s%s to %s", word, lo,
+		         o->flags & CLI_GT_MIN ? " (excluded)" : "", hi);
+	if (o->flags & CLI_AUTO)
+		snprintf(buf + strlen(buf), len - strlen(buf), ", or auto");
+}
+
+static bool starts_badly(const char *v)
+{
+	return *v == 0 || isspace((unsigned char)*v);
+}
+
+static int parse_long(const struct cli_option *o, const char *v, long *out,
+                      char *err, size_t errlen)
+{
+	char range[160], *end;
+
+	describe_range(o, range, sizeof(range));
+	if ((o->flags & CLI_AUTO) && strcmp(v, "auto") == 0) {
+		*out = -1;
+		return 0;
+	}
+	errno = 0;
+	long x = starts_badly(v) ? 0 : strtol(v, &end, 10);
+	if (starts_badly(v) || *end)
+		return errf(err, errlen, "--%s: '%s' is not %s", o->name, v, range);
+	if (errno == ERANGE || (double)x < o->min || (double)x > o->max)
+		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, v, range);
+	*out = x;
+	return 0;
+}
+
+static int parse_double(const struct cli_option *o, const char *v, double *out,
+                        char *err, size_t errlen)
+{
+	char range[160], *end;
+
+	describe_range(o, range, sizeof(range));
+	if ((o->flags & CLI_AUTO) && strcmp(v, "auto") == 0) {
+		*out = -1;
+		return 0;
+	}
+	errno = 0;
+	double x = starts_badly(v) ? 0 : strtod(v, &end);
+	if (starts_badly(v) || *end)
+		return errf(err, errlen, "--%s: '%s' is not %s", o->name, v, range);
+	if (!isfinite(x) || errno == ERANGE)
+		return errf(err, errlen, "--%s: '%s' is not a finite number in range (expected %s)",
+		            o->name, v, range);
+	if (x < o->min || x > o->max || ((o->flags & CLI_GT_MIN) && x == o->min))
+		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, v, range);
+	*out = x;
+	return 0;
+}
+
+static int parse_u64(const struct cli_option *o, const char *v, uint64_t *out,
+                     char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	if (starts_badly(v) || *v == '-' || *v == '+')
+		return errf(err, errlen, "--%s: '%s' is not a whole number from 0 to 18446744073709551615",
+		            o->name, v);
+	unsigned long long x = strtoull(v, &end, 10);
+	if (*end)
+		return errf(err, errlen, "--%s: '%s' is not a whole number from 0 to 18446744073709551615",
+		            o->name, v);
+	if (errno == ERANGE)
+		return errf(err, errlen, "--%s: %s is out of range (expected 0 to 18446744073709551615)",
+		            o->name, v);
+	*out = (uint64_t)x;
+	return 0;
+}
+
+static int parse_size(const struct cli_option *o, const char *v, long *w, long *h,
+                      char *err, size_t errlen)
+{
+	char *end, *end2;
+	long max = (long)o->max;
+
+	errno = 0;
+	if (starts_badly(v) || !isdigit((unsigned char)*v))
+		goto bad;
+	long a = strtol(v, &end, 10);
+	if (*end != 'x' && *end != 'X')
+		goto bad;
+	if (!isdigit((unsigned char)end[1]))
+		goto bad;
+	long b = strtol(end + 1, &end2, 10);
+	if (*end2)
+		goto bad;
+	if (errno == ERANGE || a < 1 || b < 1 || a > max || b > max)
+		return errf(err, errlen, "--%s: %s is out of range (width and height from 1 to %ld)",
+		            o->name, v, max);
+	*w = a;
+	*h = b;
+	return 0;
+bad:
+	return errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, v);
+}
+
+static int parse_enum(const struct cli_option *o, const char *v, int *out,
+                      char *err, size_t errlen)
+{
+	char list[128] = "";
+
+	for (int i = 0; o->choices[i]; i++) {
+		if (strcmp(v, o->choices[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+		         i ? ", " : "", o->choices[i]);
+	}
+	return errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, v, list);
+}
+
+static int parse_flag(const struct cli_option *o, const char *v, int *out,
+                      char *err, size_t errlen)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1", NULL };
+	static const char *const no[] = { "no", "false", "off", "0", NULL };
+
+	for (int i = 0; yes[i]; i++)
+		if (strcmp(v, yes[i]) == 0)
+			return *out = 1, 0;
+	for (int i = 0; no[i]; i++)
+		if (strcmp(v, no[i]) == 0)
+			return *out = 0, 0;
+	return errf(err, errlen, "--%s: '%s' is not yes or no", o->name, v);
+}
+
+/* Parses v (NULL for a flag on the command line) into the option's field. */
+static int set_value(struct settings *s, const struct cli_option *o, const char *v,
+                     char *err, size_t errlen)
+{
+	char *base = (char *)s;
+	void *field = base + o->offset;
+
+	switch (o->type) {
+	case CLI_LONG:
+		return parse_long(o, v, field, err, errlen);
+	case CLI_U64:
+		return parse_u64(o, v, field, err, errlen);
+	case CLI_DOUBLE:
+		return parse_double(o, v, field, err, errlen);
+	case CLI_SIZE:
+		return parse_size(o, v, &s->width, &s->height, err, errlen);
+	case CLI_ENUM:
+		return parse_enum(o, v, field, err, errlen);
+	case CLI_COLOR: {
+		uint32_t rgb;
+		if (color_parse(v, &rgb) != 0)
+			return errf(err, errlen, "--%s: '%s' is not a colour (#RRGGBB, #RGB or a CSS name such as lightgreen)",
+			            o->name, v);
+		*(uint32_t *)field = rgb;
+		return 0;
+	}
+	case CLI_STRING: {
+		char **p = field;
+		char *copy = NULL;
+		if (*v && !(copy = strdup(v)))
+			return errf(err, errlen, "out of memory");
+		free(*p);
+		*p = copy;
+		return 0;
+	}
+	case CLI_FLAG:
+		if (strcmp(o->name, "no-clobber") == 0) {
+			int no;
+			if (v && parse_flag(o, v, &no, err, errlen))
+				return -1;
+			if (!v || no)
+				s->overwrite = 0;
+			return 0;
+		}
+		if (!v)
+			return *(int *)field = 1, 0;
+		return parse_flag(o, v, field, err, errlen);
+	case CLI_ACTION:
+		break;
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------------- config file */
+
+struct ini_ctx {
+	struct settings *s;
+	int failed;       /* the handler stopped at a bad pair */
+	char msg[256];    /* why; inih's return value says where */
+};
+
+static int on_ini_pair(void *user, const char *section, const char *name, const char *value)
+{
+	struct ini_ctx *c = user;
+	char msg[256];
+
+	if (c->failed)
+		return 0;
+	if (section && *section) {
+		snprintf(msg, sizeof(msg), "sections are not used ('[%.64s]')", section);
+		goto fail;
+	}
+	const struct cli_option *o = cli_find(name);
+	if (!o || (o->flags & CLI_NOCONFIG)) {
+		snprintf(msg, sizeof(msg), "unknown key '%.64s'", name);
+		goto fail;
+	}
+	if (set_value(c->s, o, value, msg, sizeof(msg)) != 0)
+		goto fail;
+	c->s->given[index_of(o)] = 1;
+	return 1;
+fail:
+	c->failed = 1;
+	snprintf(c->msg, sizeof(c->msg), "%s", msg);
+	return 0;
+}
+
+static int read_config(struct settings *s, const char *path, char *err, size_t errlen)
+{
+	struct ini_ctx c = { .s = s };
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return errf(err, errlen, "--config: cannot open '%s': %s", path, strerror(errno));
+	int line = ini_parse_file(f, on_ini_pair, &c);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return errf(err, errlen, "--config: cannot read '%s'", path);
+	if (line == 0)
+		return 0;
+	if (c.failed)
+		return errf(err, errlen, "%s:%d: %s", path, line, c.msg);
+	return errf(err, errlen, "%s:%d: expected 'key = value'", path, line);
+}
+
+/* ----------------------------------------------------------- command line */
+
+enum { LONG_ONLY = 256 }; /* getopt values of options without a letter */
+
+int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen)
+{
+	struct option longopts[NOPTS + 1];
+	char shortopts[3 * NOPTS + 2], *sp = shortopts;
+	int result = CLI_RUN;
+
+	memset(s, 0, sizeof(*s));
+	err[0] = 0;
+	*sp++ = ':'; /* report a missing argument as ':' */
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct cli_option *o = &options[i];
+		bool takes_arg = o->type != CLI_FLAG && o->arg;
+		longopts[i] = (struct option){ o->name, takes_arg ? required_argument : no_argument,
+		                               NULL, o->short_name ? o->short_name : LONG_ONLY + (int)i };
+		if (o->short_name) {
+			*sp++ = (char)o->short_name;
+			if (takes_arg)
+				*sp++ = ':';
+		}
+		if (o->def && set_value(s, o, o->def, err, errlen) != 0)
+			return CLI_ERROR; /* a bad row in the table */
+	}
+	*sp = 0;
+	longopts[NOPTS] = (struct option){ 0, 0, 0, 0 };
+
+	/* Two passes: config files first, whatever their place, then the rest. */
+	for (int pass = 0; pass < 2; pass++) {
+		optind = 0; /* full reset, including glibc's internal state */
+		opterr = 0;
+		int c, li;
+		while ((c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
+			if (c == '?') {
+				if (optopt && optopt < LONG_ONLY)
+					return errf(err, errlen, "unknown option '-%c' (see --help)", optopt), CLI_ERROR;
+				return errf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]), CLI_ERROR;
+			}
+			if (c == ':') {
+				const struct cli_option *o = NULL;
+				for (size_t i = 0; i < NOPTS; i++)
+					if (longopts[i].val == optopt)
+						o = &options[i];
+				return errf(err, errlen, "--%s needs a value (%s)", o ? o->name : "?",
+				            o && o->arg ? o->arg : ""), CLI_ERROR;
+			}
+			const struct cli_option *o = NULL;
+			for (size_t i = 0; i < NOPTS; i++)
+				if (longopts[i].val == c)
+					o = &options[i];
+			if (!o)
+				continue;
+			bool is_config = strcmp(o->name, "config") == 0;
+			if (pass == 0) {
+				if (is_config && read_config(s, optarg, err, errlen) != 0)
+					return CLI_ERROR;
+				continue;
+			}
+			if (o->type == CLI_ACTION) {
+				if (strcmp(o->name, "help") == 0)
+					return CLI_HELP; /* first wins: --help --bad still helps */
+				if (strcmp(o->name, "version") == 0)
+					return CLI_VERSION;
+				if (strcmp(o->name, "print-config") == 0)
+					result = CLI_PRINT_CONFIG;
+				continue;
+			}
+			if (set_value(s, o, optarg, err, errlen) != 0)
+				return CLI_ERROR;
+			s->given[index_of(o)] = 1;
+		}
+		if (pass == 0 && optind < argc)
+			return errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
+			            argv[optind]), CLI_ERROR;
+	}
+
+	/* Cross-option checks. */
+	if (s->min_speed > s->max_speed)
+		return errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
+		            s->min_speed, s->max_speed), CLI_ERROR;
+	if (cli_given(s, "duration") && cli_given(s, "frames") && s->duration > 0)
+		return errf(err, errlen, "--frames and --duration contradict each other: give one"), CLI_ERROR;
+	if (s->duration > 0) {
+		double f = round(s->duration * (double)s->fps);
+		if (f < 1 || f > CLI_MAX_FRAMES)
+			return errf(err, errlen, "--duration: %g s at %ld fps is %.0f frames (expected 1 to %ld)",
+			            s->duration, s->fps, f, CLI_MAX_FRAMES), CLI_ERROR;
+		s->frames = (long)f;
+		s->duration = -1; /* resolved: --print-config shows frames */
+	}
+	if (!s->output && !s->no_render)
+		return errf(err, errlen, "--output: needs a file name, a PNG pattern or -"), CLI_ERROR;
+	double pw = round((double)s->width * s->scale), ph = round((double)s->height * s->scale);
+	if (!s->no_render && (pw > CLI_MAX_PICTURE || ph > CLI_MAX_PICTURE || pw < 1 || ph < 1))
+		return errf(err, errlen, "--scale: %ldx%ld at scale %g is a %.0fx%.0f picture (each side from 1 to %ld)",
+		            s->width, s->height, s->scale, pw, ph, CLI_MAX_PICTURE), CLI_ERROR;
+	return result;
+}
+
+void cli_release(struct settings *s)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (options[i].type == CLI_STRING) {
+			char **p = (char **)((char *)s + options[i].offset);
+			free(*p);
+			*p = NULL;
+		}
+}
+
+/* ------------------------------------------------------------------ output */
+
+/* The value of option o in s, as a user would type it. */
+static void format_value(const struct settings *s, const struct cli_option *o, char *buf, size_t len)
+{
+	const char *base = (const char *)s;
+	const void *field = base + o->offset;
+
+	switch (o->type) {
+	case CLI_LONG: {
+		long v = *(const long *)field;
+		if ((o->flags & CLI_AUTO) && v < 0)
+			snprintf(buf, len, "auto");
+		else
+			snprintf(buf, len, "%ld", v);
+		break;
+	}
+	case CLI_U64:
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+		break;
+	case CLI_DOUBLE: {
+		double v = *(const double *)field;
+		if ((o->flags & CLI_AUTO) && v < 0) {
+			snprintf(buf, len, "auto");
+			break;
+		}
+		/* The shortest form that reads back as the same double. */
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(buf, len, "%.*g", prec, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+		break;
+	}
+	case CLI_SIZE:
+		snprintf(buf, len, "%ldx%ld", s->width, s->height);
+		break;
+	case CLI_STRING: {
+		const char *v = *(char *const *)field;
+		snprintf(buf, len, "%s", v ? v : "");
+		break;
+	}
+	case CLI_ENUM:
+		snprintf(buf, len, "%s", o->choices[*(const int *)field]);
+		break;
+	case CLI_COLOR: {
+		char c[8];
+		color_format(*(const uint32_t *)field, c);
+		snprintf(buf, len, "%s", c);
+		break;
+	}
+	case CLI_FLAG:
+		snprintf(buf, len, "%s", *(const int *)field ? "yes" : "no");
+		break;
+	case CLI_ACTION:
+		buf[0] = 0;
+		break;
+	}
+}
+
+void cli_print_config(FILE *f, const struct settings *s)
+{
+	const char *section = NULL;
+
+	fprintf(f, "# boids %s settings; read back with: boids --config FILE\n", BOIDS_VERSION);
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct cli_option *o = &options[i];
+		char v[4096];
+		if (o->flags & CLI_NOCONFIG)
+			continue;
+		if (o->section != section) {
+			fprintf(f, "\n# %s\n", o->section);
+			section = o->section;
+		}
+		format_value(s, o, v, sizeof(v));
+		fprintf(f, "%s = %s\n", o->name, v);
+	}
+}
+
+void cli_print_help(FILE *f)
+{
+	const char *section = NULL;
+
+	fprintf(f,
+	        "Usage: boids [OPTION]...\n"
+	        "Simulate a boids flock (Harden's \"Boids in C#\" model) and write it as a video,\n"
+	        "a PNG sequence, y4m on standard output, or a trajectory CSV.\n"
+	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct cli_option *o = &options[i];
+		char left[64], def[64];
+		if (o->section != section) {
+			fprintf(f, "\n%s:\n", o->section);
+			section = o->section;
+		}
+		int n = snprintf(left, sizeof(left), "  %c%c%s--%s%s%s",
+		                 o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
+		                 o->short_name ? ", " : "  ", o->name,
+		                 o->arg ? "=" : "", o->arg ? o->arg : "");
+		fprintf(f, "%s%*s%s", left, n < 30 ? 30 - n : 1, "", o->help);
+		if (o->def && o->type != CLI_FLAG) {
+			snprintf(def, sizeof(def), "%s", *o->def ? o->def : "none");
+			fprintf(f, " [%s]", def);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f,
+	        "\nA config file has one 'key = value' per line, keys being the long option names;\n"
+	        "'#' starts a comment line.  Options on the command line win over the file.\n"
+	        "\nLimits: up to %ld boids, fields up to %ldx%ld, pictures up to %ldx%ld,\n"
+	        "up to %ld frames.\n"
+	        "\nExit status: 0 success, 1 runtime failure (I/O, encoder), 2 bad usage,\n"
+	        "130 after SIGINT and 143 after SIGTERM (the output is finished first).\n"
+	        "\nExamples:\n"
+	        "  boids                                  flock.mp4, the defaults\n"
+	        "  boids -o flock.gif -f 90 -s 320x180    a small looping GIF\n"
+	        "  boids -o frames/f_%%05d.png -f 60       a PNG sequence\n"
+	        "  boids -o - | ffplay -                  y4m to another program\n"
+	        "  boids --no-render --trajectory t.csv   simulate only\n"
+	        "\nFull documentation: man boids\n",
+	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_PICTURE, CLI_MAX_PICTURE,
+	        CLI_MAX_FRAMES);
+}

@@ -1,0 +1,477 @@
+/*
+ * boids — command-line entry point.  To understand everything else, start
+ * reading main() below: it parses the settings (cli), validates every output
+ * before creating any file, builds the flock (sim), then runs the frame loop
+ * — step, draw (render), write (pngout / video / traj) — and turns the
+ * modules' negative error codes into one message and an exit status:
+ * 0 success, 1 runtime failure, 2 bad usage, 128+signal after SIGINT/SIGTERM.
+ *
+ * main is the only place that knows every module; the modules never print.
+ */
+#include <errno.h>
+#include <libavutil/error.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "framename.h"
+#include "outfile.h"
+#include "pngout.h"
+#include "pool.h"
+#include "progress.h"
+#include "render.h"
+#include "sim.h"
+#include "traj.h"
+#include "video.h"
+
+enum { EXIT_USAGE = 2 };
+
+enum output_kind { OUT_NONE, OUT_VIDEO, OUT_STDOUT, OUT_PNG };
+
+/* Everything one run holds; released by run_release(). */
+struct run {
+	struct settings set;
+	enum output_kind kind;
+	int pic_w, pic_h;            /* picture size, pixels */
+	struct pool *pool;
+	struct sim sim;
+	struct renderer *renderer;
+	struct video *video;
+	struct video_options vopt;
+	struct outfile video_file;   /* temporary file behind a video */
+	struct outfile traj_file;
+	long frames_done;
+};
+
+static volatile sig_atomic_t stop_signal; /* set by on_signal */
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* ------------------------------------------------------------------ reports */
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("boids: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+/* Reports a runtime failure about `path`; err is a negative errno/AVERROR. */
+static int runtime_error(const char *what, const char *path, int err)
+{
+	char buf[AV_ERROR_MAX_STRING_SIZE];
+
+	av_strerror(err, buf, sizeof(buf));
+	fprintf(stderr, "boids: %s '%s': %s\n", what, path, buf);
+	return EXIT_FAILURE;
+}
+
+/* ---------------------------------------------------------------- checking */
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+/* Refuses an output path that exists (without -y) or cannot be created. */
+static void check_writable(const char *option, const char *path, int overwrite)
+{
+	int err = outfile_check(path, overwrite);
+
+	if (err == -EEXIST)
+		usage_error("%s: '%s' exists (use -y to overwrite)", option, path);
+	if (err == -EISDIR)
+		usage_error("%s: '%s' is a directory", option, path);
+	if (err == -ENOENT || err == -ENOTDIR)
+		usage_error("%s: cannot create '%s': its directory does not exist", option, path);
+	if (err)
+		usage_error("%s: cannot create '%s': %s", option, path, strerror(-err));
+}
+
+/* Works out the kind of output and validates it before any file exists. */
+static void check_output(struct run *r)
+{
+	const struct settings *s = &r->set;
+	char why[256];
+
+	if (s->no_render) {
+		r->kind = OUT_NONE;
+		return;
+	}
+	const char *out = s->output;
+	if (has_suffix(out, ".png")) {
+		r->kind = OUT_PNG;
+		if (framename_check(out, why, sizeof(why)) != 0)
+			usage_error("--output: bad PNG pattern '%s': %s", out, why);
+		/* Every frame's name must be free (or -y). */
+		char name[4096];
+		for (long k = 0; k < s->frames; k++) {
+			if (framename_format(name, sizeof(name), out, s->start_number + k) != 0)
+				usage_error("--output: PNG pattern '%s' makes names too long", out);
+			check_writable("--output", name, s->overwrite);
+		}
+		return;
+	}
+	if (strcmp(out, "-") == 0) {
+		r->kind = OUT_STDOUT;
+		if (isatty(STDOUT_FILENO))
+			usage_error("--output: refusing to write video to a terminal (redirect or pipe it)");
+	} else if (!video_path_supported(out)) {
+		usage_error("--output: unknown kind of file '%s' (expected %s, a PNG pattern such as f_%%05d.png, or -)",
+		            out, video_extensions());
+	} else {
+		r->kind = OUT_VIDEO;
+	}
+	if (video_check(out, r->pic_w, r->pic_h, (int)s->fps, &r->vopt, why, sizeof(why)) != 0)
+		usage_error("%s", why);
+	if (r->kind == OUT_VIDEO)
+		check_writable("--output", out, s->overwrite);
+}
+
+static void settings_to_params(const struct settings *s, struct sim_params *p)
+{
+	static const unsigned edges[] = {
+		[CLI_EDGES_BOUNCE] = SIM_BOUNCE,
+		[CLI_EDGES_WRAP] = SIM_WRAP,
+		[CLI_EDGES_BOTH] = SIM_BOUNCE | SIM_WRAP,
+		[CLI_EDGES_NONE] = SIM_EDGES_NONE,
+	};
+
+	sim_params_default(p, (double)s->width, (double)s->height);
+	p->predators = (size_t)s->predators;
+	p->flock_radius = s->flock_radius;
+	p->flock_weight = s->flock_weight;
+	p->align_radius = s->align_radius;
+	p->align_weight = s->align_weight;
+	p->avoid_radius = s->avoid_radius;
+	p->avoid_weight = s->avoid_weight;
+	p->predator_radius = s->predator_radius;
+	p->predator_weight = s->predator_weight;
+	p->min_speed = s->min_speed;
+	p->max_speed = s->max_speed;
+	p->wall_pad = s->wall_pad;
+	p->wall_turn = s->wall_turn;
+	p->edges = edges[s->edges];
+	p->update = s->update == CLI_SYNCHRONOUS ? SIM_SYNCHRONOUS : SIM_SEQUENTIAL;
+}
+
+static void settings_to_render(const struct run *r, struct render_params *p)
+{
+	const struct settings *s = &r->set;
+	static const enum render_shape shapes[] = {
+		[CLI_SHAPE_CURVE] = RENDER_CURVE,
+		[CLI_SHAPE_REPO] = RENDER_REPO,
+		[CLI_SHAPE_POLYGON] = RENDER_POLYGON,
+	};
+	static const enum render_antialias aa[] = {
+		[CLI_AA_NONE] = RENDER_AA_NONE,
+		[CLI_AA_FAST] = RENDER_AA_FAST,
+		[CLI_AA_GOOD] = RENDER_AA_GOOD,
+		[CLI_AA_BEST] = RENDER_AA_BEST,
+	};
+
+	render_params_default(p, r->pic_w, r->pic_h);
+	p->scale = s->scale;
+	p->shape = shapes[s->shape];
+	p->boid_size = s->boid_size;
+	p->background = s->background;
+	p->boid_color = s->boid_color;
+	p->predator_color = s->predator_color;
+	p->antialias = aa[s->antialias];
+}
+
+/* Builds the flock from --init or the seed; usage errors exit 2. */
+static void build_flock(struct run *r)
+{
+	struct settings *s = &r->set;
+	struct sim_params p;
+	struct traj_state st = { 0 };
+
+	settings_to_params(s, &p);
+	if (s->init) {
+		struct traj_error te;
+		FILE *f = fopen(s->init, "r");
+		if (!f)
+			usage_error("--init: cannot open '%s': %s", s->init, strerror(errno));
+		int err = traj_load(f, &st, &te);
+		fclose(f);
+		if (err == -EINVAL && te.line)
+			usage_error("--init: '%s' line %ld: %s", s->init, te.line, te.what);
+		if (err == -EINVAL)
+			usage_error("--init: '%s': %s", s->init, te.what);
+		if (err)
+			usage_error("--init: cannot read '%s': %s", s->init, strerror(-err));
+		if (st.n > (size_t)CLI_MAX_BOIDS)
+			usage_error("--init: '%s' has %zu boids (at most %ld)", s->init, st.n, CLI_MAX_BOIDS);
+		s->boids = (long)st.n;
+	}
+	if (s->predators > s->boids)
+		usage_error("--predators: %ld is more than the %ld boids", s->predators, s->boids);
+
+	long threads = s->threads > 0 ? s->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	r->pool = pool_new(threads > 0 ? (int)threads : 1);
+	if (!r->pool || sim_init(&r->sim, &p, (size_t)s->boids, r->pool) != 0) {
+		fprintf(stderr, "boids: out of memory for %ld boids\n", s->boids);
+		exit(EXIT_FAILURE);
+	}
+	if (s->init) {
+		memcpy(r->sim.x, st.x, st.n * sizeof(double));
+		memcpy(r->sim.y, st.y, st.n * sizeof(double));
+		memcpy(r->sim.vx, st.vx, st.n * sizeof(double));
+		memcpy(r->sim.vy, st.vy, st.n * sizeof(double));
+		traj_state_release(&st);
+	} else {
+		sim_randomize(&r->sim, s->seed);
+	}
+}
+
+/* ----------------------------------------------------------------- writing */
+
+static int write_png(struct run *r, long frame)
+{
+	const struct settings *s = &r->set;
+	char name[4096];
+	struct outfile o;
+	int stride;
+	const unsigned char *px = render_pixels(r->renderer, &stride);
+
+	framename_format(name, sizeof(name), s->output, s->start_number + frame);
+	int err = outfile_begin(&o, name, s->overwrite);
+	if (err)
+		return runtime_error("cannot create", name, err);
+	err = pngout_write_stream(o.fp, r->pic_w, r->pic_h, stride, px, (int)s->png_level);
+	if (!err)
+		err = outfile_commit(&o);
+	else
+		outfile_abort(&o);
+	if (err)
+		return runtime_error("cannot write", name, err);
+	return 0;
+}
+
+static int open_outputs(struct run *r)
+{
+	const struct settings *s = &r->set;
+	char why[256];
+	int err;
+
+	if (s->trajectory) {
+		err = outfile_begin(&r->traj_file, s->trajectory, s->overwrite);
+		if (!err)
+			err = traj_write_header(r->traj_file.fp);
+		if (err)
+			return runtime_error("cannot write", s->trajectory, err);
+	}
+	if (r->kind == OUT_NONE || r->kind == OUT_PNG)
+		return 0;
+	const char *path = "-";
+	if (r->kind == OUT_VIDEO) {
+		err = outfile_begin(&r->video_file, s->output, s->overwrite);
+		if (err)
+			return runtime_error("cannot create", s->output, err);
+		/* libavformat writes the file by name; our stream stays unused. */
+		fclose(r->video_file.fp);
+		r->video_file.fp = NULL;
+		path = r->video_file.tmp;
+	}
+	err = video_open(&r->video, path, s->output, r->pic_w, r->pic_h, (int)s->fps,
+	                 &r->vopt, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "boids: cannot write '%s': %s\n", s->output, why);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int write_frame(struct run *r, long frame)
+{
+	const struct settings *s = &r->set;
+	const struct sim *m = &r->sim;
+	int err;
+
+	if (s->trajectory) {
+		err = traj_write_frame(r->traj_file.fp, frame, m->n, m->x, m->y, m->vx, m->vy);
+		if (err)
+			return runtime_error("cannot write", s->trajectory, err);
+	}
+	if (r->kind == OUT_NONE)
+		return 0;
+
+	struct render_view v = { m->n, (size_t)s->predators, m->x, m->y, m->vx, m->vy };
+	err = render_frame(r->renderer, &v);
+	if (err)
+		return runtime_error("cannot draw frame of", s->output, err);
+	if (r->kind == OUT_PNG)
+		return write_png(r, frame);
+
+	int stride;
+	const unsigned char *px = render_pixels(r->renderer, &stride);
+	err = video_write_frame(r->video, px, stride);
+	if (err)
+		return runtime_error("cannot write", s->output, err);
+	return 0;
+}
+
+/* Finishes every output (also after a signal); returns an exit status. */
+static int close_outputs(struct run *r, int status)
+{
+	const struct settings *s = &r->set;
+	int err;
+
+	if (r->video) {
+		err = video_close(r->video);
+		if (err && !status)
+			status = runtime_error("cannot finish", s->output, err);
+	}
+	if (r->video_file.tmp) {
+		if (status && status != 128 + stop_signal)
+			outfile_abort(&r->video_file);
+		else if ((err = outfile_commit(&r->video_file)) != 0)
+			status = runtime_error("cannot write", s->output, err);
+	}
+	if (r->traj_file.tmp) {
+		if (status && status != 128 + stop_signal)
+			outfile_abort(&r->traj_file);
+		else if ((err = outfile_commit(&r->traj_file)) != 0)
+			status = runtime_error("cannot write", s->trajectory, err);
+	}
+	return status;
+}
+
+static void run_release(struct run *r)
+{
+	video_free(r->video);
+	render_free(r->renderer);
+	sim_release(&r->sim);
+	pool_free(r->pool);
+	cli_release(&r->set);
+}
+
+static int step_n(struct run *r, long n)
+{
+	for (long i = 0; i < n; i++) {
+		int err = sim_step(&r->sim);
+		if (err) {
+			fprintf(stderr, "boids: cannot step the flock: %s\n", strerror(-err));
+			return EXIT_FAILURE;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct run r;
+	char err[512];
+
+	memset(&r, 0, sizeof(r));
+	switch (cli_parse(&r.set, argc, argv, err, sizeof(err))) {
+	case CLI_ERROR:
+		fprintf(stderr, "boids: %s\n", err);
+		cli_release(&r.set);
+		return EXIT_USAGE;
+	case CLI_HELP:
+		cli_print_help(stdout);
+		cli_release(&r.set);
+		return fflush(stdout) == 0 ? 0 : 1;
+	case CLI_VERSION:
+		printf("boids %s\n", BOIDS_VERSION);
+		cli_release(&r.set);
+		return fflush(stdout) == 0 ? 0 : 1;
+	case CLI_PRINT_CONFIG:
+		cli_print_config(stdout, &r.set);
+		cli_release(&r.set);
+		return fflush(stdout) == 0 ? 0 : 1;
+	default:
+		break;
+	}
+	struct settings *s = &r.set;
+
+	r.pic_w = (int)lround((double)s->width * s->scale);
+	r.pic_h = (int)lround((double)s->height * s->scale);
+	video_options_default(&r.vopt);
+	r.vopt.codec = s->codec;
+	r.vopt.crf = (int)s->crf;
+	r.vopt.preset = s->preset;
+	r.vopt.bitrate = s->bitrate;
+	r.vopt.pix_fmt = s->pix_fmt;
+	r.vopt.gop = s->gop > 0 ? (int)s->gop : 0;
+
+	/* Validate everything a user can get wrong before creating any file. */
+	check_output(&r);
+	if (s->trajectory) {
+		if (r.kind == OUT_VIDEO && strcmp(s->trajectory, s->output) == 0)
+			usage_error("--trajectory: '%s' is also the --output", s->trajectory);
+		check_writable("--trajectory", s->trajectory, s->overwrite);
+	}
+	build_flock(&r);
+	if (r.kind != OUT_NONE) {
+		struct render_params rp;
+		settings_to_render(&r, &rp);
+		int e = render_new(&r.renderer, &rp);
+		if (e) {
+			fprintf(stderr, "boids: cannot set up drawing: %s\n", strerror(-e));
+			run_release(&r);
+			return EXIT_FAILURE;
+		}
+	}
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE) */
+
+	int status = open_outputs(&r);
+	struct progress bar;
+	int show = s->progress == CLI_PROGRESS_ALWAYS ||
+	           (s->progress == CLI_PROGRESS_AUTO && !s->quiet && isatty(STDERR_FILENO));
+	progress_start(&bar, stderr, show && !(s->quiet && s->progress != CLI_PROGRESS_ALWAYS), s->frames);
+
+	if (!status)
+		status = step_n(&r, s->warmup);
+	for (long k = 0; !status && k < s->frames; k++) {
+		if (stop_signal)
+			break;
+		if (k > 0 && (status = step_n(&r, s->substeps)) != 0)
+			break;
+		if ((status = write_frame(&r, k)) != 0)
+			break;
+		r.frames_done = k + 1;
+		progress_update(&bar, r.frames_done);
+	}
+	progress_end(&bar);
+	if (!status && stop_signal)
+		status = 128 + stop_signal;
+	status = close_outputs(&r, status);
+
+	if (!s->quiet && (status == 0 || status == 128 + stop_signal)) {
+		double t = progress_now() - bar.start;
+		const char *what = r.kind == OUT_NONE ? (s->trajectory ? s->trajectory : "nothing written")
+		                 : r.kind == OUT_STDOUT ? "standard output" : s->output;
+		fprintf(stderr, "boids: %ld frames of %zu boids in %.2f s (%.1f fps) -> %s%s\n",
+		        r.frames_done, r.sim.n, t, t > 0 ? (double)r.frames_done / t : 0.0, what,
+		        stop_signal ? " (stopped by a signal)" : "");
+	}
+	run_release(&r);
+	return status;
+}
