@@ -62,11 +62,20 @@ $(BUILD)/%.o: src/%.c | pkgcheck
 $(BUILD)/tests/%.o: tests/%.c | pkgcheck
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -DSRCDIR='"$(CURDIR)"' -c -o $@ $<
 
 $(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOBJS) $(LIB_OBJS) $(TEST_LIBS) $(LIBS)
+
+$(BUILD)/bench_sim: tests/bench/bench_sim.c $(LIB_OBJS) | pkgcheck
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+bench:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory $(BUILD)/boids $(BUILD)/bench_sim
+	@BUILD=$(BUILD) scripts/bench.sh
 
 deps:
 	@scripts/install-deps.sh
@@ -76,6 +85,15 @@ test:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/run
 	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run $(TESTFLAGS)
+
+# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+check:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+		NEED_TESTS=1 build-san/boids build-san/tests/run
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		BOIDS_BIN=$(abspath build-san/boids) build-san/tests/run $(TESTFLAGS)
 
 demo:
 	@scripts/install-deps.sh
@@ -93,4 +111,4 @@ uninstall:
 clean:
 	rm -rf build build-san
 
--include $(OBJS:.o=.d) $(TOBJS:.o=.d)
+-include $(OBJS:.o=.d) $(TOBJS:.o=.d) $(BUILD)/bench_sim.d

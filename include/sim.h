@@ -64,6 +64,8 @@ struct sim {
 	uint64_t steps;         /* sim_step() calls so far */
 	/* private */
 	double *nvx, *nvy;      /* synchronous mode: next velocities */
+	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads */
+	uint32_t *gpos;         /* index of boid i in grid order */
 	struct grid grid;
 	struct pool *pool;      /* borrowed, may be NULL */
 };

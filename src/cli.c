@@ -483,6 +483,10 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 		int c, li;
 		while ((c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
 			if (c == '?') {
+				for (size_t i = 0; optopt && i < NOPTS; i++)
+					if (longopts[i].val == optopt && longopts[i].has_arg == no_argument &&
+					    strncmp(argv[optind - 1], "--", 2) == 0)
+						return errf(err, errlen, "--%s does not take a value", options[i].name), CLI_ERROR;
 				if (optopt && optopt < LONG_ONLY)
 					return errf(err, errlen, "unknown option '-%c' (see --help)", optopt), CLI_ERROR;
 				return errf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]), CLI_ERROR;

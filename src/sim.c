@@ -51,21 +51,30 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->pool = pool;
 	grid_init(&s->grid);
 	size_t m = n ? n : 1;
-	double *a = calloc(6 * m, sizeof(double));
-	if (!a)
+	double *a = calloc(10 * m, sizeof(double));
+	s->gpos = calloc(m, sizeof(uint32_t));
+	if (!a || !s->gpos) {
+		free(a);
+		free(s->gpos);
 		return -ENOMEM;
+	}
 	s->x = a;
 	s->y = a + m;
 	s->vx = a + 2 * m;
 	s->vy = a + 3 * m;
 	s->nvx = a + 4 * m;
 	s->nvy = a + 5 * m;
+	s->gx = a + 6 * m;
+	s->gy = a + 7 * m;
+	s->gvx = a + 8 * m;
+	s->gvy = a + 9 * m;
 	return 0;
 }
 
 void sim_release(struct sim *s)
 {
-	free(s->x); /* one block holds all six arrays */
+	free(s->x); /* one block holds all the double arrays */
+	free(s->gpos);
 	grid_release(&s->grid);
 	memset(s, 0, sizeof(*s));
 }
@@ -102,52 +111,73 @@ struct sums {
 	double cx, cy;             /* avoid: closeness-weighted offsets */
 };
 
-static inline void visit(const struct sim *s, const double *vx, const double *vy,
-                         size_t b, size_t j, struct sums *u)
+/*
+ * Adds neighbour (x, y, vx, vy) to boid (bx, by)'s sums.  The squared
+ * distance only filters out pairs that are clearly too far (with a margin
+ * for rounding); the rules themselves compare sqrt(d2) < r as the C# does.
+ */
+static inline void visit(const struct sim_params *p, double reach2, double bx, double by,
+                         double x, double y, double vx, double vy, struct sums *u)
 {
-	const struct sim_params *p = &s->p;
-	double dx = s->x[j] - s->x[b], dy = s->y[j] - s->y[b];
-	double d = sqrt(dx * dx + dy * dy);
+	double dx = x - bx, dy = y - by;
+	double d2 = dx * dx + dy * dy;
 
+	if (!(d2 <= reach2))
+		return;
+	double d = sqrt(d2);
 	if (d < p->flock_radius) {
-		u->fx += s->x[j];
-		u->fy += s->y[j];
+		u->fx += x;
+		u->fy += y;
 		u->fn++;
 	}
 	if (d < p->align_radius) {
-		u->ax += vx[j];
-		u->ay += vy[j];
+		u->ax += vx;
+		u->ay += vy;
 		u->an++;
 	}
 	if (d < p->avoid_radius) {
 		double closeness = p->avoid_radius - d;
-		u->cx += (s->x[b] - s->x[j]) * closeness;
-		u->cy += (s->y[b] - s->y[j]) * closeness;
+		u->cx += (bx - x) * closeness;
+		u->cy += (by - y) * closeness;
 	}
 }
 
+/* Squared reach of the neighbour rules, rounded up a little. */
+static double reach2_of(const struct sim_params *p)
+{
+	double r = fmax(p->flock_radius, fmax(p->align_radius, p->avoid_radius));
+	return r * r * (1 + 1e-9);
+}
+
+/*
+ * Sums over every neighbour of boid b.  Brute force reads the live arrays in
+ * index order; the grid reads the grid-ordered copies, three cells of a row
+ * being one contiguous run.  vx/vy are the arrays velocities come from
+ * (brute force only: the grid copies follow the mode themselves).
+ */
 static void gather(const struct sim *s, const double *vx, const double *vy,
                    size_t b, struct sums *u)
 {
+	const struct sim_params *p = &s->p;
+	double bx = s->x[b], by = s->y[b], reach2 = reach2_of(p);
+
 	memset(u, 0, sizeof(*u));
-	if (s->p.search == SIM_SEARCH_BRUTE) {
+	if (p->search == SIM_SEARCH_BRUTE) {
 		for (size_t j = 0; j < s->n; j++)
-			visit(s, vx, vy, b, j, u);
+			visit(p, reach2, bx, by, s->x[j], s->y[j], vx[j], vy[j], u);
 		return;
 	}
 	const struct grid *g = &s->grid;
 	int cx, cy;
-	grid_cell_of(g, s->x[b], s->y[b], &cx, &cy);
+	grid_cell_of(g, bx, by, &cx, &cy);
+	int i0 = cx > 0 ? cx - 1 : 0, i1 = cx + 1 < g->nx ? cx + 1 : cx;
 	for (int j = cy - 1; j <= cy + 1; j++) {
 		if (j < 0 || j >= g->ny)
 			continue;
-		for (int i = cx - 1; i <= cx + 1; i++) {
-			if (i < 0 || i >= g->nx)
-				continue;
-			size_t c = (size_t)j * (size_t)g->nx + (size_t)i;
-			for (uint32_t k = g->start[c]; k < g->start[c + 1]; k++)
-				visit(s, vx, vy, b, g->items[k], u);
-		}
+		size_t row = (size_t)j * (size_t)g->nx;
+		uint32_t k0 = g->start[row + (size_t)i0], k1 = g->start[row + (size_t)i1 + 1];
+		for (uint32_t k = k0; k < k1; k++)
+			visit(p, reach2, bx, by, s->gx[k], s->gy[k], s->gvx[k], s->gvy[k], u);
 	}
 }
 
@@ -192,6 +222,35 @@ static void steer_one(const struct sim *s, const double *vx, const double *vy,
 
 	ox[b] = vx[b] + (flock_x + avoid_x + align_x + pred_x);
 	oy[b] = vy[b] + (flock_y + avoid_y + align_y + pred_y);
+}
+
+/* Sequential mode: steer in index order, keeping the grid copies current. */
+static void steer_sequential(struct sim *s)
+{
+	int grid = s->p.search == SIM_SEARCH_GRID;
+
+	for (size_t b = 0; b < s->n; b++) {
+		steer_one(s, s->vx, s->vy, s->vx, s->vy, b);
+		if (grid) {
+			s->gvx[s->gpos[b]] = s->vx[b];
+			s->gvy[s->gpos[b]] = s->vy[b];
+		}
+	}
+}
+
+/* Copies the state into grid order (after grid_build). */
+static void gather_grid_order(struct sim *s)
+{
+	const uint32_t *items = s->grid.items;
+
+	for (size_t k = 0; k < s->n; k++) {
+		uint32_t i = items[k];
+		s->gx[k] = s->x[i];
+		s->gy[k] = s->y[i];
+		s->gvx[k] = s->vx[i];
+		s->gvy[k] = s->vy[i];
+		s->gpos[i] = (uint32_t)k;
+	}
 }
 
 /* ------------------------------------------------------------------ moving */
@@ -243,7 +302,10 @@ static void move_one(struct sim *s, size_t i)
 
 /* ------------------------------------------------------------------ a step */
 
-enum { BLOCK = 256 }; /* boids per parallel task */
+enum {
+	BLOCK = 256,          /* boids per parallel task */
+	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
+};
 
 static void steer_block(void *ctx, size_t task)
 {
@@ -263,14 +325,14 @@ int sim_step(struct sim *s)
 		int err = grid_build(&s->grid, s->x, s->y, s->n, p->width, p->height, r);
 		if (err)
 			return err;
+		gather_grid_order(s);
 	}
 
 	if (p->update == SIM_SEQUENTIAL) {
-		for (size_t b = 0; b < s->n; b++)
-			steer_one(s, s->vx, s->vy, s->vx, s->vy, b);
+		steer_sequential(s);
 	} else {
 		size_t tasks = (s->n + BLOCK - 1) / BLOCK;
-		if (s->pool)
+		if (s->pool && s->n >= PARALLEL_MIN)
 			pool_run(s->pool, steer_block, s, tasks);
 		else
 			for (size_t t = 0; t < tasks; t++)

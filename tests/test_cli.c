@@ -1,0 +1,195 @@
+/*
+ * The command line as a user meets it: the malformed-invocation table,
+ * help, version, config files, --print-config, overwrite rules.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "common.h"
+
+static void setup(void) { tc_tmpdir(); }
+static void teardown(void) { tc_cleanup(); }
+
+TestSuite(cli, .init = setup, .fini = teardown, .timeout = 120);
+
+static int one_line(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+	return nl && nl[1] == 0;
+}
+
+Test(cli, every_malformed_invocation_exits_2_naming_the_option)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/tests/bad_args.txt", getenv("BOIDS_SRC") ? getenv("BOIDS_SRC") : SRCDIR);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "cannot open %s", path);
+	char line[1024];
+	int cases = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		char *tab = strchr(line, '\t');
+		cr_assert_not_null(tab, "bad table line: %s", line);
+		*tab = 0;
+		const char *expect = line, *args = tab + 1;
+		int st = tc_boids("%s", args);
+		const char *err = tc_stderr();
+		cr_expect_eq(st, 2, "'boids %s' exited %d, not 2 (stderr: %s)", args, st, err);
+		cr_expect(strncmp(err, "boids: ", 7) == 0 && one_line(err),
+		          "'boids %s' did not print one 'boids: ...' line: [%s]", args, err);
+		cr_expect(strstr(err, expect) != NULL,
+		          "'boids %s': message does not name '%s': %s", args, expect, err);
+		cr_expect_eq(tc_count_files("."), 0, "'boids %s' left a file behind", args);
+		cases++;
+	}
+	fclose(f);
+	cr_assert_geq(cases, 40);
+}
+
+Test(cli, help_lists_every_option_with_its_default)
+{
+	cr_assert_eq(tc_boids("--help"), 0);
+	const char *h = tc_stdout();
+	size_t n;
+	const struct cli_option *o = cli_options(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "--%s", o[i].name);
+		cr_expect(strstr(h, name), "--help does not mention %s", name);
+		if (o[i].def && *o[i].def && o[i].type != CLI_FLAG) {
+			char def[80];
+			snprintf(def, sizeof(def), "[%s]", o[i].def);
+			cr_expect(strstr(h, def), "--help does not give %s's default %s", name, def);
+		}
+	}
+	cr_assert(strstr(h, "Exit status"));
+	cr_assert_str_empty(tc_stderr());
+}
+
+Test(cli, version_prints_the_version)
+{
+	cr_assert_eq(tc_boids("--version"), 0);
+	cr_assert_str_eq(tc_stdout(), "boids " BOIDS_VERSION "\n");
+	cr_assert_eq(tc_boids("-V"), 0);
+}
+
+Test(cli, man_page_documents_every_option_and_default)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/docs/boids.1", getenv("BOIDS_SRC") ? getenv("BOIDS_SRC") : SRCDIR);
+	char *man = tc_slurp(path, NULL);
+	cr_assert_not_null(man, "no man page at %s", path);
+	size_t n;
+	const struct cli_option *o = cli_options(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[80];
+		/* roff writes a dash as \- */
+		snprintf(name, sizeof(name), "\\-\\-%s", o[i].name);
+		char *at = strstr(man, name);
+		cr_expect(at, "man page lacks %s", o[i].name);
+		if (!at || !o[i].def || !*o[i].def || o[i].type == CLI_FLAG)
+			continue;
+		/* The default is stated in the option's paragraph: "Default: X". */
+		char *next = strstr(at, "\n.TP");
+		char def[96];
+		snprintf(def, sizeof(def), "Default: %s", o[i].def);
+		char *d = strstr(at, def);
+		cr_expect(d && (!next || d < next), "man page: --%s does not say '%s'", o[i].name, def);
+	}
+	free(man);
+}
+
+Test(cli, print_config_reproduces_the_settings)
+{
+	cr_assert_eq(tc_boids("--print-config -n 42 --align-weight 0.05 --edges wrap --background red "
+	                      "--flock-weight 0.1 --duration 2 -r 25 --seed 9"), 0);
+	char *first = strdup(tc_stdout());
+	FILE *f = fopen("saved.cfg", "w");
+	fputs(first, f);
+	fclose(f);
+	cr_assert(strstr(first, "boids = 42\n"));
+	cr_assert(strstr(first, "frames = 50\n"), "duration 2 s at 25 fps is 50 frames");
+	cr_assert(strstr(first, "background = #ff0000\n"));
+	cr_assert_eq(tc_boids("--config saved.cfg --print-config"), 0);
+	cr_assert_str_eq(tc_stdout(), first);
+	free(first);
+}
+
+Test(cli, command_line_wins_over_the_config_file)
+{
+	FILE *f = fopen("a.cfg", "w");
+	fputs("# a comment\nboids = 7\nfps = 12\n\nedges = wrap\n", f);
+	fclose(f);
+	cr_assert_eq(tc_boids("-n 9 --print-config --config a.cfg"), 0);
+	cr_assert(strstr(tc_stdout(), "boids = 9\n"));
+	cr_assert(strstr(tc_stdout(), "fps = 12\n"));
+	cr_assert(strstr(tc_stdout(), "edges = wrap\n"));
+}
+
+Test(cli, config_errors_name_file_and_line)
+{
+	FILE *f = fopen("bad.cfg", "w");
+	fputs("boids = 7\n# fine\nbodis = 3\n", f);
+	fclose(f);
+	cr_assert_eq(tc_boids("--config bad.cfg"), 2);
+	cr_assert(strstr(tc_stderr(), "bad.cfg:3: unknown key 'bodis'"), "%s", tc_stderr());
+	f = fopen("bad2.cfg", "w");
+	fputs("fps = 30\nboids = 12abc\n", f);
+	fclose(f);
+	cr_assert_eq(tc_boids("--config bad2.cfg"), 2);
+	cr_assert(strstr(tc_stderr(), "bad2.cfg:2: --boids"), "%s", tc_stderr());
+	f = fopen("bad3.cfg", "w");
+	fputs("just words\n", f);
+	fclose(f);
+	cr_assert_eq(tc_boids("--config bad3.cfg"), 2);
+	cr_assert(strstr(tc_stderr(), "bad3.cfg:1:"), "%s", tc_stderr());
+	cr_assert_eq(tc_count_files("."), 3);
+}
+
+Test(cli, existing_output_is_refused_without_y)
+{
+	cr_assert_eq(tc_sh("echo keep > t.csv"), 0);
+	cr_assert_eq(tc_boids("--no-render -f 3 --trajectory t.csv"), 2);
+	cr_assert(strstr(tc_stderr(), "'t.csv' exists (use -y to overwrite)"), "%s", tc_stderr());
+	char *t = tc_slurp("t.csv", NULL);
+	cr_assert_str_eq(t, "keep\n");
+	free(t);
+	/* --no-clobber cancels a -y given before it */
+	cr_assert_eq(tc_boids("-y --no-clobber --no-render -f 3 --trajectory t.csv"), 2);
+	cr_assert_eq(tc_boids("-y --no-render -f 3 --trajectory t.csv"), 0);
+	t = tc_slurp("t.csv", NULL);
+	cr_assert(strncmp(t, "frame,id,x,y,vx,vy\n", 19) == 0);
+	free(t);
+	cr_assert_eq(tc_count_files("."), 1, "a temporary file was left behind");
+}
+
+Test(cli, no_render_writes_only_the_trajectory)
+{
+	cr_assert_eq(tc_boids("--no-render -f 5 -n 10 --trajectory t.csv -q"), 0);
+	cr_assert_eq(tc_count_files("."), 1);
+	cr_assert_str_empty(tc_stderr());
+	cr_assert_str_empty(tc_stdout());
+}
+
+Test(cli, summary_line_unless_quiet)
+{
+	cr_assert_eq(tc_boids("--no-render -f 5 --trajectory t.csv"), 0);
+	cr_assert(strstr(tc_stderr(), "5 frames of 100 boids"), "%s", tc_stderr());
+	cr_assert(one_line(tc_stderr()));
+	cr_assert_eq(tc_boids("-y --no-render -f 5 --trajectory t.csv --quiet"), 0);
+	cr_assert_str_empty(tc_stderr());
+}
+
+Test(cli, progress_always_draws_a_bar_and_never_does_not)
+{
+	cr_assert_eq(tc_boids("--no-render -f 3 --progress always -q"), 0);
+	cr_assert(strstr(tc_stderr(), "3/3 frames"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--no-render -f 3 --progress never"), 0);
+	cr_assert_null(strstr(tc_stderr(), "3/3 frames"));
+}

@@ -1,0 +1,139 @@
+/*
+ * The uniform grid against brute force, and the parallel synchronous mode
+ * against itself at other thread counts.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
+#include "pool.h"
+#include "rng.h"
+#include "sim.h"
+
+Test(grid, every_close_pair_is_in_neighbouring_cells)
+{
+	enum { N = 2000 };
+	static double x[N], y[N];
+	struct rng r;
+	struct grid g;
+	rng_seed(&r, 5);
+	for (int i = 0; i < N; i++) {
+		/* some outside the field and one not finite: all must be indexed */
+		x[i] = rng_uniform(&r) * 700 - 30;
+		y[i] = rng_uniform(&r) * 420 - 30;
+	}
+	x[7] = NAN;
+	grid_init(&g);
+	cr_assert_eq(grid_build(&g, x, y, N, 640, 360, 50), 0);
+	cr_assert_eq(g.start[g.nx * g.ny], N);
+	for (int c = 0; c < g.nx * g.ny; c++)
+		for (uint32_t k = g.start[c] + 1; k < g.start[c + 1]; k++)
+			cr_assert_lt(g.items[k - 1], g.items[k], "cell %d not in index order", c);
+	long pairs = 0;
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++) {
+			double d = hypot(x[i] - x[j], y[i] - y[j]);
+			if (!(d < 50))
+				continue;
+			int ax, ay, bx, by;
+			grid_cell_of(&g, x[i], y[i], &ax, &ay);
+			grid_cell_of(&g, x[j], y[j], &bx, &by);
+			cr_assert(abs(ax - bx) <= 1 && abs(ay - by) <= 1, "pair %d,%d missed", i, j);
+			pairs++;
+		}
+	cr_assert_gt(pairs, N);
+	grid_release(&g);
+}
+
+static void random_flock(struct sim *s, size_t n, enum sim_update mode, enum sim_search search,
+                         struct pool *pool)
+{
+	struct sim_params p;
+	/* the default density: 100 boids on 640x360 */
+	double scale = sqrt((double)n / 100.0);
+	sim_params_default(&p, 640 * scale, 360 * scale);
+	p.update = mode;
+	p.search = search;
+	p.predators = 3;
+	cr_assert_eq(sim_init(s, &p, n, pool), 0);
+	sim_randomize(s, 11);
+}
+
+static double worst(const struct sim *a, const struct sim *b)
+{
+	double d = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		d = fmax(d, fabs(a->x[i] - b->x[i]) + fabs(a->y[i] - b->y[i]));
+		d = fmax(d, fabs(a->vx[i] - b->vx[i]) + fabs(a->vy[i] - b->vy[i]));
+	}
+	return d;
+}
+
+static void grid_vs_brute(enum sim_update mode)
+{
+	struct sim g, b;
+	random_flock(&g, 3000, mode, SIM_SEARCH_GRID, NULL);
+	random_flock(&b, 3000, mode, SIM_SEARCH_BRUTE, NULL);
+	sim_step(&g);
+	sim_step(&b);
+	cr_assert_leq(worst(&g, &b), 1e-12, "after one step: %g", worst(&g, &b));
+	for (int i = 1; i < 100; i++) {
+		sim_step(&g);
+		sim_step(&b);
+	}
+	/* Summation order differs (~1e-16 relative) and a flock is chaotic:
+	 * after 100 steps the two still agree to a small fraction of a pixel. */
+	cr_assert_leq(worst(&g, &b), 1e-6, "after 100 steps: %g", worst(&g, &b));
+	sim_release(&g);
+	sim_release(&b);
+}
+
+Test(grid, sequential_grid_equals_brute_force) { grid_vs_brute(SIM_SEQUENTIAL); }
+Test(grid, synchronous_grid_equals_brute_force) { grid_vs_brute(SIM_SYNCHRONOUS); }
+
+Test(grid, thread_count_never_changes_a_bit)
+{
+	static const int threads[] = { 1, 2, 8 };
+	struct sim s[3];
+	struct pool *pools[3];
+	for (int t = 0; t < 3; t++) {
+		pools[t] = pool_new(threads[t]);
+		cr_assert_not_null(pools[t]);
+		random_flock(&s[t], 5000, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, pools[t]);
+		for (int i = 0; i < 30; i++)
+			sim_step(&s[t]);
+	}
+	for (int t = 1; t < 3; t++) {
+		cr_assert_arr_eq(s[0].x, s[t].x, 5000 * sizeof(double), "%d threads differ", threads[t]);
+		cr_assert_arr_eq(s[0].y, s[t].y, 5000 * sizeof(double));
+		cr_assert_arr_eq(s[0].vx, s[t].vx, 5000 * sizeof(double));
+		cr_assert_arr_eq(s[0].vy, s[t].vy, 5000 * sizeof(double));
+	}
+	for (int t = 0; t < 3; t++) {
+		sim_release(&s[t]);
+		pool_free(pools[t]);
+	}
+}
+
+struct count_ctx { int *hits; };
+
+static void mark(void *ctx, size_t task)
+{
+	struct count_ctx *c = ctx;
+	c->hits[task]++;
+}
+
+Test(grid, pool_runs_every_task_exactly_once)
+{
+	struct pool *p = pool_new(4);
+	int hits[1000] = { 0 };
+	struct count_ctx c = { hits };
+	for (int round = 0; round < 50; round++)
+		pool_run(p, mark, &c, 1000);
+	for (int i = 0; i < 1000; i++)
+		cr_assert_eq(hits[i], 50);
+	pool_free(p);
+	pool_free(NULL);
+}
