@@ -8,8 +8,9 @@
  *
  * One call per destination, the same parameter order everywhere
  * (destination, w, h, stride, pixels, level); `level` is the zlib
- * compression level 0..9.  All return 0 or a negative errno code
- * (-EIO for a write error such as a full disk, -ENOMEM, -EINVAL).
+ * compression level 0..9.  All return 0 or a negative errno code: the
+ * stream's own errno for a write error (-ENOSPC on a full disk, -EPIPE),
+ * -EIO when it gave none, -ENOMEM, -EINVAL.
  */
 #ifndef BOIDS_PNGOUT_H
 #define BOIDS_PNGOUT_H

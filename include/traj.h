@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stddef.h>
 
-/* Writes the header line.  Returns 0 or -EIO. */
+/* Writes the header line.  Returns 0 or the stream's -errno (-EIO if none). */
 int traj_write_header(FILE *f);
 
-/* Writes frame `frame` of n boids.  Returns 0 or -EIO. */
+/* Writes frame `frame` of n boids.  Returns 0 or the stream's -errno. */
 int traj_write_frame(FILE *f, long frame, size_t n, const double *x,
                      const double *y, const double *vx, const double *vy);
 

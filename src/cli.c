@@ -36,7 +36,8 @@ static const char S_DRAW[] = "Drawing";
 static const char S_VIDEO[] = "Video encoding";
 static const char S_INFO[] = "Information";
 
-#define BIG 1e300
+#define BIG 1e300  /* "no bound" */
+#define LIM 1e6    /* bound of model numbers: keeps every sum finite */
 
 /* name, short, type, offset, default, min, max, flags, arg, section, help, choices */
 static const struct cli_option options[] = {
@@ -52,29 +53,29 @@ static const struct cli_option options[] = {
 	  "field edges: bounce, wrap, both or none", edges_names },
 	{ "update", 0, CLI_ENUM, OFF(update), "sequential", 0, 0, 0, "MODE", S_MODEL,
 	  "sequential (in place, as the original) or synchronous", update_names },
-	{ "flock-radius", 0, CLI_DOUBLE, OFF(flock_radius), "50", 0, BIG, CLI_GT_MIN, "R", S_MODEL,
+	{ "flock-radius", 0, CLI_DOUBLE, OFF(flock_radius), "50", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
 	  "cohesion: neighbours closer than R pixels", NULL },
-	{ "flock-weight", 0, CLI_DOUBLE, OFF(flock_weight), "0.0003", -BIG, BIG, 0, "W", S_MODEL,
+	{ "flock-weight", 0, CLI_DOUBLE, OFF(flock_weight), "0.0003", -LIM, LIM, 0, "W", S_MODEL,
 	  "cohesion: steer toward their centre, times W", NULL },
-	{ "align-radius", 0, CLI_DOUBLE, OFF(align_radius), "50", 0, BIG, CLI_GT_MIN, "R", S_MODEL,
+	{ "align-radius", 0, CLI_DOUBLE, OFF(align_radius), "50", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
 	  "alignment: neighbours closer than R pixels", NULL },
-	{ "align-weight", 0, CLI_DOUBLE, OFF(align_weight), "0.01", -BIG, BIG, 0, "W", S_MODEL,
+	{ "align-weight", 0, CLI_DOUBLE, OFF(align_weight), "0.01", -LIM, LIM, 0, "W", S_MODEL,
 	  "alignment: match their mean velocity, times W", NULL },
-	{ "avoid-radius", 0, CLI_DOUBLE, OFF(avoid_radius), "20", 0, BIG, CLI_GT_MIN, "R", S_MODEL,
+	{ "avoid-radius", 0, CLI_DOUBLE, OFF(avoid_radius), "20", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
 	  "separation: boids closer than R pixels", NULL },
-	{ "avoid-weight", 0, CLI_DOUBLE, OFF(avoid_weight), "0.001", -BIG, BIG, 0, "W", S_MODEL,
+	{ "avoid-weight", 0, CLI_DOUBLE, OFF(avoid_weight), "0.001", -LIM, LIM, 0, "W", S_MODEL,
 	  "separation: push away by closeness, times W", NULL },
-	{ "predator-radius", 0, CLI_DOUBLE, OFF(predator_radius), "150", 0, BIG, CLI_GT_MIN, "R", S_MODEL,
+	{ "predator-radius", 0, CLI_DOUBLE, OFF(predator_radius), "150", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
 	  "flee predators closer than R pixels", NULL },
-	{ "predator-weight", 0, CLI_DOUBLE, OFF(predator_weight), "0.00005", -BIG, BIG, 0, "W", S_MODEL,
+	{ "predator-weight", 0, CLI_DOUBLE, OFF(predator_weight), "0.00005", -LIM, LIM, 0, "W", S_MODEL,
 	  "flee predators by closeness, times W", NULL },
-	{ "min-speed", 0, CLI_DOUBLE, OFF(min_speed), "1", 0, BIG, 0, "V", S_MODEL,
+	{ "min-speed", 0, CLI_DOUBLE, OFF(min_speed), "1", 0, LIM, 0, "V", S_MODEL,
 	  "slowest speed after a move, pixels per step", NULL },
-	{ "max-speed", 0, CLI_DOUBLE, OFF(max_speed), "5", 0, BIG, CLI_GT_MIN, "V", S_MODEL,
+	{ "max-speed", 0, CLI_DOUBLE, OFF(max_speed), "5", 0, LIM, CLI_GT_MIN, "V", S_MODEL,
 	  "fastest speed after a move, pixels per step", NULL },
-	{ "wall-pad", 0, CLI_DOUBLE, OFF(wall_pad), "50", 0, BIG, 0, "D", S_MODEL,
+	{ "wall-pad", 0, CLI_DOUBLE, OFF(wall_pad), "50", 0, LIM, 0, "D", S_MODEL,
 	  "bounce: margin along each edge, pixels", NULL },
-	{ "wall-turn", 0, CLI_DOUBLE, OFF(wall_turn), "0.5", 0, BIG, 0, "V", S_MODEL,
+	{ "wall-turn", 0, CLI_DOUBLE, OFF(wall_turn), "0.5", 0, LIM, 0, "V", S_MODEL,
 	  "bounce: velocity change per step inside the margin", NULL },
 	{ "warmup", 0, CLI_LONG, OFF(warmup), "0", 0, CLI_MAX_FRAMES, 0, "N", S_MODEL,
 	  "steps simulated before frame 0", NULL },

@@ -10,7 +10,9 @@
  */
 #include <errno.h>
 #include <libavutil/error.h>
+#include <libavutil/log.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "frameq.h"
 #include "framename.h"
 #include "outfile.h"
 #include "pngout.h"
@@ -41,12 +44,22 @@ struct run {
 	int pic_w, pic_h;            /* picture size, pixels */
 	struct pool *pool;
 	struct sim sim;
-	struct renderer *renderer;
 	struct video *video;
 	struct video_options vopt;
 	struct outfile video_file;   /* temporary file behind a video */
 	struct outfile traj_file;
-	long frames_done;
+	long frames_done;            /* frames through every stage */
+	/* pipeline */
+	struct frameq *queue;
+	int drawers;                 /* drawing threads */
+	pthread_mutex_t fail_lock;
+	int failed;                  /* an exit status once a stage failed */
+};
+
+/* What one pipeline slot carries: a copy of the flock and a renderer. */
+struct slot_data {
+	double *x, *y, *vx, *vy;     /* one block */
+	struct renderer *renderer;
 };
 
 static volatile sig_atomic_t stop_signal; /* set by on_signal */
@@ -78,6 +91,28 @@ static int runtime_error(const char *what, const char *path, int err)
 	av_strerror(err, buf, sizeof(buf));
 	fprintf(stderr, "boids: %s '%s': %s\n", what, path, buf);
 	return EXIT_FAILURE;
+}
+
+/*
+ * Records that a pipeline stage failed: the first failure is reported and
+ * stops every stage; later ones (often consequences) stay silent.
+ */
+static void stage_failed(struct run *r, const char *what, const char *path, int err)
+{
+	pthread_mutex_lock(&r->fail_lock);
+	if (!r->failed)
+		r->failed = path ? runtime_error(what, path, err) : EXIT_FAILURE;
+	pthread_mutex_unlock(&r->fail_lock);
+	if (r->queue)
+		frameq_close(r->queue, -1);
+}
+
+static int has_failed(struct run *r)
+{
+	pthread_mutex_lock(&r->fail_lock);
+	int f = r->failed;
+	pthread_mutex_unlock(&r->fail_lock);
+	return f;
 }
 
 /* ---------------------------------------------------------------- checking */
@@ -243,13 +278,13 @@ static void build_flock(struct run *r)
 
 /* ----------------------------------------------------------------- writing */
 
-static int write_png(struct run *r, long frame)
+static int write_png(struct run *r, struct renderer *rd, long frame)
 {
 	const struct settings *s = &r->set;
 	char name[4096];
 	struct outfile o;
 	int stride;
-	const unsigned char *px = render_pixels(r->renderer, &stride);
+	const unsigned char *px = render_pixels(rd, &stride);
 
 	framename_format(name, sizeof(name), s->output, s->start_number + frame);
 	int err = outfile_begin(&o, name, s->overwrite);
@@ -260,8 +295,10 @@ static int write_png(struct run *r, long frame)
 		err = outfile_commit(&o);
 	else
 		outfile_abort(&o);
-	if (err)
-		return runtime_error("cannot write", name, err);
+	if (err) {
+		stage_failed(r, "cannot write", name, err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -299,33 +336,190 @@ static int open_outputs(struct run *r)
 	return 0;
 }
 
-static int write_frame(struct run *r, long frame)
+/* ---------------------------------------------------------------- pipeline */
+
+static int step_n(struct run *r, long n)
+{
+	for (long i = 0; i < n; i++) {
+		int err = sim_step(&r->sim);
+		if (err) {
+			fprintf(stderr, "boids: cannot step the flock: %s\n", strerror(-err));
+			return EXIT_FAILURE;
+		}
+	}
+	return 0;
+}
+
+/* Per-frame work that needs the live flock, in frame order. */
+static int record_frame(struct run *r, long frame)
 {
 	const struct settings *s = &r->set;
 	const struct sim *m = &r->sim;
-	int err;
 
 	if (s->trajectory) {
-		err = traj_write_frame(r->traj_file.fp, frame, m->n, m->x, m->y, m->vx, m->vy);
-		if (err)
-			return runtime_error("cannot write", s->trajectory, err);
+		int err = traj_write_frame(r->traj_file.fp, frame, m->n, m->x, m->y, m->vx, m->vy);
+		if (err) {
+			stage_failed(r, "cannot write", s->trajectory, err);
+			return -1;
+		}
 	}
-	if (r->kind == OUT_NONE)
-		return 0;
-
-	struct render_view v = { m->n, (size_t)s->predators, m->x, m->y, m->vx, m->vy };
-	err = render_frame(r->renderer, &v);
-	if (err)
-		return runtime_error("cannot draw frame of", s->output, err);
-	if (r->kind == OUT_PNG)
-		return write_png(r, frame);
-
-	int stride;
-	const unsigned char *px = render_pixels(r->renderer, &stride);
-	err = video_write_frame(r->video, px, stride);
-	if (err)
-		return runtime_error("cannot write", s->output, err);
 	return 0;
+}
+
+/*
+ * Producer: steps the flock and hands a copy of each frame's state on.
+ * Stops early on a signal or a failure elsewhere, then closes the queue at
+ * the frames it made, so the later stages finish those and no more.
+ */
+static void *produce(void *arg)
+{
+	struct run *r = arg;
+	const struct settings *s = &r->set;
+	size_t bytes = r->sim.n * sizeof(double);
+	long k;
+
+	for (k = 0; k < s->frames; k++) {
+		if (stop_signal || has_failed(r))
+			break;
+		if (k > 0 && step_n(r, s->substeps) != 0) {
+			stage_failed(r, NULL, NULL, 0);
+			break;
+		}
+		if (record_frame(r, k) != 0)
+			break;
+		struct frameq_slot *slot = frameq_get_empty(r->queue);
+		if (!slot)
+			break;
+		struct slot_data *d = slot->user;
+		memcpy(d->x, r->sim.x, bytes);
+		memcpy(d->y, r->sim.y, bytes);
+		memcpy(d->vx, r->sim.vx, bytes);
+		memcpy(d->vy, r->sim.vy, bytes);
+		slot->frame = k;
+		frameq_put_stepped(r->queue, slot);
+	}
+	frameq_close(r->queue, k);
+	return NULL;
+}
+
+/* Drawer: draws stepped frames, any order; PNG output is written here too. */
+static void *draw(void *arg)
+{
+	struct run *r = arg;
+	struct frameq_slot *slot;
+
+	while ((slot = frameq_get_stepped(r->queue))) {
+		struct slot_data *d = slot->user;
+		struct render_view v = { r->sim.n, (size_t)r->set.predators, d->x, d->y, d->vx, d->vy };
+		int err = render_frame(d->renderer, &v);
+		if (err) {
+			stage_failed(r, "cannot draw a frame of", r->set.output, err);
+			break;
+		}
+		if (r->kind == OUT_PNG && write_png(r, d->renderer, slot->frame) != 0)
+			break;
+		frameq_put_drawn(r->queue, slot);
+	}
+	return NULL;
+}
+
+static void free_slots(struct run *r)
+{
+	if (!r->queue)
+		return;
+	for (int i = 0; i < frameq_size(r->queue); i++) {
+		struct slot_data *d = frameq_slot(r->queue, i)->user;
+		if (!d)
+			continue;
+		render_free(d->renderer);
+		free(d->x);
+		free(d);
+	}
+	frameq_free(r->queue);
+	r->queue = NULL;
+}
+
+/* Makes the queue: a few slots per drawer, each with a renderer. */
+static int make_slots(struct run *r)
+{
+	struct render_params rp;
+	size_t n = r->sim.n;
+
+	settings_to_render(r, &rp);
+	r->queue = frameq_new(r->drawers + 3);
+	if (!r->queue)
+		return -ENOMEM;
+	for (int i = 0; i < frameq_size(r->queue); i++) {
+		struct slot_data *d = calloc(1, sizeof(*d));
+		frameq_slot(r->queue, i)->user = d;
+		if (!d || !(d->x = malloc(4 * (n ? n : 1) * sizeof(double))))
+			return -ENOMEM;
+		d->y = d->x + n;
+		d->vx = d->x + 2 * n;
+		d->vy = d->x + 3 * n;
+		int err = render_new(&d->renderer, &rp);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Runs every frame.  Without pictures the flock is stepped inline; with
+ * them, one producer thread, r->drawers drawing threads, and this thread
+ * encoding in frame order.  Returns an exit status.
+ */
+static int run_frames(struct run *r, struct progress *bar)
+{
+	const struct settings *s = &r->set;
+
+	if (r->kind == OUT_NONE) {
+		for (long k = 0; k < s->frames && !stop_signal; k++) {
+			if (k > 0 && step_n(r, s->substeps) != 0)
+				return EXIT_FAILURE;
+			if (record_frame(r, k) != 0)
+				return r->failed;
+			r->frames_done = k + 1;
+			progress_update(bar, r->frames_done);
+		}
+		return 0;
+	}
+
+	pthread_t producer, drawer[64];
+	int started = 0;
+	if (pthread_create(&producer, NULL, produce, r) != 0) {
+		fprintf(stderr, "boids: cannot start a thread\n");
+		return EXIT_FAILURE;
+	}
+	for (; started < r->drawers; started++)
+		if (pthread_create(&drawer[started], NULL, draw, r) != 0)
+			break;
+	if (started == 0) {
+		stage_failed(r, NULL, NULL, 0);
+		fprintf(stderr, "boids: cannot start a thread\n");
+	}
+
+	struct frameq_slot *slot;
+	while ((slot = frameq_get_drawn(r->queue))) {
+		if (r->kind != OUT_PNG) {
+			int stride;
+			struct slot_data *d = slot->user;
+			const unsigned char *px = render_pixels(d->renderer, &stride);
+			int err = video_write_frame(r->video, px, stride);
+			if (err) {
+				frameq_put_empty(r->queue, slot);
+				stage_failed(r, "cannot write", s->output, err);
+				break;
+			}
+		}
+		frameq_put_empty(r->queue, slot);
+		r->frames_done++;
+		progress_update(bar, r->frames_done);
+	}
+	pthread_join(producer, NULL);
+	for (int i = 0; i < started; i++)
+		pthread_join(drawer[i], NULL);
+	return r->failed;
 }
 
 /* Finishes every output (also after a signal); returns an exit status. */
@@ -357,22 +551,10 @@ static int close_outputs(struct run *r, int status)
 static void run_release(struct run *r)
 {
 	video_free(r->video);
-	render_free(r->renderer);
+	free_slots(r);
 	sim_release(&r->sim);
 	pool_free(r->pool);
 	cli_release(&r->set);
-}
-
-static int step_n(struct run *r, long n)
-{
-	for (long i = 0; i < n; i++) {
-		int err = sim_step(&r->sim);
-		if (err) {
-			fprintf(stderr, "boids: cannot step the flock: %s\n", strerror(-err));
-			return EXIT_FAILURE;
-		}
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -381,6 +563,7 @@ int main(int argc, char **argv)
 	char err[512];
 
 	memset(&r, 0, sizeof(r));
+	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
 	switch (cli_parse(&r.set, argc, argv, err, sizeof(err))) {
 	case CLI_ERROR:
 		fprintf(stderr, "boids: %s\n", err);
@@ -421,10 +604,14 @@ int main(int argc, char **argv)
 		check_writable("--trajectory", s->trajectory, s->overwrite);
 	}
 	build_flock(&r);
+	pthread_mutex_init(&r.fail_lock, NULL);
+	r.drawers = (int)(s->threads > 0 ? s->threads : sysconf(_SC_NPROCESSORS_ONLN));
+	if (r.drawers < 1)
+		r.drawers = 1;
+	if (r.drawers > 64)
+		r.drawers = 64;
 	if (r.kind != OUT_NONE) {
-		struct render_params rp;
-		settings_to_render(&r, &rp);
-		int e = render_new(&r.renderer, &rp);
+		int e = make_slots(&r);
 		if (e) {
 			fprintf(stderr, "boids: cannot set up drawing: %s\n", strerror(-e));
 			run_release(&r);
@@ -449,16 +636,8 @@ int main(int argc, char **argv)
 
 	if (!status)
 		status = step_n(&r, s->warmup);
-	for (long k = 0; !status && k < s->frames; k++) {
-		if (stop_signal)
-			break;
-		if (k > 0 && (status = step_n(&r, s->substeps)) != 0)
-			break;
-		if ((status = write_frame(&r, k)) != 0)
-			break;
-		r.frames_done = k + 1;
-		progress_update(&bar, r.frames_done);
-	}
+	if (!status)
+		status = run_frames(&r, &bar);
 	progress_end(&bar);
 	if (!status && stop_signal)
 		status = 128 + stop_signal;

@@ -66,8 +66,9 @@ static void write_stream(png_structp png, png_bytep data, size_t n)
 {
 	struct sink *s = png_get_io_ptr(png);
 
+	errno = 0;
 	if (fwrite(data, 1, n, s->f) != n) {
-		s->err = -EIO;
+		s->err = errno ? -errno : -EIO; /* keep ENOSPC, EPIPE: they tell the user more */
 		png_error(png, "write error");
 	}
 }
@@ -76,8 +77,9 @@ static void flush_stream(png_structp png)
 {
 	struct sink *s = png_get_io_ptr(png);
 
+	errno = 0;
 	if (fflush(s->f) != 0) {
-		s->err = -EIO;
+		s->err = errno ? -errno : -EIO;
 		png_error(png, "write error");
 	}
 }
@@ -194,8 +196,9 @@ static int write_png(struct sink *s, int w, int h, int stride,
 		png_write_row(png, row);
 	}
 	png_write_end(png, info);
+	errno = 0;
 	if (s->f && (fflush(s->f) != 0 || ferror(s->f)))
-		err = -EIO; /* the stdio buffer's last bytes */
+		err = errno ? -errno : -EIO; /* the stdio buffer's last bytes */
 out:
 	png_destroy_write_struct(&png, info ? &info : NULL);
 	free(row);

@@ -220,8 +220,12 @@ static void steer_one(const struct sim *s, const double *vx, const double *vy,
 	double pred_x = px * p->predator_weight;
 	double pred_y = py * p->predator_weight;
 
-	ox[b] = vx[b] + (flock_x + avoid_x + align_x + pred_x);
-	oy[b] = vy[b] + (flock_y + avoid_y + align_y + pred_y);
+	double nx = vx[b] + (flock_x + avoid_x + align_x + pred_x);
+	double ny = vy[b] + (flock_y + avoid_y + align_y + pred_y);
+	/* Only absurd weights overflow; the seed would then move the boid to
+	 * infinity.  Contain it: such a velocity counts as rest. */
+	ox[b] = isfinite(nx) && isfinite(ny) ? nx : 0;
+	oy[b] = isfinite(nx) && isfinite(ny) ? ny : 0;
 }
 
 /* Sequential mode: steer in index order, keeping the grid copies current. */

@@ -9,18 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The stream's own error (ENOSPC says more than EIO), or -EIO. */
+static int write_error(void)
+{
+	return errno ? -errno : -EIO;
+}
+
 int traj_write_header(FILE *f)
 {
-	return fputs("frame,id,x,y,vx,vy\n", f) < 0 ? -EIO : 0;
+	errno = 0;
+	return fputs("frame,id,x,y,vx,vy\n", f) < 0 ? write_error() : 0;
 }
 
 int traj_write_frame(FILE *f, long frame, size_t n, const double *x,
                      const double *y, const double *vx, const double *vy)
 {
+	errno = 0;
 	for (size_t i = 0; i < n; i++)
 		if (fprintf(f, "%ld,%zu,%.17g,%.17g,%.17g,%.17g\n", frame, i,
 		            x[i], y[i], vx[i], vy[i]) < 0)
-			return -EIO;
+			return write_error();
 	return 0;
 }
 

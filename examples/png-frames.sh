@@ -1,0 +1,7 @@
+#!/bin/sh
+# A PNG sequence, then a video made from it with ffmpeg.
+set -eu
+BOIDS=${BOIDS:-boids}
+mkdir -p frames
+"$BOIDS" -y -o frames/f_%05d.png --frames "${QUICK:+3}${QUICK:-60}"
+ffmpeg -v error -y -framerate 30 -i frames/f_%05d.png -pix_fmt yuv420p from-png.mp4
