@@ -54,6 +54,8 @@ struct settings {
 	char *output;           /* picture output: video file, PNG pattern or "-" */
 	char *trajectory;       /* CSV, or NULL */
 	char *init;             /* CSV to start from, or NULL */
+	char *metrics;          /* per-frame flock metrics CSV, or NULL */
+	char *summary;          /* run summary JSON ("-": stdout), or NULL */
 	int overwrite;          /* -y */
 	int no_render;          /* simulate only */
 	int quiet;
@@ -133,6 +135,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 
 /* Was option `name` set by a config file or the command line? */
 int cli_given(const struct settings *s, const char *name);
+
+/* Writes option o's value in s as a user would type it into buf. */
+void cli_format_value(const struct settings *s, const struct cli_option *o, char *buf, size_t len);
 
 /* Writes --help (usage, every option with its default, exit status). */
 void cli_print_help(FILE *f);

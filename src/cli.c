@@ -94,6 +94,10 @@ static const struct cli_option options[] = {
 	  "also write every frame's state as CSV: frame,id,x,y,vx,vy", NULL },
 	{ "init", 0, CLI_STRING, OFF(init), "", 0, 0, 0, "FILE", S_RUN,
 	  "start from the last frame of a trajectory CSV (its boid count wins)", NULL },
+	{ "metrics", 0, CLI_STRING, OFF(metrics), "", 0, 0, 0, "FILE", S_RUN,
+	  "write flock metrics per frame as CSV (polarization, milling, ...)", NULL },
+	{ "summary", 0, CLI_STRING, OFF(summary), "", 0, 0, 0, "FILE", S_RUN,
+	  "write a JSON summary of the run (- for standard output)", NULL },
 	{ "overwrite", 'y', CLI_FLAG, OFF(overwrite), "no", 0, 0, 0, NULL, S_RUN,
 	  "replace existing output files", NULL },
 	{ "no-clobber", 0, CLI_FLAG, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_RUN,
@@ -565,8 +569,7 @@ void cli_release(struct settings *s)
 
 /* ------------------------------------------------------------------ output */
 
-/* The value of option o in s, as a user would type it. */
-static void format_value(const struct settings *s, const struct cli_option *o, char *buf, size_t len)
+void cli_format_value(const struct settings *s, const struct cli_option *o, char *buf, size_t len)
 {
 	const char *base = (const char *)s;
 	const void *field = base + o->offset;
@@ -637,7 +640,7 @@ void cli_print_config(FILE *f, const struct settings *s)
 			fprintf(f, "\n# %s\n", o->section);
 			section = o->section;
 		}
-		format_value(s, o, v, sizeof(v));
+		cli_format_value(s, o, v, sizeof(v));
 		fprintf(f, "%s = %s\n", o->name, v);
 	}
 }

@@ -24,12 +24,14 @@
 #include "cli.h"
 #include "frameq.h"
 #include "framename.h"
+#include "metrics.h"
 #include "outfile.h"
 #include "pngout.h"
 #include "pool.h"
 #include "progress.h"
 #include "render.h"
 #include "sim.h"
+#include "summary.h"
 #include "traj.h"
 #include "video.h"
 
@@ -48,6 +50,12 @@ struct run {
 	struct video_options vopt;
 	struct outfile video_file;   /* temporary file behind a video */
 	struct outfile traj_file;
+	struct outfile metrics_file;
+	int want_metrics;            /* --metrics or --summary */
+	struct metrics_ctx mctx;
+	struct metrics mlast;        /* the last frame's metrics */
+	double msum[METRICS_COUNT];  /* sums over the frames, for the means */
+	long mcount;
 	long frames_done;            /* frames through every stage */
 	/* pipeline */
 	struct frameq *queue;
@@ -177,6 +185,26 @@ static void check_output(struct run *r)
 		usage_error("%s", why);
 	if (r->kind == OUT_VIDEO)
 		check_writable("--output", out, s->overwrite);
+}
+
+/* --trajectory, --metrics, --summary: writable, and no two files the same. */
+static void check_side_files(struct run *r)
+{
+	const struct settings *s = &r->set;
+	const char *opt[] = { "--output", "--trajectory", "--metrics", "--summary" };
+	const char *path[] = { r->kind == OUT_VIDEO ? s->output : r->kind == OUT_STDOUT ? "-" : NULL,
+	                       s->trajectory, s->metrics, s->summary };
+
+	for (int i = 1; i < 4; i++) {
+		if (!path[i])
+			continue;
+		for (int j = 0; j < i; j++)
+			if (path[j] && strcmp(path[i], path[j]) == 0)
+				usage_error("%s: '%s' is also the %s", opt[i], path[i], opt[j]);
+		if (i == 3 && strcmp(path[i], "-") == 0)
+			continue; /* the summary may go to standard output */
+		check_writable(opt[i], path[i], s->overwrite);
+	}
 }
 
 static void settings_to_params(const struct settings *s, struct sim_params *p)
@@ -315,6 +343,13 @@ static int open_outputs(struct run *r)
 		if (err)
 			return runtime_error("cannot write", s->trajectory, err);
 	}
+	if (s->metrics) {
+		err = outfile_begin(&r->metrics_file, s->metrics, s->overwrite);
+		if (!err)
+			err = metrics_write_header(r->metrics_file.fp);
+		if (err)
+			return runtime_error("cannot write", s->metrics, err);
+	}
 	if (r->kind == OUT_NONE || r->kind == OUT_PNG)
 		return 0;
 	const char *path = "-";
@@ -360,6 +395,22 @@ static int record_frame(struct run *r, long frame)
 		int err = traj_write_frame(r->traj_file.fp, frame, m->n, m->x, m->y, m->vx, m->vy);
 		if (err) {
 			stage_failed(r, "cannot write", s->trajectory, err);
+			return -1;
+		}
+	}
+	if (r->want_metrics) {
+		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
+		                            !!(m->p.edges & SIM_WRAP), s->flock_radius };
+		int err = metrics_compute(&r->mctx, &in, &r->mlast);
+		if (err) {
+			stage_failed(r, "cannot measure the flock for", s->metrics ? s->metrics : s->summary, err);
+			return -1;
+		}
+		for (size_t i = 0; i < METRICS_COUNT; i++)
+			r->msum[i] += metrics_value(&r->mlast, i);
+		r->mcount++;
+		if (s->metrics && (err = metrics_write_row(r->metrics_file.fp, frame, &r->mlast)) != 0) {
+			stage_failed(r, "cannot write", s->metrics, err);
 			return -1;
 		}
 	}
@@ -539,13 +590,45 @@ static int close_outputs(struct run *r, int status)
 		else if ((err = outfile_commit(&r->video_file)) != 0)
 			status = runtime_error("cannot write", s->output, err);
 	}
-	if (r->traj_file.tmp) {
+	struct outfile *files[] = { &r->traj_file, &r->metrics_file };
+	const char *names[] = { s->trajectory, s->metrics };
+	for (int i = 0; i < 2; i++) {
+		if (!files[i]->tmp)
+			continue;
 		if (status && status != 128 + stop_signal)
-			outfile_abort(&r->traj_file);
-		else if ((err = outfile_commit(&r->traj_file)) != 0)
-			status = runtime_error("cannot write", s->trajectory, err);
+			outfile_abort(files[i]);
+		else if ((err = outfile_commit(files[i])) != 0)
+			status = runtime_error("cannot write", names[i], err);
 	}
 	return status;
+}
+
+/* Writes --summary once everything else is finished. */
+static int write_summary(struct run *r, double wall)
+{
+	const struct settings *s = &r->set;
+	struct summary sum = { s, r->frames_done, wall,
+	                       r->kind == OUT_NONE ? NULL : r->kind == OUT_STDOUT ? "-" : s->output,
+	                       r->mcount > 0, r->mlast, { 0 } };
+	for (size_t i = 0; i < METRICS_COUNT && r->mcount; i++)
+		sum.mean[i] = r->msum[i] / (double)r->mcount;
+
+	if (strcmp(s->summary, "-") == 0) {
+		int err = summary_write(stdout, &sum);
+		if (!err && fflush(stdout) != 0)
+			err = -errno;
+		return err ? runtime_error("cannot write", "standard output", err) : 0;
+	}
+	struct outfile o;
+	int err = outfile_begin(&o, s->summary, s->overwrite);
+	if (!err) {
+		err = summary_write(o.fp, &sum);
+		if (err)
+			outfile_abort(&o);
+		else
+			err = outfile_commit(&o);
+	}
+	return err ? runtime_error("cannot write", s->summary, err) : 0;
 }
 
 static void run_release(struct run *r)
@@ -553,6 +636,7 @@ static void run_release(struct run *r)
 	video_free(r->video);
 	free_slots(r);
 	sim_release(&r->sim);
+	metrics_ctx_release(&r->mctx);
 	pool_free(r->pool);
 	cli_release(&r->set);
 }
@@ -598,12 +682,10 @@ int main(int argc, char **argv)
 
 	/* Validate everything a user can get wrong before creating any file. */
 	check_output(&r);
-	if (s->trajectory) {
-		if (r.kind == OUT_VIDEO && strcmp(s->trajectory, s->output) == 0)
-			usage_error("--trajectory: '%s' is also the --output", s->trajectory);
-		check_writable("--trajectory", s->trajectory, s->overwrite);
-	}
+	check_side_files(&r);
 	build_flock(&r);
+	metrics_ctx_init(&r.mctx);
+	r.want_metrics = s->metrics || s->summary;
 	pthread_mutex_init(&r.fail_lock, NULL);
 	r.drawers = (int)(s->threads > 0 ? s->threads : sysconf(_SC_NPROCESSORS_ONLN));
 	if (r.drawers < 1)
@@ -642,9 +724,15 @@ int main(int argc, char **argv)
 	if (!status && stop_signal)
 		status = 128 + stop_signal;
 	status = close_outputs(&r, status);
+	double wall = progress_now() - bar.start;
+	if (s->summary && (status == 0 || status == 128 + stop_signal)) {
+		int st = write_summary(&r, wall);
+		if (st)
+			status = st;
+	}
 
 	if (!s->quiet && (status == 0 || status == 128 + stop_signal)) {
-		double t = progress_now() - bar.start;
+		double t = wall;
 		const char *what = r.kind == OUT_NONE ? (s->trajectory ? s->trajectory : "nothing written")
 		                 : r.kind == OUT_STDOUT ? "standard output" : s->output;
 		fprintf(stderr, "boids: %ld frames of %zu boids in %.2f s (%.1f fps) -> %s%s\n",

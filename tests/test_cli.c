@@ -193,3 +193,38 @@ Test(cli, progress_always_draws_a_bar_and_never_does_not)
 	cr_assert_eq(tc_boids("--no-render -f 3 --progress never"), 0);
 	cr_assert_null(strstr(tc_stderr(), "3/3 frames"));
 }
+
+Test(cli, summary_is_valid_json_with_every_parameter)
+{
+	cr_assert_eq(tc_boids("--no-render -q -f 20 -n 50 --seed 5 --summary s.json --metrics m.csv"), 0);
+	/* an independent parser: python's json module */
+	cr_assert_eq(tc_sh("python3 -c 'import json,sys; d=json.load(open(\"s.json\")); "
+	                   "assert d[\"seed\"]==5 and d[\"frames\"]==20 and d[\"output\"] is None; "
+	                   "assert d[\"parameters\"][\"boids\"]==50 and d[\"parameters\"][\"edges\"]==\"bounce\"; "
+	                   "m=d[\"metrics\"]; assert set(m)=={\"polarization\",\"milling\",\"mean_speed\",\"nn_distance\",\"gyration_radius\",\"clusters\"}; "
+	                   "assert all(0<=m[k][\"final\"]<=1 for k in (\"polarization\",\"milling\"))'"), 0);
+	size_t n;
+	const struct cli_option *o = cli_options(&n);
+	char *json = tc_slurp("s.json", NULL);
+	for (size_t i = 0; i < n; i++) {
+		char key[80];
+		snprintf(key, sizeof(key), "\"%s\":", o[i].name);
+		if (!(o[i].flags & CLI_NOCONFIG))
+			cr_expect(strstr(json, key), "summary lacks %s", o[i].name);
+	}
+	free(json);
+	/* 20 frames: header + 20 rows; the summary's final is the last row */
+	cr_assert_eq(tc_sh("test $(wc -l < m.csv) -eq 21"), 0);
+	cr_assert_eq(tc_sh("python3 -c 'import json,csv; d=json.load(open(\"s.json\")); r=list(csv.DictReader(open(\"m.csv\")))[-1]; "
+	                   "assert float(r[\"polarization\"])==d[\"metrics\"][\"polarization\"][\"final\"]'"), 0);
+}
+
+Test(cli, summary_to_stdout_and_a_name_used_twice)
+{
+	cr_assert_eq(tc_boids("--no-render -q -f 3 --summary -"), 0);
+	cr_assert(strncmp(tc_stdout(), "{\n  \"version\"", 13) == 0, "%s", tc_stdout());
+	cr_assert_eq(tc_boids("--no-render -f 3 --summary x.csv --trajectory x.csv"), 2);
+	cr_assert(strstr(tc_stderr(), "--summary: 'x.csv' is also the --trajectory"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-o - --summary -"), 2);
+	cr_assert_eq(tc_count_files("."), 0);
+}
