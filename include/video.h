@@ -3,19 +3,40 @@
  *
  * Input pixels: Cairo ARGB32 (native-endian 0xAARRGGBB words, which is
  * FFmpeg's AV_PIX_FMT_RGB32 on either endianness), converted by libswscale
- * to the encoder's pixel format.
+ * to the encoder's pixel format with SWS_BICUBIC | SWS_ACCURATE_RND |
+ * SWS_BITEXACT; YUV output uses the BT.709 matrix in limited range and is
+ * tagged so (primaries, transfer, matrix), y4m included though its header
+ * cannot say it.  Alpha is ignored: pixels must be opaque.
  *
  * Containers by extension of the name given to video_open():
- *   .mp4 .mov .mkv  H.264 (libx264), yuv420p, CRF 23; +faststart for mp4/mov
- *   .webm           VP9 (libvpx-vp9)
- *   .gif            GIF, looping forever, with a palette that fits the picture
- *   .y4m            raw YUV4MPEG;  "-" as the path: y4m on standard output
+ *   .mp4 .mov .mkv  H.264 (libx264), yuv420p, CRF 23, preset veryfast;
+ *                   +faststart for mp4/mov
+ *   .webm           VP9 (libvpx-vp9), yuv420p, CRF 32 constant quality,
+ *                   deadline realtime, cpu-used 6, row-mt
+ *   .gif            GIF looping forever (NETSCAPE2.0, loop count 0), pal8:
+ *                   one 256-colour palette made from the first frame
+ *                   (libavfilter palettegen), every frame mapped onto it
+ *                   without dithering (paletteuse).  Exact when the colours
+ *                   are at most 256 and all in the first frame; a colour
+ *                   that shows up later gets the nearest one.  Frame k starts
+ *                   at round(100k/fps) in 1/100 s, so 30 fps gives delays
+ *                   3,4,3,3,4,3,... adding up to frames/fps; fps 1..50 only.
+ *   .y4m            raw YUV4MPEG (yuv420p; FFmpeg's wrapped_avframe encoder);
+ *                   "-" as the path: y4m on standard output
+ * The extension is matched without regard to case.
+ *
+ * Reproducible: the same frames and options give the same bytes, run after
+ * run (bit-exact muxer and encoder flags, no dates, no random UIDs).  With
+ * threads = 0 the x264 and libvpx output depends on the machine's core count
+ * (as with ffmpeg); set threads to fix it across machines.
  *
  * Lifecycle (FFmpeg's doc/examples/mux.c): video_check() before any work,
  * video_open() -> video_write_frame() per frame -> video_close(), then
  * video_free().  Frame k gets pts k in time base 1/fps.
  * Errors are negative AVERROR codes (which include -errno); messages for
- * usage errors come back in the caller's buffer, never printed.
+ * usage errors come back in the caller's buffer, never printed.  FFmpeg's
+ * own log (av_log_set_level) is the caller's to quieten; libx264 prints a
+ * few errors (an unknown preset) to stderr by itself.
  */
 #ifndef BOIDS_VIDEO_H
 #define BOIDS_VIDEO_H
@@ -28,7 +49,8 @@ struct video_options {
 	const char *preset;   /* encoder preset; NULL: the default */
 	const char *bitrate;  /* e.g. "2M"; NULL: quality mode (crf) */
 	const char *pix_fmt;  /* e.g. "yuv444p"; NULL: the default */
-	int gop;              /* keyframe interval in frames; 0: the default */
+	int gop;              /* keyframe interval in frames; 0: the encoder's default */
+	int threads;          /* encoder threads 0..64; 0: auto (as ffmpeg does) */
 };
 
 struct video;
@@ -47,7 +69,7 @@ const char *video_extensions(void);
  * the encoder name, the pixel format, even sizes where the pixel format
  * needs them (the message suggests the nearest even size), CRF range,
  * preset and bitrate syntax.  Returns 0, or -EINVAL with a one-line message
- * (no "boids:" prefix, no newline) in err.
+ * (no "boids:" prefix, no newline) in err.  o may be NULL (defaults).
  */
 int video_check(const char *path, int w, int h, int fps,
                 const struct video_options *o, char *err, size_t errlen);
@@ -55,17 +77,29 @@ int video_check(const char *path, int w, int h, int fps,
 /*
  * Opens an encoder writing to `path` ("-": standard output) in the container
  * chosen from the extension of `name` (usually the same as path; a
- * temporary file passes its final name here).  Returns 0 or a negative
- * AVERROR; err gets a one-line cause.
+ * temporary file passes its final name here; NULL: path).  Does not repeat
+ * video_check()'s range checks: what the encoder or muxer does not take
+ * (an unknown preset, an option the encoder ignores) fails here instead,
+ * never silently.  Returns 0 or a negative AVERROR; err gets a one-line
+ * cause.  On failure nothing needs freeing; a file may have been created.
  */
 int video_open(struct video **out, const char *path, const char *name,
                int w, int h, int fps, const struct video_options *o,
                char *err, size_t errlen);
 
-/* Encodes one frame.  Returns 0 or a negative AVERROR. */
+/*
+ * Encodes one frame of w x h ARGB32 pixels, rows stride bytes apart; the
+ * buffer may be reused as soon as this returns.  Returns 0 or a negative
+ * AVERROR (a write error such as a full disk shows here or at close).
+ */
 int video_write_frame(struct video *v, const unsigned char *pixels, int stride);
 
-/* Drains the encoder, writes the trailer, closes the output. */
+/*
+ * Drains the encoder, writes the trailer, closes the output (checking the
+ * final flush).  Returns 0 or a negative AVERROR; AVERROR(EINVAL) when no
+ * frame was written (the output is then not a playable file).  Call once;
+ * video_free() is still needed afterwards.
+ */
 int video_close(struct video *v);
 
 /* Frees everything; video_free(NULL) does nothing. */

@@ -1,0 +1,878 @@
+/*
+ * video — encodes pixel buffers with libavformat/libavcodec; see video.h.
+ *
+ * Start at video_open(): it is FFmpeg's doc/examples/mux.c lifecycle for
+ * one video stream (output context, stream, encoder, avio_open, header),
+ * with every return code checked and turned into a message instead of
+ * exit().  resolve() turns a name and struct video_options into concrete
+ * settings (container, encoder, pixel format, CRF, preset); video_check()
+ * validates with it and video_open() builds from it, so they cannot
+ * disagree about defaults.  The two tables below hold every default.
+ *
+ * Frames go through libswscale (ARGB32 words -> the encoder's format),
+ * except for GIF in pal8, where a libavfilter graph makes one palette from
+ * the first frame (palettegen) and maps every frame onto it (paletteuse).
+ */
+#include "video.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+/* ---------------------------------------------------------------- tables */
+
+struct container {
+	const char *ext;      /* matched case-insensitively; "-" is standard output */
+	const char *format;   /* libavformat muxer */
+	const char *codec;    /* default encoder */
+	const char *pix_fmt;  /* default pixel format */
+	const char *muxopts;  /* muxer options, "key=value:key=value" */
+};
+
+static const struct container containers[] = {
+	{ ".mp4",  "mp4",          "libx264",         "yuv420p", "movflags=+faststart" },
+	{ ".mov",  "mov",          "libx264",         "yuv420p", "movflags=+faststart" },
+	{ ".mkv",  "matroska",     "libx264",         "yuv420p", NULL },
+	{ ".webm", "webm",         "libvpx-vp9",      "yuv420p", NULL },
+	{ ".gif",  "gif",          "gif",             "pal8",    "loop=0" }, /* 0: forever */
+	/* FFmpeg 5.1's yuv4mpegpipe muxer takes wrapped_avframe only (not rawvideo) */
+	{ ".y4m",  "yuv4mpegpipe", "wrapped_avframe", "yuv420p", NULL },
+	{ "-",     "yuv4mpegpipe", "wrapped_avframe", "yuv420p", NULL },
+};
+
+/* Keep in step with containers[] (a test checks). */
+static const char extensions[] = ".mp4, .mov, .mkv, .webm, .gif, .y4m";
+
+static const char *const x26x_presets[] = {
+	"ultrafast", "superfast", "veryfast", "faster", "fast",
+	"medium", "slow", "slower", "veryslow", "placebo", NULL,
+};
+
+struct encoder {
+	const char *name;
+	int crf_min, crf_max;     /* accepted CRF; crf_max < 0: no CRF */
+	int crf;                  /* default CRF without a bitrate; -1: none */
+	const char *const *presets; /* accepted presets; NULL: none */
+	const char *preset;       /* default preset; NULL: the encoder's */
+	const char *extra;        /* further defaults, "key=value:key=value" */
+	int crf_xor_bitrate;      /* the encoder takes one rate control, not both */
+};
+
+/*
+ * Defaults chosen by measurement: 300 frames of 100 boids at 640x360, 2
+ * cores, ratios against the slower choice (machines here are noisy).
+ *   libx264 veryfast: 0.5x the time of medium for 1.05x its size at CRF
+ *     23; faster and fast save 1-3% more size for 1.4x-1.9x the time,
+ *     superfast and ultrafast double and triple the size.
+ *   libvpx-vp9 realtime, cpu-used 6, CRF 32: 0.26x the time of "good" at
+ *     cpu-used 4 (0.12x of libvpx's default) for 1.15x the size, the same
+ *     PSNR.
+ *   gif: offsetting without transdiff: transparency for unchanged pixels
+ *     made these pictures 17% larger (it breaks up runs of background).
+ */
+static const struct encoder encoders[] = {
+	{ "libx264",    0, 51, 23, x26x_presets, "veryfast", NULL, 1 },
+	{ "libx264rgb", 0, 51, 23, x26x_presets, "veryfast", NULL, 1 },
+	{ "libx265",    0, 51, 28, x26x_presets, NULL, NULL, 1 },
+	{ "libvpx-vp9", 0, 63, 32, NULL, NULL,
+	  "b=0:deadline=realtime:cpu-used=6:row-mt=1", 0 },
+	{ "libvpx",     4, 63, -1, NULL, NULL, "deadline=realtime:cpu-used=6", 0 },
+	{ "gif",       -1, -1, -1, NULL, NULL, "gifflags=offsetting", 0 },
+};
+
+/* Pixel formats the yuv4mpegpipe muxer writes without -strict. */
+static const enum AVPixelFormat y4m_pix_fmts[] = {
+	AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
+	AV_PIX_FMT_GRAY8, AV_PIX_FMT_NONE,
+};
+
+/* GIF: one palette from the first frame, no dithering (flat colours). */
+static const char gif_graph[] =
+	"split[a][b];"
+	"[a]trim=end_frame=1,palettegen=reserve_transparent=0[p];"
+	"[b][p]paletteuse=dither=none";
+
+#define SWS_FLAGS (SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT)
+#define FPS_MAX 1000
+#define GIF_FPS_MAX 50      /* delays are whole 1/100 s; browsers slow < 2 */
+#define THREADS_MAX 64
+
+/* ---------------------------------------------------------------- state */
+
+struct video {
+	AVFormatContext *oc;
+	AVStream *st;
+	AVCodecContext *enc;
+	AVPacket *pkt;
+	AVFrame *frame;             /* input of the encoder, or of the graph (RGB32) */
+	AVFrame *filtered;          /* graph output */
+	struct SwsContext *sws;     /* NULL when the graph converts */
+	AVFilterGraph *graph;       /* GIF palette; NULL otherwise */
+	AVFilterContext *src, *sink;
+	int w, h;
+	int64_t frames;             /* frames written so far */
+	int closed;                 /* trailer written (or failed) */
+};
+
+/* What a name and options come to; shared by video_check and video_open. */
+struct settings {
+	const struct container *ct;
+	const AVOutputFormat *ofmt;
+	const AVCodec *codec;
+	const struct encoder *er;   /* table row, NULL when not listed */
+	enum AVPixelFormat pix_fmt;
+	int crf;                    /* -1: not set */
+	const char *preset;         /* NULL: not set */
+	int64_t bitrate;            /* 0: not set */
+};
+
+/* ---------------------------------------------------------------- helpers */
+
+static int fail(char *err, size_t len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Writes the message to err (if any) and returns code. */
+static int fail(char *err, size_t len, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static const struct container *container_of(const char *name)
+{
+	const char *base, *dot;
+	size_t i;
+
+	if (!name)
+		return NULL;
+	if (strcmp(name, "-") == 0)
+		return &containers[sizeof containers / sizeof *containers - 1];
+	base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	dot = strrchr(base, '.');
+	if (!dot)
+		return NULL;
+	for (i = 0; i < sizeof containers / sizeof *containers; i++)
+		if (containers[i].ext[0] == '.' && strcasecmp(dot, containers[i].ext) == 0)
+			return &containers[i];
+	return NULL;
+}
+
+static const struct encoder *encoder_row(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof encoders / sizeof *encoders; i++)
+		if (strcmp(encoders[i].name, name) == 0)
+			return &encoders[i];
+	return NULL;
+}
+
+/* A short name for messages: "H.264 in yuv420p needs ...". */
+static const char *codec_title(const AVCodec *c)
+{
+	switch (c->id) {
+	case AV_CODEC_ID_H264:            return "H.264";
+	case AV_CODEC_ID_HEVC:            return "H.265";
+	case AV_CODEC_ID_VP8:             return "VP8";
+	case AV_CODEC_ID_VP9:             return "VP9";
+	case AV_CODEC_ID_AV1:             return "AV1";
+	case AV_CODEC_ID_GIF:             return "GIF";
+	case AV_CODEC_ID_WRAPPED_AVFRAME: return "YUV4MPEG";
+	default:                          return c->name;
+	}
+}
+
+/* The pixel formats the encoder (and, for y4m, the muxer) takes; NULL: any. */
+static const enum AVPixelFormat *pix_fmts_of(const AVCodec *c)
+{
+	if (c->id == AV_CODEC_ID_WRAPPED_AVFRAME)
+		return y4m_pix_fmts;
+	return c->pix_fmts;
+}
+
+static int pix_fmt_listed(const enum AVPixelFormat *list, enum AVPixelFormat f)
+{
+	if (!list)
+		return 1;
+	for (; *list != AV_PIX_FMT_NONE; list++)
+		if (*list == f)
+			return 1;
+	return 0;
+}
+
+/* Appends "a, b, c" (names of list) to buf, truncating politely. */
+static void list_pix_fmts(char *buf, size_t len, const enum AVPixelFormat *list)
+{
+	size_t used = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (; *list != AV_PIX_FMT_NONE && used < len; list++) {
+		const char *name = av_get_pix_fmt_name(*list);
+		if (!name)
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+/* "2M", "1500k", "2.5M", "800000": bits per second; -1 on bad syntax. */
+static int64_t parse_bitrate(const char *s)
+{
+	double v = 0, scale = 1;
+	int digits = 0;
+
+	for (; isdigit((unsigned char)*s); s++, digits++)
+		v = v * 10 + (*s - '0');
+	if (*s == '.') {
+		for (s++; isdigit((unsigned char)*s); s++, digits++) {
+			scale /= 10;
+			v += (*s - '0') * scale;
+		}
+	}
+	if (!digits)
+		return -1;
+	switch (*s) {
+	case 'k': case 'K': v *= 1e3; s++; break;
+	case 'M':           v *= 1e6; s++; break;
+	case 'G':           v *= 1e9; s++; break;
+	}
+	if (*s || v > 1e12)
+		return -1;
+	return (int64_t)(v + .5);
+}
+
+/* The encoder's own AVOption `name` (private options only), or NULL. */
+static const AVOption *private_option(const AVCodec *c, const char *name)
+{
+	if (!c->priv_class)
+		return NULL;
+	return av_opt_find((void *)&c->priv_class, name, NULL, 0,
+	                   AV_OPT_SEARCH_FAKE_OBJ);
+}
+
+/* Is `preset` accepted by an encoder that is not in encoders[]? */
+static int generic_preset_ok(const AVCodec *c, const char *preset)
+{
+	const AVOption *o = private_option(c, "preset"), *k = NULL;
+
+	if (!o)
+		return 0;
+	if (o->type == AV_OPT_TYPE_STRING || !o->unit)
+		return 1; /* cannot tell: avcodec_open2 decides */
+	while ((k = av_opt_next((void *)&c->priv_class, k)))
+		if (k->type == AV_OPT_TYPE_CONST && k->unit &&
+		    strcmp(k->unit, o->unit) == 0 && strcmp(k->name, preset) == 0)
+			return 1;
+	return 0;
+}
+
+/* Puts "k=v:k=v" into *d without overwriting entries already there. */
+static int dict_defaults(AVDictionary **d, const char *kv)
+{
+	if (!kv)
+		return 0;
+	return av_dict_parse_string(d, kv, "=", ":", AV_DICT_DONT_OVERWRITE);
+}
+
+/* ---------------------------------------------------------------- resolve */
+
+/*
+ * Fills s from name and o.  strict: also check what only matters to the
+ * user (ranges, presets, even sizes); video_open() passes 0 so that the
+ * encoder itself rejects what it does not take.
+ */
+static int resolve(struct settings *s, const char *name, int w, int h, int fps,
+                   const struct video_options *o, int strict,
+                   char *err, size_t errlen)
+{
+	const char *cname, *pname;
+	const AVPixFmtDescriptor *desc;
+	const AVCodecDescriptor *cdesc;
+	int q;
+
+	memset(s, 0, sizeof *s);
+	s->crf = -1;
+	s->ct = container_of(name);
+	if (!s->ct)
+		return fail(err, errlen, -EINVAL,
+		            "unsupported output '%s': use a name ending in %s, or - for y4m "
+		            "on standard output", name ? name : "", extensions);
+	s->ofmt = av_guess_format(s->ct->format, NULL, NULL);
+	if (!s->ofmt)
+		return fail(err, errlen, -EINVAL,
+		            "this FFmpeg has no '%s' muxer (for '%s')", s->ct->format, name);
+	if (w <= 0 || h <= 0)
+		return fail(err, errlen, -EINVAL, "picture size %dx%d is not positive", w, h);
+	if (fps < 1 || fps > FPS_MAX)
+		return fail(err, errlen, -EINVAL, "fps %d is out of range 1..%d", fps, FPS_MAX);
+	if (strict && s->ofmt->video_codec == AV_CODEC_ID_GIF && fps > GIF_FPS_MAX)
+		return fail(err, errlen, -EINVAL,
+		            "fps %d is too high for GIF: frame delays are whole 1/100 s and "
+		            "browsers slow down short ones; use 1..%d", fps, GIF_FPS_MAX);
+	if (o->gop < 0)
+		return fail(err, errlen, -EINVAL, "keyframe interval %d is negative", o->gop);
+	if (o->threads < 0 || o->threads > THREADS_MAX)
+		return fail(err, errlen, -EINVAL,
+		            "encoder threads %d is out of range 0..%d", o->threads, THREADS_MAX);
+
+	/* encoder */
+	cname = o->codec ? o->codec : s->ct->codec;
+	s->codec = avcodec_find_encoder_by_name(cname);
+	if (!s->codec) {
+		const AVCodec *d = avcodec_find_decoder_by_name(cname);
+		if (d)
+			return fail(err, errlen, -EINVAL,
+			            "'%s' is a decoder, not an encoder (try libx264, "
+			            "libvpx-vp9, gif)", cname);
+		return fail(err, errlen, -EINVAL, "unknown encoder '%s'", cname);
+	}
+	if (s->codec->type != AVMEDIA_TYPE_VIDEO)
+		return fail(err, errlen, -EINVAL, "'%s' is not a video encoder", cname);
+	q = avformat_query_codec(s->ofmt, s->codec->id, FF_COMPLIANCE_NORMAL);
+	if (q == 0 || (q < 0 && s->codec->id != s->ofmt->video_codec))
+		return fail(err, errlen, -EINVAL, "%s cannot hold %s (encoder %s)",
+		            s->ct->ext[0] == '.' ? s->ct->ext : "y4m output",
+		            codec_title(s->codec), cname);
+	s->er = encoder_row(s->codec->name);
+
+	/* pixel format: the container's default unless the encoder lacks it */
+	if (o->pix_fmt) {
+		pname = o->pix_fmt;
+		s->pix_fmt = av_get_pix_fmt(pname);
+		if (s->pix_fmt == AV_PIX_FMT_NONE)
+			return fail(err, errlen, -EINVAL, "unknown pixel format '%s'", pname);
+	} else {
+		s->pix_fmt = av_get_pix_fmt(s->ct->pix_fmt);
+		if (!pix_fmt_listed(pix_fmts_of(s->codec), s->pix_fmt))
+			s->pix_fmt = pix_fmts_of(s->codec)[0];
+	}
+	if (!pix_fmt_listed(pix_fmts_of(s->codec), s->pix_fmt)) {
+		char list[160];
+		list_pix_fmts(list, sizeof list, pix_fmts_of(s->codec));
+		return fail(err, errlen, -EINVAL,
+		            "%s does not take pixel format '%s'; use one of %s",
+		            cname, av_get_pix_fmt_name(s->pix_fmt), list);
+	}
+	desc = av_pix_fmt_desc_get(s->pix_fmt);
+	if (!desc)
+		return fail(err, errlen, -EINVAL, "unknown pixel format '%s'", o->pix_fmt);
+
+	/* chroma subsampling needs whole chroma samples */
+	if (strict) {
+		int mw = 1 << desc->log2_chroma_w, mh = 1 << desc->log2_chroma_h;
+		if (w % mw || h % mh) {
+			int lw = w / mw * mw, lh = h / mh * mh;
+			int uw = (w + mw - 1) / mw * mw, uh = (h + mh - 1) / mh * mh;
+			char need[64], lower[40] = "";
+
+			if (mw == 2 && mh == 2)
+				snprintf(need, sizeof need, "even width and height");
+			else if (mw == 2 && mh == 1)
+				snprintf(need, sizeof need, "an even width");
+			else if (mw == 1 && mh == 2)
+				snprintf(need, sizeof need, "an even height");
+			else
+				snprintf(need, sizeof need, "a width divisible by %d and a height "
+				         "divisible by %d", mw, mh);
+			if (lw > 0 && lh > 0)
+				snprintf(lower, sizeof lower, "%dx%d or ", lw, lh);
+			return fail(err, errlen, -EINVAL,
+			            "%s in %s needs %s; %dx%d is %s: try %s%dx%d",
+			            codec_title(s->codec), desc->name, need, w, h,
+			            mw <= 2 && mh <= 2 ? "odd" : "not", lower, uw, uh);
+		}
+	}
+
+	/* bitrate */
+	if (o->bitrate) {
+		s->bitrate = parse_bitrate(o->bitrate);
+		if (s->bitrate < 0)
+			return fail(err, errlen, -EINVAL,
+			            "bad bitrate '%s': use a number of bits per second with an "
+			            "optional k, M or G suffix, such as 2M", o->bitrate);
+		if (s->bitrate < 1000)
+			return fail(err, errlen, -EINVAL,
+			            "bitrate '%s' is too low: at least 1k bits per second",
+			            o->bitrate);
+		cdesc = avcodec_descriptor_get(s->codec->id);
+		if (strict && !(cdesc && (cdesc->props & AV_CODEC_PROP_LOSSY)))
+			return fail(err, errlen, -EINVAL, "%s does not take a bitrate", cname);
+	}
+
+	/* CRF */
+	if (o->crf != -1) {
+		s->crf = o->crf;
+		if (strict && s->er && s->er->crf_max < 0)
+			return fail(err, errlen, -EINVAL, "%s does not take a crf", cname);
+		if (strict && s->er && (o->crf < s->er->crf_min || o->crf > s->er->crf_max))
+			return fail(err, errlen, -EINVAL, "crf %d is out of range %d..%d for %s",
+			            o->crf, s->er->crf_min, s->er->crf_max, cname);
+		if (strict && !s->er) {
+			const AVOption *opt = private_option(s->codec, "crf");
+			if (!opt)
+				return fail(err, errlen, -EINVAL, "%s does not take a crf", cname);
+			if (o->crf < opt->min || o->crf > opt->max)
+				return fail(err, errlen, -EINVAL,
+				            "crf %d is out of range %.0f..%.0f for %s",
+				            o->crf, opt->min, opt->max, cname);
+		}
+		if (strict && s->bitrate && s->er && s->er->crf_xor_bitrate)
+			return fail(err, errlen, -EINVAL,
+			            "%s takes a crf or a bitrate, not both", cname);
+	} else if (!s->bitrate && s->er && s->er->crf >= 0) {
+		s->crf = s->er->crf;
+	}
+
+	/* preset */
+	if (o->preset) {
+		s->preset = o->preset;
+		if (strict && s->er) {
+			const char *const *p = s->er->presets;
+			if (!p)
+				return fail(err, errlen, -EINVAL, "%s has no presets (got '%s')",
+				            cname, o->preset);
+			while (*p && strcmp(*p, o->preset) != 0)
+				p++;
+			if (!*p)
+				return fail(err, errlen, -EINVAL,
+				            "unknown preset '%s' for %s: use ultrafast, superfast, "
+				            "veryfast, faster, fast, medium, slow, slower, veryslow "
+				            "or placebo", o->preset, cname);
+		} else if (strict && !generic_preset_ok(s->codec, o->preset)) {
+			return fail(err, errlen, -EINVAL, "%s has no preset '%s'",
+			            cname, o->preset);
+		}
+	} else if (s->er) {
+		s->preset = s->er->preset;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- API */
+
+void video_options_default(struct video_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->crf = -1;
+}
+
+int video_path_supported(const char *path)
+{
+	return container_of(path) != NULL;
+}
+
+const char *video_extensions(void)
+{
+	return extensions;
+}
+
+int video_check(const char *path, int w, int h, int fps,
+                const struct video_options *o, char *err, size_t errlen)
+{
+	struct video_options def;
+	struct settings s;
+
+	if (!o) {
+		video_options_default(&def);
+		o = &def;
+	}
+	return resolve(&s, path, w, h, fps, o, 1, err, errlen);
+}
+
+/* Sends frame (NULL: drain) and writes whatever packets come out. */
+static int encode(struct video *v, AVFrame *frame)
+{
+	int ret = avcodec_send_frame(v->enc, frame);
+
+	while (ret >= 0) {
+		ret = avcodec_receive_packet(v->enc, v->pkt);
+		if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+			return 0;
+		if (ret < 0)
+			break;
+		if (v->pkt->duration == 0)
+			v->pkt->duration = 1; /* one frame, in 1/fps; the muxer needs the last one */
+		av_packet_rescale_ts(v->pkt, v->enc->time_base, v->st->time_base);
+		v->pkt->stream_index = v->st->index;
+		ret = av_interleaved_write_frame(v->oc, v->pkt);
+		av_packet_unref(v->pkt); /* already blank unless it failed early */
+		if (ret >= 0 && v->oc->pb && v->oc->pb->error < 0)
+			ret = v->oc->pb->error; /* a full disk shows here first */
+	}
+	return ret;
+}
+
+/* Encodes every frame the palette graph has ready. */
+static int pull_filtered(struct video *v)
+{
+	AVRational tb = av_buffersink_get_time_base(v->sink);
+	int ret;
+
+	for (;;) {
+		ret = av_buffersink_get_frame(v->sink, v->filtered);
+		if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+			return 0;
+		if (ret < 0)
+			return ret;
+		v->filtered->pts = av_rescale_q(v->filtered->pts, tb, v->enc->time_base);
+		v->filtered->pict_type = AV_PICTURE_TYPE_NONE;
+		ret = encode(v, v->filtered);
+		av_frame_unref(v->filtered);
+		if (ret < 0)
+			return ret;
+	}
+}
+
+static int open_graph(struct video *v, char *err, size_t errlen)
+{
+	AVFilterInOut *in = NULL, *out = NULL;
+	char args[128];
+	int ret;
+
+	v->graph = avfilter_graph_alloc();
+	in = avfilter_inout_alloc();
+	out = avfilter_inout_alloc();
+	if (!v->graph || !in || !out) {
+		ret = AVERROR(ENOMEM);
+		goto fail;
+	}
+	snprintf(args, sizeof args,
+	         "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=1/1",
+	         v->w, v->h, (int)AV_PIX_FMT_RGB32,
+	         v->enc->time_base.num, v->enc->time_base.den);
+	ret = avfilter_graph_create_filter(&v->src, avfilter_get_by_name("buffer"),
+	                                   "in", args, NULL, v->graph);
+	if (ret < 0)
+		goto fail;
+	ret = avfilter_graph_create_filter(&v->sink, avfilter_get_by_name("buffersink"),
+	                                   "out", NULL, NULL, v->graph);
+	if (ret < 0)
+		goto fail;
+	out->name = av_strdup("in");
+	out->filter_ctx = v->src;
+	in->name = av_strdup("out");
+	in->filter_ctx = v->sink;
+	if (!out->name || !in->name) {
+		ret = AVERROR(ENOMEM);
+		goto fail;
+	}
+	ret = avfilter_graph_parse_ptr(v->graph, gif_graph, &in, &out, NULL);
+	if (ret < 0)
+		goto fail;
+	ret = avfilter_graph_config(v->graph, NULL);
+	if (ret < 0)
+		goto fail;
+	if (av_buffersink_get_format(v->sink) != AV_PIX_FMT_PAL8) {
+		ret = AVERROR_BUG; /* paletteuse makes pal8 only */
+		goto fail;
+	}
+	avfilter_inout_free(&in);
+	avfilter_inout_free(&out);
+	return 0;
+fail:
+	avfilter_inout_free(&in);
+	avfilter_inout_free(&out);
+	return fail(err, errlen, ret, "cannot set up the GIF palette filters: %s",
+	            av_err2str(ret));
+}
+
+/* The options given to avcodec_open2, as one line for error messages. */
+static void dict_line(char *buf, size_t len, const AVDictionary *d)
+{
+	const AVDictionaryEntry *e = NULL;
+	size_t used = 0;
+	int n;
+
+	buf[0] = '\0';
+	while ((e = av_dict_get(d, "", e, AV_DICT_IGNORE_SUFFIX)) && used < len) {
+		n = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
+		             e->key, e->value);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+int video_open(struct video **out, const char *path, const char *name,
+               int w, int h, int fps, const struct video_options *o,
+               char *err, size_t errlen)
+{
+	struct video_options def;
+	struct settings s;
+	struct video *v;
+	AVDictionary *opts = NULL, *muxopts = NULL;
+	const AVDictionaryEntry *left;
+	const AVPixFmtDescriptor *desc;
+	const char *url;
+	char line[256];
+	int ret;
+
+	*out = NULL;
+	if (!o) {
+		video_options_default(&def);
+		o = &def;
+	}
+	ret = resolve(&s, name ? name : path, w, h, fps, o, 0, err, errlen);
+	if (ret < 0)
+		return ret;
+	v = calloc(1, sizeof *v);
+	if (!v)
+		return fail(err, errlen, AVERROR(ENOMEM), "out of memory");
+	v->w = w;
+	v->h = h;
+	url = strcmp(path, "-") == 0 ? "pipe:1" : path;
+
+	ret = avformat_alloc_output_context2(&v->oc, s.ofmt, NULL, url);
+	if (ret < 0) {
+		fail(err, errlen, ret, "cannot set up %s output: %s", s.ofmt->name,
+		     av_err2str(ret));
+		goto fail;
+	}
+	v->oc->flags |= AVFMT_FLAG_BITEXACT; /* no muxer version, fixed UIDs */
+	v->st = avformat_new_stream(v->oc, NULL);
+	v->enc = avcodec_alloc_context3(s.codec);
+	v->pkt = av_packet_alloc();
+	v->frame = av_frame_alloc();
+	v->filtered = av_frame_alloc();
+	if (!v->st || !v->enc || !v->pkt || !v->frame || !v->filtered) {
+		ret = fail(err, errlen, AVERROR(ENOMEM), "out of memory");
+		goto fail;
+	}
+
+	/* encoder */
+	v->enc->width = w;
+	v->enc->height = h;
+	v->enc->time_base = (AVRational){ 1, fps };
+	v->enc->framerate = (AVRational){ fps, 1 };
+	v->enc->sample_aspect_ratio = (AVRational){ 1, 1 };
+	v->enc->pix_fmt = s.pix_fmt;
+	if (o->gop > 0)
+		v->enc->gop_size = o->gop;
+	v->enc->flags |= AV_CODEC_FLAG_BITEXACT;
+	if (v->oc->oformat->flags & AVFMT_GLOBALHEADER)
+		v->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+	desc = av_pix_fmt_desc_get(s.pix_fmt);
+	if (!(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL))) {
+		v->enc->color_range = AVCOL_RANGE_MPEG;
+		if (desc->nb_components >= 3) {
+			v->enc->colorspace = AVCOL_SPC_BT709;
+			v->enc->color_primaries = AVCOL_PRI_BT709;
+			v->enc->color_trc = AVCOL_TRC_BT709;
+		}
+	}
+
+	if (o->threads)
+		ret = av_dict_set_int(&opts, "threads", o->threads, 0);
+	else
+		ret = av_dict_set(&opts, "threads", "auto", 0);
+	if (ret >= 0 && s.crf >= 0)
+		ret = av_dict_set_int(&opts, "crf", s.crf, 0);
+	if (ret >= 0 && s.preset)
+		ret = av_dict_set(&opts, "preset", s.preset, 0);
+	if (ret >= 0 && s.bitrate)
+		ret = av_dict_set_int(&opts, "b", s.bitrate, 0);
+	if (ret >= 0 && s.er)
+		ret = dict_defaults(&opts, s.er->extra);
+	if (ret < 0) {
+		fail(err, errlen, ret, "out of memory");
+		goto fail;
+	}
+	dict_line(line, sizeof line, opts);
+	ret = avcodec_open2(v->enc, s.codec, &opts);
+	if (ret < 0) {
+		fail(err, errlen, ret, "cannot open encoder %s (%s): %s", s.codec->name,
+		     line, av_err2str(ret));
+		goto fail;
+	}
+	left = av_dict_get(opts, "", NULL, AV_DICT_IGNORE_SUFFIX);
+	if (left) {
+		ret = fail(err, errlen, AVERROR_OPTION_NOT_FOUND,
+		           "encoder %s does not take option '%s' (= '%s')",
+		           s.codec->name, left->key, left->value);
+		goto fail;
+	}
+	ret = avcodec_parameters_from_context(v->st->codecpar, v->enc);
+	if (ret < 0) {
+		fail(err, errlen, ret, "cannot set up the stream: %s", av_err2str(ret));
+		goto fail;
+	}
+	v->st->time_base = v->enc->time_base;
+	v->st->avg_frame_rate = v->enc->framerate;
+	v->st->sample_aspect_ratio = v->enc->sample_aspect_ratio;
+
+	/* conversion: a palette graph for pal8 GIF, swscale otherwise */
+	v->frame->format = s.pix_fmt == AV_PIX_FMT_PAL8 ? AV_PIX_FMT_RGB32 : s.pix_fmt;
+	v->frame->width = w;
+	v->frame->height = h;
+	ret = av_frame_get_buffer(v->frame, 0);
+	if (ret < 0) {
+		fail(err, errlen, ret, "out of memory");
+		goto fail;
+	}
+	if (s.pix_fmt == AV_PIX_FMT_PAL8) {
+		ret = open_graph(v, err, errlen);
+		if (ret < 0)
+			goto fail;
+	} else {
+		v->sws = sws_getContext(w, h, AV_PIX_FMT_RGB32, w, h, s.pix_fmt,
+		                        SWS_FLAGS, NULL, NULL, NULL);
+		if (!v->sws) {
+			ret = fail(err, errlen, AVERROR(EINVAL),
+			           "libswscale cannot convert to %s", desc->name);
+			goto fail;
+		}
+		if (v->enc->colorspace == AVCOL_SPC_BT709) {
+			const int *coef = sws_getCoefficients(SWS_CS_ITU709);
+			ret = sws_setColorspaceDetails(v->sws, coef, 1, coef, 0,
+			                               0, 1 << 16, 1 << 16);
+			if (ret < 0) {
+				fail(err, errlen, ret, "libswscale cannot use BT.709");
+				goto fail;
+			}
+		}
+	}
+
+	/* output */
+	if (!(v->oc->oformat->flags & AVFMT_NOFILE)) {
+		ret = avio_open(&v->oc->pb, url, AVIO_FLAG_WRITE);
+		if (ret < 0) {
+			fail(err, errlen, ret, "cannot open '%s': %s", path, av_err2str(ret));
+			goto fail;
+		}
+	}
+	ret = av_dict_parse_string(&muxopts, s.ct->muxopts ? s.ct->muxopts : "",
+	                           "=", ":", 0);
+	if (ret >= 0)
+		ret = avformat_write_header(v->oc, &muxopts);
+	if (ret < 0) {
+		fail(err, errlen, ret, "cannot write the %s header to '%s': %s",
+		     s.ofmt->name, path, av_err2str(ret));
+		goto fail;
+	}
+	left = av_dict_get(muxopts, "", NULL, AV_DICT_IGNORE_SUFFIX);
+	if (left) {
+		ret = fail(err, errlen, AVERROR_OPTION_NOT_FOUND,
+		           "muxer %s does not take option '%s'", s.ofmt->name, left->key);
+		goto fail;
+	}
+	av_dict_free(&opts);
+	av_dict_free(&muxopts);
+	*out = v;
+	return 0;
+fail:
+	av_dict_free(&opts);
+	av_dict_free(&muxopts);
+	video_free(v);
+	return ret;
+}
+
+int video_write_frame(struct video *v, const unsigned char *pixels, int stride)
+{
+	const uint8_t *const src[1] = { pixels };
+	const int srcstride[1] = { stride };
+	int ret;
+
+	assert(pixels && stride >= v->w * 4);
+	if (v->closed)
+		return AVERROR(EINVAL);
+	ret = av_frame_make_writable(v->frame); /* the encoder may still hold it */
+	if (ret < 0)
+		return ret;
+	v->frame->pts = v->frames;
+	if (v->sws) {
+		ret = sws_scale(v->sws, src, srcstride, 0, v->h,
+		                v->frame->data, v->frame->linesize);
+		if (ret < 0)
+			return ret;
+		ret = encode(v, v->frame);
+	} else {
+		av_image_copy_plane(v->frame->data[0], v->frame->linesize[0], pixels,
+		                    stride, v->w * 4, v->h);
+		ret = av_buffersrc_add_frame_flags(v->src, v->frame,
+		                                   AV_BUFFERSRC_FLAG_KEEP_REF);
+		if (ret >= 0)
+			ret = pull_filtered(v);
+	}
+	if (ret >= 0)
+		v->frames++;
+	return ret;
+}
+
+int video_close(struct video *v)
+{
+	int ret = 0, ret2;
+
+	if (v->closed)
+		return AVERROR(EINVAL);
+	v->closed = 1;
+	if (v->frames == 0) {
+		ret = AVERROR(EINVAL); /* nothing to play: no file worth keeping */
+		goto close;
+	}
+	if (v->graph) {
+		ret = av_buffersrc_add_frame_flags(v->src, NULL, 0);
+		if (ret >= 0)
+			ret = pull_filtered(v);
+	}
+	if (ret >= 0)
+		ret = encode(v, NULL);
+	if (ret >= 0 && v->enc->codec_id == AV_CODEC_ID_GIF) {
+		/* the last frame's delay, so that the delays add up to frames/fps */
+		AVRational cs = { 1, 100 };
+		int64_t end = av_rescale_q(v->frames, v->enc->time_base, cs);
+		int64_t last = av_rescale_q(v->frames - 1, v->enc->time_base, cs);
+		ret = av_opt_set_int(v->oc->priv_data, "final_delay", end - last, 0);
+	}
+	if (ret >= 0)
+		ret = av_write_trailer(v->oc);
+close:
+	if (v->oc && !(v->oc->oformat->flags & AVFMT_NOFILE)) {
+		ret2 = avio_closep(&v->oc->pb); /* reports a failed flush: full disk */
+		if (ret >= 0)
+			ret = ret2;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+void video_free(struct video *v)
+{
+	if (!v)
+		return;
+	if (v->oc && !(v->oc->oformat->flags & AVFMT_NOFILE))
+		avio_closep(&v->oc->pb);
+	avformat_free_context(v->oc);
+	avcodec_free_context(&v->enc);
+	av_packet_free(&v->pkt);
+	av_frame_free(&v->frame);
+	av_frame_free(&v->filtered);
+	sws_freeContext(v->sws);
+	avfilter_graph_free(&v->graph);
+	free(v);
+}
