@@ -76,6 +76,7 @@ struct settings {
 	char *bitrate;
 	char *pix_fmt;
 	long gop;               /* -1: the encoder's default */
+	long encoder_threads;   /* -1: the encoder's choice (depends on the machine) */
 	/* bookkeeping */
 	unsigned char given[64];/* per option index: set by a config file or the command line */
 };

@@ -95,6 +95,27 @@ int video_open(struct video **out, const char *path, const char *name,
 int video_write_frame(struct video *v, const unsigned char *pixels, int stride);
 
 /*
+ * Pictures split a frame's conversion from its encoding, so that pipeline
+ * threads can convert frames in parallel while one thread encodes in order:
+ * video_picture_fill() may run in any thread (one picture per thread at a
+ * time), video_write_picture() in the encoding thread, in frame order.
+ * video_write_frame() is fill + write in one call.
+ */
+struct video_picture;
+
+/* A picture for v's encoder.  Returns 0 or a negative AVERROR. */
+int video_picture_new(const struct video *v, struct video_picture **out);
+
+/* Converts Cairo ARGB32 pixels into the picture.  Returns 0 or an AVERROR. */
+int video_picture_fill(struct video_picture *p, const unsigned char *pixels, int stride);
+
+/* Encodes a filled picture as the next frame.  Returns 0 or an AVERROR. */
+int video_write_picture(struct video *v, struct video_picture *p);
+
+/* Frees a picture; video_picture_free(NULL) does nothing. */
+void video_picture_free(struct video_picture *p);
+
+/*
  * Drains the encoder, writes the trailer, closes the output (checking the
  * final flush).  Returns 0 or a negative AVERROR; AVERROR(EINVAL) when no
  * frame was written (the output is then not a playable file).  Call once;

@@ -143,6 +143,9 @@ static const struct cli_option options[] = {
 	{ "gop", 0, CLI_LONG, OFF(gop), "auto", 1, 100000, CLI_AUTO, "N", S_VIDEO,
 	  "frames between keyframes", NULL },
 
+	{ "encoder-threads", 0, CLI_LONG, OFF(encoder_threads), "4", 1, 64, CLI_AUTO, "N", S_VIDEO,
+	  "encoder threads; a fixed count gives the same bytes on every machine", NULL },
+
 	{ "config", 'c', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, "FILE", S_INFO,
 	  "read key = value settings from FILE first (flags win)", NULL },
 	{ "print-config", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,

@@ -68,6 +68,7 @@ struct run {
 struct slot_data {
 	double *x, *y, *vx, *vy;     /* one block */
 	struct renderer *renderer;
+	struct video_picture *pic;   /* the drawn frame, converted for the encoder */
 };
 
 static volatile sig_atomic_t stop_signal; /* set by on_signal */
@@ -368,6 +369,11 @@ static int open_outputs(struct run *r)
 		fprintf(stderr, "boids: cannot write '%s': %s\n", s->output, why);
 		return EXIT_FAILURE;
 	}
+	for (int i = 0; i < frameq_size(r->queue); i++) {
+		struct slot_data *d = frameq_slot(r->queue, i)->user;
+		if ((err = video_picture_new(r->video, &d->pic)) != 0)
+			return runtime_error("cannot set up the encoder for", s->output, err);
+	}
 	return 0;
 }
 
@@ -469,6 +475,14 @@ static void *draw(void *arg)
 		}
 		if (r->kind == OUT_PNG && write_png(r, d->renderer, slot->frame) != 0)
 			break;
+		if (d->pic) { /* convert here, in parallel, so the encoder only encodes */
+			int stride;
+			const unsigned char *px = render_pixels(d->renderer, &stride);
+			if ((err = video_picture_fill(d->pic, px, stride)) != 0) {
+				stage_failed(r, "cannot convert a frame of", r->set.output, err);
+				break;
+			}
+		}
 		frameq_put_drawn(r->queue, slot);
 	}
 	return NULL;
@@ -483,6 +497,7 @@ static void free_slots(struct run *r)
 		if (!d)
 			continue;
 		render_free(d->renderer);
+		video_picture_free(d->pic);
 		free(d->x);
 		free(d);
 	}
@@ -553,10 +568,8 @@ static int run_frames(struct run *r, struct progress *bar)
 	struct frameq_slot *slot;
 	while ((slot = frameq_get_drawn(r->queue))) {
 		if (r->kind != OUT_PNG) {
-			int stride;
 			struct slot_data *d = slot->user;
-			const unsigned char *px = render_pixels(d->renderer, &stride);
-			int err = video_write_frame(r->video, px, stride);
+			int err = video_write_picture(r->video, d->pic);
 			if (err) {
 				frameq_put_empty(r->queue, slot);
 				stage_failed(r, "cannot write", s->output, err);
@@ -679,6 +692,7 @@ int main(int argc, char **argv)
 	r.vopt.bitrate = s->bitrate;
 	r.vopt.pix_fmt = s->pix_fmt;
 	r.vopt.gop = s->gop > 0 ? (int)s->gop : 0;
+	r.vopt.threads = s->encoder_threads > 0 ? (int)s->encoder_threads : 0;
 
 	/* Validate everything a user can get wrong before creating any file. */
 	check_output(&r);

@@ -529,6 +529,29 @@ static int encode(struct video *v, AVFrame *frame)
 	return ret;
 }
 
+/*
+ * A converter from Cairo's ARGB32 to the encoder's pixel format, with the
+ * encoder's colour matrix.  Each picture has its own: a SwsContext may not be
+ * shared between threads.
+ */
+static int make_sws(const struct video *v, struct SwsContext **out)
+{
+	struct SwsContext *c = sws_getContext(v->w, v->h, AV_PIX_FMT_RGB32, v->w, v->h,
+	                                      v->enc->pix_fmt, SWS_FLAGS, NULL, NULL, NULL);
+	if (!c)
+		return AVERROR(EINVAL);
+	if (v->enc->colorspace == AVCOL_SPC_BT709) {
+		const int *coef = sws_getCoefficients(SWS_CS_ITU709);
+		int ret = sws_setColorspaceDetails(c, coef, 1, coef, 0, 0, 1 << 16, 1 << 16);
+		if (ret < 0) {
+			sws_freeContext(c);
+			return ret;
+		}
+	}
+	*out = c;
+	return 0;
+}
+
 /* Encodes every frame the palette graph has ready. */
 static int pull_filtered(struct video *v)
 {
@@ -741,21 +764,11 @@ int video_open(struct video **out, const char *path, const char *name,
 		if (ret < 0)
 			goto fail;
 	} else {
-		v->sws = sws_getContext(w, h, AV_PIX_FMT_RGB32, w, h, s.pix_fmt,
-		                        SWS_FLAGS, NULL, NULL, NULL);
-		if (!v->sws) {
-			ret = fail(err, errlen, AVERROR(EINVAL),
-			           "libswscale cannot convert to %s", desc->name);
+		ret = make_sws(v, &v->sws);
+		if (ret < 0) {
+			fail(err, errlen, ret, "libswscale cannot convert to %s%s", desc->name,
+			     v->enc->colorspace == AVCOL_SPC_BT709 ? " in BT.709" : "");
 			goto fail;
-		}
-		if (v->enc->colorspace == AVCOL_SPC_BT709) {
-			const int *coef = sws_getCoefficients(SWS_CS_ITU709);
-			ret = sws_setColorspaceDetails(v->sws, coef, 1, coef, 0,
-			                               0, 1 << 16, 1 << 16);
-			if (ret < 0) {
-				fail(err, errlen, ret, "libswscale cannot use BT.709");
-				goto fail;
-			}
 		}
 	}
 
@@ -793,36 +806,95 @@ fail:
 	return ret;
 }
 
-int video_write_frame(struct video *v, const unsigned char *pixels, int stride)
+/* ------------------------------------------------------------ pictures */
+
+struct video_picture {
+	AVFrame *frame;          /* the encoder's format, or RGB32 for the GIF graph */
+	struct SwsContext *sws;  /* NULL when the graph converts */
+	int w, h;
+};
+
+int video_picture_new(const struct video *v, struct video_picture **out)
+{
+	struct video_picture *p = calloc(1, sizeof(*p));
+	int ret = AVERROR(ENOMEM);
+
+	if (!p)
+		return ret;
+	p->w = v->w;
+	p->h = v->h;
+	p->frame = av_frame_alloc();
+	if (!p->frame)
+		goto fail;
+	p->frame->format = v->frame->format;
+	p->frame->width = v->w;
+	p->frame->height = v->h;
+	if ((ret = av_frame_get_buffer(p->frame, 0)) < 0)
+		goto fail;
+	if (v->sws && (ret = make_sws(v, &p->sws)) < 0)
+		goto fail;
+	*out = p;
+	return 0;
+fail:
+	video_picture_free(p);
+	return ret;
+}
+
+int video_picture_fill(struct video_picture *p, const unsigned char *pixels, int stride)
 {
 	const uint8_t *const src[1] = { pixels };
 	const int srcstride[1] = { stride };
 	int ret;
 
-	assert(pixels && stride >= v->w * 4);
-	if (v->closed)
-		return AVERROR(EINVAL);
-	ret = av_frame_make_writable(v->frame); /* the encoder may still hold it */
+	assert(pixels && stride >= p->w * 4);
+	ret = av_frame_make_writable(p->frame); /* the encoder may still hold it */
 	if (ret < 0)
 		return ret;
-	v->frame->pts = v->frames;
+	if (!p->sws) {
+		av_image_copy_plane(p->frame->data[0], p->frame->linesize[0], pixels,
+		                    stride, p->w * 4, p->h);
+		return 0;
+	}
+	ret = sws_scale(p->sws, src, srcstride, 0, p->h, p->frame->data, p->frame->linesize);
+	return ret < 0 ? ret : 0;
+}
+
+int video_write_picture(struct video *v, struct video_picture *p)
+{
+	int ret;
+
+	if (v->closed)
+		return AVERROR(EINVAL);
+	p->frame->pts = v->frames;
 	if (v->sws) {
-		ret = sws_scale(v->sws, src, srcstride, 0, v->h,
-		                v->frame->data, v->frame->linesize);
-		if (ret < 0)
-			return ret;
-		ret = encode(v, v->frame);
+		ret = encode(v, p->frame);
 	} else {
-		av_image_copy_plane(v->frame->data[0], v->frame->linesize[0], pixels,
-		                    stride, v->w * 4, v->h);
-		ret = av_buffersrc_add_frame_flags(v->src, v->frame,
-		                                   AV_BUFFERSRC_FLAG_KEEP_REF);
+		ret = av_buffersrc_add_frame_flags(v->src, p->frame, AV_BUFFERSRC_FLAG_KEEP_REF);
 		if (ret >= 0)
 			ret = pull_filtered(v);
 	}
 	if (ret >= 0)
 		v->frames++;
 	return ret;
+}
+
+void video_picture_free(struct video_picture *p)
+{
+	if (!p)
+		return;
+	av_frame_free(&p->frame);
+	sws_freeContext(p->sws);
+	free(p);
+}
+
+int video_write_frame(struct video *v, const unsigned char *pixels, int stride)
+{
+	struct video_picture p = { v->frame, v->sws, v->w, v->h };
+
+	if (v->closed)
+		return AVERROR(EINVAL);
+	int ret = video_picture_fill(&p, pixels, stride);
+	return ret < 0 ? ret : video_write_picture(v, &p);
 }
 
 int video_close(struct video *v)

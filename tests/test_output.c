@@ -1,0 +1,180 @@
+/*
+ * What comes out of a whole run: the default clip, byte-identical output
+ * whatever the thread count, and frames drawn where the trajectory says.
+ */
+#include <criterion/criterion.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "render.h"
+#include "traj.h"
+
+static void setup(void) { tc_tmpdir(); }
+static void teardown(void) { tc_cleanup(); }
+
+TestSuite(output, .init = setup, .fini = teardown, .timeout = 180);
+
+static int same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *x = tc_slurp(a, &la), *y = tc_slurp(b, &lb);
+	int same = x && y && la == lb && memcmp(x, y, la) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
+Test(output, boids_alone_writes_the_default_clip)
+{
+	cr_assert_eq(tc_boids("%s", ""), 0, "%s", tc_stderr());
+	AVFormatContext *fc = NULL;
+	cr_assert_geq(avformat_open_input(&fc, "flock.mp4", NULL, NULL), 0);
+	cr_assert_geq(avformat_find_stream_info(fc, NULL), 0);
+	cr_assert_eq(fc->nb_streams, 1);
+	AVCodecParameters *par = fc->streams[0]->codecpar;
+	cr_assert_eq(par->codec_id, AV_CODEC_ID_H264);
+	cr_assert_eq(par->width, 640);
+	cr_assert_eq(par->height, 360);
+	cr_assert_eq(par->format, AV_PIX_FMT_YUV420P);
+	cr_assert_eq(av_q2d(fc->streams[0]->avg_frame_rate), 30.0);
+	AVPacket *pkt = av_packet_alloc();
+	int frames = 0;
+	while (av_read_frame(fc, pkt) >= 0) {
+		frames++;
+		av_packet_unref(pkt);
+	}
+	cr_assert_eq(frames, 300);
+	av_packet_free(&pkt);
+	avformat_close_input(&fc);
+	/* never overwritten without -y; the same bytes again with it */
+	cr_assert_eq(tc_boids("%s", ""), 2);
+	cr_assert_eq(tc_sh("mv flock.mp4 first.mp4"), 0);
+	cr_assert_eq(tc_boids("%s", ""), 0);
+	cr_assert(same_file("flock.mp4", "first.mp4"), "a second run wrote other bytes");
+}
+
+Test(output, thread_count_never_changes_the_bytes)
+{
+	static const char *const outs[] = { "v.mp4", "v.webm", "v.gif", "v.y4m", "t.csv" };
+	for (int t = 0; t < 3; t++) {
+		int threads = (int[]){ 1, 2, 8 }[t];
+		cr_assert_eq(tc_sh("mkdir t%d", threads), 0);
+		for (int i = 0; i < 4; i++)
+			cr_assert_eq(tc_boids("-q -f 20 -n 3000 -s 480x270 --update synchronous --threads %d -o t%d/%s",
+			                      threads, threads, outs[i]), 0, "%s", tc_stderr());
+		cr_assert_eq(tc_boids("-q -f 20 -n 3000 -s 480x270 --update synchronous --threads %d -o t%d/f%%02d.png --trajectory t%d/t.csv",
+		                      threads, threads, threads), 0);
+	}
+	char a[64], b[64];
+	for (int i = 0; i < 5; i++)
+		for (int t = 1; t < 3; t++) {
+			snprintf(a, sizeof(a), "t1/%s", outs[i]);
+			snprintf(b, sizeof(b), "t%d/%s", (int[]){ 1, 2, 8 }[t], outs[i]);
+			cr_expect(same_file(a, b), "%s and %s differ", a, b);
+		}
+	cr_assert_eq(tc_sh("for f in t1/f*.png; do cmp -s $f t8/${f#t1/} || exit 1; done"), 0);
+}
+
+/* Decodes a PNG into 8-bit RGB. */
+static unsigned char *read_png(const char *path, int *w, int *h)
+{
+	png_image img;
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	cr_assert(png_image_begin_read_from_file(&img, path), "%s", path);
+	img.format = PNG_FORMAT_RGB;
+	unsigned char *buf = malloc(PNG_IMAGE_SIZE(img));
+	cr_assert(png_image_finish_read(&img, NULL, buf, 0, NULL));
+	*w = (int)img.width;
+	*h = (int)img.height;
+	return buf;
+}
+
+Test(output, each_png_shows_the_flock_where_the_trajectory_says)
+{
+	cr_assert_eq(tc_boids("-q -f 12 --warmup 30 -o f_%%02d.png --trajectory t.csv"), 0);
+	/* frame 11 of the run: the last frame of the trajectory */
+	FILE *f = fopen("t.csv", "r");
+	struct traj_state st;
+	struct traj_error te;
+	cr_assert_eq(traj_load(f, &st, &te), 0);
+	fclose(f);
+	cr_assert_eq(st.frame, 11);
+
+	struct render_params rp;
+	struct renderer *r;
+	render_params_default(&rp, 640, 360);
+	cr_assert_eq(render_new(&r, &rp), 0);
+	struct render_view v = { st.n, 3, st.x, st.y, st.vx, st.vy };
+	render_frame(r, &v);
+	int stride, w, h;
+	const unsigned char *px = render_pixels(r, &stride);
+	unsigned char *png = read_png("f_11.png", &w, &h);
+	cr_assert_eq(w, 640);
+	cr_assert_eq(h, 360);
+	long differ = 0;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			uint32_t p = *(const uint32_t *)(px + (size_t)y * (size_t)stride + 4 * (size_t)x);
+			const unsigned char *q = png + 3 * ((size_t)y * 640 + (size_t)x);
+			if (q[0] != ((p >> 16) & 255) || q[1] != ((p >> 8) & 255) || q[2] != (p & 255))
+				differ++;
+		}
+	cr_assert_eq(differ, 0, "%ld pixels differ from the trajectory's frame", differ);
+	free(png);
+	render_free(r);
+	traj_state_release(&st);
+}
+
+Test(output, stdout_carries_only_y4m)
+{
+	cr_assert_eq(tc_sh("'%s' -f 5 -s 320x180 -o - > out.y4m 2>err.txt", getenv("BOIDS_BIN")), 0);
+	char *y = tc_slurp("out.y4m", NULL);
+	cr_assert(strncmp(y, "YUV4MPEG2 W320 H180 F30:1", 25) == 0, "%.40s", y);
+	free(y);
+	cr_assert_eq(tc_sh("test $(grep -c FRAME out.y4m) -eq 5"), 0);
+}
+
+Test(output, option_effects_show_in_the_picture)
+{
+	/* background colour, scale, no predators drawn white */
+	cr_assert_eq(tc_boids("-q -f 1 -n 5 --predators 0 --background '#ff0000' --scale 2 -o a_%%d.png"), 0);
+	int w, h;
+	unsigned char *p = read_png("a_0.png", &w, &h);
+	cr_assert_eq(w, 1280);
+	cr_assert_eq(h, 720);
+	cr_assert(p[0] == 255 && p[1] == 0 && p[2] == 0);
+	long white = 0;
+	for (long i = 0; i < (long)w * h; i++)
+		white += p[3 * i] == 255 && p[3 * i + 1] == 255 && p[3 * i + 2] == 255;
+	cr_assert_eq(white, 0);
+	free(p);
+	/* --start-number and --png-level */
+	cr_assert_eq(tc_boids("-q -f 2 --start-number 7 --png-level 9 -o b_%%03d.png"), 0);
+	cr_assert_eq(tc_sh("test -f b_007.png && test -f b_008.png && ! test -f b_000.png"), 0);
+	/* shapes give different pictures, antialias none gives only 3 colours */
+	cr_assert_eq(tc_boids("-q -f 1 --shape polygon -o poly_%%d.png"), 0);
+	cr_assert_eq(tc_boids("-q -f 1 --shape curve -o curve_%%d.png"), 0);
+	cr_assert_eq(tc_boids("-q -f 1 --shape curve --boid-size 2 -o big_%%d.png"), 0);
+	cr_assert(!same_file("poly_0.png", "curve_0.png"));
+	cr_assert(!same_file("big_0.png", "curve_0.png"));
+	cr_assert_eq(tc_boids("-q -f 1 --antialias none -o aa_%%d.png"), 0);
+	p = read_png("aa_0.png", &w, &h);
+	int colours = 0;
+	uint32_t seen[8];
+	for (long i = 0; i < (long)w * h && colours < 8; i++) {
+		uint32_t c = (uint32_t)p[3 * i] << 16 | (uint32_t)p[3 * i + 1] << 8 | p[3 * i + 2];
+		int known = 0;
+		for (int k = 0; k < colours; k++)
+			known |= seen[k] == c;
+		if (!known)
+			seen[colours++] = c;
+	}
+	cr_assert_eq(colours, 3, "antialias none: %d colours", colours);
+	free(p);
+}
