@@ -3,8 +3,10 @@
  *
  * The default model is Scott Harden's "Boids in C#" (seeds/000) exactly:
  * a steering pass (flock, align, avoid, flee predators) in index order, then
- * a move pass (move, clamp speed, bounce off walls, wrap).  docs/MODEL.md
- * gives the equations.  State is a structure of arrays of doubles.
+ * a move pass (move, clamp speed, bounce off walls, wrap).  Three more rule
+ * sets reproduce the other seeds (enum sim_model; src/models.c), and every
+ * model steers around circular obstacles.  docs/MODEL.md gives the
+ * equations.  State is a structure of arrays of doubles.
  *
  * Lifecycle: sim_params_default() -> sim_init() -> sim_randomize() or fill
  * x/y/vx/vy yourself -> sim_step() as often as needed -> sim_release().
@@ -36,6 +38,25 @@ enum sim_search {
 	SIM_SEARCH_BRUTE, /* every pair, O(N^2): the reference */
 };
 
+enum sim_model {
+	SIM_HARDEN,     /* seeds/000, the C# article: the default, bit for bit */
+	SIM_PROCESSING, /* seeds/002: normalized cohesion, 1/d separation, alignment */
+	SIM_STEERING,   /* seeds/003: Unity steering behaviours, seek and arrival, in 2D */
+	SIM_CANVAS,     /* seeds/004: TypeScript canvas, constant speed, fixed time step */
+};
+
+enum sim_target_mode {
+	SIM_TARGET_NONE,      /* no seek, no arrival */
+	SIM_TARGET_FIXED,     /* (target_x, target_y) */
+	SIM_TARGET_LISSAJOUS, /* moves along a Lissajous figure; see sim_target() */
+};
+
+/* A circle every model steers around. */
+struct sim_obstacle {
+	double x, y;            /* centre, pixels */
+	double r;               /* radius, pixels, >= 0 */
+};
+
 struct sim_params {
 	double width, height;   /* field size in pixels, > 0 */
 	size_t predators;       /* boids 0 .. predators-1 are predators */
@@ -51,9 +72,64 @@ struct sim_params {
 	double max_speed;
 	double wall_pad;        /* bounce: margin width, pixels */
 	double wall_turn;       /* bounce: velocity change per step inside it */
-	unsigned edges;         /* enum sim_edges bits */
+	unsigned edges;         /* enum sim_edges bits (harden, steering; see MODEL.md) */
 	enum sim_update update;
 	enum sim_search search;
+	enum sim_model model;   /* rule set (SIM_HARDEN) */
+
+	/* Obstacles, every model: inside the margin around a circle a boid is
+	 * pushed straight out by weight x depth; one that still ends a move
+	 * inside the circle is put back on it and bounces off (docs/MODEL.md,
+	 * "Obstacles").  No obstacles: every model is exactly as without. */
+	const struct sim_obstacle *obstacles; /* borrowed, must outlive the sim; NULL if none */
+	size_t obstacles_n;     /* number of obstacles (0) */
+	double obstacle_margin; /* push starts this far outside the circle, px (30) [0..] */
+	double obstacle_weight; /* push per px of depth, px/step per px (0.2) [0..] */
+
+	/* Target, steering model only.  Lissajous position at step t, with
+	 * th = 2 pi t / target_period:
+	 *   x = W/2 + target_amp_x W cos(target_freq_x th)
+	 *   y = H/2 + target_amp_y H sin(target_freq_y th)                    */
+	enum sim_target_mode target_mode; /* (SIM_TARGET_LISSAJOUS) */
+	double target_x, target_y;   /* fixed target, px (W/2, H/2) any value */
+	double target_amp_x;    /* Lissajous amplitude, fraction of W (0.3) [0..0.5] */
+	double target_amp_y;    /* Lissajous amplitude, fraction of H (0.3) [0..0.5] */
+	double target_freq_x;   /* cycles of x per period (3) [0..] */
+	double target_freq_y;   /* cycles of y per period (2) [0..] */
+	double target_period;   /* steps per period (1200) (0..] */
+
+	/* Processing (seeds/002).  Velocities in px/step. */
+	double proc_cohesion_radius;   /* neighbours at distance <= R, px (40) (0..] */
+	double proc_separation_radius; /* px (10) (0..] */
+	double proc_alignment_radius;  /* px (40) (0..] */
+	double proc_cohesion_weight;   /* times the unit vector to their centre (0.5) any */
+	double proc_separation_weight; /* times the unit 1/d push (4) any */
+	double proc_alignment_weight;  /* times their unit summed velocity (4) any */
+	double proc_max_force;  /* limit of the acceleration, px/step^2 (5) (0..] */
+	double proc_max_speed;  /* limit of the velocity, px/step (3) (0..] */
+	int proc_limit_components; /* 1: clamp x and y each (the sketch), 0: the length (0) */
+	double proc_jitter;     /* uniform noise in [-J, J] per component, px/step^2 (0) [0..] */
+	uint64_t noise_seed;    /* seed of that noise; set it to the flock's --seed (0) */
+
+	/* Steering (seeds/003), scaled at 25 px per Unity unit.  px/step. */
+	double steer_radius;    /* neighbours at distance < R, px (20 = 0.8 u) (0..] */
+	double steer_cohesion_steps;  /* divide the offset to their centre by S (100) [1..] */
+	double steer_cohesion_weight; /* then multiply by W (0.05) any */
+	double steer_separation_weight; /* sum of unit/d^2 times W, px^3/step (156.25) any */
+	double steer_alignment_weight;  /* unit velocity difference times W, px/step (0.25) any */
+	double steer_seek_weight;    /* desired speed toward the target, px/step; < 1e-4 off (0) */
+	double steer_arrival_radius; /* slowing distance, px (50 = 2 u); < 1e-4 off (50) [0..] */
+	double steer_arrival_speed;  /* top arrival speed, px/step (5 = 0.2 u) [0..] */
+	double steer_max_speed;      /* velocity limit, px/step (3.75 = 0.15 u) (0..] */
+	double steer_max_turn;       /* rotation limit, degrees per step (6.4) (0..180] */
+
+	/* Canvas (seeds/004).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
+	double canvas_visual_range;  /* sees others at distance < R, px (50) (0..] */
+	double canvas_cohesion_resistance; /* offset to their centre divided by K (10) (0..] */
+	double canvas_separation_distance; /* pushed by others closer than D, px (15) [0..] */
+	double canvas_alignment_eagerness; /* times (unit mean velocity x speed - v) (0.05) any */
+	double canvas_speed;         /* constant speed, px/s (100) (0..] */
+	double canvas_dt;            /* time step, s (1/60) (0..] */
 };
 
 struct sim {
@@ -66,11 +142,16 @@ struct sim {
 	double *nvx, *nvy;      /* synchronous mode: next velocities */
 	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads */
 	uint32_t *gpos;         /* index of boid i in grid order */
+	uint32_t *esc;          /* other models, sequential: boids that left their cell */
+	unsigned char *escf;    /* the same as flags, in grid order */
 	struct grid grid;
 	struct pool *pool;      /* borrowed, may be NULL */
 };
 
-/* Fills p with the seed's defaults for a width x height field. */
+/*
+ * Fills p with the seed's defaults for a width x height field, every model's
+ * included; the model is SIM_HARDEN, with no obstacles.
+ */
 void sim_params_default(struct sim_params *p, double width, double height);
 
 /*
@@ -86,13 +167,23 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
  */
 void sim_randomize(struct sim *s, uint64_t seed);
 
-/* Advances one step.  Returns 0 or -ENOMEM (grid growth). */
+/*
+ * Advances one step of the model p.model.  Returns 0 or -ENOMEM (grid
+ * growth).  The models other than SIM_HARDEN set the speed on their own
+ * (the canvas model renormalizes every velocity in the first step), so
+ * sim_randomize() serves them all.
+ */
 int sim_step(struct sim *s);
+
+/*
+ * The target the next sim_step() steers toward, in pixels, for drawing:
+ * (target_x, target_y), or the Lissajous point at t = s->steps, or the
+ * field's centre for SIM_TARGET_NONE.  Returns 1 when the model uses it
+ * (SIM_STEERING with a target), else 0: then draw no marker.
+ */
+int sim_target(const struct sim *s, double *x, double *y);
 
 /* Frees the arrays; the struct may be initialised again. */
 void sim_release(struct sim *s);
-
-/* Heading of boid i in degrees as the original's GetAngle(): 0 at rest. */
-double sim_heading_deg(double vx, double vy);
 
 #endif

@@ -8,7 +8,9 @@
  * steer_one() reproduces Field.Advance() operation for operation: the boid
  * counts as its own neighbour (distance 0 < r), sums are formed first and
  * multiplied by the weight last, and the four rule results are added to the
- * velocity in the article's order (flock + avoid + align + predator).
+ * velocity in the article's order (flock + avoid + align + predator), then
+ * the obstacles' push, if there are obstacles.  The other models are in
+ * models.c; sim_step() hands them over first thing.
  */
 #include "sim.h"
 
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models.h"
 #include "pool.h"
 #include "rng.h"
 
@@ -41,6 +44,7 @@ void sim_params_default(struct sim_params *p, double width, double height)
 	p->edges = SIM_BOUNCE;
 	p->update = SIM_SEQUENTIAL;
 	p->search = SIM_SEARCH_GRID;
+	models_params_default(p);
 }
 
 int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *pool)
@@ -53,9 +57,13 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	size_t m = n ? n : 1;
 	double *a = calloc(10 * m, sizeof(double));
 	s->gpos = calloc(m, sizeof(uint32_t));
-	if (!a || !s->gpos) {
+	s->esc = calloc(m, sizeof(uint32_t));
+	s->escf = calloc(m, 1);
+	if (!a || !s->gpos || !s->esc || !s->escf) {
 		free(a);
 		free(s->gpos);
+		free(s->esc);
+		free(s->escf);
 		return -ENOMEM;
 	}
 	s->x = a;
@@ -75,6 +83,8 @@ void sim_release(struct sim *s)
 {
 	free(s->x); /* one block holds all the double arrays */
 	free(s->gpos);
+	free(s->esc);
+	free(s->escf);
 	grid_release(&s->grid);
 	memset(s, 0, sizeof(*s));
 }
@@ -90,16 +100,6 @@ void sim_randomize(struct sim *s, uint64_t seed)
 		s->vx[i] = rng_uniform(&r) - .5;
 		s->vy[i] = rng_uniform(&r) - .5;
 	}
-}
-
-double sim_heading_deg(double vx, double vy)
-{
-	if (isnan(vx) || isnan(vy) || (vx == 0 && vy == 0))
-		return 0;
-	double a = atan(vy / vx) * 180 / M_PI - 90;
-	if (vx < 0)
-		a += 180;
-	return a;
 }
 
 /* ---------------------------------------------------------------- steering */
@@ -222,6 +222,11 @@ static void steer_one(const struct sim *s, const double *vx, const double *vy,
 
 	double nx = vx[b] + (flock_x + avoid_x + align_x + pred_x);
 	double ny = vy[b] + (flock_y + avoid_y + align_y + pred_y);
+	if (p->obstacles_n) { /* not even + 0 otherwise: the seed's bits stay */
+		struct models_vec o = models_obstacle_push(p, bx, by);
+		nx += o.x;
+		ny += o.y;
+	}
 	/* Only absurd weights overflow; the seed would then move the boid to
 	 * infinity.  Contain it: such a velocity counts as rest. */
 	ox[b] = isfinite(nx) && isfinite(ny) ? nx : 0;
@@ -259,13 +264,20 @@ static void gather_grid_order(struct sim *s)
 
 /* ------------------------------------------------------------------ moving */
 
-static void move_one(struct sim *s, size_t i)
+/* `obstacles` is a constant at each call: the loop without them stays the seed's. */
+static inline __attribute__((always_inline))
+void move_one(struct sim *s, size_t i, int obstacles)
 {
 	const struct sim_params *p = &s->p;
 	double vx = s->vx[i], vy = s->vy[i];
 
 	s->x[i] += vx;
 	s->y[i] += vy;
+	if (obstacles) { /* only then: the seed's bits stay */
+		s->vx[i] = vx, s->vy[i] = vy; /* through memory: keep vx, vy in registers */
+		models_obstacle_wall(p, &s->x[i], &s->y[i], &s->vx[i], &s->vy[i]);
+		vx = s->vx[i], vy = s->vy[i];
+	}
 
 	double speed = sqrt(vx * vx + vy * vy);
 	if (speed > p->max_speed) {
@@ -324,6 +336,13 @@ int sim_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
 
+	if (p->model != SIM_HARDEN) {
+		int err = models_step(s);
+		if (!err)
+			s->steps++;
+		return err;
+	}
+
 	if (p->search == SIM_SEARCH_GRID) {
 		double r = fmax(p->flock_radius, fmax(p->align_radius, p->avoid_radius));
 		int err = grid_build(&s->grid, s->x, s->y, s->n, p->width, p->height, r);
@@ -346,8 +365,18 @@ int sim_step(struct sim *s)
 		t = s->vy, s->vy = s->nvy, s->nvy = t;
 	}
 
-	for (size_t i = 0; i < s->n; i++)
-		move_one(s, i);
+	if (p->obstacles_n)
+		for (size_t i = 0; i < s->n; i++)
+			move_one(s, i, 1);
+	else
+		for (size_t i = 0; i < s->n; i++)
+			move_one(s, i, 0);
 	s->steps++;
 	return 0;
+}
+
+int sim_target(const struct sim *s, double *x, double *y)
+{
+	models_target(&s->p, s->steps, x, y);
+	return s->p.model == SIM_STEERING && s->p.target_mode != SIM_TARGET_NONE;
 }

@@ -283,13 +283,3 @@ Test(sim, rng_is_xoshiro256starstar_seeded_by_splitmix64)
 	double u = rng_uniform(&r);
 	cr_assert(u >= 0 && u < 1);
 }
-
-Test(sim, heading_follows_getangle)
-{
-	cr_assert_float_eq(sim_heading_deg(1, 0), -90, 1e-12);
-	cr_assert_float_eq(sim_heading_deg(0, 1), 0, 1e-12);   /* atan(inf) = 90 */
-	cr_assert_float_eq(sim_heading_deg(-1, 0), 90, 1e-12);
-	cr_assert_float_eq(sim_heading_deg(0, -1), -180, 1e-12);
-	cr_assert_eq(sim_heading_deg(0, 0), 0);
-	cr_assert_eq(sim_heading_deg(NAN, 1), 0);
-}

@@ -1,0 +1,701 @@
+/*
+ * models — the Processing (seeds/002), Unity steering (seeds/003) and
+ * TypeScript canvas (seeds/004) rule sets, and the obstacle push and target
+ * every model shares; see include/sim.h and docs/MODEL.md.
+ *
+ * Start at models_step().  It builds the grid with the model's neighbour
+ * radius, copies the state into grid order, then runs the model's
+ * proc_one(), steer_one() or canvas_one() for every boid, which steers *and
+ * moves* that boid.  Two update modes:
+ *
+ *   sequential   (what the three programs do: each boid is updated in place,
+ *                position included, in index order, so later boids see the
+ *                new state of earlier ones).  After each boid its grid copy
+ *                is refreshed.  A boid that moved further than the model's
+ *                top speed (a wrap, usually) is listed as "escaped", skipped
+ *                in its old cell and visited from the list instead; cells are
+ *                that slack wider than the radius, so nobody is missed.
+ *   synchronous  every boid reads only the copies, which stay the previous
+ *                state, and writes only its own entries: parallel blocks
+ *                give the same bytes with any number of threads.
+ *
+ * Neighbours are visited cell by cell in a fixed order (then the escaped
+ * list in order of escape), so the sums depend only on the positions.
+ * Predators get no special rule here: none of the three programs has any.
+ */
+#include "models.h"
+
+#include <errno.h>
+#include <math.h>
+
+#include "grid.h"
+#include "pool.h"
+
+void models_params_default(struct sim_params *p)
+{
+	p->model = SIM_HARDEN;
+	p->obstacles = NULL;
+	p->obstacles_n = 0;
+	p->obstacle_margin = 30;
+	p->obstacle_weight = .2;
+
+	p->target_mode = SIM_TARGET_LISSAJOUS;
+	p->target_x = p->width / 2;
+	p->target_y = p->height / 2;
+	p->target_amp_x = .3;
+	p->target_amp_y = .3;
+	p->target_freq_x = 3;
+	p->target_freq_y = 2;
+	p->target_period = 1200;
+
+	p->proc_cohesion_radius = 40;
+	p->proc_separation_radius = 10;
+	p->proc_alignment_radius = 40;
+	p->proc_cohesion_weight = .5;
+	p->proc_separation_weight = 4;
+	p->proc_alignment_weight = 4;
+	p->proc_max_force = 5;
+	p->proc_max_speed = 3;
+	p->proc_limit_components = 0;
+	p->proc_jitter = 0;
+	p->noise_seed = 0;
+
+	p->steer_radius = 20;
+	p->steer_cohesion_steps = 100;
+	p->steer_cohesion_weight = .05;
+	p->steer_separation_weight = 156.25;
+	p->steer_alignment_weight = .25;
+	p->steer_seek_weight = 0;
+	p->steer_arrival_radius = 50;
+	p->steer_arrival_speed = 5;
+	p->steer_max_speed = 3.75;
+	p->steer_max_turn = 6.4;
+
+	p->canvas_visual_range = 50;
+	p->canvas_cohesion_resistance = 10;
+	p->canvas_separation_distance = 15;
+	p->canvas_alignment_eagerness = .05;
+	p->canvas_speed = 100;
+	p->canvas_dt = 1.0 / 60;
+}
+
+/* ------------------------------------------------------- shared by all */
+
+struct models_vec models_obstacle_push(const struct sim_params *p, double x, double y)
+{
+	double px = 0, py = 0;
+
+	for (size_t i = 0; i < p->obstacles_n; i++) {
+		const struct sim_obstacle *o = &p->obstacles[i];
+		double dx = x - o->x, dy = y - o->y;
+		double d = sqrt(dx * dx + dy * dy);
+		double depth = o->r + p->obstacle_margin - d;
+		if (!(depth > 0))
+			continue;
+		if (d > 0) {
+			px += dx / d * depth * p->obstacle_weight;
+			py += dy / d * depth * p->obstacle_weight;
+		} else {
+			px += depth * p->obstacle_weight; /* at the centre: out along +x */
+		}
+	}
+	return (struct models_vec){ px, py };
+}
+
+void models_obstacle_wall(const struct sim_params *p, double *x, double *y,
+                          double *vx, double *vy)
+{
+	for (size_t i = 0; i < p->obstacles_n; i++) {
+		const struct sim_obstacle *o = &p->obstacles[i];
+		double dx = *x - o->x, dy = *y - o->y;
+		double d = sqrt(dx * dx + dy * dy);
+		if (!(d < o->r))
+			continue;
+		double nx = 1, ny = 0; /* at the centre: out along +x */
+		if (d > 0)
+			nx = dx / d, ny = dy / d;
+		*x = o->x + nx * o->r;
+		*y = o->y + ny * o->r;
+		double vn = *vx * nx + *vy * ny;
+		if (vn < 0) { /* heading in: reflect, which keeps the speed */
+			*vx -= 2 * vn * nx;
+			*vy -= 2 * vn * ny;
+		}
+	}
+}
+
+void models_target(const struct sim_params *p, uint64_t t, double *x, double *y)
+{
+	switch (p->target_mode) {
+	case SIM_TARGET_FIXED:
+		*x = p->target_x;
+		*y = p->target_y;
+		return;
+	case SIM_TARGET_LISSAJOUS: {
+		double th = 2 * M_PI * (double)t / p->target_period;
+		*x = p->width / 2 + p->target_amp_x * p->width * cos(p->target_freq_x * th);
+		*y = p->height / 2 + p->target_amp_y * p->height * sin(p->target_freq_y * th);
+		return;
+	}
+	case SIM_TARGET_NONE:
+	default:
+		*x = p->width / 2;
+		*y = p->height / 2;
+		return;
+	}
+}
+
+/* --------------------------------------------------------- vector bits */
+
+/* (x, y) scaled to length 1; the zero vector stays zero (PVector, Unity). */
+static void unit(double *x, double *y)
+{
+	double m = sqrt(*x * *x + *y * *y);
+	if (m > 0) {
+		*x /= m;
+		*y /= m;
+	}
+}
+
+/* Scales (x, y) down to length max if longer (PVector.limit, LimitVelocity). */
+static void limit_length(double *x, double *y, double max)
+{
+	double m = sqrt(*x * *x + *y * *y);
+	if (m > max) {
+		*x = *x / m * max;
+		*y = *y / m * max;
+	}
+}
+
+/* Clamps each component into [-max, max] (the Processing sketch's clampV). */
+static void limit_components(double *x, double *y, double max)
+{
+	*x = *x > max ? max : *x < -max ? -max : *x;
+	*y = *y > max ? max : *y < -max ? -max : *y;
+}
+
+/* A velocity that overflowed counts as rest, as in the harden model. */
+static void contain(double *x, double *y)
+{
+	if (!isfinite(*x) || !isfinite(*y))
+		*x = *y = 0;
+}
+
+/* The two programs' wrap: past one edge, reappear exactly on the other. */
+static void wrap_to_edge(double *x, double *y, double w, double h)
+{
+	if (*x < 0)
+		*x = w;
+	else if (*x > w)
+		*x = 0;
+	if (*y < 0)
+		*y = h;
+	else if (*y > h)
+		*y = 0;
+}
+
+/* The harden model's bounce: inside the pad, turn back by wall_turn. */
+static void wall_turn(const struct sim_params *p, double x, double y, double *vx, double *vy)
+{
+	if (x < p->wall_pad)
+		*vx += p->wall_turn;
+	if (x > p->width - p->wall_pad)
+		*vx -= p->wall_turn;
+	if (y < p->wall_pad)
+		*vy += p->wall_turn;
+	if (y > p->height - p->wall_pad)
+		*vy -= p->wall_turn;
+}
+
+/* The harden model's wrap after a move: x < 0 -> x + W, x > W -> x - W. */
+static void wrap_add(const struct sim_params *p, double *x, double *y)
+{
+	if (*x < 0)
+		*x += p->width;
+	if (*x > p->width)
+		*x -= p->width;
+	if (*y < 0)
+		*y += p->height;
+	if (*y > p->height)
+		*y -= p->height;
+}
+
+/* SplitMix64's finaliser: a good 64-bit mix, integer only. */
+static uint64_t mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A uniform double in [0, 1) for (seed, step, boid, component), the same
+ * whichever thread asks and in whichever order: no shared generator state.
+ */
+static double noise01(uint64_t seed, uint64_t step, size_t b, unsigned comp)
+{
+	uint64_t z = mix64(mix64(mix64(seed) ^ step) ^ ((uint64_t)b * 2 + comp));
+	return (double)(z >> 11) * 0x1.0p-53;
+}
+
+/* ------------------------------------------------------ neighbour walk */
+
+struct ctx {
+	struct sim *s;
+	double reach2;      /* squared neighbour radius, rounded up a little */
+	double slack;       /* sequential: a boid moving further escapes its cell */
+	size_t nesc;        /* escaped boids so far this step */
+	int target;         /* steering toward (tx, ty) */
+	double tx, ty;
+	double turn;        /* steering: rotation limit, radians */
+};
+
+/*
+ * The grid-ordered copies k that may lie within the radius of a point: the
+ * 3 x 3 cells around it, one contiguous run per row, minus escaped boids,
+ * then the escaped list.  Use:
+ *
+ *     struct cands it;
+ *     cands_begin(&it, c, x, y);
+ *     for (uint32_t k; cands_next(&it, &k);) ...
+ */
+struct cands {
+	const struct grid *g;
+	const unsigned char *escf;
+	const uint32_t *esc;
+	size_t nesc, e;     /* escaped list and the next entry in it */
+	int j, j1, i0, i1;  /* next row, last row, first and last column */
+	uint32_t k, k1;     /* current run of copies */
+};
+
+static inline void cands_begin(struct cands *it, const struct ctx *c, double x, double y)
+{
+	const struct grid *g = &c->s->grid;
+	int cx, cy;
+
+	grid_cell_of(g, x, y, &cx, &cy);
+	it->g = g;
+	it->escf = c->s->escf;
+	it->esc = c->s->esc;
+	it->nesc = c->nesc;
+	it->e = 0;
+	it->i0 = cx > 0 ? cx - 1 : 0;
+	it->i1 = cx + 1 < g->nx ? cx + 1 : cx;
+	it->j = cy > 0 ? cy - 1 : 0;
+	it->j1 = cy + 1 < g->ny ? cy + 1 : cy;
+	it->k = it->k1 = 0;
+}
+
+static inline int cands_next(struct cands *it, uint32_t *k)
+{
+	for (;;) {
+		while (it->k < it->k1) {
+			uint32_t kk = it->k++;
+			if (!it->escf[kk]) {
+				*k = kk;
+				return 1;
+			}
+		}
+		if (it->j > it->j1)
+			break;
+		size_t row = (size_t)it->j++ * (size_t)it->g->nx;
+		it->k = it->g->start[row + (size_t)it->i0];
+		it->k1 = it->g->start[row + (size_t)it->i1 + 1];
+	}
+	if (it->e < it->nesc) {
+		*k = it->esc[it->e++];
+		return 1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- processing */
+
+/*
+ * seeds/002 and its sketch: neighbours at distance <= r, the boid itself
+ * excluded; cohesion = unit(centre - p), separation = unit(sum of
+ * unit(p - q) / d) over d > 0, alignment = unit(sum of v); weighted, summed,
+ * limited by max force; v = limit(v + a, max speed); move; wrap.
+ */
+static void proc_one(struct ctx *c, size_t b)
+{
+	struct sim *s = c->s;
+	const struct sim_params *p = &s->p;
+	double bx = s->x[b], by = s->y[b], vx = s->vx[b], vy = s->vy[b];
+	uint32_t self = s->gpos[b];
+	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	size_t cn = 0;
+
+	struct cands it;
+	cands_begin(&it, c, bx, by);
+	for (uint32_t k; cands_next(&it, &k);) {
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double d2 = dx * dx + dy * dy;
+		if (k != self && d2 <= c->reach2) {
+			double d = sqrt(d2);
+			if (d <= p->proc_cohesion_radius) {
+				cx += s->gx[k];
+				cy += s->gy[k];
+				cn++;
+			}
+			if (d <= p->proc_separation_radius && d > 0) {
+				sx += -dx / d / d;
+				sy += -dy / d / d;
+			}
+			if (d <= p->proc_alignment_radius) {
+				ax += s->gvx[k];
+				ay += s->gvy[k];
+			}
+		}
+	}
+
+	if (cn) {
+		cx = cx / (double)cn - bx;
+		cy = cy / (double)cn - by;
+		unit(&cx, &cy);
+	}
+	unit(&sx, &sy);
+	unit(&ax, &ay);
+	double accx = cx * p->proc_cohesion_weight +
+	              (sx * p->proc_separation_weight + ax * p->proc_alignment_weight);
+	double accy = cy * p->proc_cohesion_weight +
+	              (sy * p->proc_separation_weight + ay * p->proc_alignment_weight);
+	if (p->proc_jitter > 0) {
+		double j = p->proc_jitter;
+		accx += -j + noise01(p->noise_seed, s->steps, b, 0) * (2 * j);
+		accy += -j + noise01(p->noise_seed, s->steps, b, 1) * (2 * j);
+	}
+	if (p->proc_limit_components)
+		limit_components(&accx, &accy, p->proc_max_force);
+	else
+		limit_length(&accx, &accy, p->proc_max_force);
+
+	vx = accx + vx;
+	vy = accy + vy;
+	if (p->obstacles_n) {
+		struct models_vec o = models_obstacle_push(p, bx, by);
+		vx += o.x;
+		vy += o.y;
+	}
+	if (p->proc_limit_components)
+		limit_components(&vx, &vy, p->proc_max_speed);
+	else
+		limit_length(&vx, &vy, p->proc_max_speed);
+	contain(&vx, &vy);
+
+	bx += vx;
+	by += vy;
+	if (p->obstacles_n)
+		models_obstacle_wall(p, &bx, &by, &vx, &vy);
+	wrap_to_edge(&bx, &by, p->width, p->height);
+	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+}
+
+/* ------------------------------------------------------------ steering */
+
+/* Turns wider than this (150 degrees) go toward +angle, not the short way. */
+#define BEHIND (M_PI * 5 / 6)
+
+/*
+ * Unity's Vector3.RotateTowards(from, to, max angle, max magnitude change)
+ * in 2D: the direction of `from` turned toward `to` by at most `turn`
+ * radians, the length of `from` moved toward that of `to` by at most `dm`.
+ * A zero vector on either side falls back to MoveTowards, as Unity does.
+ * One change: when `to` is more than BEHIND away, the short way flips side
+ * with every small change of `to` and the boid would dither, flying on
+ * away from a target right behind it; it turns toward +angle (from +x to
+ * +y: clockwise on the screen, where y points down) instead.
+ */
+static void rotate_towards(double fx, double fy, double *tx, double *ty,
+                           double turn, double dm)
+{
+	double fm = sqrt(fx * fx + fy * fy), tm = sqrt(*tx * *tx + *ty * *ty);
+
+	if (!(fm > 0) || !(tm > 0)) {
+		double dx = *tx - fx, dy = *ty - fy, d = sqrt(dx * dx + dy * dy);
+		if (d > dm && d > 0) { /* MoveTowards */
+			*tx = fx + dx / d * dm;
+			*ty = fy + dy / d * dm;
+		}
+		return;
+	}
+	double ux = fx / fm, uy = fy / fm;
+	double cross = ux * (*ty / tm) - uy * (*tx / tm);
+	double dot = ux * (*tx / tm) + uy * (*ty / tm);
+	double a = atan2(cross, dot);
+	double m = tm - fm > dm ? fm + dm : tm - fm < -dm ? fm - dm : tm;
+
+	if (fabs(a) > BEHIND)
+		a = M_PI; /* nearly reversed: always the same way, or it dithers */
+	if (fabs(a) <= turn) {
+		*tx = *tx / tm * m;
+		*ty = *ty / tm * m;
+		return;
+	}
+	double r = a > 0 ? turn : -turn, cr = cos(r), sr = sin(r);
+	*tx = (ux * cr - uy * sr) * m;
+	*ty = (ux * sr + uy * cr) * m;
+}
+
+/*
+ * seeds/003 in 2D: neighbours at 0 < d < r; v' = v + cohesion + separation +
+ * alignment + seek + arrival (+ obstacles), limited in length, then in
+ * rotation against v; move; --edges.
+ */
+static void steer_one(struct ctx *c, size_t b)
+{
+	struct sim *s = c->s;
+	const struct sim_params *p = &s->p;
+	double bx = s->x[b], by = s->y[b], vx = s->vx[b], vy = s->vy[b];
+	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	size_t n = 0;
+
+	struct cands it;
+	cands_begin(&it, c, bx, by);
+	for (uint32_t k; cands_next(&it, &k);) {
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double d2 = dx * dx + dy * dy;
+		if (d2 <= c->reach2) {
+			double d = sqrt(d2);
+			if (d < p->steer_radius && d > 0) {
+				cx += s->gx[k];
+				cy += s->gy[k];
+				sx += -dx / d / (d * d);
+				sy += -dy / d / (d * d);
+				ax += s->gvx[k];
+				ay += s->gvy[k];
+				n++;
+			}
+		}
+	}
+
+	double cohx = 0, cohy = 0, alix = 0, aliy = 0;
+	if (n) {
+		cohx = (cx / (double)n - bx) / p->steer_cohesion_steps * p->steer_cohesion_weight;
+		cohy = (cy / (double)n - by) / p->steer_cohesion_steps * p->steer_cohesion_weight;
+		alix = ax / (double)n - vx;
+		aliy = ay / (double)n - vy;
+		unit(&alix, &aliy);
+		alix *= p->steer_alignment_weight;
+		aliy *= p->steer_alignment_weight;
+	}
+	double sepx = sx * p->steer_separation_weight, sepy = sy * p->steer_separation_weight;
+
+	double seekx = 0, seeky = 0, arrx = 0, arry = 0;
+	if (c->target && p->steer_seek_weight >= 1e-4) {
+		seekx = c->tx - bx;
+		seeky = c->ty - by;
+		unit(&seekx, &seeky);
+		seekx = seekx * p->steer_seek_weight - vx;
+		seeky = seeky * p->steer_seek_weight - vy;
+	}
+	if (c->target && p->steer_arrival_radius >= 1e-4) {
+		double ox = c->tx - bx, oy = c->ty - by, d = sqrt(ox * ox + oy * oy);
+		double ramped = p->steer_arrival_speed * (d / p->steer_arrival_radius);
+		double clipped = fmin(ramped, p->steer_arrival_speed);
+		double dx = 0, dy = 0;
+		if (d > 0) {
+			dx = clipped / d * ox;
+			dy = clipped / d * oy;
+		}
+		arrx = dx - vx;
+		arry = dy - vy;
+	}
+
+	double nx = vx + cohx + sepx + alix + seekx + arrx;
+	double ny = vy + cohy + sepy + aliy + seeky + arry;
+	if (p->edges & SIM_BOUNCE) /* a term of the sum: arrival's -v would undo a later turn */
+		wall_turn(p, bx, by, &nx, &ny);
+	if (p->obstacles_n) {
+		struct models_vec o = models_obstacle_push(p, bx, by);
+		nx += o.x;
+		ny += o.y;
+	}
+	limit_length(&nx, &ny, p->steer_max_speed);
+	rotate_towards(vx, vy, &nx, &ny, c->turn, p->steer_max_speed);
+	limit_length(&nx, &ny, p->steer_max_speed); /* only if v was too fast already */
+	contain(&nx, &ny);
+
+	bx += nx;
+	by += ny;
+	if (p->obstacles_n)
+		models_obstacle_wall(p, &bx, &by, &nx, &ny);
+	if (p->edges & SIM_WRAP)
+		wrap_add(p, &bx, &by);
+	s->x[b] = bx, s->y[b] = by, s->vx[b] = nx, s->vy[b] = ny;
+}
+
+/* -------------------------------------------------------------- canvas */
+
+/*
+ * seeds/004: one pass over the boids seen at distance < range (itself
+ * excluded), accumulating positions, close offsets and velocities; then
+ * V' = unit(V + C + S + A) x speed with V in px/s; move by V' dt; wrap.
+ */
+static void canvas_one(struct ctx *c, size_t b)
+{
+	struct sim *s = c->s;
+	const struct sim_params *p = &s->p;
+	double bx = s->x[b], by = s->y[b], dt = p->canvas_dt, speed = p->canvas_speed;
+	double Vx = s->vx[b] / dt, Vy = s->vy[b] / dt;
+	uint32_t self = s->gpos[b];
+	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	size_t seen = 0;
+
+	struct cands it;
+	cands_begin(&it, c, bx, by);
+	for (uint32_t k; cands_next(&it, &k);) {
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double d2 = dx * dx + dy * dy;
+		if (k != self && d2 <= c->reach2) {
+			double d = sqrt(d2);
+			if (d < p->canvas_visual_range) {
+				seen++;
+				cx += s->gx[k];
+				cy += s->gy[k];
+				if (d < p->canvas_separation_distance) {
+					sx -= dx;
+					sy -= dy;
+				}
+				ax += s->gvx[k];
+				ay += s->gvy[k];
+			}
+		}
+	}
+
+	double accx = 0, accy = 0;
+	if (seen) {
+		double m = (double)seen;
+		double cohx = (cx / m - bx) / p->canvas_cohesion_resistance;
+		double cohy = (cy / m - by) / p->canvas_cohesion_resistance;
+		double ux = ax / m, uy = ay / m; /* mean velocity: only its direction counts */
+		unit(&ux, &uy);
+		double alix = (ux * speed - Vx) * p->canvas_alignment_eagerness;
+		double aliy = (uy * speed - Vy) * p->canvas_alignment_eagerness;
+		accx = cohx + sx + alix;
+		accy = cohy + sy + aliy;
+	}
+	double wx = Vx + accx, wy = Vy + accy;
+	if (p->obstacles_n) {
+		struct models_vec o = models_obstacle_push(p, bx, by);
+		wx += o.x / dt;
+		wy += o.y / dt;
+	}
+	double m = sqrt(wx * wx + wy * wy);
+	if (!(m > 0) || !isfinite(m)) { /* no direction: keep the old one */
+		wx = Vx, wy = Vy;
+		m = sqrt(wx * wx + wy * wy);
+		if (!(m > 0) || !isfinite(m))
+			wx = 1, wy = 0, m = 1; /* at rest: head along +x */
+	}
+	double vx = wx / m * speed * dt, vy = wy / m * speed * dt;
+
+	bx += vx;
+	by += vy;
+	if (p->obstacles_n)
+		models_obstacle_wall(p, &bx, &by, &vx, &vy);
+	wrap_to_edge(&bx, &by, p->width, p->height);
+	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+}
+
+/* ---------------------------------------------------------------- step */
+
+enum {
+	BLOCK = 256,          /* boids per parallel task */
+	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
+};
+
+typedef void one_fn(struct ctx *c, size_t b);
+
+struct run {
+	struct ctx *c;
+	one_fn *one;
+};
+
+static void run_block(void *arg, size_t task)
+{
+	struct run *r = arg;
+	size_t n = r->c->s->n, lo = task * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
+
+	for (size_t b = lo; b < hi; b++)
+		r->one(r->c, b);
+}
+
+int models_step(struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	struct ctx c = { .s = s };
+	one_fn *one;
+	double reach;
+
+	switch (p->model) {
+	case SIM_PROCESSING:
+		one = proc_one;
+		reach = fmax(p->proc_cohesion_radius,
+		             fmax(p->proc_separation_radius, p->proc_alignment_radius));
+		c.slack = p->proc_max_speed * (p->proc_limit_components ? M_SQRT2 : 1);
+		break;
+	case SIM_STEERING:
+		one = steer_one;
+		reach = p->steer_radius;
+		c.slack = p->steer_max_speed;
+		c.turn = p->steer_max_turn * (M_PI / 180);
+		c.target = p->target_mode != SIM_TARGET_NONE;
+		models_target(p, s->steps, &c.tx, &c.ty);
+		break;
+	case SIM_CANVAS:
+		one = canvas_one;
+		reach = p->canvas_visual_range; /* separation counts seen boids only */
+		c.slack = p->canvas_speed * p->canvas_dt;
+		break;
+	case SIM_HARDEN:
+	default:
+		return -EINVAL;
+	}
+	c.reach2 = reach * reach * (1 + 1e-9);
+
+	int seq = p->update == SIM_SEQUENTIAL;
+	double cell = (reach + (seq ? c.slack : 0)) * (1 + 1e-9);
+	if (p->search == SIM_SEARCH_BRUTE) /* one cell: everybody, in index order */
+		cell = 2 * fmax(p->width, p->height) + reach + c.slack;
+	int err = grid_build(&s->grid, s->x, s->y, s->n, p->width, p->height, cell);
+	if (err)
+		return err;
+	for (size_t k = 0; k < s->n; k++) {
+		uint32_t i = s->grid.items[k];
+		s->gx[k] = s->x[i];
+		s->gy[k] = s->y[i];
+		s->gvx[k] = s->vx[i];
+		s->gvy[k] = s->vy[i];
+		s->gpos[i] = (uint32_t)k;
+	}
+
+	if (seq) {
+		for (size_t b = 0; b < s->n; b++) {
+			double x0 = s->x[b], y0 = s->y[b];
+			one(&c, b);
+			uint32_t k = s->gpos[b];
+			s->gx[k] = s->x[b];
+			s->gy[k] = s->y[b];
+			s->gvx[k] = s->vx[b];
+			s->gvy[k] = s->vy[b];
+			double dx = s->x[b] - x0, dy = s->y[b] - y0;
+			if (!(sqrt(dx * dx + dy * dy) <= c.slack)) {
+				s->escf[k] = 1;
+				s->esc[c.nesc++] = k;
+			}
+		}
+		for (size_t e = 0; e < c.nesc; e++)
+			s->escf[s->esc[e]] = 0;
+	} else {
+		struct run r = { &c, one };
+		size_t tasks = (s->n + BLOCK - 1) / BLOCK;
+		if (s->pool && s->n >= PARALLEL_MIN)
+			pool_run(s->pool, run_block, &r, tasks);
+		else
+			for (size_t t = 0; t < tasks; t++)
+				run_block(&r, t);
+	}
+	return 0;
+}
