@@ -23,12 +23,16 @@
 #define CLI_MAX_FIELD   16384L      /* field width or height, pixels */
 #define CLI_MAX_PICTURE 16384L      /* picture width or height after --scale */
 #define CLI_MAX_FRAMES  100000000L
+#define CLI_MAX_OBSTACLES 64
+#define CLI_MAX_TRAIL   1000
 
 enum cli_edges { CLI_EDGES_BOUNCE, CLI_EDGES_WRAP, CLI_EDGES_BOTH, CLI_EDGES_NONE };
 enum cli_update { CLI_SEQUENTIAL, CLI_SYNCHRONOUS };
 enum cli_shape { CLI_SHAPE_CURVE, CLI_SHAPE_REPO, CLI_SHAPE_POLYGON };
 enum cli_antialias { CLI_AA_NONE, CLI_AA_FAST, CLI_AA_GOOD, CLI_AA_BEST };
 enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
+enum cli_background { CLI_BG_FLAT, CLI_BG_NOISE };
+enum cli_target { CLI_TARGET_NONE, CLI_TARGET_FIXED, CLI_TARGET_LISSAJOUS };
 
 /* Every setting of a run.  "auto" integers are -1, unset strings NULL. */
 struct settings {
@@ -68,6 +72,16 @@ struct settings {
 	int antialias;          /* enum cli_antialias */
 	long start_number;      /* first PNG number */
 	long png_level;         /* zlib level 0..9 */
+	long trail;             /* positions drawn behind each boid, 0: none */
+	double predator_size;   /* predators' outline relative to the boids' */
+	int opengl;             /* the OpenGL version's look (see cli.c) */
+	int background_style;   /* enum cli_background */
+	uint32_t obstacle_color, target_color;
+	/* scene */
+	double obstacles[CLI_MAX_OBSTACLES][3]; /* x, y, r in field units */
+	long obstacles_n;
+	int target;             /* enum cli_target */
+	double target_x, target_y;
 	/* video */
 	long fps;
 	char *codec;            /* NULL: the container's default */
@@ -90,6 +104,8 @@ enum cli_type {
 	CLI_ENUM,    /* one of choices[], stored as its index (int) */
 	CLI_COLOR,   /* #RRGGBB, #RGB or a CSS name (uint32_t) */
 	CLI_FLAG,    /* no argument; yes/no in a config file (int) */
+	CLI_CIRCLES, /* X,Y,R appended to a list; repeatable; empty clears it */
+	CLI_TARGET,  /* none, lissajous or X,Y */
 	CLI_ACTION,  /* --help, --version, --print-config, --config */
 };
 

@@ -7,6 +7,11 @@
  * (by name) or o->fp; outfile_commit() flushes, fsyncs and renames it onto
  * the final name; outfile_abort() removes it.  Without overwrite, commit
  * refuses to replace a file that appeared meanwhile (link + unlink).
+ *
+ * A path that names something other than a regular file — /dev/null, a
+ * FIFO, a terminal — is written directly: there is nothing to replace and a
+ * rename would put a regular file in its place.  o->tmp is then NULL and
+ * outfile_name() gives the path itself.
  */
 #ifndef BOIDS_OUTFILE_H
 #define BOIDS_OUTFILE_H
@@ -18,12 +23,17 @@ struct outfile {
 	char *tmp;      /* temporary name, NULL when none is open */
 	FILE *fp;       /* open on tmp, "wb" */
 	int overwrite;  /* may replace an existing final file */
+	int direct;     /* writing the path itself (a device or FIFO) */
 };
+
+/* The name to write to: the temporary file, or the path when direct. */
+const char *outfile_name(const struct outfile *o);
 
 /*
  * Checks, before any work, that path can be written: its directory exists
- * and is a directory, path is not a directory, and it does not exist unless
- * overwrite.  Returns 0 or -ENOENT, -ENOTDIR, -EISDIR, -EEXIST.
+ * and is a directory, path is not a directory, and it is not an existing
+ * regular file unless overwrite (devices and FIFOs are fine).
+ * Returns 0 or -ENOENT, -ENOTDIR, -EISDIR, -EEXIST.
  */
 int outfile_check(const char *path, int overwrite);
 

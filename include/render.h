@@ -34,6 +34,16 @@ enum render_antialias {
 	RENDER_AA_BEST,
 };
 
+enum render_background {
+	RENDER_BG_FLAT,  /* the background colour */
+	RENDER_BG_NOISE, /* seeded Perlin noise around the background colour (seed 004) */
+};
+
+/* A circle in field units: an obstacle. */
+struct render_circle {
+	double x, y, r;
+};
+
 struct render_params {
 	int width, height;          /* picture size in pixels (field * scale, rounded) */
 	double scale;               /* pixels per field unit, > 0 */
@@ -43,19 +53,37 @@ struct render_params {
 	uint32_t boid_color;        /* 0xRRGGBB */
 	uint32_t predator_color;    /* 0xRRGGBB */
 	enum render_antialias antialias;
+	double predator_size;       /* predators' outline relative to boid_size, > 0 */
+	enum render_background background_style;
+	uint64_t noise_seed;        /* RENDER_BG_NOISE: the same seed, the same clouds */
+	const struct render_circle *obstacles; /* borrowed; drawn as filled circles */
+	size_t obstacles_n;
+	uint32_t obstacle_color;    /* 0xRRGGBB */
+	uint32_t target_color;      /* 0xRRGGBB, the target marker */
 };
 
-/* What to draw: n boids, the first `predators` of them predators. */
+/*
+ * What to draw: n boids, the first `predators` of them predators; optionally
+ * each boid's trail (its last trail_len positions, oldest first: position k
+ * of boid i at [k * n + i]), drawn as a line fading toward the oldest, and a
+ * target marker.  A trail segment longer than half the field (a wrap-around
+ * jump) or with a non-finite end is left out.
+ */
 struct render_view {
 	size_t n;
 	size_t predators;
 	const double *x, *y;    /* positions, field units */
 	const double *vx, *vy;  /* velocities: give the heading */
+	size_t trail_len;       /* positions per boid in trail_x/y, 0 for none */
+	const double *trail_x, *trail_y;
+	int has_target;         /* draw a marker at (target_x, target_y) */
+	double target_x, target_y;
 };
 
 struct renderer;
 
-/* Fills p with the defaults (#003366, LightGreen, white, curve, good AA). */
+/* Fills p with the defaults (#003366, LightGreen, white, curve, good AA,
+ * flat background, predators as big as boids, no obstacles). */
 void render_params_default(struct render_params *p, int width, int height);
 
 /* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */

@@ -29,6 +29,7 @@ static const char *const update_names[] = { "sequential", "synchronous", NULL };
 static const char *const shape_names[] = { "curve", "repo", "polygon", NULL };
 static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
 static const char *const progress_names[] = { "auto", "always", "never", NULL };
+static const char *const bg_names[] = { "flat", "noise", NULL };
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
 static const char S_RUN[] = "Run and output";
@@ -123,6 +124,20 @@ static const struct cli_option options[] = {
 	  "colour of the predators (white)", NULL },
 	{ "antialias", 0, CLI_ENUM, OFF(antialias), "good", 0, 0, 0, "MODE", S_DRAW,
 	  "none, fast, good or best", aa_names },
+	{ "trail", 0, CLI_LONG, OFF(trail), "0", 0, CLI_MAX_TRAIL, 0, "N", S_DRAW,
+	  "draw each boid's last N positions as a fading line", NULL },
+	{ "predator-size", 0, CLI_DOUBLE, OFF(predator_size), "1", 0, 100, CLI_GT_MIN, "K", S_DRAW,
+	  "predators' outline K times the boids'", NULL },
+	{ "opengl", 0, CLI_FLAG, OFF(opengl), "no", 0, 0, 0, NULL, S_DRAW,
+	  "the article's OpenGL look: --trail 20, yellow predators 1.5x (unless set)", NULL },
+	{ "background-style", 0, CLI_ENUM, OFF(background_style), "flat", 0, 0, 0, "STYLE", S_DRAW,
+	  "flat, or noise: seeded Perlin clouds around the background colour", bg_names },
+	{ "obstacle", 0, CLI_CIRCLES, OFF(obstacles), "", 0, LIM, 0, "X,Y,R", S_DRAW,
+	  "a circular obstacle every model avoids (repeat for more, up to 64)", NULL },
+	{ "obstacle-color", 0, CLI_COLOR, OFF(obstacle_color), "#5a7896", 0, 0, 0, "COLOR", S_DRAW,
+	  "colour of the obstacles", NULL },
+	{ "target-color", 0, CLI_COLOR, OFF(target_color), "#ffcc00", 0, 0, 0, "COLOR", S_DRAW,
+	  "colour of the steering target's marker", NULL },
 	{ "start-number", 0, CLI_LONG, OFF(start_number), "0", 0, 1e9, 0, "N", S_DRAW,
 	  "number of the first PNG of a sequence", NULL },
 	{ "png-level", 0, CLI_LONG, OFF(png_level), "1", 0, 9, 0, "N", S_DRAW,
@@ -349,6 +364,62 @@ static int parse_flag(const struct cli_option *o, const char *v, int *out,
 	return errf(err, errlen, "--%s: '%s' is not yes or no", o->name, v);
 }
 
+/* Parses "a,b" or "a,b,c" (count numbers) as finite doubles within +-LIM. */
+static int parse_tuple(const char *v, double *out, int count)
+{
+	const char *p = v;
+
+	for (int i = 0; i < count; i++) {
+		char *end;
+		if (starts_badly(p))
+			return -1;
+		errno = 0;
+		out[i] = strtod(p, &end);
+		if (end == p || errno == ERANGE || !isfinite(out[i]) || fabs(out[i]) > LIM)
+			return -1;
+		if (i < count - 1 && *end != ',')
+			return -1;
+		p = end + (i < count - 1);
+	}
+	return *p ? -1 : 0; /* trailing junk */
+}
+
+static int parse_circle(struct settings *s, const struct cli_option *o, const char *v,
+                        char *err, size_t errlen)
+{
+	double c[3];
+
+	if (!*v) {
+		s->obstacles_n = 0; /* an empty value clears the list */
+		return 0;
+	}
+	if (parse_tuple(v, c, 3) || !(c[2] > 0))
+		return errf(err, errlen, "--%s: '%s' is not X,Y,R (numbers within 1e6, R above 0)", o->name, v);
+	if (s->obstacles_n >= CLI_MAX_OBSTACLES)
+		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CLI_MAX_OBSTACLES);
+	memcpy(s->obstacles[s->obstacles_n++], c, sizeof(c));
+	return 0;
+}
+
+static int parse_target(struct settings *s, const struct cli_option *o, const char *v,
+                        char *err, size_t errlen)
+{
+	double xy[2];
+
+	if (strcmp(v, "none") == 0) {
+		s->target = CLI_TARGET_NONE;
+	} else if (strcmp(v, "lissajous") == 0) {
+		s->target = CLI_TARGET_LISSAJOUS;
+	} else if (parse_tuple(v, xy, 2) == 0) {
+		s->target = CLI_TARGET_FIXED;
+		s->target_x = xy[0];
+		s->target_y = xy[1];
+	} else {
+		return errf(err, errlen, "--%s: '%s' is not X,Y, lissajous or none", o->name, v);
+	}
+	return 0;
+}
+
 /* Parses v (NULL for a flag on the command line) into the option's field. */
 static int set_value(struct settings *s, const struct cli_option *o, const char *v,
                      char *err, size_t errlen)
@@ -396,6 +467,10 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
 		if (!v)
 			return *(int *)field = 1, 0;
 		return parse_flag(o, v, field, err, errlen);
+	case CLI_CIRCLES:
+		return parse_circle(s, o, v, err, errlen);
+	case CLI_TARGET:
+		return parse_target(s, o, v, err, errlen);
 	case CLI_ACTION:
 		break;
 	}
@@ -463,7 +538,7 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 {
 	struct option longopts[NOPTS + 1];
 	char shortopts[3 * NOPTS + 2], *sp = shortopts;
-	int result = CLI_RUN;
+	int result = CLI_RUN, cmdline_list = 0;
 
 	memset(s, 0, sizeof(*s));
 	err[0] = 0;
@@ -528,6 +603,10 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 					result = CLI_PRINT_CONFIG;
 				continue;
 			}
+			if (o->type == CLI_CIRCLES && !cmdline_list) {
+				s->obstacles_n = 0; /* the command line's list replaces the file's */
+				cmdline_list = 1;
+			}
 			if (set_value(s, o, optarg, err, errlen) != 0)
 				return CLI_ERROR;
 			s->given[index_of(o)] = 1;
@@ -535,6 +614,16 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 		if (pass == 0 && optind < argc)
 			return errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
 			            argv[optind]), CLI_ERROR;
+	}
+
+	/* The OpenGL version's look fills in what was not set explicitly. */
+	if (s->opengl) {
+		if (!cli_given(s, "trail"))
+			s->trail = 20;
+		if (!cli_given(s, "predator-color"))
+			s->predator_color = 0xffff00;
+		if (!cli_given(s, "predator-size"))
+			s->predator_size = 1.5;
 	}
 
 	/* Cross-option checks. */
@@ -623,6 +712,18 @@ void cli_format_value(const struct settings *s, const struct cli_option *o, char
 	case CLI_FLAG:
 		snprintf(buf, len, "%s", *(const int *)field ? "yes" : "no");
 		break;
+	case CLI_CIRCLES: /* all of them, ';'-separated (--print-config writes one a line) */
+		buf[0] = 0;
+		for (long i = 0; i < s->obstacles_n; i++)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%.17g,%.17g,%.17g", i ? ";" : "",
+			         s->obstacles[i][0], s->obstacles[i][1], s->obstacles[i][2]);
+		break;
+	case CLI_TARGET:
+		if (s->target == CLI_TARGET_FIXED)
+			snprintf(buf, len, "%.17g,%.17g", s->target_x, s->target_y);
+		else
+			snprintf(buf, len, "%s", s->target == CLI_TARGET_NONE ? "none" : "lissajous");
+		break;
 	case CLI_ACTION:
 		buf[0] = 0;
 		break;
@@ -642,6 +743,14 @@ void cli_print_config(FILE *f, const struct settings *s)
 		if (o->section != section) {
 			fprintf(f, "\n# %s\n", o->section);
 			section = o->section;
+		}
+		if (o->type == CLI_CIRCLES) {
+			/* one line an obstacle; an empty value first clears the list */
+			fprintf(f, "%s = \n", o->name);
+			for (long k = 0; k < s->obstacles_n; k++)
+				fprintf(f, "%s = %.17g,%.17g,%.17g\n", o->name, s->obstacles[k][0],
+				        s->obstacles[k][1], s->obstacles[k][2]);
+			continue;
 		}
 		cli_format_value(s, o, v, sizeof(v));
 		fprintf(f, "%s = %s\n", o->name, v);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -57,6 +58,11 @@ struct run {
 	double msum[METRICS_COUNT];  /* sums over the frames, for the means */
 	long mcount;
 	long frames_done;            /* frames through every stage */
+	/* trails: the last `trail` positions of every boid, a ring of frames */
+	double *hist_x, *hist_y;     /* trail * n each */
+	long hist_count;             /* frames in the ring, <= trail */
+	long hist_next;              /* ring slot the next frame goes to */
+	struct render_circle *obstacles; /* for the renderers */
 	/* pipeline */
 	struct frameq *queue;
 	int drawers;                 /* drawing threads */
@@ -67,6 +73,8 @@ struct run {
 /* What one pipeline slot carries: a copy of the flock and a renderer. */
 struct slot_data {
 	double *x, *y, *vx, *vy;     /* one block */
+	double *trail_x, *trail_y;   /* oldest first, trail_len * n each (one block) */
+	size_t trail_len;
 	struct renderer *renderer;
 	struct video_picture *pic;   /* the drawn frame, converted for the encoder */
 };
@@ -188,6 +196,14 @@ static void check_output(struct run *r)
 		check_writable("--output", out, s->overwrite);
 }
 
+/* Does path name an existing device, FIFO or socket (not a file to replace)? */
+static int is_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 /* --trajectory, --metrics, --summary: writable, and no two files the same. */
 static void check_side_files(struct run *r)
 {
@@ -200,7 +216,7 @@ static void check_side_files(struct run *r)
 		if (!path[i])
 			continue;
 		for (int j = 0; j < i; j++)
-			if (path[j] && strcmp(path[i], path[j]) == 0)
+			if (path[j] && strcmp(path[i], path[j]) == 0 && !is_special(path[i]))
 				usage_error("%s: '%s' is also the %s", opt[i], path[i], opt[j]);
 		if (i == 3 && strcmp(path[i], "-") == 0)
 			continue; /* the summary may go to standard output */
@@ -235,7 +251,7 @@ static void settings_to_params(const struct settings *s, struct sim_params *p)
 	p->update = s->update == CLI_SYNCHRONOUS ? SIM_SYNCHRONOUS : SIM_SEQUENTIAL;
 }
 
-static void settings_to_render(const struct run *r, struct render_params *p)
+static void settings_to_render(struct run *r, struct render_params *p)
 {
 	const struct settings *s = &r->set;
 	static const enum render_shape shapes[] = {
@@ -258,6 +274,13 @@ static void settings_to_render(const struct run *r, struct render_params *p)
 	p->boid_color = s->boid_color;
 	p->predator_color = s->predator_color;
 	p->antialias = aa[s->antialias];
+	p->predator_size = s->predator_size;
+	p->background_style = s->background_style == CLI_BG_NOISE ? RENDER_BG_NOISE : RENDER_BG_FLAT;
+	p->noise_seed = s->seed;
+	p->obstacles = r->obstacles;
+	p->obstacles_n = r->obstacles ? (size_t)s->obstacles_n : 0;
+	p->obstacle_color = s->obstacle_color;
+	p->target_color = s->target_color;
 }
 
 /* Builds the flock from --init or the seed; usage errors exit 2. */
@@ -361,7 +384,7 @@ static int open_outputs(struct run *r)
 		/* libavformat writes the file by name; our stream stays unused. */
 		fclose(r->video_file.fp);
 		r->video_file.fp = NULL;
-		path = r->video_file.tmp;
+		path = outfile_name(&r->video_file);
 	}
 	err = video_open(&r->video, path, s->output, r->pic_w, r->pic_h, (int)s->fps,
 	                 &r->vopt, why, sizeof(why));
@@ -423,6 +446,35 @@ static int record_frame(struct run *r, long frame)
 	return 0;
 }
 
+/* Adds the current positions to the trail ring. */
+static void push_trail(struct run *r)
+{
+	size_t n = r->sim.n, bytes = n * sizeof(double);
+	long len = r->set.trail;
+
+	if (len < 2)
+		return;
+	memcpy(r->hist_x + (size_t)r->hist_next * n, r->sim.x, bytes);
+	memcpy(r->hist_y + (size_t)r->hist_next * n, r->sim.y, bytes);
+	r->hist_next = (r->hist_next + 1) % len;
+	if (r->hist_count < len)
+		r->hist_count++;
+}
+
+/* Copies the ring into a slot, oldest frame first. */
+static void copy_trail(const struct run *r, struct slot_data *d)
+{
+	size_t n = r->sim.n, bytes = n * sizeof(double);
+	long len = r->set.trail, first = (r->hist_next - r->hist_count + len) % (len ? len : 1);
+
+	d->trail_len = (size_t)r->hist_count;
+	for (long k = 0; k < r->hist_count; k++) {
+		long at = (first + k) % len;
+		memcpy(d->trail_x + (size_t)k * n, r->hist_x + (size_t)at * n, bytes);
+		memcpy(d->trail_y + (size_t)k * n, r->hist_y + (size_t)at * n, bytes);
+	}
+}
+
 /*
  * Producer: steps the flock and hands a copy of each frame's state on.
  * Stops early on a signal or a failure elsewhere, then closes the queue at
@@ -444,6 +496,7 @@ static void *produce(void *arg)
 		}
 		if (record_frame(r, k) != 0)
 			break;
+		push_trail(r);
 		struct frameq_slot *slot = frameq_get_empty(r->queue);
 		if (!slot)
 			break;
@@ -452,6 +505,7 @@ static void *produce(void *arg)
 		memcpy(d->y, r->sim.y, bytes);
 		memcpy(d->vx, r->sim.vx, bytes);
 		memcpy(d->vy, r->sim.vy, bytes);
+		copy_trail(r, d);
 		slot->frame = k;
 		frameq_put_stepped(r->queue, slot);
 	}
@@ -467,7 +521,10 @@ static void *draw(void *arg)
 
 	while ((slot = frameq_get_stepped(r->queue))) {
 		struct slot_data *d = slot->user;
-		struct render_view v = { r->sim.n, (size_t)r->set.predators, d->x, d->y, d->vx, d->vy };
+		struct render_view v = { .n = r->sim.n, .predators = (size_t)r->set.predators,
+		                         .x = d->x, .y = d->y, .vx = d->vx, .vy = d->vy,
+		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
+		                         .trail_y = d->trail_y };
 		int err = render_frame(d->renderer, &v);
 		if (err) {
 			stage_failed(r, "cannot draw a frame of", r->set.output, err);
@@ -498,6 +555,7 @@ static void free_slots(struct run *r)
 			continue;
 		render_free(d->renderer);
 		video_picture_free(d->pic);
+		free(d->trail_x);
 		free(d->x);
 		free(d);
 	}
@@ -511,6 +569,12 @@ static int make_slots(struct run *r)
 	struct render_params rp;
 	size_t n = r->sim.n;
 
+	if (r->set.trail > 1) {
+		size_t cells = (size_t)r->set.trail * (n ? n : 1);
+		if (!(r->hist_x = malloc(2 * cells * sizeof(double))))
+			return -ENOMEM;
+		r->hist_y = r->hist_x + cells;
+	}
 	settings_to_render(r, &rp);
 	r->queue = frameq_new(r->drawers + 3);
 	if (!r->queue)
@@ -523,6 +587,12 @@ static int make_slots(struct run *r)
 		d->y = d->x + n;
 		d->vx = d->x + 2 * n;
 		d->vy = d->x + 3 * n;
+		if (r->set.trail > 1) {
+			size_t cells = (size_t)r->set.trail * (n ? n : 1);
+			if (!(d->trail_x = malloc(2 * cells * sizeof(double))))
+				return -ENOMEM;
+			d->trail_y = d->trail_x + cells;
+		}
 		int err = render_new(&d->renderer, &rp);
 		if (err)
 			return err;
@@ -597,7 +667,7 @@ static int close_outputs(struct run *r, int status)
 		if (err && !status)
 			status = runtime_error("cannot finish", s->output, err);
 	}
-	if (r->video_file.tmp) {
+	if (r->video_file.path) {
 		if (status && status != 128 + stop_signal)
 			outfile_abort(&r->video_file);
 		else if ((err = outfile_commit(&r->video_file)) != 0)
@@ -606,7 +676,7 @@ static int close_outputs(struct run *r, int status)
 	struct outfile *files[] = { &r->traj_file, &r->metrics_file };
 	const char *names[] = { s->trajectory, s->metrics };
 	for (int i = 0; i < 2; i++) {
-		if (!files[i]->tmp)
+		if (!files[i]->path)
 			continue;
 		if (status && status != 128 + stop_signal)
 			outfile_abort(files[i]);
@@ -649,6 +719,8 @@ static void run_release(struct run *r)
 	video_free(r->video);
 	free_slots(r);
 	sim_release(&r->sim);
+	free(r->hist_x);
+	free(r->obstacles);
 	metrics_ctx_release(&r->mctx);
 	pool_free(r->pool);
 	cli_release(&r->set);
@@ -706,6 +778,13 @@ int main(int argc, char **argv)
 		r.drawers = 1;
 	if (r.drawers > 64)
 		r.drawers = 64;
+	if (s->obstacles_n && !(r.obstacles = calloc((size_t)s->obstacles_n, sizeof(*r.obstacles)))) {
+		fprintf(stderr, "boids: out of memory\n");
+		run_release(&r);
+		return EXIT_FAILURE;
+	}
+	for (long i = 0; i < s->obstacles_n; i++)
+		r.obstacles[i] = (struct render_circle){ s->obstacles[i][0], s->obstacles[i][1], s->obstacles[i][2] };
 	if (r.kind != OUT_NONE) {
 		int e = make_slots(&r);
 		if (e) {

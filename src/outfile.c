@@ -41,7 +41,7 @@ int outfile_check(const char *path, int overwrite)
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return -EISDIR;
-		if (!overwrite)
+		if (S_ISREG(st.st_mode) && !overwrite)
 			return -EEXIST;
 	} else if (errno != ENOENT) {
 		return -errno;
@@ -49,8 +49,37 @@ int outfile_check(const char *path, int overwrite)
 	return 0;
 }
 
+const char *outfile_name(const struct outfile *o)
+{
+	return o->direct ? o->path : o->tmp;
+}
+
+/* Writes a device or FIFO in place. */
+static int begin_direct(struct outfile *o, const char *path)
+{
+	o->path = strdup(path);
+	if (!o->path)
+		return -ENOMEM;
+	o->direct = 1;
+	o->fp = fopen(path, "wb");
+	if (!o->fp) {
+		int e = errno;
+		free(o->path);
+		o->path = NULL;
+		return -e;
+	}
+	return 0;
+}
+
 int outfile_begin(struct outfile *o, const char *path, int overwrite)
 {
+	struct stat st;
+
+	memset(o, 0, sizeof(*o));
+	o->overwrite = overwrite;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return begin_direct(o, path);
+
 	const char *base = strrchr(path, '/');
 	const char *ext;
 	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
@@ -60,8 +89,6 @@ int outfile_begin(struct outfile *o, const char *path, int overwrite)
 	if (!ext || ext == base)
 		ext = "";
 
-	memset(o, 0, sizeof(*o));
-	o->overwrite = overwrite;
 	o->path = strdup(path);
 	/* dir/.base.XXXXXX.ext */
 	size_t len = dirlen + 1 + strlen(base) + 7 + strlen(ext) + 1;
@@ -100,11 +127,17 @@ int outfile_commit(struct outfile *o)
 	if (o->fp) {
 		if (fflush(o->fp) != 0 || ferror(o->fp))
 			err = -(errno ? errno : EIO);
-		if (!err && fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS)
+		if (!err && !o->direct && fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS)
 			err = -errno;
 		if (fclose(o->fp) != 0 && !err)
 			err = -(errno ? errno : EIO);
 		o->fp = NULL;
+	}
+	if (o->direct) {
+		free(o->path);
+		o->path = NULL;
+		o->direct = 0;
+		return err;
 	}
 	if (!err) {
 		if (o->overwrite) {
@@ -139,4 +172,5 @@ void outfile_abort(struct outfile *o)
 	}
 	free(o->path);
 	o->path = NULL;
+	o->direct = 0;
 }

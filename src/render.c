@@ -22,6 +22,8 @@
 
 #include <cairo.h>
 
+#include "rng.h"
+
 #define NPTS 5                       /* points of every outline, the origin twice */
 #define SPLINE_TENSION 0.5           /* FillClosedCurve's default */
 
@@ -34,6 +36,7 @@ struct renderer {
 	double start[2];             /* first point of the outline */
 	double seg[NPTS][6];         /* per segment c1, c2, end (lines: end only) */
 	double reach;                /* outline's farthest point from the centre, pixels */
+	cairo_surface_t *backdrop;   /* RENDER_BG_NOISE: the background, made once */
 };
 
 /* The article's outline; its nose (0,10) is the boid's front. */
@@ -118,6 +121,13 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->boid_color = 0x90EE90;     /* LightGreen */
 	p->predator_color = 0xFFFFFF; /* White */
 	p->antialias = RENDER_AA_GOOD;
+	p->predator_size = 1;
+	p->background_style = RENDER_BG_FLAT;
+	p->noise_seed = 1;
+	p->obstacles = NULL;
+	p->obstacles_n = 0;
+	p->obstacle_color = 0x5a7896;
+	p->target_color = 0xffcc00;
 }
 
 static int params_valid(const struct render_params *p)
@@ -130,7 +140,114 @@ static int params_valid(const struct render_params *p)
 	       (p->antialias == RENDER_AA_NONE || p->antialias == RENDER_AA_FAST ||
 	        p->antialias == RENDER_AA_GOOD || p->antialias == RENDER_AA_BEST) &&
 	       p->background <= 0xFFFFFF && p->boid_color <= 0xFFFFFF &&
-	       p->predator_color <= 0xFFFFFF;
+	       p->predator_color <= 0xFFFFFF &&
+	       isfinite(p->predator_size) && p->predator_size > 0 &&
+	       (p->background_style == RENDER_BG_FLAT || p->background_style == RENDER_BG_NOISE) &&
+	       (p->obstacles_n == 0 || p->obstacles) &&
+	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
+}
+
+/* ------------------------------------------------------- noise background */
+
+static int cairo_error_code(cairo_status_t st);
+
+/*
+ * Perlin's improved gradient noise (2002) over a permutation shuffled from
+ * the seed, three octaves.  Integer hashing and double arithmetic only, so
+ * the same seed gives the same picture everywhere.
+ */
+struct perlin {
+	unsigned char perm[512];
+};
+
+static void perlin_init(struct perlin *pn, uint64_t seed)
+{
+	struct rng r;
+
+	rng_seed(&r, seed ^ 0x6e6f697365ULL); /* "noise": not the flock's draws */
+	for (int i = 0; i < 256; i++)
+		pn->perm[i] = (unsigned char)i;
+	for (int i = 255; i > 0; i--) {
+		int j = (int)(rng_next(&r) % (uint64_t)(i + 1));
+		unsigned char t = pn->perm[i];
+		pn->perm[i] = pn->perm[j];
+		pn->perm[j] = t;
+	}
+	for (int i = 0; i < 256; i++)
+		pn->perm[256 + i] = pn->perm[i];
+}
+
+static double fade(double t)
+{
+	return t * t * t * (t * (t * 6 - 15) + 10);
+}
+
+static double grad(int h, double x, double y)
+{
+	switch (h & 7) {
+	case 0: return x + y;
+	case 1: return -x + y;
+	case 2: return x - y;
+	case 3: return -x - y;
+	case 4: return x;
+	case 5: return -x;
+	case 6: return y;
+	default: return -y;
+	}
+}
+
+/* Noise in about [-1, 1]. */
+static double perlin(const struct perlin *pn, double x, double y)
+{
+	double fx = floor(x), fy = floor(y);
+	int xi = (int)fx & 255, yi = (int)fy & 255;
+	double xf = x - fx, yf = y - fy, u = fade(xf), v = fade(yf);
+	const unsigned char *P = pn->perm;
+	int aa = P[P[xi] + yi], ab = P[P[xi] + yi + 1];
+	int ba = P[P[xi + 1] + yi], bb = P[P[xi + 1] + yi + 1];
+	double x1 = grad(aa, xf, yf) + u * (grad(ba, xf - 1, yf) - grad(aa, xf, yf));
+	double x2 = grad(ab, xf, yf - 1) + u * (grad(bb, xf - 1, yf - 1) - grad(ab, xf, yf - 1));
+	return x1 + v * (x2 - x1);
+}
+
+/*
+ * The noise background, in field units so --scale shows the same clouds:
+ * features about 160 units across, the background colour darkened to 60%
+ * in the valleys and lifted a quarter of the way to white on the crests.
+ */
+static int make_backdrop(struct renderer *r)
+{
+	const struct render_params *p = &r->p;
+	struct perlin pn;
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, p->width, p->height);
+	int err = cairo_error_code(cairo_surface_status(s));
+
+	if (err) {
+		cairo_surface_destroy(s);
+		return err;
+	}
+	perlin_init(&pn, p->noise_seed);
+	unsigned char *data = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s);
+	double base[3] = { (p->background >> 16) & 255, (p->background >> 8) & 255, p->background & 255 };
+	for (int y = 0; y < p->height; y++) {
+		uint32_t *row = (uint32_t *)(void *)(data + (size_t)y * (size_t)stride);
+		for (int x = 0; x < p->width; x++) {
+			double fx = (x + .5) / p->scale / 160, fy = (y + .5) / p->scale / 160, n = 0;
+			for (int o = 0, f = 1; o < 3; o++, f *= 2)
+				n += perlin(&pn, fx * f, fy * f) / f;
+			double t = fmin(1, fmax(0, .5 + .5 * n / 1.75 * 1.6)); /* 0 valley .. 1 crest */
+			uint32_t px = 0xff000000u;
+			for (int c = 0; c < 3; c++) {
+				double dark = base[c] * .6, light = base[c] + (255 - base[c]) * .25;
+				px |= (uint32_t)lround(dark + (light - dark) * t) << (16 - 8 * c);
+			}
+			row[x] = px;
+		}
+	}
+	cairo_surface_mark_dirty(s);
+	r->backdrop = s;
+	return 0;
 }
 
 static int cairo_error_code(cairo_status_t st)
@@ -183,6 +300,8 @@ int render_new(struct renderer **out, const struct render_params *p)
 		goto fail;
 	cairo_set_fill_rule(r->cr, CAIRO_FILL_RULE_EVEN_ODD); /* GDI+ "alternate" */
 	cairo_set_antialias(r->cr, cairo_aa(p->antialias));
+	if (p->background_style == RENDER_BG_NOISE && (err = make_backdrop(r)) != 0)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -197,18 +316,107 @@ static void set_color(cairo_t *cr, uint32_t rgb)
 	                     (double)(rgb & 0xFF) / 255);
 }
 
+/* ------------------------------------------------------------ decorations */
+
+static int finite2(double x, double y)
+{
+	return isfinite(x) && isfinite(y) && fabs(x) < 1e9 && fabs(y) < 1e9;
+}
+
+/* Obstacles: filled circles, in field units (the canvas is scaled). */
+static void draw_obstacles(struct renderer *r)
+{
+	const struct render_params *p = &r->p;
+
+	if (!p->obstacles_n)
+		return;
+	set_color(r->cr, p->obstacle_color);
+	for (size_t i = 0; i < p->obstacles_n; i++) {
+		const struct render_circle *c = &p->obstacles[i];
+		if (!finite2(c->x, c->y) || !(c->r > 0))
+			continue;
+		cairo_new_sub_path(r->cr);
+		cairo_arc(r->cr, c->x, c->y, c->r, 0, 2 * M_PI);
+	}
+	cairo_fill(r->cr);
+}
+
+/*
+ * Trails as the OpenGL version drew them: every boid's recent positions as
+ * a line in its own colour fading toward the oldest.  Segments of the same
+ * age share one path and one stroke, so the cost grows with the trail
+ * length, not with strokes per boid.
+ */
+static void draw_trails(struct renderer *r, const struct render_view *v)
+{
+	const struct render_params *p = &r->p;
+	cairo_t *cr = r->cr;
+	size_t n = v->n, len = v->trail_len;
+	double halfw = p->width / p->scale / 2, halfh = p->height / p->scale / 2;
+
+	cairo_save(cr);
+	cairo_set_line_width(cr, 1);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	for (int pred = 0; pred < 2; pred++) {
+		size_t lo = pred ? 0 : v->predators, hi = pred ? v->predators : n;
+		uint32_t rgb = pred ? p->predator_color : p->boid_color;
+		if (lo >= hi)
+			continue;
+		for (size_t k = 1; k < len; k++) {
+			const double *ax = v->trail_x + (k - 1) * n, *ay = v->trail_y + (k - 1) * n;
+			const double *bx = v->trail_x + k * n, *by = v->trail_y + k * n;
+			for (size_t i = lo; i < hi; i++) {
+				if (!finite2(ax[i], ay[i]) || !finite2(bx[i], by[i]))
+					continue;
+				if (fabs(bx[i] - ax[i]) > halfw || fabs(by[i] - ay[i]) > halfh)
+					continue; /* wrapped around */
+				cairo_move_to(cr, ax[i], ay[i]);
+				cairo_line_to(cr, bx[i], by[i]);
+			}
+			cairo_set_source_rgba(cr, (double)(rgb >> 16 & 255) / 255, (double)(rgb >> 8 & 255) / 255,
+			                      (double)(rgb & 255) / 255, .6 * (double)k / (double)len);
+			cairo_stroke(cr);
+		}
+	}
+	cairo_restore(cr);
+}
+
+/* The steering target: a ring with a dot, 6 units across. */
+static void draw_target(struct renderer *r, double x, double y)
+{
+	cairo_t *cr = r->cr;
+
+	if (!finite2(x, y))
+		return;
+	cairo_save(cr);
+	set_color(cr, r->p.target_color);
+	cairo_set_line_width(cr, 1.5);
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, x, y, 6, 0, 2 * M_PI);
+	cairo_stroke(cr);
+	cairo_arc(cr, x, y, 1.5, 0, 2 * M_PI);
+	cairo_fill(cr);
+	cairo_restore(cr);
+}
+
 int render_frame(struct renderer *r, const struct render_view *v)
 {
 	cairo_t *cr = r->cr;
 	const struct render_params *p = &r->p;
-	double reach = r->reach * p->boid_size * p->scale + 1; /* +1: AA fringe */
+	double reach = r->reach * p->boid_size * fmax(1, p->predator_size) * p->scale + 1; /* +1: AA fringe */
 	int color = -1; /* 0 boid, 1 predator: the source currently set */
 
 	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
 	cairo_save(cr);
-	set_color(cr, p->background);
+	if (r->backdrop)
+		cairo_set_source_surface(cr, r->backdrop, 0, 0);
+	else
+		set_color(cr, p->background);
 	cairo_paint(cr);
 	cairo_scale(cr, p->scale, p->scale);
+	draw_obstacles(r);
+	if (v->trail_len > 1)
+		draw_trails(r, v);
 	for (size_t i = 0; i < v->n; i++) {
 		double x = v->x[i], y = v->y[i];
 		double px = x * p->scale, py = y * p->scale;
@@ -227,12 +435,15 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		cairo_save(cr);
 		cairo_translate(cr, x, y);
 		cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
-		if (p->boid_size != 1)
-			cairo_scale(cr, p->boid_size, p->boid_size);
+		double size = want ? p->boid_size * p->predator_size : p->boid_size;
+		if (size != 1)
+			cairo_scale(cr, size, size);
 		append_outline(r);
 		cairo_fill(cr);
 		cairo_restore(cr);
 	}
+	if (v->has_target)
+		draw_target(r, v->target_x, v->target_y);
 	cairo_restore(cr);
 	cairo_surface_flush(r->surface);
 	return cairo_error_code(cairo_status(cr));
@@ -275,5 +486,7 @@ void render_free(struct renderer *r)
 		cairo_destroy(r->cr);
 	if (r->surface)
 		cairo_surface_destroy(r->surface);
+	if (r->backdrop)
+		cairo_surface_destroy(r->backdrop);
 	free(r);
 }

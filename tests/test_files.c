@@ -168,3 +168,17 @@ Test(files, trajectory_frames_are_substeps_apart_after_warmup)
 	cr_assert_eq(tc_sh("grep '^1,' a.csv | cut -d, -f2- > x && grep '^2,' b.csv | cut -d, -f2- > y && cmp -s x y"), 0);
 	cr_assert_eq(tc_sh("test $(grep -c '^1,' a.csv) -eq 100"), 0);
 }
+
+Test(files, devices_and_fifos_are_written_in_place)
+{
+	struct stat st;
+	/* with or without -y, /dev/null stays the device */
+	cr_assert_eq(tc_boids("-q --no-render -f 3 --trajectory /dev/null --summary /dev/null -y"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -f 3 -o /dev/null.y4m --trajectory /dev/null"), 2); /* no such directory entry */
+	cr_assert_eq(stat("/dev/null", &st), 0);
+	cr_assert(S_ISCHR(st.st_mode), "/dev/null was replaced by a regular file");
+	/* a FIFO gets the data through */
+	cr_assert_eq(tc_sh("mkfifo p && (cat p > got.csv &) && '%s' -q --no-render -f 2 -n 3 --trajectory p && sleep 0.2",
+	                   getenv("BOIDS_BIN")), 0);
+	cr_assert_eq(tc_sh("test $(wc -l < got.csv) -eq 7 && test -p p"), 0);
+}

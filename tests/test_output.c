@@ -110,7 +110,7 @@ Test(output, each_png_shows_the_flock_where_the_trajectory_says)
 	struct renderer *r;
 	render_params_default(&rp, 640, 360);
 	cr_assert_eq(render_new(&r, &rp), 0);
-	struct render_view v = { st.n, 3, st.x, st.y, st.vx, st.vy };
+	struct render_view v = { .n = st.n, .predators = 3, .x = st.x, .y = st.y, .vx = st.vx, .vy = st.vy };
 	render_frame(r, &v);
 	int stride, w, h;
 	const unsigned char *px = render_pixels(r, &stride);
@@ -177,4 +177,50 @@ Test(output, option_effects_show_in_the_picture)
 	}
 	cr_assert_eq(colours, 3, "antialias none: %d colours", colours);
 	free(p);
+}
+
+Test(output, trails_obstacles_noise_and_opengl_look)
+{
+	/* obstacles are drawn in their colour, where they are */
+	cr_assert_eq(tc_boids("-q -f 1 -n 1 --predators 0 --obstacle 100,80,20 --obstacle-color '#ff00ff' -o o_%%d.png"), 0);
+	int w, h;
+	unsigned char *p = read_png("o_0.png", &w, &h);
+	const unsigned char *c = p + 3 * (80 * 640 + 100);
+	cr_assert(c[0] == 255 && c[1] == 0 && c[2] == 255, "obstacle centre is %d,%d,%d", c[0], c[1], c[2]);
+	c = p + 3 * (80 * 640 + 125);
+	cr_assert(!(c[0] == 255 && c[1] == 0 && c[2] == 255), "obstacle drawn too large");
+	free(p);
+	/* trails: more boid-coloured pixels than without */
+	cr_assert_eq(tc_boids("-q -f 30 -o a_%%02d.png"), 0);
+	cr_assert_eq(tc_boids("-q -f 30 --trail 10 -o t_%%02d.png"), 0);
+	cr_assert(!same_file("a_29.png", "t_29.png"));
+	cr_assert(same_file("a_00.png", "t_00.png"), "frame 0 has no history, so no trail");
+	/* the OpenGL look: yellow predators */
+	cr_assert_eq(tc_boids("-q -f 1 --opengl --print-config"), 0);
+	cr_assert(strstr(tc_stdout(), "trail = 20\n") && strstr(tc_stdout(), "predator-color = #ffff00\n") &&
+	          strstr(tc_stdout(), "predator-size = 1.5\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_boids("-q -f 1 --opengl --trail 5 --print-config"), 0);
+	cr_assert(strstr(tc_stdout(), "trail = 5\n"));
+	/* noise: seeded clouds, not one flat colour */
+	cr_assert_eq(tc_boids("-q -f 1 -n 1 --background-style noise --predators 0 -o n_%%d.png"), 0);
+	cr_assert_eq(tc_boids("-q -f 1 -n 1 --background-style noise --predators 0 --seed 2 -o m_%%d.png"), 0);
+	p = read_png("n_0.png", &w, &h);
+	cr_assert(memcmp(p, p + 3 * (200 * 640 + 400), 3) != 0, "noise background is flat");
+	free(p);
+	cr_assert(!same_file("n_0.png", "m_0.png"), "the seed does not change the noise");
+}
+
+Test(output, obstacles_round_trip_through_a_config_file)
+{
+	cr_assert_eq(tc_boids("--obstacle 1,2,3 --obstacle 40.5,50,6 --print-config"), 0);
+	char *cfg = strdup(tc_stdout());
+	cr_assert(strstr(cfg, "obstacle = \nobstacle = 1,2,3\nobstacle = 40.5,50,6\n"), "%s", cfg);
+	FILE *f = fopen("o.cfg", "w");
+	fputs(cfg, f);
+	fclose(f);
+	cr_assert_eq(tc_boids("--config o.cfg --print-config"), 0);
+	cr_assert_str_eq(tc_stdout(), cfg);
+	cr_assert_eq(tc_boids("--config o.cfg --obstacle 9,9,9 --print-config"), 0);
+	cr_assert(strstr(tc_stdout(), "obstacle = \nobstacle = 9,9,9\n"), "the command line replaces the list");
+	free(cfg);
 }

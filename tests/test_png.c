@@ -24,7 +24,7 @@ static struct renderer *typical_frame(int w, int h)
 	double x[N], y[N], vx[N], vy[N];
 	uint64_t s = 12345;
 	struct render_params p;
-	struct render_view v = { N, 3, x, y, vx, vy };
+	struct render_view v = { .n = N, .predators = 3, .x = x, .y = y, .vx = vx, .vy = vy };
 	struct renderer *r;
 
 	for (int i = 0; i < N; i++) {

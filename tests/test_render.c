@@ -29,7 +29,7 @@ static void draw(struct pic *pic, const struct render_params *p, size_t n,
                  size_t predators, const double *x, const double *y,
                  const double *vx, const double *vy)
 {
-	struct render_view v = { n, predators, x, y, vx, vy };
+	struct render_view v = { .n = n, .predators = predators, .x = x, .y = y, .vx = vx, .vy = vy };
 
 	cr_assert_eq(render_new(&pic->r, p), 0);
 	cr_assert_eq(render_frame(pic->r, &v), 0);
@@ -436,8 +436,8 @@ Test(render, non_finite_and_far_boids_skipped)
 Test(render, frames_redraw_from_scratch)
 {
 	double x = 30, y = 20, vx = 1, vy = 0;
-	struct render_view v = { 1, 0, &x, &y, &vx, &vy };
-	struct render_view none = { 0, 0, NULL, NULL, NULL, NULL };
+	struct render_view v = { .n = 1, .predators = 0, .x = &x, .y = &y, .vx = &vx, .vy = &vy };
+	struct render_view none = { .n = 0, .predators = 0, .x = NULL, .y = NULL, .vx = NULL, .vy = NULL };
 	struct render_params p;
 	struct renderer *r;
 	const unsigned char *px;

@@ -66,7 +66,7 @@ static double us_per_boid_drawn(size_t n)
 	render_params_default(&rp, 1920, 1080);
 	if (render_new(&r, &rp) != 0)
 		exit(1);
-	struct render_view v = { n, 3, s.x, s.y, s.vx, s.vy };
+	struct render_view v = { .n = n, .predators = 3, .x = s.x, .y = s.y, .vx = s.vx, .vy = s.vy };
 	for (int k = 0; k < 5; k++) {
 		double t0 = progress_now();
 		for (int i = 0; i < 5; i++)
