@@ -32,6 +32,7 @@ enum cli_shape { CLI_SHAPE_CURVE, CLI_SHAPE_REPO, CLI_SHAPE_POLYGON };
 enum cli_antialias { CLI_AA_NONE, CLI_AA_FAST, CLI_AA_GOOD, CLI_AA_BEST };
 enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
 enum cli_background { CLI_BG_FLAT, CLI_BG_NOISE };
+enum cli_model { CLI_MODEL_HARDEN, CLI_MODEL_PROCESSING, CLI_MODEL_STEERING, CLI_MODEL_CANVAS };
 enum cli_target { CLI_TARGET_NONE, CLI_TARGET_FIXED, CLI_TARGET_LISSAJOUS };
 
 /* Every setting of a run.  "auto" integers are -1, unset strings NULL. */
@@ -82,6 +83,41 @@ struct settings {
 	long obstacles_n;
 	int target;             /* enum cli_target */
 	double target_x, target_y;
+	/* other models (docs/MODEL.md), as in struct sim_params */
+	int model;              /* enum cli_model */
+	double obstacle_margin;
+	double obstacle_weight;
+	double target_amp_x;
+	double target_amp_y;
+	double target_freq_x;
+	double target_freq_y;
+	double target_period;
+	double proc_cohesion_radius;
+	double proc_separation_radius;
+	double proc_alignment_radius;
+	double proc_cohesion_weight;
+	double proc_separation_weight;
+	double proc_alignment_weight;
+	double proc_max_force;
+	double proc_max_speed;
+	int proc_limit;
+	double proc_jitter;
+	double steer_radius;
+	double steer_cohesion_steps;
+	double steer_cohesion_weight;
+	double steer_separation_weight;
+	double steer_alignment_weight;
+	double steer_seek_weight;
+	double steer_arrival_radius;
+	double steer_arrival_speed;
+	double steer_max_speed;
+	double steer_max_turn;
+	double canvas_visual_range;
+	double canvas_cohesion_resistance;
+	double canvas_separation_distance;
+	double canvas_alignment_eagerness;
+	double canvas_speed;
+	double canvas_dt;
 	/* video */
 	long fps;
 	char *codec;            /* NULL: the container's default */
@@ -92,7 +128,7 @@ struct settings {
 	long gop;               /* -1: the encoder's default */
 	long encoder_threads;   /* -1: the encoder's choice (depends on the machine) */
 	/* bookkeeping */
-	unsigned char given[64];/* per option index: set by a config file or the command line */
+	unsigned char given[128];/* per option index: set by a config file or the command line */
 };
 
 enum cli_type {

@@ -30,8 +30,11 @@ static const char *const shape_names[] = { "curve", "repo", "polygon", NULL };
 static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
 static const char *const progress_names[] = { "auto", "always", "never", NULL };
 static const char *const bg_names[] = { "flat", "noise", NULL };
+static const char *const model_names[] = { "harden", "processing", "steering", "canvas", NULL };
+static const char *const proc_limit_names[] = { "length", "components", NULL };
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
+static const char S_MODELS[] = "Other models (docs/MODEL.md)";
 static const char S_RUN[] = "Run and output";
 static const char S_DRAW[] = "Drawing";
 static const char S_VIDEO[] = "Video encoding";
@@ -84,6 +87,77 @@ static const struct cli_option options[] = {
 	  "steps per frame", NULL },
 	{ "threads", 0, CLI_LONG, OFF(threads), "auto", 1, 256, CLI_AUTO, "N", S_MODEL,
 	  "worker threads (auto: one per core); never changes the output", NULL },
+
+	{ "model", 'm', CLI_ENUM, OFF(model), "harden", 0, 0, 0, "NAME", S_MODELS,
+	  "harden (the C# article), processing, steering or canvas", model_names },
+	{ "target", 0, CLI_TARGET, OFF(target), "lissajous", 0, 0, 0, "WHERE", S_MODELS,
+	  "steering target: lissajous (a moving point), X,Y or none", NULL },
+	{ "obstacle-margin", 0, CLI_DOUBLE, OFF(obstacle_margin), "30", 0, LIM, 0, "D", S_MODELS,
+	  "obstacles: push starts D pixels outside a circle", NULL },
+	{ "obstacle-weight", 0, CLI_DOUBLE, OFF(obstacle_weight), "0.2", 0, LIM, 0, "W", S_MODELS,
+	  "obstacles: push per pixel of depth, times W", NULL },
+	{ "target-amp-x", 0, CLI_DOUBLE, OFF(target_amp_x), "0.3", 0, 0.5, 0, "F", S_MODELS,
+	  "lissajous target: x amplitude, fraction of the width", NULL },
+	{ "target-amp-y", 0, CLI_DOUBLE, OFF(target_amp_y), "0.3", 0, 0.5, 0, "F", S_MODELS,
+	  "lissajous target: y amplitude, fraction of the height", NULL },
+	{ "target-freq-x", 0, CLI_DOUBLE, OFF(target_freq_x), "3", 0, LIM, 0, "N", S_MODELS,
+	  "lissajous target: x cycles per period", NULL },
+	{ "target-freq-y", 0, CLI_DOUBLE, OFF(target_freq_y), "2", 0, LIM, 0, "N", S_MODELS,
+	  "lissajous target: y cycles per period", NULL },
+	{ "target-period", 0, CLI_DOUBLE, OFF(target_period), "1200", 0, LIM, CLI_GT_MIN, "STEPS", S_MODELS,
+	  "lissajous target: steps per period", NULL },
+	{ "proc-cohesion-radius", 0, CLI_DOUBLE, OFF(proc_cohesion_radius), "40", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	  "processing: cohesion range, pixels", NULL },
+	{ "proc-separation-radius", 0, CLI_DOUBLE, OFF(proc_separation_radius), "10", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	  "processing: separation range, pixels", NULL },
+	{ "proc-alignment-radius", 0, CLI_DOUBLE, OFF(proc_alignment_radius), "40", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	  "processing: alignment range, pixels", NULL },
+	{ "proc-cohesion-weight", 0, CLI_DOUBLE, OFF(proc_cohesion_weight), "0.5", -LIM, LIM, 0, "W", S_MODELS,
+	  "processing: cohesion weight", NULL },
+	{ "proc-separation-weight", 0, CLI_DOUBLE, OFF(proc_separation_weight), "4", -LIM, LIM, 0, "W", S_MODELS,
+	  "processing: separation weight", NULL },
+	{ "proc-alignment-weight", 0, CLI_DOUBLE, OFF(proc_alignment_weight), "4", -LIM, LIM, 0, "W", S_MODELS,
+	  "processing: alignment weight", NULL },
+	{ "proc-max-force", 0, CLI_DOUBLE, OFF(proc_max_force), "5", 0, LIM, CLI_GT_MIN, "A", S_MODELS,
+	  "processing: acceleration limit, pixels/step^2", NULL },
+	{ "proc-max-speed", 0, CLI_DOUBLE, OFF(proc_max_speed), "3", 0, LIM, CLI_GT_MIN, "V", S_MODELS,
+	  "processing: speed limit, pixels/step", NULL },
+	{ "proc-limit", 0, CLI_ENUM, OFF(proc_limit), "length", 0, 0, 0, "HOW", S_MODELS,
+	  "processing: limit the vectors' length, or each component (the sketch)", proc_limit_names },
+	{ "proc-jitter", 0, CLI_DOUBLE, OFF(proc_jitter), "0", 0, LIM, 0, "J", S_MODELS,
+	  "processing: random push in [-J, J] per component (the sketch: 6)", NULL },
+	{ "steer-radius", 0, CLI_DOUBLE, OFF(steer_radius), "20", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	  "steering: neighbour range, pixels", NULL },
+	{ "steer-cohesion-steps", 0, CLI_DOUBLE, OFF(steer_cohesion_steps), "100", 1, LIM, 0, "S", S_MODELS,
+	  "steering: cohesion divides the offset by S", NULL },
+	{ "steer-cohesion-weight", 0, CLI_DOUBLE, OFF(steer_cohesion_weight), "0.05", -LIM, LIM, 0, "W", S_MODELS,
+	  "steering: cohesion weight", NULL },
+	{ "steer-separation-weight", 0, CLI_DOUBLE, OFF(steer_separation_weight), "156.25", -LIM, LIM, 0, "W", S_MODELS,
+	  "steering: separation (1/r^2) weight", NULL },
+	{ "steer-alignment-weight", 0, CLI_DOUBLE, OFF(steer_alignment_weight), "0.25", -LIM, LIM, 0, "W", S_MODELS,
+	  "steering: alignment weight", NULL },
+	{ "steer-seek-weight", 0, CLI_DOUBLE, OFF(steer_seek_weight), "0", 0, LIM, 0, "V", S_MODELS,
+	  "steering: speed of seeking the target (0: off)", NULL },
+	{ "steer-arrival-radius", 0, CLI_DOUBLE, OFF(steer_arrival_radius), "50", 0, LIM, 0, "R", S_MODELS,
+	  "steering: slow down within R of the target (0: off)", NULL },
+	{ "steer-arrival-speed", 0, CLI_DOUBLE, OFF(steer_arrival_speed), "5", 0, LIM, 0, "V", S_MODELS,
+	  "steering: top arrival speed, pixels/step", NULL },
+	{ "steer-max-speed", 0, CLI_DOUBLE, OFF(steer_max_speed), "3.75", 0, LIM, CLI_GT_MIN, "V", S_MODELS,
+	  "steering: velocity limit, pixels/step", NULL },
+	{ "steer-max-turn", 0, CLI_DOUBLE, OFF(steer_max_turn), "6.4", 0, 180, CLI_GT_MIN, "DEG", S_MODELS,
+	  "steering: rotation limit, degrees per step", NULL },
+	{ "canvas-visual-range", 0, CLI_DOUBLE, OFF(canvas_visual_range), "50", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	  "canvas: visual range, pixels", NULL },
+	{ "canvas-cohesion-resistance", 0, CLI_DOUBLE, OFF(canvas_cohesion_resistance), "10", 0, LIM, CLI_GT_MIN, "K", S_MODELS,
+	  "canvas: cohesion divided by K", NULL },
+	{ "canvas-separation-distance", 0, CLI_DOUBLE, OFF(canvas_separation_distance), "15", 0, LIM, 0, "D", S_MODELS,
+	  "canvas: separation distance, pixels", NULL },
+	{ "canvas-alignment-eagerness", 0, CLI_DOUBLE, OFF(canvas_alignment_eagerness), "0.05", -LIM, LIM, 0, "E", S_MODELS,
+	  "canvas: alignment eagerness", NULL },
+	{ "canvas-speed", 0, CLI_DOUBLE, OFF(canvas_speed), "100", 0, LIM, CLI_GT_MIN, "V", S_MODELS,
+	  "canvas: constant speed, pixels per second", NULL },
+	{ "canvas-dt", 0, CLI_DOUBLE, OFF(canvas_dt), "0.016666666666666666", 0, LIM, CLI_GT_MIN, "S", S_MODELS,
+	  "canvas: time step, seconds (1/60)", NULL },
 
 	{ "frames", 'f', CLI_LONG, OFF(frames), "300", 1, CLI_MAX_FRAMES, 0, "N", S_RUN,
 	  "frames to write", NULL },
@@ -615,6 +689,10 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			return errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
 			            argv[optind]), CLI_ERROR;
 	}
+
+	/* None of the other models' seeds has predators. */
+	if (s->model != CLI_MODEL_HARDEN && !cli_given(s, "predators"))
+		s->predators = 0;
 
 	/* The OpenGL version's look fills in what was not set explicitly. */
 	if (s->opengl) {

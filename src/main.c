@@ -63,6 +63,7 @@ struct run {
 	long hist_count;             /* frames in the ring, <= trail */
 	long hist_next;              /* ring slot the next frame goes to */
 	struct render_circle *obstacles; /* for the renderers */
+	struct sim_obstacle *sim_obstacles; /* for the flock */
 	/* pipeline */
 	struct frameq *queue;
 	int drawers;                 /* drawing threads */
@@ -75,6 +76,8 @@ struct slot_data {
 	double *x, *y, *vx, *vy;     /* one block */
 	double *trail_x, *trail_y;   /* oldest first, trail_len * n each (one block) */
 	size_t trail_len;
+	int has_target;              /* the steering model's target, where it is */
+	double target_x, target_y;
 	struct renderer *renderer;
 	struct video_picture *pic;   /* the drawn frame, converted for the encoder */
 };
@@ -249,6 +252,58 @@ static void settings_to_params(const struct settings *s, struct sim_params *p)
 	p->wall_turn = s->wall_turn;
 	p->edges = edges[s->edges];
 	p->update = s->update == CLI_SYNCHRONOUS ? SIM_SYNCHRONOUS : SIM_SEQUENTIAL;
+
+	static const enum sim_model models[] = {
+		[CLI_MODEL_HARDEN] = SIM_HARDEN,
+		[CLI_MODEL_PROCESSING] = SIM_PROCESSING,
+		[CLI_MODEL_STEERING] = SIM_STEERING,
+		[CLI_MODEL_CANVAS] = SIM_CANVAS,
+	};
+	static const enum sim_target_mode targets[] = {
+		[CLI_TARGET_NONE] = SIM_TARGET_NONE,
+		[CLI_TARGET_FIXED] = SIM_TARGET_FIXED,
+		[CLI_TARGET_LISSAJOUS] = SIM_TARGET_LISSAJOUS,
+	};
+	p->model = models[s->model];
+	p->target_mode = targets[s->target];
+	if (s->target == CLI_TARGET_FIXED) {
+		p->target_x = s->target_x;
+		p->target_y = s->target_y;
+	}
+	p->proc_limit_components = s->proc_limit == 1;
+	p->noise_seed = s->seed;
+	p->obstacle_margin = s->obstacle_margin;
+	p->obstacle_weight = s->obstacle_weight;
+	p->target_amp_x = s->target_amp_x;
+	p->target_amp_y = s->target_amp_y;
+	p->target_freq_x = s->target_freq_x;
+	p->target_freq_y = s->target_freq_y;
+	p->target_period = s->target_period;
+	p->proc_cohesion_radius = s->proc_cohesion_radius;
+	p->proc_separation_radius = s->proc_separation_radius;
+	p->proc_alignment_radius = s->proc_alignment_radius;
+	p->proc_cohesion_weight = s->proc_cohesion_weight;
+	p->proc_separation_weight = s->proc_separation_weight;
+	p->proc_alignment_weight = s->proc_alignment_weight;
+	p->proc_max_force = s->proc_max_force;
+	p->proc_max_speed = s->proc_max_speed;
+	p->proc_jitter = s->proc_jitter;
+	p->steer_radius = s->steer_radius;
+	p->steer_cohesion_steps = s->steer_cohesion_steps;
+	p->steer_cohesion_weight = s->steer_cohesion_weight;
+	p->steer_separation_weight = s->steer_separation_weight;
+	p->steer_alignment_weight = s->steer_alignment_weight;
+	p->steer_seek_weight = s->steer_seek_weight;
+	p->steer_arrival_radius = s->steer_arrival_radius;
+	p->steer_arrival_speed = s->steer_arrival_speed;
+	p->steer_max_speed = s->steer_max_speed;
+	p->steer_max_turn = s->steer_max_turn;
+	p->canvas_visual_range = s->canvas_visual_range;
+	p->canvas_cohesion_resistance = s->canvas_cohesion_resistance;
+	p->canvas_separation_distance = s->canvas_separation_distance;
+	p->canvas_alignment_eagerness = s->canvas_alignment_eagerness;
+	p->canvas_speed = s->canvas_speed;
+	p->canvas_dt = s->canvas_dt;
 }
 
 static void settings_to_render(struct run *r, struct render_params *p)
@@ -291,6 +346,18 @@ static void build_flock(struct run *r)
 	struct traj_state st = { 0 };
 
 	settings_to_params(s, &p);
+	if (s->obstacles_n) {
+		r->sim_obstacles = calloc((size_t)s->obstacles_n, sizeof(*r->sim_obstacles));
+		if (!r->sim_obstacles) {
+			fprintf(stderr, "boids: out of memory\n");
+			exit(EXIT_FAILURE);
+		}
+		for (long i = 0; i < s->obstacles_n; i++)
+			r->sim_obstacles[i] = (struct sim_obstacle){ s->obstacles[i][0], s->obstacles[i][1],
+			                                             s->obstacles[i][2] };
+		p.obstacles = r->sim_obstacles;
+		p.obstacles_n = (size_t)s->obstacles_n;
+	}
 	if (s->init) {
 		struct traj_error te;
 		FILE *f = fopen(s->init, "r");
@@ -506,6 +573,7 @@ static void *produce(void *arg)
 		memcpy(d->vx, r->sim.vx, bytes);
 		memcpy(d->vy, r->sim.vy, bytes);
 		copy_trail(r, d);
+		d->has_target = sim_target(&r->sim, &d->target_x, &d->target_y);
 		slot->frame = k;
 		frameq_put_stepped(r->queue, slot);
 	}
@@ -524,7 +592,8 @@ static void *draw(void *arg)
 		struct render_view v = { .n = r->sim.n, .predators = (size_t)r->set.predators,
 		                         .x = d->x, .y = d->y, .vx = d->vx, .vy = d->vy,
 		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
-		                         .trail_y = d->trail_y };
+		                         .trail_y = d->trail_y, .has_target = d->has_target,
+		                         .target_x = d->target_x, .target_y = d->target_y };
 		int err = render_frame(d->renderer, &v);
 		if (err) {
 			stage_failed(r, "cannot draw a frame of", r->set.output, err);
@@ -721,6 +790,7 @@ static void run_release(struct run *r)
 	sim_release(&r->sim);
 	free(r->hist_x);
 	free(r->obstacles);
+	free(r->sim_obstacles);
 	metrics_ctx_release(&r->mctx);
 	pool_free(r->pool);
 	cli_release(&r->set);

@@ -96,7 +96,17 @@ Test(cli, man_page_documents_every_option_and_default)
 			*w++ = *c;
 		}
 		*w = 0;
-		char *at = strstr(man, name);
+		/* the option's own entry: "\fB\-\-name\fR" starting a line (or after
+		 * the short form) and followed by "=" or the end of the line */
+		char head[96];
+		snprintf(head, sizeof(head), "\\fB%s\\fR", name);
+		char *at = NULL;
+		for (char *c = strstr(man, head); c && !at; c = strstr(c + 1, head)) {
+			char after = c[strlen(head)];
+			int starts = c == man || c[-1] == '\n' || (c - man >= 2 && c[-2] == ',' && c[-1] == ' ');
+			if (starts && (after == '=' || after == '\n'))
+				at = c;
+		}
 		cr_expect(at, "man page lacks %s", o[i].name);
 		if (!at || !o[i].def || !*o[i].def || o[i].type == CLI_FLAG)
 			continue;

@@ -224,3 +224,31 @@ Test(output, obstacles_round_trip_through_a_config_file)
 	cr_assert(strstr(tc_stdout(), "obstacle = \nobstacle = 9,9,9\n"), "the command line replaces the list");
 	free(cfg);
 }
+
+Test(output, every_model_renders_from_its_defaults)
+{
+	static const char *const models[] = { "harden", "processing", "steering", "canvas" };
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(tc_boids("-q -m %s -f 30 -o %s.gif --trajectory %s.csv", models[i], models[i], models[i]), 0,
+		             "%s: %s", models[i], tc_stderr());
+		cr_assert_eq(tc_sh("test $(grep -c '^29,' %s.csv) -eq 100", models[i]), 0);
+	}
+	cr_assert(!same_file("processing.csv", "canvas.csv"));
+	/* the steering target is drawn: a fixed one shows up in the picture */
+	cr_assert_eq(tc_boids("-q -m steering --target 100,100 --target-color '#ff0000' -f 1 -o s_%%d.png"), 0);
+	int w, h;
+	unsigned char *p = read_png("s_0.png", &w, &h);
+	long red = 0;
+	for (int y = 90; y < 110; y++)
+		for (int x = 90; x < 110; x++) {
+			const unsigned char *c = p + 3 * (y * 640 + x);
+			red += c[0] > 200 && c[1] < 60 && c[2] < 60;
+		}
+	cr_assert_gt(red, 5, "no target marker at 100,100");
+	free(p);
+	/* other models have no predators unless asked */
+	cr_assert_eq(tc_boids("-m canvas --print-config"), 0);
+	cr_assert(strstr(tc_stdout(), "predators = 0\n"));
+	cr_assert_eq(tc_boids("-m canvas --predators 2 --print-config"), 0);
+	cr_assert(strstr(tc_stdout(), "predators = 2\n"));
+}

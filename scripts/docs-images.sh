@@ -1,0 +1,21 @@
+#!/bin/sh
+# Regenerates the pictures in docs/ from the program itself (never by hand):
+#   docs/frame.png         a frame of the default flock, for the README
+#   docs/model-NAME.png    a thumbnail of each model from its defaults
+# Usage: scripts/docs-images.sh [path/to/boids]   (default: build/boids)
+set -eu
+cd "$(dirname "$0")/.."
+BOIDS=${1:-build/boids}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The default flock after 5 seconds.
+"$BOIDS" -q -y -f 1 --warmup 150 -o "$tmp/frame_%d.png"
+cp "$tmp/frame_0.png" docs/frame.png
+
+# Each model from its defaults alone, after 10 seconds, at half size.
+for m in harden processing steering canvas; do
+	"$BOIDS" -q -y -m "$m" -f 1 --warmup 300 --scale 0.5 -o "$tmp/$m-%d.png"
+	cp "$tmp/$m-0.png" "docs/model-$m.png"
+done
+echo "docs-images: wrote docs/frame.png and docs/model-*.png"
