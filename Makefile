@@ -95,6 +95,24 @@ check:
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		BOIDS_BIN=$(abspath build-san/boids) build-san/tests/run $(TESTFLAGS)
 
+# A short render of every kind under valgrind memcheck: no errors, no leaks.
+VALGRIND = valgrind -q --error-exitcode=1 --suppressions=tests/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect \
+	--errors-for-leak-kinds=definite,indirect
+check-valgrind:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory $(BUILD)/boids
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && set -e && \
+	for out in v.mp4 v.gif f_%02d.png; do \
+		echo "  VALGRIND boids -o $$out"; \
+		$(VALGRIND) $(BUILD)/boids -q -f 8 -s 160x90 -n 40 --trail 3 --obstacle 80,45,10 \
+			--background-style noise --metrics $$d/m.csv --summary $$d/s.json -y -o $$d/$$out; \
+	done; \
+	echo "  VALGRIND boids -m steering --no-render"; \
+	$(VALGRIND) $(BUILD)/boids -q -f 20 -m steering --no-render --trajectory $$d/t.csv -y; \
+	echo "  VALGRIND boids --init (reading a trajectory back)"; \
+	$(VALGRIND) $(BUILD)/boids -q -f 3 --init $$d/t.csv --update synchronous -o $$d/i.y4m -y; \
+	echo "check-valgrind: no errors, no leaks"
+
 demo:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory $(BUILD)/boids
