@@ -92,7 +92,8 @@ check:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
 		NEED_TESTS=1 build-san/boids build-san/tests/run
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		BOIDS_BIN=$(abspath build-san/boids) build-san/tests/run $(TESTFLAGS)
 
 # A short render of every kind under valgrind memcheck: no errors, no leaks.
