@@ -2,11 +2,15 @@
  * video — encodes a sequence of pixel buffers with libavformat/libavcodec.
  *
  * Input pixels: Cairo ARGB32 (native-endian 0xAARRGGBB words, which is
- * FFmpeg's AV_PIX_FMT_RGB32 on either endianness), converted by libswscale
- * to the encoder's pixel format with SWS_BICUBIC | SWS_ACCURATE_RND |
- * SWS_BITEXACT; YUV output uses the BT.709 matrix in limited range and is
- * tagged so (primaries, transfer, matrix), y4m included though its header
- * cannot say it.  Alpha is ignored: pixels must be opaque.
+ * FFmpeg's AV_PIX_FMT_RGB32 on either endianness).  yuv420p, the default of
+ * every YUV container, comes from our own fixed-point converter: BT.709,
+ * limited range, chroma from the mean of each 2x2 block, integer arithmetic
+ * only (the same bytes on every machine, several times faster than
+ * libswscale's bit-exact mode).  Other pixel formats go through libswscale
+ * with SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, BT.709 limited range
+ * for YUV.  Everything is tagged BT.709 (primaries, transfer, matrix), y4m
+ * included though its header cannot say it.  Alpha is ignored: pixels must
+ * be opaque.
  *
  * Containers by extension of the name given to video_open():
  *   .mp4 .mov .mkv  H.264 (libx264), yuv420p, CRF 23, preset veryfast;

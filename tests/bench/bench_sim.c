@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "render.h"
 #include "sim.h"
+#include "video.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -79,6 +80,56 @@ static double us_per_boid_drawn(size_t n)
 	return t[2];
 }
 
+/* Per-frame cost of drawing and of converting for the encoder, 640x360 defaults. */
+static void frame_costs(void)
+{
+	struct sim_params p;
+	struct sim s;
+	struct render_params rp;
+	struct renderer *r;
+	struct video *v;
+	struct video_picture *pic;
+	struct video_options o;
+	char err[256];
+	double td[5], tc[5];
+
+	sim_params_default(&p, 640, 360);
+	sim_init(&s, &p, 100, NULL);
+	sim_randomize(&s, 1);
+	render_params_default(&rp, 640, 360);
+	render_new(&r, &rp);
+	video_options_default(&o);
+	if (video_open(&v, "/dev/null", "x.y4m", 640, 360, 30, &o, err, sizeof(err)) != 0 ||
+	    video_picture_new(v, &pic) != 0) {
+		fprintf(stderr, "bench: %s\n", err);
+		exit(1);
+	}
+	struct render_view view = { .n = 100, .predators = 3, .x = s.x, .y = s.y, .vx = s.vx, .vy = s.vy };
+	int stride;
+	const unsigned char *px = render_pixels(r, &stride);
+	for (int k = 0; k < 5; k++) {
+		double t0 = progress_now();
+		for (int i = 0; i < 100; i++) {
+			sim_step(&s);
+			render_frame(r, &view);
+		}
+		double t1 = progress_now();
+		for (int i = 0; i < 100; i++)
+			video_picture_fill(pic, px, stride);
+		double t2 = progress_now();
+		td[k] = (t1 - t0) * 10;
+		tc[k] = (t2 - t1) * 10;
+	}
+	qsort(td, 5, sizeof(double), cmp_double);
+	qsort(tc, 5, sizeof(double), cmp_double);
+	printf("per frame at the defaults (640x360, 100 boids):\n");
+	printf("  step + draw %.3f ms, convert to yuv420p %.3f ms\n", td[2], tc[2]);
+	video_picture_free(pic);
+	video_free(v);
+	render_free(r);
+	sim_release(&s);
+}
+
 int main(int argc, char **argv)
 {
 	int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -104,6 +155,7 @@ int main(int argc, char **argv)
 		double b = ms_per_step(n, SIM_SEQUENTIAL, SIM_SEARCH_BRUTE, 1, steps, 3);
 		printf("  %-8zu brute %.3f ms / grid %.3f ms = x%.1f\n", n, b, g, b / g);
 	}
+	frame_costs();
 	printf("drawing at 1920x1080, microseconds per boid:\n");
 	printf("  10000 boids: %.3f us\n", us_per_boid_drawn(10000));
 	return 0;
