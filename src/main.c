@@ -338,6 +338,28 @@ static void settings_to_render(struct run *r, struct render_params *p)
 	p->target_color = s->target_color;
 }
 
+/*
+ * Refuses, before allocating, a run whose memory would not fit: the flock
+ * and its grids, and per pipeline slot a copy of the state, the trail and
+ * the picture (plus the trail ring).  The stated maximum is 80% of the
+ * machine's physical memory.
+ */
+static void check_memory(const struct run *r)
+{
+	const struct settings *s = &r->set;
+	double n = (double)s->boids, slots = r->kind == OUT_NONE ? 0 : r->drawers + 3;
+	double trail = s->trail > 1 ? (double)s->trail : 0;
+	double picture = (double)r->pic_w * r->pic_h * 4 * 2.5; /* ARGB + yuv + encoder */
+	double flock = n * (10 * 8 + 4 * 4) * 2;                  /* sim arrays, grids, metrics */
+	double bytes = flock + slots * (n * 32 + trail * n * 16 + picture) + trail * n * 16;
+	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+
+	if (phys > 0 && bytes > 0.8 * phys)
+		usage_error("this run needs about %.1f GiB of memory, more than 80%% of the %.1f GiB here "
+		            "(fewer --boids, a shorter --trail or a smaller picture)",
+		            bytes / 1073741824.0, phys / 1073741824.0);
+}
+
 /* Builds the flock from --init or the seed; usage errors exit 2. */
 static void build_flock(struct run *r)
 {
@@ -377,6 +399,7 @@ static void build_flock(struct run *r)
 	}
 	if (s->predators > s->boids)
 		usage_error("--predators: %ld is more than the %ld boids", s->predators, s->boids);
+	check_memory(r);
 
 	long threads = s->threads > 0 ? s->threads : sysconf(_SC_NPROCESSORS_ONLN);
 	r->pool = pool_new(threads > 0 ? (int)threads : 1);
@@ -839,15 +862,15 @@ int main(int argc, char **argv)
 	/* Validate everything a user can get wrong before creating any file. */
 	check_output(&r);
 	check_side_files(&r);
-	build_flock(&r);
-	metrics_ctx_init(&r.mctx);
-	r.want_metrics = s->metrics || s->summary;
-	pthread_mutex_init(&r.fail_lock, NULL);
 	r.drawers = (int)(s->threads > 0 ? s->threads : sysconf(_SC_NPROCESSORS_ONLN));
 	if (r.drawers < 1)
 		r.drawers = 1;
 	if (r.drawers > 64)
 		r.drawers = 64;
+	build_flock(&r);
+	metrics_ctx_init(&r.mctx);
+	r.want_metrics = s->metrics || s->summary;
+	pthread_mutex_init(&r.fail_lock, NULL);
 	if (s->obstacles_n && !(r.obstacles = calloc((size_t)s->obstacles_n, sizeof(*r.obstacles)))) {
 		fprintf(stderr, "boids: out of memory\n");
 		run_release(&r);

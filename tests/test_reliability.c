@@ -172,6 +172,9 @@ Test(reliability, huge_requests_are_refused_before_allocating)
 	cr_assert_eq(tc_boids("-n 10000001"), 2);
 	cr_assert_eq(tc_boids("-s 20000x20000"), 2);
 	cr_assert_eq(tc_boids("-f 100000001"), 2);
+	/* each within its limit, together beyond the machine's memory */
+	cr_assert_eq(tc_boids("-n 10000000 --trail 1000 -f 1"), 2);
+	cr_assert(strstr(tc_stderr(), "GiB of memory"), "%s", tc_stderr());
 	cr_assert_eq(tc_count_files("."), 0);
 }
 
