@@ -128,6 +128,9 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz build-fuzz-strict
 
 -include $(OBJS:.o=.d) $(TOBJS:.o=.d) $(BUILD)/bench_sim.d
+
+# libFuzzer harnesses: make fuzz (FUZZ_SECONDS=30), see docs/FUZZING.md
+include mk/fuzz.mk
