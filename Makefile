@@ -16,7 +16,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 LDFLAGS ?=
 
-PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter inih
+PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter
 TEST_PKGS = criterion
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes

@@ -8,7 +8,7 @@ PACKAGES="
 build-essential pkg-config
 libcairo2-dev libpng-dev
 libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
-libinih-dev libcriterion-dev
+libcriterion-dev
 ffmpeg valgrind clang libclang-rt-14-dev
 parallel gnuplot-nox python3 bc imagemagick openssh-server openssh-client rsync
 "

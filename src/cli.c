@@ -13,7 +13,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <ini.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -281,6 +280,7 @@ static void fmt_num(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.15g", v);
 }
 
+/* Formats a message; a user's control characters become '?' (one line, no escapes). */
 static int errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -288,6 +288,9 @@ static int errf(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	for (char *c = err; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return -1;
 }
 
@@ -351,7 +354,7 @@ static int parse_double(const struct cli_option *o, const char *v, double *out,
 	double x = starts_badly(v) ? 0 : strtod(v, &end);
 	if (starts_badly(v) || *end)
 		return errf(err, errlen, "--%s: '%s' is not %s", o->name, v, range);
-	if (!isfinite(x) || errno == ERANGE)
+	if (!isfinite(x)) /* ERANGE on underflow is fine: a tiny number is a number */
 		return errf(err, errlen, "--%s: '%s' is not a finite number in range (expected %s)",
 		            o->name, v, range);
 	if (x < o->min || x > o->max || ((o->flags & CLI_GT_MIN) && x == o->min))
@@ -449,7 +452,7 @@ static int parse_tuple(const char *v, double *out, int count)
 			return -1;
 		errno = 0;
 		out[i] = strtod(p, &end);
-		if (end == p || errno == ERANGE || !isfinite(out[i]) || fabs(out[i]) > LIM)
+		if (end == p || !isfinite(out[i]) || fabs(out[i]) > LIM)
 			return -1;
 		if (i < count - 1 && *end != ',')
 			return -1;
@@ -553,60 +556,142 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
 
 /* -------------------------------------------------------------- config file */
 
-struct ini_ctx {
-	struct settings *s;
-	int failed;       /* the handler stopped at a bad pair */
-	char msg[256];    /* why; inih's return value says where */
-};
-
-static int on_ini_pair(void *user, const char *section, const char *name, const char *value)
+/*
+ * The config format, one setting a line:
+ *
+ *   key = value       keys are the long option names; blanks around both
+ *   # comment         '#' or ';' as a line's first non-blank: a comment
+ *   key = "  x "      double quotes keep blanks; \" \\ \n \t inside them
+ *
+ * Blank lines are skipped; there are no sections, no continuation lines
+ * and no length limit.  --print-config quotes the values that need it, so
+ * whatever it writes reads back to the same settings.
+ */
+static int is_blank(char c)
 {
-	struct ini_ctx *c = user;
-	char msg[256];
+	return c == ' ' || c == '\t';
+}
 
-	if (c->failed)
-		return 0;
-	if (section && *section) {
-		snprintf(msg, sizeof(msg), "sections are not used ('[%.64s]')", section);
-		goto fail;
+/*
+ * Unquotes a "..." value in place.  Returns 0, or -1 with why set (an
+ * unknown escape, no closing quote, text after it).
+ */
+static int unquote(char *v, const char **why)
+{
+	char *w = v, *r = v + 1;
+
+	for (; *r && *r != '"'; r++) {
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		switch (*++r) {
+		case '"': *w++ = '"'; break;
+		case '\\': *w++ = '\\'; break;
+		case 'n': *w++ = '\n'; break;
+		case 't': *w++ = '\t'; break;
+		case 'r': *w++ = '\r'; break;
+		default:
+			*why = "unknown escape in quotes (use \\\" \\\\ \\n \\t \\r)";
+			return -1;
+		}
 	}
-	const struct cli_option *o = cli_find(name);
-	if (!o || (o->flags & CLI_NOCONFIG)) {
-		snprintf(msg, sizeof(msg), "unknown key '%.64s'", name);
-		goto fail;
+	if (*r != '"') {
+		*why = "no closing quote";
+		return -1;
 	}
-	if (set_value(c->s, o, value, msg, sizeof(msg)) != 0)
-		goto fail;
-	c->s->given[index_of(o)] = 1;
-	return 1;
-fail:
-	c->failed = 1;
-	snprintf(c->msg, sizeof(c->msg), "%s", msg);
+	for (r++; is_blank(*r); r++)
+		;
+	if (*r) {
+		*why = "text after the closing quote";
+		return -1;
+	}
+	*w = 0;
 	return 0;
 }
 
 static int read_config(struct settings *s, const char *path, char *err, size_t errlen)
 {
-	struct ini_ctx c = { .s = s };
 	FILE *f = fopen(path, "r");
+	char *line = NULL, msg[256];
+	size_t cap = 0;
+	ssize_t len;
+	long lineno = 0;
+	int ret = 0;
 
 	if (!f)
 		return errf(err, errlen, "--config: cannot open '%s': %s", path, strerror(errno));
-	int line = ini_parse_file(f, on_ini_pair, &c);
-	int bad = ferror(f);
+	while (ret == 0 && (len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		char *p = line, *end = line + len;
+		while (is_blank(*p))
+			p++;
+		if ((size_t)len != strlen(line)) {
+			ret = errf(err, errlen, "%s:%ld: NUL byte in the line", path, lineno);
+			break;
+		}
+		if (!*p || *p == '#' || *p == ';')
+			continue;
+		char *eq = strchr(p, '=');
+		if (*p == '[' || !eq) {
+			ret = errf(err, errlen, "%s:%ld: expected 'key = value'", path, lineno);
+			break;
+		}
+		char *k = eq;
+		while (k > p && is_blank(k[-1]))
+			k--;
+		*k = 0;
+		char *v = eq + 1;
+		while (is_blank(*v))
+			v++;
+		while (end > v && is_blank(end[-1]))
+			*--end = 0;
+		const char *why = NULL;
+		if (*v == '"' && unquote(v, &why) != 0) {
+			ret = errf(err, errlen, "%s:%ld: %s: %s", path, lineno, p, why);
+			break;
+		}
+		const struct cli_option *o = cli_find(p);
+		if (!o || (o->flags & CLI_NOCONFIG)) {
+			ret = errf(err, errlen, "%s:%ld: unknown key '%.64s'", path, lineno, p);
+			break;
+		}
+		if (set_value(s, o, v, msg, sizeof(msg)) != 0) {
+			ret = errf(err, errlen, "%s:%ld: %s", path, lineno, msg);
+			break;
+		}
+		s->given[index_of(o)] = 1;
+	}
+	if (ret == 0 && ferror(f))
+		ret = errf(err, errlen, "--config: cannot read '%s': %s", path, strerror(errno));
+	free(line);
 	fclose(f);
-	if (bad)
-		return errf(err, errlen, "--config: cannot read '%s'", path);
-	if (line == 0)
-		return 0;
-	if (c.failed)
-		return errf(err, errlen, "%s:%d: %s", path, line, c.msg);
-	return errf(err, errlen, "%s:%d: expected 'key = value'", path, line);
+	return ret;
 }
 
 /* ----------------------------------------------------------- command line */
 
 enum { LONG_ONLY = 256 }; /* getopt values of options without a letter */
+
+/* An unrecognised --word: ambiguous (a prefix of several names) or unknown. */
+static void unknown_option(const char *arg, char *err, size_t errlen)
+{
+	const char *name = strncmp(arg, "--", 2) == 0 ? arg + 2 : arg;
+	size_t len = strcspn(name, "="), matches = 0;
+	char list[160] = "";
+
+	for (size_t i = 0; len && name != arg && i < NOPTS; i++)
+		if (strncmp(options[i].name, name, len) == 0 && matches++ < 4)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s--%s",
+			         matches > 1 ? ", " : "", options[i].name);
+	if (matches > 1)
+		errf(err, errlen, "ambiguous option '%.*s' (%s%s)", (int)len + 2, arg, list,
+		     matches > 4 ? ", ..." : "");
+	else
+		errf(err, errlen, "unknown option '%s' (see --help)", arg);
+}
 
 int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen)
 {
@@ -646,7 +731,7 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 						return errf(err, errlen, "--%s does not take a value", options[i].name), CLI_ERROR;
 				if (optopt && optopt < LONG_ONLY)
 					return errf(err, errlen, "unknown option '-%c' (see --help)", optopt), CLI_ERROR;
-				return errf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]), CLI_ERROR;
+				return unknown_option(argv[optind - 1], err, errlen), CLI_ERROR;
 			}
 			if (c == ':') {
 				const struct cli_option *o = NULL;
@@ -762,10 +847,12 @@ void cli_format_value(const struct settings *s, const struct cli_option *o, char
 			snprintf(buf, len, "auto");
 			break;
 		}
-		/* The shortest form that reads back as the same double. */
+		/* The shortest form that reads back as the same double, without
+		 * an exponent unless the number is very large or small (50, not 5e+01). */
+		int plain_ok = v == 0 || (fabs(v) >= 1e-4 && fabs(v) < 1e15);
 		for (int prec = 1; prec <= 17; prec++) {
 			snprintf(buf, len, "%.*g", prec, v);
-			if (strtod(buf, NULL) == v)
+			if (strtod(buf, NULL) == v && (!plain_ok || !strchr(buf, 'e')))
 				break;
 		}
 		break;
@@ -808,6 +895,32 @@ void cli_format_value(const struct settings *s, const struct cli_option *o, char
 	}
 }
 
+/* Writes a value so that read_config() reads it back unchanged. */
+static void put_config_value(FILE *f, const char *v)
+{
+	size_t n = strlen(v);
+	int quote = n && (is_blank(v[0]) || is_blank(v[n - 1]) || v[0] == '"');
+
+	for (const char *c = v; *c && !quote; c++)
+		quote = (unsigned char)*c < 0x20 || *c == 0x7f;
+	if (!quote) {
+		fputs(v, f);
+		return;
+	}
+	fputc('"', f);
+	for (const char *c = v; *c; c++) {
+		switch (*c) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default: fputc(*c, f);
+		}
+	}
+	fputc('"', f);
+}
+
 void cli_print_config(FILE *f, const struct settings *s)
 {
 	const char *section = NULL;
@@ -831,7 +944,9 @@ void cli_print_config(FILE *f, const struct settings *s)
 			continue;
 		}
 		cli_format_value(s, o, v, sizeof(v));
-		fprintf(f, "%s = %s\n", o->name, v);
+		fprintf(f, "%s = ", o->name);
+		put_config_value(f, v);
+		fputc('\n', f);
 	}
 }
 
@@ -864,7 +979,8 @@ void cli_print_help(FILE *f)
 	}
 	fprintf(f,
 	        "\nA config file has one 'key = value' per line, keys being the long option names;\n"
-	        "'#' starts a comment line.  Options on the command line win over the file.\n"
+	        "a line starting with '#' is a comment; \"quotes\" keep blanks in a value.\n"
+	        "Options on the command line win over the file.\n"
 	        "\nLimits: up to %ld boids, fields up to %ldx%ld, pictures up to %ldx%ld,\n"
 	        "up to %ld frames.\n"
 	        "\nExit status: 0 success, 1 runtime failure (I/O, encoder), 2 bad usage,\n"

@@ -65,7 +65,8 @@ static int field_double(const char *s, double *v)
 
 	errno = 0;
 	*v = strtod(s, &end);
-	return (end == s || *end || errno == ERANGE || !isfinite(*v)) ? -1 : 0;
+	/* ERANGE on underflow still gives the nearest double: only non-finite fails */
+	return (end == s || *end || !isfinite(*v)) ? -1 : 0;
 }
 
 /* Growable columns of the frame being read. */

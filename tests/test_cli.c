@@ -243,3 +243,63 @@ Test(cli, summary_to_stdout_and_a_name_used_twice)
 	cr_assert_eq(tc_boids("-o - --summary -"), 2);
 	cr_assert_eq(tc_count_files("."), 0);
 }
+
+Test(cli, config_format_edges)
+{
+	/* quoting keeps blanks; print-config writes what reads back */
+	cr_assert_eq(tc_boids("--print-config -o ' my video.mp4 ' --trajectory 'a;b.csv'"), 0);
+	char *cfg = strdup(tc_stdout());
+	cr_assert(strstr(cfg, "output = \" my video.mp4 \"\n"), "%s", cfg);
+	cr_assert(strstr(cfg, "trajectory = a;b.csv\n"), "%s", cfg);
+	FILE *f = fopen("q.cfg", "w");
+	fputs(cfg, f);
+	fclose(f);
+	cr_assert_eq(tc_boids("--config q.cfg --print-config"), 0);
+	cr_assert_str_eq(tc_stdout(), cfg);
+	free(cfg);
+
+	/* a long line is one line; an indented line is its own setting */
+	f = fopen("l.cfg", "w");
+	fprintf(f, "# comment\n  ; another\n\noutput = ");
+	for (int i = 0; i < 300; i++)
+		fputc('x', f);
+	fprintf(f, ".mp4\n    boids = 5\nfps=12\n");
+	fclose(f);
+	cr_assert_eq(tc_boids("--config l.cfg --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "boids = 5\n"));
+	cr_assert(strstr(tc_stdout(), "fps = 12\n"));
+	cr_assert(strstr(tc_stdout(), "xxx.mp4\n"));
+
+	/* errors name the right line */
+	static const struct { const char *text, *want; } bad[] = {
+		{ "boids = 5\nnonsense\nbodis = 1\n", "e.cfg:2: expected 'key = value'" },
+		{ "boids = 5\n[section]\n", "e.cfg:2: expected" },
+		{ "\n\noutput = \"abc\n", "e.cfg:3: output: no closing quote" },
+		{ "output = \"a\" b\n", "e.cfg:1: output: text after the closing quote" },
+		{ "output = \"a\\qb\"\n", "e.cfg:1: output: unknown escape" },
+		{ "help = yes\n", "e.cfg:1: unknown key 'help'" },
+		{ "boids = 5 # not a comment\n", "e.cfg:1: --boids" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		f = fopen("e.cfg", "w");
+		fputs(bad[i].text, f);
+		fclose(f);
+		cr_expect_eq(tc_boids("--config e.cfg"), 2, "case %zu", i);
+		cr_expect(strstr(tc_stderr(), bad[i].want), "case %zu: %s", i, tc_stderr());
+	}
+}
+
+Test(cli, messages_stay_on_one_line)
+{
+	cr_assert_eq(tc_boids("--boids \"$(printf '12\\nboids: fake')\""), 2);
+	const char *e = tc_stderr();
+	cr_assert(strchr(e, '\n') == e + strlen(e) - 1, "%s", e);
+	cr_assert(strstr(e, "'12?boids: fake'"), "%s", e);
+}
+
+Test(cli, numbers_print_plainly_and_tiny_ones_are_numbers)
+{
+	cr_assert_eq(tc_boids("--print-config --wall-pad 50 --flock-weight 1e-310 --align-weight 0.00001"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "wall-pad = 50\n"));
+	cr_assert(strstr(tc_stdout(), "align-weight = 1e-05\n"), "%s", tc_stdout());
+}
