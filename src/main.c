@@ -492,9 +492,10 @@ static int open_outputs(struct run *r)
 
 /* ---------------------------------------------------------------- pipeline */
 
+/* Steps n times, or fewer when a signal arrives (the caller checks stop_signal). */
 static int step_n(struct run *r, long n)
 {
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; i < n && !stop_signal; i++) {
 		int err = sim_step(&r->sim);
 		if (err) {
 			fprintf(stderr, "boids: cannot step the flock: %s\n", strerror(-err));
@@ -748,11 +749,22 @@ static int run_frames(struct run *r, struct progress *bar)
 	return r->failed;
 }
 
-/* Finishes every output (also after a signal); returns an exit status. */
+/*
+ * Finishes every output (also after a signal); returns an exit status.
+ * Stopped before the first frame, there is nothing worth keeping: the
+ * temporary files are removed.
+ */
 static int close_outputs(struct run *r, int status)
 {
 	const struct settings *s = &r->set;
 	int err;
+
+	if (stop_signal && r->frames_done == 0) {
+		outfile_abort(&r->video_file);
+		outfile_abort(&r->traj_file);
+		outfile_abort(&r->metrics_file);
+		return status;
+	}
 
 	if (r->video) {
 		err = video_close(r->video);
@@ -904,14 +916,14 @@ int main(int argc, char **argv)
 
 	if (!status)
 		status = step_n(&r, s->warmup);
-	if (!status)
+	if (!status && !stop_signal)
 		status = run_frames(&r, &bar);
 	progress_end(&bar);
 	if (!status && stop_signal)
 		status = 128 + stop_signal;
 	status = close_outputs(&r, status);
 	double wall = progress_now() - bar.start;
-	if (s->summary && (status == 0 || status == 128 + stop_signal)) {
+	if (s->summary && (status == 0 || (status == 128 + stop_signal && r.frames_done > 0))) {
 		int st = write_summary(&r, wall);
 		if (st)
 			status = st;

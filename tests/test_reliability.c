@@ -95,6 +95,14 @@ Test(reliability, sigint_during_png_output_leaves_only_whole_pngs)
 	             "a PNG is cut short");
 }
 
+Test(reliability, a_signal_during_warmup_stops_at_once_and_leaves_nothing)
+{
+	/* a warm-up of minutes: the signal must not wait for it */
+	int st = signal_run("-q -n 20000 --warmup 1000000 -o v.mp4 --trajectory t.csv --summary s.json", SIGINT, 500);
+	cr_assert_eq(st, 130);
+	cr_assert_eq(tc_count_files("."), 1, "files were left (only err.txt expected)");
+}
+
 Test(reliability, full_disk_on_stdout_is_an_error)
 {
 	cr_assert_eq(tc_sh("'%s' -f 30 -o - > /dev/full 2>err.txt", getenv("BOIDS_BIN")), 1);
