@@ -128,7 +128,7 @@ struct settings {
 	long gop;               /* -1: the encoder's default */
 	long encoder_threads;   /* -1: the encoder's choice (depends on the machine) */
 	/* bookkeeping */
-	unsigned char given[128];/* per option index: set by a config file or the command line */
+	unsigned char given[128];/* per option index: 0 default, 1 config file, 2 command line */
 };
 
 enum cli_type {
@@ -186,7 +186,7 @@ const struct cli_option *cli_find(const char *name);
  */
 int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen);
 
-/* Was option `name` set by a config file or the command line? */
+/* Was option `name` set?  0 no, 1 by a config file, 2 on the command line. */
 int cli_given(const struct settings *s, const char *name);
 
 /* Writes option o's value in s as a user would type it into buf. */

@@ -11,7 +11,7 @@
  * A path that names something other than a regular file — /dev/null, a
  * FIFO, a terminal — is written directly: there is nothing to replace and a
  * rename would put a regular file in its place.  o->tmp is then NULL and
- * outfile_name() gives the path itself.
+ * outfile_name() gives the path itself.  "-" is standard output.
  */
 #ifndef BOIDS_OUTFILE_H
 #define BOIDS_OUTFILE_H

@@ -1,7 +1,8 @@
 /*
  * progress — a one-line progress bar on a terminal: frames done/total,
  * frames per second and the time left.  Redraws at most ten times a second;
- * does nothing when disabled.
+ * does nothing when disabled.  The one module that prints: it writes only to
+ * the stream main hands it (stderr), and only when main enables it.
  */
 #ifndef BOIDS_PROGRESS_H
 #define BOIDS_PROGRESS_H

@@ -183,6 +183,13 @@ int sim_step(struct sim *s);
  */
 int sim_target(const struct sim *s, double *x, double *y);
 
+/*
+ * Does the field wrap around for this flock?  True with --edges wrap or
+ * both, and always for the models whose programs wrap (processing, canvas).
+ * Metrics use it for minimum-image distances.
+ */
+int sim_wraps(const struct sim *s);
+
 /* Frees the arrays; the struct may be initialised again. */
 void sim_release(struct sim *s);
 

@@ -245,6 +245,7 @@ static const struct cli_option options[] = {
 };
 
 #define NOPTS (sizeof(options) / sizeof(options[0]))
+_Static_assert(NOPTS <= sizeof(((struct settings *)0)->given), "struct settings: given[] too small");
 
 const struct cli_option *cli_options(size_t *count)
 {
@@ -662,7 +663,7 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 			ret = errf(err, errlen, "%s:%ld: %s", path, lineno, msg);
 			break;
 		}
-		s->given[index_of(o)] = 1;
+		s->given[index_of(o)] = 1; /* from a file */
 	}
 	if (ret == 0 && ferror(f))
 		ret = errf(err, errlen, "--config: cannot read '%s': %s", path, strerror(errno));
@@ -755,7 +756,7 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			}
 			if (o->type == CLI_ACTION) {
 				if (strcmp(o->name, "help") == 0)
-					return CLI_HELP; /* first wins: --help --bad still helps */
+					return CLI_HELP;
 				if (strcmp(o->name, "version") == 0)
 					return CLI_VERSION;
 				if (strcmp(o->name, "print-config") == 0)
@@ -768,7 +769,7 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			}
 			if (set_value(s, o, optarg, err, errlen) != 0)
 				return CLI_ERROR;
-			s->given[index_of(o)] = 1;
+			s->given[index_of(o)] = 2; /* from the command line: wins over a file */
 		}
 		if (pass == 0 && optind < argc)
 			return errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
@@ -793,8 +794,15 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 	if (s->min_speed > s->max_speed)
 		return errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
 		            s->min_speed, s->max_speed), CLI_ERROR;
-	if (cli_given(s, "duration") && cli_given(s, "frames") && s->duration > 0)
-		return errf(err, errlen, "--frames and --duration contradict each other: give one"), CLI_ERROR;
+	/* --frames and --duration: the command line wins over a file; both from
+	 * the same place contradict each other. */
+	int gd = cli_given(s, "duration"), gf = cli_given(s, "frames");
+	if (gd && gf && s->duration > 0) {
+		if (gd == gf)
+			return errf(err, errlen, "--frames and --duration contradict each other: give one"), CLI_ERROR;
+		if (gf > gd)
+			s->duration = -1;
+	}
 	if (s->duration > 0) {
 		double f = round(s->duration * (double)s->fps);
 		if (f < 1 || f > CLI_MAX_FRAMES)
@@ -941,6 +949,13 @@ void cli_print_config(FILE *f, const struct settings *s)
 			for (long k = 0; k < s->obstacles_n; k++)
 				fprintf(f, "%s = %.17g,%.17g,%.17g\n", o->name, s->obstacles[k][0],
 				        s->obstacles[k][1], s->obstacles[k][2]);
+			continue;
+		}
+		if (o->type == CLI_STRING) { /* straight from the settings: no length limit */
+			const char *str = *(char *const *)(const void *)((const char *)s + o->offset);
+			fprintf(f, "%s = ", o->name);
+			put_config_value(f, str ? str : "");
+			fputc('\n', f);
 			continue;
 		}
 		cli_format_value(s, o, v, sizeof(v));

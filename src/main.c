@@ -14,10 +14,12 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,6 +41,8 @@
 enum { EXIT_USAGE = 2 };
 
 enum output_kind { OUT_NONE, OUT_VIDEO, OUT_STDOUT, OUT_PNG };
+
+enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
 
 /* Everything one run holds; released by run_release(). */
 struct run {
@@ -82,7 +86,8 @@ struct slot_data {
 	struct video_picture *pic;   /* the drawn frame, converted for the encoder */
 };
 
-static volatile sig_atomic_t stop_signal; /* set by on_signal */
+/* Set by on_signal, read by every pipeline thread: lock-free atomic. */
+static atomic_int stop_signal;
 
 static void on_signal(int sig)
 {
@@ -91,15 +96,40 @@ static void on_signal(int sig)
 
 /* ------------------------------------------------------------------ reports */
 
+/*
+ * Prints one line "boids: ..." on stderr.  Paths and values come from the
+ * user, so control characters become '?': a message is always one line and
+ * never an escape sequence.
+ */
+static void vreport(const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	for (char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	fprintf(stderr, "boids: %s\n", msg);
+}
+
+static void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void report(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+}
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("boids: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_USAGE);
 }
 
@@ -109,7 +139,7 @@ static int runtime_error(const char *what, const char *path, int err)
 	char buf[AV_ERROR_MAX_STRING_SIZE];
 
 	av_strerror(err, buf, sizeof(buf));
-	fprintf(stderr, "boids: %s '%s': %s\n", what, path, buf);
+	report("%s '%s': %s", what, path, buf);
 	return EXIT_FAILURE;
 }
 
@@ -133,6 +163,16 @@ static int has_failed(struct run *r)
 	int f = r->failed;
 	pthread_mutex_unlock(&r->fail_lock);
 	return f;
+}
+
+/* Exit status after printing to stdout: 1, with a message, if it failed. */
+static int stdout_status(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		report("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+		return EXIT_FAILURE;
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- checking */
@@ -166,6 +206,8 @@ static void check_output(struct run *r)
 	char why[256];
 
 	if (s->no_render) {
+		if (cli_given(s, "output"))
+			usage_error("--output: nothing is drawn with --no-render (drop one of them)");
 		r->kind = OUT_NONE;
 		return;
 	}
@@ -174,9 +216,13 @@ static void check_output(struct run *r)
 		r->kind = OUT_PNG;
 		if (framename_check(out, why, sizeof(why)) != 0)
 			usage_error("--output: bad PNG pattern '%s': %s", out, why);
-		/* Every frame's name must be free (or -y). */
+		/*
+		 * The frames' names must be free (or -y).  Checked up front for the
+		 * first PNG_PRECHECK frames; beyond, writing refuses to replace a
+		 * file anyway (outfile_commit links, it does not rename, without -y).
+		 */
 		char name[4096];
-		for (long k = 0; k < s->frames; k++) {
+		for (long k = 0; k < s->frames && k < PNG_PRECHECK; k++) {
 			if (framename_format(name, sizeof(name), out, s->start_number + k) != 0)
 				usage_error("--output: PNG pattern '%s' makes names too long", out);
 			check_writable("--output", name, s->overwrite);
@@ -199,6 +245,25 @@ static void check_output(struct run *r)
 		check_writable("--output", out, s->overwrite);
 }
 
+/*
+ * Do two output names mean the same file?  Compared as the resolved
+ * directory plus the last component, so t.csv, ./t.csv and d/../t.csv meet.
+ */
+static int same_path(const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return 1;
+	if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+		return 0;
+	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+	if (strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b) != 0)
+		return 0;
+	char da[4096], db[4096], ra[PATH_MAX], rb[PATH_MAX];
+	snprintf(da, sizeof(da), "%.*s", ba ? (int)(ba - a) + 1 : 1, ba ? a : ".");
+	snprintf(db, sizeof(db), "%.*s", bb ? (int)(bb - b) + 1 : 1, bb ? b : ".");
+	return realpath(da, ra) && realpath(db, rb) && strcmp(ra, rb) == 0;
+}
+
 /* Does path name an existing device, FIFO or socket (not a file to replace)? */
 static int is_special(const char *path)
 {
@@ -219,7 +284,7 @@ static void check_side_files(struct run *r)
 		if (!path[i])
 			continue;
 		for (int j = 0; j < i; j++)
-			if (path[j] && strcmp(path[i], path[j]) == 0 && !is_special(path[i]))
+			if (path[j] && same_path(path[i], path[j]) && !is_special(path[i]))
 				usage_error("%s: '%s' is also the %s", opt[i], path[i], opt[j]);
 		if (i == 3 && strcmp(path[i], "-") == 0)
 			continue; /* the summary may go to standard output */
@@ -371,7 +436,7 @@ static void build_flock(struct run *r)
 	if (s->obstacles_n) {
 		r->sim_obstacles = calloc((size_t)s->obstacles_n, sizeof(*r->sim_obstacles));
 		if (!r->sim_obstacles) {
-			fprintf(stderr, "boids: out of memory\n");
+			report("out of memory");
 			exit(EXIT_FAILURE);
 		}
 		for (long i = 0; i < s->obstacles_n; i++)
@@ -397,6 +462,8 @@ static void build_flock(struct run *r)
 			usage_error("--init: '%s' has %zu boids (at most %ld)", s->init, st.n, CLI_MAX_BOIDS);
 		s->boids = (long)st.n;
 	}
+	if (s->predators > s->boids && !cli_given(s, "predators"))
+		s->predators = s->boids; /* the default 3 in a flock of 2 */
 	if (s->predators > s->boids)
 		usage_error("--predators: %ld is more than the %ld boids", s->predators, s->boids);
 	check_memory(r);
@@ -404,7 +471,7 @@ static void build_flock(struct run *r)
 	long threads = s->threads > 0 ? s->threads : sysconf(_SC_NPROCESSORS_ONLN);
 	r->pool = pool_new(threads > 0 ? (int)threads : 1);
 	if (!r->pool || sim_init(&r->sim, &p, (size_t)s->boids, r->pool) != 0) {
-		fprintf(stderr, "boids: out of memory for %ld boids\n", s->boids);
+		report("out of memory for %ld boids", s->boids);
 		exit(EXIT_FAILURE);
 	}
 	if (s->init) {
@@ -430,8 +497,10 @@ static int write_png(struct run *r, struct renderer *rd, long frame)
 
 	framename_format(name, sizeof(name), s->output, s->start_number + frame);
 	int err = outfile_begin(&o, name, s->overwrite);
-	if (err)
-		return runtime_error("cannot create", name, err);
+	if (err) {
+		stage_failed(r, "cannot create", name, err);
+		return -1;
+	}
 	err = pngout_write_stream(o.fp, r->pic_w, r->pic_h, stride, px, (int)s->png_level);
 	if (!err)
 		err = outfile_commit(&o);
@@ -479,7 +548,7 @@ static int open_outputs(struct run *r)
 	err = video_open(&r->video, path, s->output, r->pic_w, r->pic_h, (int)s->fps,
 	                 &r->vopt, why, sizeof(why));
 	if (err) {
-		fprintf(stderr, "boids: cannot write '%s': %s\n", s->output, why);
+		report("cannot write '%s': %s", s->output, why);
 		return EXIT_FAILURE;
 	}
 	for (int i = 0; i < frameq_size(r->queue); i++) {
@@ -498,7 +567,7 @@ static int step_n(struct run *r, long n)
 	for (long i = 0; i < n && !stop_signal; i++) {
 		int err = sim_step(&r->sim);
 		if (err) {
-			fprintf(stderr, "boids: cannot step the flock: %s\n", strerror(-err));
+			report("cannot step the flock: %s", strerror(-err));
 			return EXIT_FAILURE;
 		}
 	}
@@ -520,7 +589,7 @@ static int record_frame(struct run *r, long frame)
 	}
 	if (r->want_metrics) {
 		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
-		                            !!(m->p.edges & SIM_WRAP), s->flock_radius };
+		                            sim_wraps(m), s->flock_radius };
 		int err = metrics_compute(&r->mctx, &in, &r->mlast);
 		if (err) {
 			stage_failed(r, "cannot measure the flock for", s->metrics ? s->metrics : s->summary, err);
@@ -717,7 +786,7 @@ static int run_frames(struct run *r, struct progress *bar)
 	pthread_t producer, drawer[64];
 	int started = 0;
 	if (pthread_create(&producer, NULL, produce, r) != 0) {
-		fprintf(stderr, "boids: cannot start a thread\n");
+		report("cannot start a thread");
 		return EXIT_FAILURE;
 	}
 	for (; started < r->drawers; started++)
@@ -725,7 +794,7 @@ static int run_frames(struct run *r, struct progress *bar)
 			break;
 	if (started == 0) {
 		stage_failed(r, NULL, NULL, 0);
-		fprintf(stderr, "boids: cannot start a thread\n");
+		report("cannot start a thread");
 	}
 
 	struct frameq_slot *slot;
@@ -768,7 +837,7 @@ static int close_outputs(struct run *r, int status)
 
 	if (r->video) {
 		err = video_close(r->video);
-		if (err && !status)
+		if (err && (!status || status == 128 + stop_signal)) /* a broken file is no result */
 			status = runtime_error("cannot finish", s->output, err);
 	}
 	if (r->video_file.path) {
@@ -840,21 +909,21 @@ int main(int argc, char **argv)
 	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
 	switch (cli_parse(&r.set, argc, argv, err, sizeof(err))) {
 	case CLI_ERROR:
-		fprintf(stderr, "boids: %s\n", err);
+		report("%s", err);
 		cli_release(&r.set);
 		return EXIT_USAGE;
 	case CLI_HELP:
 		cli_print_help(stdout);
 		cli_release(&r.set);
-		return fflush(stdout) == 0 ? 0 : 1;
+		return stdout_status();
 	case CLI_VERSION:
 		printf("boids %s\n", BOIDS_VERSION);
 		cli_release(&r.set);
-		return fflush(stdout) == 0 ? 0 : 1;
+		return stdout_status();
 	case CLI_PRINT_CONFIG:
 		cli_print_config(stdout, &r.set);
 		cli_release(&r.set);
-		return fflush(stdout) == 0 ? 0 : 1;
+		return stdout_status();
 	default:
 		break;
 	}
@@ -884,7 +953,7 @@ int main(int argc, char **argv)
 	r.want_metrics = s->metrics || s->summary;
 	pthread_mutex_init(&r.fail_lock, NULL);
 	if (s->obstacles_n && !(r.obstacles = calloc((size_t)s->obstacles_n, sizeof(*r.obstacles)))) {
-		fprintf(stderr, "boids: out of memory\n");
+		report("out of memory");
 		run_release(&r);
 		return EXIT_FAILURE;
 	}
@@ -893,7 +962,7 @@ int main(int argc, char **argv)
 	if (r.kind != OUT_NONE) {
 		int e = make_slots(&r);
 		if (e) {
-			fprintf(stderr, "boids: cannot set up drawing: %s\n", strerror(-e));
+			report("cannot set up drawing: %s", strerror(-e));
 			run_release(&r);
 			return EXIT_FAILURE;
 		}
@@ -903,9 +972,14 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_flags = (int)(SA_RESTART | SA_RESETHAND); /* a second Ctrl-C kills at once */
+	for (int i = 0; i < 2; i++) {
+		int sig = i ? SIGTERM : SIGINT;
+		struct sigaction old;
+		/* an ignored signal (nohup, a background job) stays ignored */
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE) */
 
 	int status = open_outputs(&r);
@@ -933,7 +1007,7 @@ int main(int argc, char **argv)
 		double t = wall;
 		const char *what = r.kind == OUT_NONE ? (s->trajectory ? s->trajectory : "nothing written")
 		                 : r.kind == OUT_STDOUT ? "standard output" : s->output;
-		fprintf(stderr, "boids: %ld frames of %zu boids in %.2f s (%.1f fps) -> %s%s\n",
+		report("%ld frames of %zu boids in %.2f s (%.1f fps) -> %s%s",
 		        r.frames_done, r.sim.n, t, t > 0 ? (double)r.frames_done / t : 0.0, what,
 		        stop_signal ? " (stopped by a signal)" : "");
 	}

@@ -26,6 +26,9 @@ static char *dir_of(const char *path)
 int outfile_check(const char *path, int overwrite)
 {
 	struct stat st;
+
+	if (strcmp(path, "-") == 0)
+		return 0; /* standard output */
 	char *dir = dir_of(path);
 
 	if (!dir)
@@ -77,6 +80,12 @@ int outfile_begin(struct outfile *o, const char *path, int overwrite)
 
 	memset(o, 0, sizeof(*o));
 	o->overwrite = overwrite;
+	if (strcmp(path, "-") == 0) {
+		o->direct = 1;
+		o->fp = stdout;
+		o->path = strdup(path);
+		return o->path ? 0 : -ENOMEM;
+	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return begin_direct(o, path);
 
@@ -129,7 +138,7 @@ int outfile_commit(struct outfile *o)
 			err = -(errno ? errno : EIO);
 		if (!err && !o->direct && fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS)
 			err = -errno;
-		if (fclose(o->fp) != 0 && !err)
+		if (o->fp != stdout && fclose(o->fp) != 0 && !err)
 			err = -(errno ? errno : EIO);
 		o->fp = NULL;
 	}
@@ -162,7 +171,8 @@ int outfile_commit(struct outfile *o)
 void outfile_abort(struct outfile *o)
 {
 	if (o->fp) {
-		fclose(o->fp);
+		if (o->fp != stdout)
+			fclose(o->fp);
 		o->fp = NULL;
 	}
 	if (o->tmp) {

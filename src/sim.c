@@ -380,3 +380,8 @@ int sim_target(const struct sim *s, double *x, double *y)
 	models_target(&s->p, s->steps, x, y);
 	return s->p.model == SIM_STEERING && s->p.target_mode != SIM_TARGET_NONE;
 }
+
+int sim_wraps(const struct sim *s)
+{
+	return (s->p.edges & SIM_WRAP) || s->p.model == SIM_PROCESSING || s->p.model == SIM_CANVAS;
+}

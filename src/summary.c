@@ -51,15 +51,20 @@ int summary_write(FILE *f, const struct summary *s)
 	for (size_t i = 0; i < n; i++) {
 		if (opts[i].flags & CLI_NOCONFIG)
 			continue;
-		cli_format_value(s->set, &opts[i], v, sizeof(v));
 		fprintf(f, "%s\n    ", first ? "" : ",");
 		put_string(f, opts[i].name);
 		fputs(": ", f);
+		first = 0;
+		if (opts[i].type == CLI_STRING) { /* straight from the settings: no length limit */
+			const char *str = *(char *const *)(const void *)((const char *)s->set + opts[i].offset);
+			put_string(f, str ? str : "");
+			continue;
+		}
+		cli_format_value(s->set, &opts[i], v, sizeof(v));
 		if (is_number(&opts[i], v))
 			fputs(v, f);
 		else
 			put_string(f, v);
-		first = 0;
 	}
 	fprintf(f, "\n  },\n  \"frames\": %ld,\n  \"wall_time_s\": ", s->frames);
 	put_number(f, s->wall_time);

@@ -46,6 +46,9 @@ static int fail(struct traj_error *err, long line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->what, sizeof(err->what), fmt, ap);
 	va_end(ap);
+	for (char *c = err->what; *c; c++) /* quoted fields are the file's bytes */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return -EINVAL;
 }
 

@@ -9,9 +9,11 @@
  * validates with it and video_open() builds from it, so they cannot
  * disagree about defaults.  The two tables below hold every default.
  *
- * Frames go through libswscale (ARGB32 words -> the encoder's format),
- * except for GIF in pal8, where a libavfilter graph makes one palette from
- * the first frame (palettegen) and maps every frame onto it (paletteuse).
+ * Frames are converted by a video_picture, in the caller's drawing threads:
+ * yuv420p by argb_to_yuv420p() (fixed point, BT.709), other formats by
+ * libswscale; GIF in pal8 goes through a libavfilter graph that makes one
+ * palette from the first frame (palettegen) and maps every frame onto it
+ * (paletteuse).
  */
 #include "video.h"
 
@@ -132,7 +134,7 @@ struct video {
 };
 
 /* What a name and options come to; shared by video_check and video_open. */
-struct settings {
+struct resolved {
 	const struct container *ct;
 	const AVOutputFormat *ofmt;
 	const AVCodec *codec;
@@ -308,7 +310,7 @@ static int dict_defaults(AVDictionary **d, const char *kv)
  * user (ranges, presets, even sizes); video_open() passes 0 so that the
  * encoder itself rejects what it does not take.
  */
-static int resolve(struct settings *s, const char *name, int w, int h, int fps,
+static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
                    const struct video_options *o, int strict,
                    char *err, size_t errlen)
 {
@@ -497,7 +499,7 @@ int video_check(const char *path, int w, int h, int fps,
                 const struct video_options *o, char *err, size_t errlen)
 {
 	struct video_options def;
-	struct settings s;
+	struct resolved s;
 
 	if (!o) {
 		video_options_default(&def);
@@ -648,7 +650,7 @@ int video_open(struct video **out, const char *path, const char *name,
                char *err, size_t errlen)
 {
 	struct video_options def;
-	struct settings s;
+	struct resolved s;
 	struct video *v;
 	AVDictionary *opts = NULL, *muxopts = NULL;
 	const AVDictionaryEntry *left;

@@ -303,3 +303,26 @@ Test(cli, numbers_print_plainly_and_tiny_ones_are_numbers)
 	cr_assert(strstr(tc_stdout(), "wall-pad = 50\n"));
 	cr_assert(strstr(tc_stdout(), "align-weight = 1e-05\n"), "%s", tc_stdout());
 }
+
+Test(cli, command_line_duration_wins_over_a_files_frames)
+{
+	cr_assert_eq(tc_boids("--print-config > run.cfg"), 0);
+	cr_assert_eq(tc_boids("--config run.cfg --duration 1 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "frames = 30\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_sh("printf 'duration = 2\\n' > d.cfg"), 0);
+	cr_assert_eq(tc_boids("--config d.cfg -f 7 --print-config"), 0);
+	cr_assert(strstr(tc_stdout(), "frames = 7\n"));
+}
+
+Test(cli, small_flocks_and_standard_output_for_side_files)
+{
+	/* the default 3 predators shrink to fit a flock of 2; asked for, they are an error */
+	cr_assert_eq(tc_boids("-q -n 2 -f 1 --no-render --trajectory t.csv"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-n 2 --predators 3 -f 1 --no-render"), 2);
+	/* - is standard output for the trajectory and the metrics too */
+	cr_assert_eq(tc_boids("-q -n 4 -f 2 --no-render --trajectory -"), 0);
+	cr_assert(strncmp(tc_stdout(), "frame,id,x,y,vx,vy\n", 19) == 0);
+	cr_assert_eq(tc_boids("-q -f 2 --no-render --metrics - --trajectory -"), 2);
+	cr_assert_eq(tc_boids("--no-render -o x.mp4"), 2);
+	cr_assert_eq(tc_count_files("."), 1);
+}

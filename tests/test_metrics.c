@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common.h"
 #include "metrics.h"
 #include "rng.h"
 
@@ -460,4 +461,14 @@ Test(metrics, csv_header_and_rows_read_back_exactly)
 	cr_assert_str_eq(p, "\n");
 	cr_assert_null(metrics_name(METRICS_COUNT));
 	free(buf);
+}
+
+Test(metrics, models_that_always_wrap_are_measured_on_a_torus)
+{
+	/* canvas ignores --edges (it always wraps): the metrics must too */
+	tc_tmpdir();
+	cr_assert_eq(tc_boids("-q -m canvas -f 200 --no-render --edges bounce --metrics a.csv"), 0);
+	cr_assert_eq(tc_boids("-q -m canvas -f 200 --no-render --edges wrap --metrics b.csv"), 0);
+	cr_assert_eq(tc_sh("cmp -s a.csv b.csv"), 0, "the same flock measured two ways");
+	tc_cleanup();
 }

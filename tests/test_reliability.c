@@ -251,3 +251,23 @@ Test(reliability, frame_queue_delivers_every_frame_in_order)
 	cr_assert_eq(expect, 1000);
 	frameq_free(c.q);
 }
+
+Test(reliability, a_png_that_cannot_be_created_stops_the_run)
+{
+	/* the final name fits NAME_MAX, its temporary name does not: used to hang */
+	char name[300];
+	memset(name, 'p', 244);
+	strcpy(name + 244, "%d.png");
+	cr_assert_eq(tc_boids("-q -f 5 -o %s", name), 1, "%s", tc_stderr());
+	cr_assert(strstr(tc_stderr(), "File name too long"), "%s", tc_stderr());
+	cr_assert_eq(tc_count_files("."), 0);
+}
+
+Test(reliability, the_same_file_under_two_names_is_refused)
+{
+	cr_assert_eq(tc_boids("-y -f 2 -o a.y4m --summary ./a.y4m"), 2);
+	cr_assert(strstr(tc_stderr(), "is also the --output"), "%s", tc_stderr());
+	mkdir("d", 0755);
+	cr_assert_eq(tc_boids("-y -f 2 --no-render --trajectory t.csv --metrics d/../t.csv"), 2);
+	cr_assert_eq(tc_count_files("."), 1);
+}

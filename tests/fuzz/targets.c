@@ -12,11 +12,11 @@
  * Start at fuzz_cli(); fuzz_check_settings() and fuzz_check_print_config()
  * are shared with fuzz_config().
  *
- * Known, unfixed bugs (docs/FUZZING.md) would stop every fuzzing run at the
- * first input that shows them.  Unless FUZZ_STRICT is 1, the checks they
- * violate are skipped for such inputs (see the known_* functions); build with
- * -DFUZZ_STRICT=1 (make fuzz FUZZ_STRICT=1) to check everything, e.g. to
- * replay tests/fuzz/crashes/ after a fix.
+ * A known, unfixed bug (docs/FUZZING.md) would stop every fuzzing run at the
+ * first input that shows it.  Unless FUZZ_STRICT is 1, the check it breaks is
+ * relaxed for such inputs (FUZZ_ENFORCE(k) below); build with -DFUZZ_STRICT=1
+ * (make fuzz FUZZ_STRICT=1) to check everything, e.g. to replay
+ * tests/fuzz/crashes/ after a fix.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
@@ -113,12 +113,6 @@ static const char *fuzz_memfile(int slot, const void *data, size_t size)
 	return path[slot];
 }
 
-/* isspace() in the C locale, which inih uses to trim. */
-static int fuzz_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
 /* Lines in a file of `size` bytes, as a line-numbering reader counts them. */
 static long fuzz_count_lines(const uint8_t *data, size_t size)
 {
@@ -147,14 +141,21 @@ static const uint8_t *fuzz_line(const uint8_t *data, size_t size, long no, size_
 	return p;
 }
 
-/* A message for a user: non-empty, one line, terminated within len. */
-static void fuzz_check_message(const char *what, const char *msg, size_t len)
+/*
+ * A message for a user: non-empty, terminated within len, one line without
+ * control characters (nothing a value brings along can move the cursor or
+ * start an escape sequence).  controls_ok relaxes the last part only.
+ */
+static void fuzz_check_message(const char *what, const char *msg, size_t len, int controls_ok)
 {
 	size_t n = strnlen(msg, len);
 
 	FUZZ_CHECK(n < len, "%s: message not terminated within %zu bytes", what, len);
 	FUZZ_CHECK(n > 0, "%s: empty message", what);
 	FUZZ_CHECK(!strchr(msg, '\n'), "%s: message of several lines: [%s]", what, msg);
+	for (size_t i = 0; !controls_ok && i < n; i++)
+		FUZZ_CHECK((unsigned char)msg[i] >= 0x20 && msg[i] != 0x7f,
+		           "%s: control character 0x%02x in the message: [%s]", what, (unsigned char)msg[i], msg);
 }
 
 /* -------------------------------------------------------- settings (cli.h) */
@@ -342,41 +343,222 @@ static void fuzz_check_same(const struct settings *a, const struct settings *b, 
 	}
 }
 
+/* ------------------------------------------------- the config format, again */
+
 /*
- * Values the config format cannot carry (known bug 1 in docs/FUZZING.md):
- * inih strips blanks around a value, cuts it at a ';' after a blank, ends it
- * at a line break and reads lines of 200 bytes or more in pieces.
- * --print-config writes such values as they are, so they do not read back.
+ * The config file as docs/boids.1 and the comment above read_config() in
+ * cli.c describe it, read here independently of read_config().  Line by
+ * line (split at '\n', trailing '\r's dropped): a NUL byte is an error;
+ * blanks (space, tab) only, or '#' or ';' as the first non-blank, is
+ * nothing; a '[' there or no '=' is an error; otherwise the key is the text
+ * before the first '=', the value the text after it, both without blanks
+ * around them, and a value starting with '"' is unquoted (\" \\ \n \t \r;
+ * another escape, no closing quote or text after it is an error); an
+ * unknown key or one marked CLI_NOCONFIG is an error.
+ *
+ * What the lines up to the first bad one mean is said as a command line:
+ * --KEY=VALUE for each line in file order, then --FLAG for each flag whose
+ * last value in the file is yes (all flags allowed in a file default to no).
  */
-static int known_unprintable_string(const char *name, const char *v)
+struct ref_config {
+	char **argv;       /* "boids", then "--KEY=VALUE" for each non-flag line */
+	long *line;        /* the line of argv[i] (0 for argv[0]) */
+	int argc;
+	char **flags;      /* "--FLAG" for each flag left at yes */
+	int nflags;
+	long bad;          /* the first line outside the format, an unknown key or a
+	                      flag's bad value; 0 when none */
+	const char *why;   /* words the message about that line must hold */
+};
+
+static int ref_blank(char c)
 {
-	if (FUZZ_ENFORCE(1) || !v)
-		return 0;
-	size_t n = strlen(v);
-	if (strlen(name) + 3 + n >= 199 || strchr(v, '\n') || fuzz_blank(v[0]) || fuzz_blank(v[n - 1]) ||
-	    v[0] == ';') /* written after "= " */
-		return 1;
-	for (size_t i = 1; i < n; i++)
-		if (v[i] == ';' && fuzz_blank(v[i - 1]))
+	return c == ' ' || c == '\t';
+}
+
+/* Unquotes the "..." value v in place; NULL, or why the value is refused. */
+static const char *ref_unquote(char *v)
+{
+	static const char from[] = "\"\\ntr", to[] = "\"\\\n\t\r";
+	char *w = v;
+	size_t i = 1;
+
+	for (; v[i] != '"'; i++) {
+		if (!v[i])
+			return "quote"; /* no closing quote */
+		if (v[i] != '\\') {
+			*w++ = v[i];
+			continue;
+		}
+		const char *e = v[i + 1] ? strchr(from, v[i + 1]) : NULL;
+		if (!e)
+			return "quote"; /* "unknown escape in quotes" */
+		*w++ = to[e - from];
+		i++;
+	}
+	for (i++; ref_blank(v[i]); i++)
+		;
+	if (v[i])
+		return "quote"; /* text after the closing quote */
+	*w = 0;
+	return NULL;
+}
+
+static int ref_word(const char *v, const char *const *words)
+{
+	for (int i = 0; words[i]; i++)
+		if (strcmp(v, words[i]) == 0)
 			return 1;
 	return 0;
 }
 
+static void ref_config_read(const uint8_t *data, size_t size, struct ref_config *rc)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1", NULL };
+	static const char *const no[] = { "no", "false", "off", "0", NULL };
+	size_t nopt, len;
+	const struct cli_option *opt = cli_options(&nopt);
+	long lines = fuzz_count_lines(data, size);
+	signed char *flag = fuzz_xmalloc(nopt);
+	const uint8_t *l;
+
+	memset(rc, 0, sizeof(*rc));
+	memset(flag, 0, nopt);
+	rc->argv = fuzz_xmalloc((size_t)(lines + 2) * sizeof(*rc->argv));
+	rc->line = fuzz_xmalloc((size_t)(lines + 2) * sizeof(*rc->line));
+	rc->flags = fuzz_xmalloc((nopt + 1) * sizeof(*rc->flags));
+	rc->argv[rc->argc++] = fuzz_cstring((const uint8_t *)"boids", 5);
+	for (long ln = 1; !rc->bad && (l = fuzz_line(data, size, ln, &len)); ln++) {
+		while (len > 0 && l[len - 1] == '\r')
+			len--;
+		if (memchr(l, 0, len)) {
+			rc->bad = ln, rc->why = "NUL";
+			break;
+		}
+		char *text = fuzz_cstring(l, len), *p = text, *eq = strchr(text, '=');
+		while (ref_blank(*p))
+			p++;
+		if (!*p || *p == '#' || *p == ';') {
+			/* blank or comment */
+		} else if (*p == '[' || !eq) {
+			rc->bad = ln, rc->why = "expected 'key = value'";
+		} else {
+			char *k = eq, *v = eq + 1, *end = text + len;
+			while (k > p && ref_blank(k[-1]))
+				k--;
+			*k = 0;
+			while (ref_blank(*v))
+				v++;
+			while (end > v && ref_blank(end[-1]))
+				*--end = 0;
+			const char *why = *v == '"' ? ref_unquote(v) : NULL;
+			const struct cli_option *o = cli_find(p);
+			if (why) {
+				rc->bad = ln, rc->why = why;
+			} else if (!o || (o->flags & CLI_NOCONFIG)) {
+				rc->bad = ln, rc->why = "unknown key";
+			} else if (o->type == CLI_FLAG) {
+				if (ref_word(v, yes) || ref_word(v, no))
+					flag[o - opt] = (signed char)ref_word(v, yes);
+				else
+					rc->bad = ln, rc->why = "is not yes or no";
+			} else {
+				rc->argv[rc->argc] = fuzz_xmalloc(strlen(p) + strlen(v) + 4);
+				sprintf(rc->argv[rc->argc], "--%s=%s", p, v);
+				rc->line[rc->argc++] = ln;
+			}
+		}
+		free(text);
+	}
+	rc->line[0] = 0;
+	rc->argv[rc->argc] = NULL;
+	for (size_t k = 0; k < nopt; k++) {
+		if (opt[k].type == CLI_FLAG && !(opt[k].flags & CLI_NOCONFIG))
+			FUZZ_CHECK(opt[k].def && strcmp(opt[k].def, "no") == 0,
+			           "--%s: a flag allowed in a file does not default to no", opt[k].name);
+		if (flag[k] == 1) {
+			rc->flags[rc->nflags] = fuzz_xmalloc(strlen(opt[k].name) + 3);
+			sprintf(rc->flags[rc->nflags++], "--%s", opt[k].name);
+		}
+	}
+	free(flag);
+}
+
+static void ref_config_free(struct ref_config *rc)
+{
+	for (int i = 0; i < rc->argc; i++)
+		free(rc->argv[i]);
+	for (int i = 0; i < rc->nflags; i++)
+		free(rc->flags[i]);
+	free(rc->argv);
+	free(rc->line);
+	free(rc->flags);
+}
+
+/*
+ * cli_parse() of the command line that means the same as the file's lines
+ * up to `upto`, into t and err (FUZZ_ERRLEN bytes).  With `settle`, instead
+ * of the flags, options that make every check across options pass: then
+ * only a refused value can make it fail.
+ */
+static int ref_config_parse(const struct ref_config *rc, long upto, int settle, struct settings *t, char *err)
+{
+	static char s0[] = "--min-speed=0", s1[] = "--max-speed=1", s2[] = "--duration=auto", s3[] = "--no-render";
+	char *settled[] = { s0, s1, s2, s3 };
+	char **argv = fuzz_xmalloc((size_t)(rc->argc + rc->nflags + 5) * sizeof(*argv));
+	int argc = 0;
+
+	for (int i = 0; i < rc->argc && rc->line[i] <= upto; i++)
+		argv[argc++] = rc->argv[i];
+	for (int i = 0; i < (settle ? 4 : rc->nflags); i++)
+		argv[argc++] = settle ? settled[i] : rc->flags[i];
+	argv[argc] = NULL;
+	int r = cli_parse(t, argc, argv, err, FUZZ_ERRLEN);
+	free(argv);
+	return r;
+}
+
+/*
+ * A file that cli_parse() accepted as --config (giving s) is within the
+ * format, and means what its keys mean as options.
+ */
+static void fuzz_check_file_as_options(const uint8_t *data, size_t size, const struct settings *s)
+{
+	struct ref_config rc;
+	struct settings t;
+	char err[FUZZ_ERRLEN];
+
+	ref_config_read(data, size, &rc);
+	FUZZ_CHECK(!rc.bad, "a file outside the format was accepted (line %ld: %s)", rc.bad, rc.why);
+	int r = ref_config_parse(&rc, LONG_MAX, 0, &t, err);
+	FUZZ_CHECK(r == CLI_RUN, "the file was accepted, its keys as options give %d (%s)", r,
+	           r == CLI_ERROR ? err : "");
+	fuzz_check_same(s, &t, "the file against its keys as options");
+	cli_release(&t);
+	ref_config_free(&rc);
+}
+
 /*
  * --print-config writes "a config file that reproduces" the settings: read
- * back with --config alone, it must give the same settings.
+ * back with --config alone, it must give the same settings, and it must be
+ * within the documented format, meaning the same as options.  Its numbers
+ * are written as by hand: no exponent from 1e-4 to 1e15 (50, not 5e+01).
  */
 static void fuzz_check_print_config(const struct settings *s)
 {
 	size_t n;
 	const struct cli_option *opt = cli_options(&n);
+	char *text = NULL, err[FUZZ_ERRLEN], num[64];
 
-	for (size_t i = 0; i < n; i++)
-		if (opt[i].type == CLI_STRING &&
-		    known_unprintable_string(opt[i].name, *(char *const *)fuzz_field(s, &opt[i])))
-			return;
+	for (size_t i = 0; i < n; i++) {
+		if (opt[i].type != CLI_DOUBLE || (opt[i].flags & CLI_NOCONFIG))
+			continue;
+		double v = fabs(*(const double *)fuzz_field(s, &opt[i]));
+		cli_format_value(s, &opt[i], num, sizeof(num));
+		FUZZ_CHECK(!(v == 0 || (v >= 1e-4 && v < 1e15)) || !strpbrk(num, "eE"),
+		           "--%s written as %s", opt[i].name, num);
+	}
 
-	char *text = NULL, err[FUZZ_ERRLEN];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	FUZZ_CHECK(f, "open_memstream: %s", strerror(errno));
@@ -390,6 +572,7 @@ static void fuzz_check_print_config(const struct settings *s)
 	int r = cli_parse(&t, 3, argv, err, sizeof(err));
 	FUZZ_CHECK(r == CLI_RUN, "--print-config output does not read back (%d: %s):\n%s", r, err, text);
 	fuzz_check_same(s, &t, "--print-config read back");
+	fuzz_check_file_as_options((const uint8_t *)text, len, &t);
 	cli_release(&t);
 	free(text);
 }
@@ -428,17 +611,38 @@ static void fuzz_free_argv(char **argv)
 }
 
 /*
- * A user's value echoed into a message brings its line breaks along (known
- * bug 2): skip the one-line check for an input that has any.
+ * An unrecognised --NAME (up to a '=') is "ambiguous" when NAME begins
+ * several option names, "unknown" when it begins none (getopt takes the
+ * beginning of exactly one as that option).
  */
-static int known_echoed_newline(char **argv)
+static void fuzz_check_unknown_option(const char *err)
 {
-	if (FUZZ_ENFORCE(2))
-		return 0;
-	for (int i = 0; argv[i]; i++)
-		if (strpbrk(argv[i], "\n\r"))
-			return 1;
-	return 0;
+	static const char amb[] = "ambiguous option '--", unk[] = "unknown option '--", tail[] = "' (see --help)";
+	size_t n, len, k = strlen(err), matches = 0;
+	const struct cli_option *opt = cli_options(&n);
+	const char *name, *q = NULL;
+
+	if (strncmp(err, amb, sizeof(amb) - 1) == 0) {
+		name = err + sizeof(amb) - 1;
+		for (const char *p = name; (p = strstr(p, "' (--")); p++)
+			q = p; /* the last: the list of names follows */
+		FUZZ_CHECK(q, "no candidates listed: %s", err);
+		len = (size_t)(q - name);
+	} else if (strncmp(err, unk, sizeof(unk) - 1) == 0 && k + 1 < FUZZ_ERRLEN &&
+	           k >= sizeof(unk) - 1 + sizeof(tail) - 1 && strcmp(err + k - (sizeof(tail) - 1), tail) == 0) {
+		name = err + sizeof(unk) - 1;
+		len = strcspn(name, "=");
+		if (len > k - (sizeof(unk) - 1) - (sizeof(tail) - 1))
+			len = k - (sizeof(unk) - 1) - (sizeof(tail) - 1);
+	} else {
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		matches += strncmp(opt[i].name, name, len) == 0;
+	if (q)
+		FUZZ_CHECK(len > 0 && matches >= 2, "%zu options begin with '%.*s': %s", matches, (int)len, name, err);
+	else
+		FUZZ_CHECK(len == 0 || matches == 0, "%zu options begin with '%.*s': %s", matches, (int)len, name, err);
 }
 
 int fuzz_cli(const uint8_t *data, size_t size)
@@ -457,11 +661,9 @@ int fuzz_cli(const uint8_t *data, size_t size)
 	FUZZ_CHECK(r == CLI_ERROR || r == CLI_RUN || r == CLI_HELP || r == CLI_VERSION ||
 	           r == CLI_PRINT_CONFIG, "cli_parse returned %d", r);
 	if (r == CLI_ERROR) {
-		if (!known_echoed_newline(again))
-			fuzz_check_message("cli_parse", err, FUZZ_ERRLEN);
-		else
-			FUZZ_CHECK(*err, "cli_parse: empty message");
+		fuzz_check_message("cli_parse", err, FUZZ_ERRLEN, 0);
 		FUZZ_CHECK(strncmp(err, "boids:", 6) != 0, "message carries the program name: %s", err);
+		fuzz_check_unknown_option(err);
 	}
 	if (r == CLI_RUN || r == CLI_PRINT_CONFIG) {
 		fuzz_check_settings(&s);
@@ -478,6 +680,26 @@ int fuzz_cli(const uint8_t *data, size_t size)
 	if (r == CLI_RUN || r == CLI_PRINT_CONFIG)
 		fuzz_check_same(&s, &t, "second parse");
 	cli_release(&t);
+
+	/* Any finite number within an option's range is accepted, to the bit,
+	 * subnormals included: the input's last 8 bytes as --flock-weight and as
+	 * the target's x and y (all within 1e6). */
+	double v;
+	if (size >= sizeof(v)) {
+		memcpy(&v, data + size - sizeof(v), sizeof(v));
+		if (fuzz_in(v, -FUZZ_LIM, FUZZ_LIM)) {
+			char a0[] = "boids", a1[64], a2[96];
+			snprintf(a1, sizeof(a1), "--flock-weight=%.17g", v);
+			snprintf(a2, sizeof(a2), "--target=%.17g,%.17g", v, v);
+			char *av[] = { a0, a1, a2, NULL };
+			int r3 = cli_parse(&t, 3, av, err, FUZZ_ERRLEN);
+			FUZZ_CHECK(r3 == CLI_RUN && memcmp(&t.flock_weight, &v, sizeof(v)) == 0 &&
+			           t.target == CLI_TARGET_FIXED && memcmp(&t.target_x, &v, sizeof(v)) == 0 &&
+			           memcmp(&t.target_y, &v, sizeof(v)) == 0,
+			           "%s %s: %s", a1, a2, r3 == CLI_ERROR ? err : "read differently");
+			cli_release(&t);
+		}
+	}
 	cli_release(&s);
 	free(err);
 	free(err2);
@@ -490,237 +712,53 @@ out:
 /* ------------------------------------------------------------- fuzz_config */
 
 /*
- * inih reads a line into 200 bytes; a longer one becomes several lines
- * (known bug 5): the numbers of all later lines are off.
- */
-static int known_long_line(const uint8_t *data, size_t size)
-{
-	size_t len;
-
-	if (FUZZ_ENFORCE(5))
-		return 0;
-	for (long no = 1; fuzz_line(data, size, no, &len); no++)
-		if (len >= 199)
-			return 1;
-	return 0;
-}
-
-/* End of a config value or key: a ';' after a blank starts a comment. */
-static char *ref_comment(char *p, const char *stop)
-{
-	int was_blank = 0;
-
-	for (; *p && !(stop && strchr(stop, *p)) && !(was_blank && *p == ';'); p++)
-		was_blank = fuzz_blank(*p);
-	return p;
-}
-
-static char *ref_strip(char *p)
-{
-	while (*p && fuzz_blank(*p))
-		p++;
-	for (size_t n = strlen(p); n > 0 && fuzz_blank(p[n - 1]); n--)
-		p[n - 1] = 0;
-	return p;
-}
-
-/*
- * inih reports the first bad line, syntax or not, while the message comes
- * from the first bad key (known bug 4): with a line inih cannot parse, the
- * line number and the message may be about different lines.
- */
-static int known_syntax_error(const uint8_t *data, size_t size)
-{
-	size_t len;
-	const uint8_t *l;
-	int bad = 0;
-
-	if (FUZZ_ENFORCE(4))
-		return 0;
-	for (long no = 1; !bad && (l = fuzz_line(data, size, no, &len)); no++) {
-		char *line = fuzz_cstring(l, len), *p = line; /* inih sees it up to a NUL */
-		if (no == 1 && strncmp(p, "\xef\xbb\xbf", 3) == 0)
-			p += 3;
-		p = ref_strip(p);
-		if (*p == '[')
-			bad = *ref_comment(p + 1, "]") != ']';
-		else if (*p && *p != '#' && *p != ';')
-			bad = *ref_comment(p, "=:") != '=' && *ref_comment(p, "=:") != ':';
-		free(line);
-	}
-	return bad;
-}
-
-/*
  * A config error reads "PATH:LINE: what" or, about the settings as a whole,
- * "--OPTION...".  The line named is the one at fault: it holds the key the
- * message quotes, or continues the line before it (inih's multi-line values:
- * a line that starts with a blank, \r too).
+ * "--OPTION...".  LINE is the first bad line: the lines before it, as
+ * options, are all accepted; it is the first line outside the format (the
+ * message says why), or a line whose value the option refuses, with the
+ * option's own message.  An error about the settings as a whole is the one
+ * the keys as options give, and the file has no bad line.
  */
-static void fuzz_check_config_message(const char *err, const char *path,
-                                      const uint8_t *data, size_t size)
+static void fuzz_check_config_error(const char *err, const char *path, const struct ref_config *rc)
 {
 	size_t plen = strlen(path);
+	char msg[FUZZ_ERRLEN];
+	struct settings t;
+	int r;
 
 	if (strncmp(err, path, plen) != 0 || err[plen] != ':') {
-		/* About the settings as a whole (--min-speed above --max-speed...) */
 		FUZZ_CHECK(strncmp(err, "--", 2) == 0, "config error names neither the file nor an option: %s", err);
+		FUZZ_CHECK(!rc->bad, "line %ld is bad (%s), the error is about all settings: %s", rc->bad, rc->why, err);
+		r = ref_config_parse(rc, LONG_MAX, 0, &t, msg);
+		FUZZ_CHECK(r == CLI_ERROR && strcmp(err, msg) == 0, "the file gives [%s], its keys as options [%s]",
+		           err, r == CLI_ERROR ? msg : "no error");
+		cli_release(&t);
 		return;
 	}
 	char *end;
 	long line = strtol(err + plen + 1, &end, 10);
 	FUZZ_CHECK(end > err + plen + 1 && strncmp(end, ": ", 2) == 0, "no line number: %s", err);
-	if (known_long_line(data, size))
+	const char *what = end + 2;
+	FUZZ_CHECK(line >= 1 && (!rc->bad || line <= rc->bad), "error on line %ld, but line %ld is the first "
+	           "outside the format (%s): %s", line, rc->bad, rc->why, err);
+	r = ref_config_parse(rc, line - 1, 1, &t, msg);
+	FUZZ_CHECK(r == CLI_RUN, "error on line %ld, but an earlier value is refused (%s): %s", line, msg, err);
+	cli_release(&t);
+	if (line == rc->bad) {
+		/* unless a long key or value pushed the words out of 256 or 512 bytes */
+		FUZZ_CHECK(strstr(what, rc->why) || strlen(what) >= 255 || strlen(err) + 1 >= FUZZ_ERRLEN,
+		           "line %ld: the message should say '%s': %s", line, rc->why, err);
 		return;
-	FUZZ_CHECK(line >= 1 && line <= fuzz_count_lines(data, size),
-	           "line %ld of a %ld-line file: %s", line, fuzz_count_lines(data, size), err);
-
-	/* Which key does the message blame? */
-	const char *what = end + 2, *key = NULL;
-	size_t klen = 0;
-	if (strncmp(what, "unknown key '", 13) == 0) {
-		key = what + 13;
-		const char *q = strrchr(key, '\'');
-		klen = q && q > key ? (size_t)(q - key) : 0;
-	} else if (strncmp(what, "--", 2) == 0) {
-		key = what + 2;
-		klen = strcspn(key, ": ");
 	}
-	if (!key || !klen || known_syntax_error(data, size))
-		return;
-	size_t len;
-	const uint8_t *l = fuzz_line(data, size, line, &len);
-	FUZZ_CHECK(l, "no line %ld", line);
-	int continued = len > 0 && fuzz_blank((char)l[0]);
-	FUZZ_CHECK(continued || memmem(l, len, key, klen),
-	           "message blames '%.*s' but line %ld is [%.*s]: %s", (int)klen, key, line,
-	           (int)(len < 200 ? len : 200), (const char *)l, err);
-}
-
-/*
- * inih reads a line that starts with a blank, after any key, as more of the
- * previous value (known bug 6): "output = a.mp4" then "  boids = 5" sets
- * the output to "boids = 5".
- */
-static int known_indented_line(const uint8_t *data, size_t size)
-{
-	size_t len;
-	const uint8_t *l;
-
-	if (FUZZ_ENFORCE(6))
-		return 0;
-	for (long no = 2; (l = fuzz_line(data, size, no, &len)); no++) {
-		size_t i = 0;
-		while (i < len && l[i] && fuzz_blank((char)l[i]))
-			i++;
-		if (i > 0 && i < len && l[i] && l[i] != '#' && l[i] != ';')
-			return 1;
-	}
-	return 0;
-}
-
-enum { REF_VALID, REF_INVALID, REF_UNSURE };
-
-/*
- * The config file as --help and the man page describe it, read
- * independently of cli.c and inih: one "key = value" per line, blanks
- * around key and value ignored, '#' starting a comment line; plus inih's
- * harmless extras (':' for '=', ';' comment lines, a ';' after a blank
- * starting a trailing comment, a UTF-8 byte order mark).  Fills argv (at
- * most cap entries) with the command line that means the same: --KEY=VALUE
- * in file order, then --FLAG for each flag left on.  Returns REF_VALID,
- * REF_INVALID for a line that is not key = value or an unknown key or flag
- * value, REF_UNSURE for what the format leaves open ([sections]).
- */
-static int ref_config_argv(const uint8_t *data, size_t size, char **argv, int cap, int *argcp)
-{
-	size_t nopt, len;
-	const struct cli_option *opt = cli_options(&nopt);
-	signed char *flag = fuzz_xmalloc(nopt);
-	const uint8_t *l;
-	int argc = 0, verdict = REF_VALID;
-
-	memset(flag, -1, nopt);
-	argv[argc++] = fuzz_cstring((const uint8_t *)"boids", 5);
-	for (long no = 1; verdict == REF_VALID && (l = fuzz_line(data, size, no, &len)); no++) {
-		char *line = fuzz_cstring(l, len), *p = line; /* ends at a NUL, as for inih */
-		if (no == 1 && strncmp(p, "\xef\xbb\xbf", 3) == 0)
-			p += 3; /* UTF-8 byte order mark */
-		p = ref_strip(p);
-		if (!*p || *p == '#' || *p == ';')
-			goto next;
-		if (*p == '[') {
-			verdict = REF_UNSURE;
-			goto next;
-		}
-		char *sep = ref_comment(p, "=:");
-		if (*sep != '=' && *sep != ':') {
-			verdict = REF_INVALID;
-			goto next;
-		}
-		*sep = 0;
-		char *key = ref_strip(p), *value = sep + 1;
-		*ref_comment(value, NULL) = 0;
-		value = ref_strip(value);
-		const struct cli_option *o = cli_find(key);
-		if (!o || (o->flags & CLI_NOCONFIG)) {
-			verdict = REF_INVALID;
-		} else if (o->type == CLI_FLAG) {
-			size_t k = (size_t)(o - opt);
-			if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "on") || !strcmp(value, "1"))
-				flag[k] = 1;
-			else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "off") || !strcmp(value, "0"))
-				flag[k] = 0;
-			else
-				verdict = REF_INVALID;
-		} else if (!o->arg || argc >= cap - 1) {
-			verdict = REF_UNSURE;
-		} else {
-			argv[argc] = fuzz_xmalloc(strlen(key) + strlen(value) + 4);
-			sprintf(argv[argc++], "--%s=%s", key, value);
-		}
-next:
-		free(line);
-	}
-	for (size_t k = 0; verdict == REF_VALID && k < nopt; k++) {
-		if (flag[k] == 1 && argc < cap - 1) {
-			argv[argc] = fuzz_xmalloc(strlen(opt[k].name) + 3);
-			sprintf(argv[argc++], "--%s", opt[k].name);
-		} else if (flag[k] >= 0 && (flag[k] == 1 || strcmp(opt[k].def ? opt[k].def : "", "no") != 0)) {
-			verdict = REF_UNSURE; /* cannot be said on the command line */
-		}
-	}
-	argv[argc] = NULL;
-	*argcp = argc;
-	free(flag);
-	return verdict;
-}
-
-/*
- * A config file means what the same keys and values mean on the command
- * line: compare cli_parse() of the file (result r, settings s) with
- * cli_parse() of ref_config_argv()'s command line.
- */
-static void fuzz_check_config_as_argv(const uint8_t *data, size_t size, int r, const struct settings *s)
-{
-	if (known_long_line(data, size) || known_indented_line(data, size))
-		return;
-	int cap = (int)fuzz_count_lines(data, size) + 64, argc;
-	char **argv = fuzz_xmalloc((size_t)(cap + 1) * sizeof(*argv)), err[FUZZ_ERRLEN];
-	int verdict = ref_config_argv(data, size, argv, cap, &argc);
-	if (verdict == REF_INVALID)
-		FUZZ_CHECK(r == CLI_ERROR, "a file outside the documented format was accepted");
-	if (verdict == REF_VALID) {
-		struct settings t;
-		int r2 = cli_parse(&t, argc, argv, err, sizeof(err));
-		FUZZ_CHECK((r2 == CLI_ERROR) == (r == CLI_ERROR),
-		           "the file gives %d, its keys as options %d (%s)", r, r2, r2 == CLI_ERROR ? err : "");
-		if (r == CLI_RUN && r2 == CLI_RUN)
-			fuzz_check_same(s, &t, "the file against its keys as options");
-		cli_release(&t);
-	}
-	fuzz_free_argv(argv);
-	free(argv);
+	int setting = 0;
+	for (int i = 1; i < rc->argc; i++)
+		setting |= rc->line[i] == line;
+	FUZZ_CHECK(setting, "error on line %ld, which is fine (a comment, blank or flag): %s", line, err);
+	r = ref_config_parse(rc, line, 1, &t, msg);
+	/* read_config() words the value's fault in 256 bytes */
+	FUZZ_CHECK(r == CLI_ERROR && strncmp(what, msg, 255) == 0 && strlen(what) == strnlen(msg, 255),
+	           "line %ld as an option gives [%s], the file [%s]", line, r == CLI_ERROR ? msg : "no error", err);
+	cli_release(&t);
 }
 
 int fuzz_config(const uint8_t *data, size_t size)
@@ -734,13 +772,16 @@ int fuzz_config(const uint8_t *data, size_t size)
 	int r = cli_parse(&s, 3, argv, err, FUZZ_ERRLEN);
 	FUZZ_CHECK(r == CLI_ERROR || r == CLI_RUN, "cli_parse returned %d", r);
 	if (r == CLI_ERROR) {
-		fuzz_check_message("config", err, FUZZ_ERRLEN);
-		fuzz_check_config_message(err, arg2, data, size);
+		struct ref_config rc;
+		fuzz_check_message("config", err, FUZZ_ERRLEN, 0);
+		ref_config_read(data, size, &rc);
+		fuzz_check_config_error(err, arg2, &rc);
+		ref_config_free(&rc);
 	} else {
 		fuzz_check_settings(&s);
+		fuzz_check_file_as_options(data, size, &s);
 		fuzz_check_print_config(&s);
 	}
-	fuzz_check_config_as_argv(data, size, r, &s);
 	/* Same file, same answer. */
 	int r2 = cli_parse(&t, 3, argv, err, FUZZ_ERRLEN);
 	FUZZ_CHECK(r2 == r, "second parse returned %d, first %d", r2, r);
@@ -880,7 +921,7 @@ int fuzz_framename(const uint8_t *data, size_t size)
 	           p, r, want ? "valid" : "invalid");
 	free(want);
 	if (r != 0) {
-		fuzz_check_message("framename_check", why, sizeof(why));
+		fuzz_check_message("framename_check", why, sizeof(why), 0);
 		FUZZ_CHECK(framename_format(buf, 4096, p, 0) == -EINVAL, "'%s' refused but formatted", p);
 		goto out;
 	}
@@ -985,17 +1026,6 @@ static void fuzz_check_last_frame(const uint8_t *data, size_t size, const struct
 	FUZZ_CHECK(rows == (long)st->n, "the last frame has %ld rows, %zu loaded", rows, st->n);
 }
 
-/*
- * glibc's strtod flags subnormal results with ERANGE, and traj_load refuses
- * them (known bug 3): skip the write-then-load check for those values.
- */
-static int known_subnormal(const double *v, size_t n)
-{
-	for (size_t i = 0; !FUZZ_ENFORCE(3) && i < n; i++)
-		if (fpclassify(v[i]) == FP_SUBNORMAL)
-			return 1;
-	return 0;
-}
 
 int fuzz_traj(const uint8_t *data, size_t size)
 {
@@ -1006,7 +1036,7 @@ int fuzz_traj(const uint8_t *data, size_t size)
 	int r = fuzz_load(data, size, &st, &te);
 	FUZZ_CHECK(r == 0 || r == -EINVAL || r == -ENOMEM, "traj_load returned %d", r);
 	if (r == -EINVAL) {
-		fuzz_check_message("traj_load", te.what, sizeof(te.what));
+		fuzz_check_message("traj_load", te.what, sizeof(te.what), 0);
 		FUZZ_CHECK(te.line >= 0 && te.line <= fuzz_count_lines(data, size),
 		           "line %ld of a %ld-line file: %s", te.line, fuzz_count_lines(data, size), te.what);
 		FUZZ_CHECK(st.n == 0 && !st.x, "a failed load handed out rows");
@@ -1035,8 +1065,7 @@ int fuzz_traj(const uint8_t *data, size_t size)
 	double v[4];
 	if (size >= sizeof(v)) {
 		memcpy(v, data + size - sizeof(v), sizeof(v));
-		if (isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]) && isfinite(v[3]) &&
-		    !known_subnormal(v, 4)) {
+		if (isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]) && isfinite(v[3])) {
 			char *text = fuzz_write(0, 1, &v[0], &v[1], &v[2], &v[3], &len);
 			int r2 = fuzz_load(text, len, &back, &te2);
 			FUZZ_CHECK(r2 == 0, "written state does not load (%d): line %ld: %s\n%s", r2,
