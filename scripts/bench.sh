@@ -52,7 +52,7 @@ ratio() {
 		"$([ "$verdict" = 1 ] && echo met || echo MISSED)"
 }
 
-x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -movflags +faststart -flags +bitexact -fflags +bitexact"
+x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
 echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS"
 echo "end to end, boids / ffmpeg on the same frames:"
