@@ -425,6 +425,29 @@ static void check_memory(const struct run *r)
 		            bytes / 1073741824.0, phys / 1073741824.0);
 }
 
+/*
+ * The obstacles of the settings, once for the flock and once for the
+ * renderers: the same circles in each module's own type (render knows
+ * nothing of sim).  Runs before anything else is allocated.
+ */
+static void make_obstacles(struct run *r)
+{
+	const struct settings *s = &r->set;
+	size_t n = (size_t)s->obstacles_n;
+
+	r->sim_obstacles = calloc(n, sizeof(*r->sim_obstacles));
+	r->obstacles = calloc(n, sizeof(*r->obstacles));
+	if (!r->sim_obstacles || !r->obstacles) {
+		report("out of memory");
+		exit(EXIT_FAILURE);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const double *c = s->obstacles[i];
+		r->sim_obstacles[i] = (struct sim_obstacle){ c[0], c[1], c[2] };
+		r->obstacles[i] = (struct render_circle){ c[0], c[1], c[2] };
+	}
+}
+
 /* Builds the flock from --init or the seed; usage errors exit 2. */
 static void build_flock(struct run *r)
 {
@@ -434,14 +457,7 @@ static void build_flock(struct run *r)
 
 	settings_to_params(s, &p);
 	if (s->obstacles_n) {
-		r->sim_obstacles = calloc((size_t)s->obstacles_n, sizeof(*r->sim_obstacles));
-		if (!r->sim_obstacles) {
-			report("out of memory");
-			exit(EXIT_FAILURE);
-		}
-		for (long i = 0; i < s->obstacles_n; i++)
-			r->sim_obstacles[i] = (struct sim_obstacle){ s->obstacles[i][0], s->obstacles[i][1],
-			                                             s->obstacles[i][2] };
+		make_obstacles(r);
 		p.obstacles = r->sim_obstacles;
 		p.obstacles_n = (size_t)s->obstacles_n;
 	}
@@ -952,13 +968,6 @@ int main(int argc, char **argv)
 	metrics_ctx_init(&r.mctx);
 	r.want_metrics = s->metrics || s->summary;
 	pthread_mutex_init(&r.fail_lock, NULL);
-	if (s->obstacles_n && !(r.obstacles = calloc((size_t)s->obstacles_n, sizeof(*r.obstacles)))) {
-		report("out of memory");
-		run_release(&r);
-		return EXIT_FAILURE;
-	}
-	for (long i = 0; i < s->obstacles_n; i++)
-		r.obstacles[i] = (struct render_circle){ s->obstacles[i][0], s->obstacles[i][1], s->obstacles[i][2] };
 	if (r.kind != OUT_NONE) {
 		int e = make_slots(&r);
 		if (e) {
