@@ -33,6 +33,10 @@ OBJS  = $(SRCS:src/%.c=$(BUILD)/%.o)
 LIB_OBJS = $(filter-out $(BUILD)/main.o,$(OBJS))
 TSRCS = $(wildcard tests/*.c)
 TOBJS = $(TSRCS:tests/%.c=$(BUILD)/tests/%.o)
+# Machine-level tests (ssh on loopback, Slurm, full disks, signals): their own
+# binary, run by `make test-integration`; they share tests/common.c.
+ISRCS = $(wildcard tests/integration/*.c)
+IOBJS = $(ISRCS:tests/integration/%.c=$(BUILD)/tests/integration/%.o) $(BUILD)/tests/common.o
 
 ifeq ($(V),1)
 Q =
@@ -40,7 +44,7 @@ else
 Q = @
 endif
 
-.PHONY: all deps demo test check check-valgrind bench fuzz install uninstall clean pkgcheck
+.PHONY: all deps demo test test-integration check check-valgrind bench fuzz install uninstall clean pkgcheck
 
 all: $(BUILD)/boids
 
@@ -64,6 +68,15 @@ $(BUILD)/tests/%.o: tests/%.c | pkgcheck
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -DSRCDIR='"$(CURDIR)"' -c -o $@ $<
 
+$(BUILD)/tests/integration/%.o: tests/integration/%.c | pkgcheck
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -DSRCDIR='"$(CURDIR)"' -c -o $@ $<
+
+$(BUILD)/tests/integration/run: $(LIB_OBJS) $(IOBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(IOBJS) $(LIB_OBJS) $(TEST_LIBS) $(LIBS)
+
 $(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOBJS) $(LIB_OBJS) $(TEST_LIBS) $(LIBS)
@@ -85,6 +98,13 @@ test:
 	@scripts/install-deps.sh
 	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/run
 	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run $(TESTFLAGS)
+
+# The machine-level tier: ssh sweeps on loopback, Slurm when it can start,
+# full disks, signals.
+test-integration:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/integration/run
+	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/integration/run $(TESTFLAGS)
 
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -130,7 +150,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz build-fuzz-strict
 
--include $(OBJS:.o=.d) $(TOBJS:.o=.d) $(BUILD)/bench_sim.d
+-include $(OBJS:.o=.d) $(TOBJS:.o=.d) $(IOBJS:.o=.d) $(BUILD)/bench_sim.d
 
 # libFuzzer harnesses: make fuzz (FUZZ_SECONDS=30), see docs/FUZZING.md
 include mk/fuzz.mk
