@@ -28,7 +28,13 @@
 
 enum cli_edges { CLI_EDGES_BOUNCE, CLI_EDGES_WRAP, CLI_EDGES_BOTH, CLI_EDGES_NONE };
 enum cli_update { CLI_SEQUENTIAL, CLI_SYNCHRONOUS };
-enum cli_shape { CLI_SHAPE_CURVE, CLI_SHAPE_REPO, CLI_SHAPE_POLYGON };
+enum cli_shape { CLI_SHAPE_CURVE, CLI_SHAPE_REPO, CLI_SHAPE_POLYGON, CLI_SHAPE_TRIANGLE };
+enum cli_outline { CLI_OUTLINE_LISTING, CLI_OUTLINE_FINAL };
+enum cli_paint { CLI_PAINT_FILL, CLI_PAINT_STROKE };
+enum cli_grid { CLI_GRID_CAIRO, CLI_GRID_GDI };
+enum cli_look { CLI_LOOK_MODEL, CLI_LOOK_ORIGINAL, CLI_LOOK_HARDEN_WINDOWS, CLI_LOOK_CANVAS_ARTICLE };
+enum cli_separation { CLI_SEP_UNIT, CLI_SEP_INVERSE };
+enum cli_turn { CLI_TURN_SHORT, CLI_TURN_STEADY };
 enum cli_antialias { CLI_AA_NONE, CLI_AA_FAST, CLI_AA_GOOD, CLI_AA_BEST };
 enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
 enum cli_background { CLI_BG_FLAT, CLI_BG_NOISE };
@@ -68,6 +74,10 @@ struct settings {
 	/* drawing */
 	double scale;
 	int shape;              /* enum cli_shape */
+	int outline;            /* enum cli_outline */
+	int paint;              /* enum cli_paint */
+	int pixel_grid;         /* enum cli_grid */
+	int look;               /* enum cli_look; resolved into the settings above */
 	double boid_size;
 	uint32_t background, boid_color, predator_color; /* 0xRRGGBB */
 	int antialias;          /* enum cli_antialias */
@@ -101,10 +111,14 @@ struct settings {
 	double proc_max_force;
 	double proc_max_speed;
 	int proc_limit;
+	int proc_separation;    /* enum cli_separation */
 	double proc_jitter;
 	double steer_radius;
 	double steer_cohesion_steps;
 	double steer_cohesion_weight;
+	double steer_separation_steps;
+	double steer_socialize_weight;
+	int steer_turn;         /* enum cli_turn */
 	double steer_separation_weight;
 	double steer_alignment_weight;
 	double steer_seek_weight;

@@ -9,6 +9,9 @@
  * Every boid is drawn the way the C# original draws it: save, translate to
  * (x, y), rotate by the heading (GetAngle: the outline's nose (0,10) points
  * along the velocity; at rest the angle is 0), fill the outline, restore.
+ * The canvas article's look strokes a triangle instead (same rotation: its
+ * nose is also on +y), and --pixel-grid gdi shifts everything by half a
+ * pixel so that pixel centres fall on whole coordinates, as in GDI+.
  * The field is drawn through cairo_scale(scale), so a 640x360 field at
  * scale 3 is a 1920x1080 picture of the same flock.
  *
@@ -24,7 +27,23 @@
 enum render_shape {
 	RENDER_CURVE,   /* the article's points as a closed cardinal spline, tension .5, even-odd */
 	RENDER_REPO,    /* the repository's smaller outline, same spline */
-	RENDER_POLYGON, /* the article's points joined by straight lines */
+	RENDER_POLYGON, /* the outline's points joined by straight lines */
+	RENDER_TRIANGLE, /* the canvas article's bird: nose (0,5), tail (+-3,-5) */
+};
+
+enum render_outline {
+	RENDER_OUTLINE_LISTING, /* (0,0) (-5,-1) (0,10) (5,-1): the article's listing */
+	RENDER_OUTLINE_FINAL,   /* (0,0) (-4,-1) (0,8) (4,-1): the final program's */
+};
+
+enum render_paint {
+	RENDER_FILL,    /* fill the outline (the C# program) */
+	RENDER_STROKE,  /* stroke it with a 1-unit line (the canvas article) */
+};
+
+enum render_grid {
+	RENDER_GRID_CAIRO, /* pixel (i, j) centred on (i + .5, j + .5) */
+	RENDER_GRID_GDI,   /* centred on (i, j), as GDI+ draws: a half-pixel shift */
 };
 
 enum render_antialias {
@@ -48,6 +67,9 @@ struct render_params {
 	int width, height;          /* picture size in pixels (field * scale, rounded) */
 	double scale;               /* pixels per field unit, > 0 */
 	enum render_shape shape;
+	enum render_outline outline; /* points of RENDER_CURVE and RENDER_POLYGON */
+	enum render_paint paint;
+	enum render_grid grid;
 	double boid_size;           /* outline scale factor, > 0 (1 = the article's size) */
 	uint32_t background;        /* 0xRRGGBB */
 	uint32_t boid_color;        /* 0xRRGGBB */
@@ -82,8 +104,9 @@ struct render_view {
 
 struct renderer;
 
-/* Fills p with the defaults (#003366, LightGreen, white, curve, good AA,
- * flat background, predators as big as boids, no obstacles). */
+/* Fills p with the defaults (#003366, LightGreen, white, filled curve of the
+ * listing's outline, Cairo's pixel grid, good AA, flat background, predators
+ * as big as boids, no obstacles). */
 void render_params_default(struct render_params *p, int width, int height);
 
 /* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */

@@ -45,6 +45,11 @@ enum sim_model {
 	SIM_CANVAS,     /* seeds/004: TypeScript canvas, constant speed, fixed time step */
 };
 
+enum sim_separation {
+	SIM_SEP_UNIT,    /* processing's listing: sum of unit offsets (Java's in-place normalize) */
+	SIM_SEP_INVERSE, /* unit offset / distance: nearer boids push harder */
+};
+
 enum sim_target_mode {
 	SIM_TARGET_NONE,      /* no seek, no arrival */
 	SIM_TARGET_FIXED,     /* (target_x, target_y) */
@@ -105,15 +110,19 @@ struct sim_params {
 	double proc_cohesion_weight;   /* times the unit vector to their centre (0.5) any */
 	double proc_separation_weight; /* times the unit 1/d push (4) any */
 	double proc_alignment_weight;  /* times their unit summed velocity (4) any */
-	double proc_max_force;  /* limit of the acceleration, px/step^2 (5) (0..] */
-	double proc_max_speed;  /* limit of the velocity, px/step (3) (0..] */
+	double proc_max_force;  /* limit of the acceleration, px/step^2; 0: none (0) [0..] */
+	double proc_max_speed;  /* limit of the velocity, px/step; 0: none (0) [0..] */
+	enum sim_separation proc_separation; /* the listing's unit push or 1/d (SIM_SEP_UNIT) */
 	int proc_limit_components; /* 1: clamp x and y each (the sketch), 0: the length (0) */
 	double proc_jitter;     /* uniform noise in [-J, J] per component, px/step^2 (0) [0..] */
 	uint64_t noise_seed;    /* seed of that noise; set it to the flock's --seed (0) */
 
 	/* Steering (seeds/003), scaled at 25 px per Unity unit.  px/step. */
 	double steer_radius;    /* neighbours at distance < R, px (20 = 0.8 u) (0..] */
+	double steer_unit;      /* pixels per Unity unit (25): the start box, Unity's epsilons */
 	double steer_cohesion_steps;  /* divide the offset to their centre by S (100) [1..] */
+	double steer_separation_steps; /* divide every separation term by S (1) [1..] */
+	double steer_socialize_weight; /* alone: unit offset to the others' centre x W, px/step (0) any */
 	double steer_cohesion_weight; /* then multiply by W (0.05) any */
 	double steer_separation_weight; /* sum of unit/d^2 times W, px^3/step (156.25) any */
 	double steer_alignment_weight;  /* unit velocity difference times W, px/step (0.25) any */
@@ -122,6 +131,8 @@ struct sim_params {
 	double steer_arrival_speed;  /* top arrival speed, px/step (5 = 0.2 u) [0..] */
 	double steer_max_speed;      /* velocity limit, px/step (3.75 = 0.15 u) (0..] */
 	double steer_max_turn;       /* rotation limit, degrees per step (6.4) (0..180] */
+	int steer_steady_turn;  /* 1: turns over 150 degrees go toward +angle, not the short way (0) */
+	double steer_v0x, steer_v0y; /* InitialVelocity of every boid, px/step (0, 0) */
 
 	/* Canvas (seeds/004).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
 	double canvas_visual_range;  /* sees others at distance < R, px (50) (0..] */
@@ -162,8 +173,12 @@ void sim_params_default(struct sim_params *p, double width, double height);
 int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *pool);
 
 /*
- * Places every boid at random as the seed does: for each boid in order, four
- * uniform draws u in [0,1): x = u*W, y = u*H, vx = u - .5, vy = u - .5.
+ * Places every boid at random as p.model's program does (docs/MODEL.md).
+ * Harden and processing: for each boid in order, four uniform draws u in
+ * [0,1): x = u*W, y = u*H, vx = u - .5, vy = u - .5.  Steering: two draws,
+ * x = W/2 + unit*(2u - 1), y = H/2 - unit*2u (Unity's box, y up), velocity
+ * (steer_v0x, steer_v0y).  Canvas: three draws, x = u*W, y = u*H, heading
+ * u*360 degrees at canvas_speed.
  */
 void sim_randomize(struct sim *s, uint64_t seed);
 

@@ -25,7 +25,13 @@
 
 static const char *const edges_names[] = { "bounce", "wrap", "both", "none", NULL };
 static const char *const update_names[] = { "sequential", "synchronous", NULL };
-static const char *const shape_names[] = { "curve", "repo", "polygon", NULL };
+static const char *const shape_names[] = { "curve", "repo", "polygon", "triangle", NULL };
+static const char *const outline_names[] = { "listing", "final", NULL };
+static const char *const paint_names[] = { "fill", "stroke", NULL };
+static const char *const grid_names[] = { "cairo", "gdi", NULL };
+static const char *const look_names[] = { "model", "original", "harden-windows", "canvas-article", NULL };
+static const char *const separation_names[] = { "unit", "inverse", NULL };
+static const char *const turn_names[] = { "short", "steady", NULL };
 static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
 static const char *const progress_names[] = { "auto", "always", "never", NULL };
 static const char *const bg_names[] = { "flat", "noise", NULL };
@@ -117,10 +123,12 @@ static const struct cli_option options[] = {
 	  "processing: separation weight", NULL },
 	{ "proc-alignment-weight", 0, CLI_DOUBLE, OFF(proc_alignment_weight), "4", -LIM, LIM, 0, "W", S_MODELS,
 	  "processing: alignment weight", NULL },
-	{ "proc-max-force", 0, CLI_DOUBLE, OFF(proc_max_force), "5", 0, LIM, CLI_GT_MIN, "A", S_MODELS,
-	  "processing: acceleration limit, pixels/step^2", NULL },
-	{ "proc-max-speed", 0, CLI_DOUBLE, OFF(proc_max_speed), "3", 0, LIM, CLI_GT_MIN, "V", S_MODELS,
-	  "processing: speed limit, pixels/step", NULL },
+	{ "proc-max-force", 0, CLI_DOUBLE, OFF(proc_max_force), "0", 0, LIM, 0, "A", S_MODELS,
+	  "processing: acceleration limit, pixels/step^2 (0: none, the listing; sketch 5)", NULL },
+	{ "proc-max-speed", 0, CLI_DOUBLE, OFF(proc_max_speed), "0", 0, LIM, 0, "V", S_MODELS,
+	  "processing: speed limit, pixels/step (0: none, the listing; sketch 3)", NULL },
+	{ "separation", 0, CLI_ENUM, OFF(proc_separation), "unit", 0, 0, 0, "LAW", S_MODELS,
+	  "processing: unit (the Java listing) or inverse (unit/distance) pushes", separation_names },
 	{ "proc-limit", 0, CLI_ENUM, OFF(proc_limit), "length", 0, 0, 0, "HOW", S_MODELS,
 	  "processing: limit the vectors' length, or each component (the sketch)", proc_limit_names },
 	{ "proc-jitter", 0, CLI_DOUBLE, OFF(proc_jitter), "0", 0, LIM, 0, "J", S_MODELS,
@@ -131,6 +139,10 @@ static const struct cli_option options[] = {
 	  "steering: cohesion divides the offset by S", NULL },
 	{ "steer-cohesion-weight", 0, CLI_DOUBLE, OFF(steer_cohesion_weight), "0.05", -LIM, LIM, 0, "W", S_MODELS,
 	  "steering: cohesion weight", NULL },
+	{ "steer-separation-steps", 0, CLI_DOUBLE, OFF(steer_separation_steps), "1", 1, LIM, 0, "S", S_MODELS,
+	  "steering: separation divides every push by S", NULL },
+	{ "steer-socialize-weight", 0, CLI_DOUBLE, OFF(steer_socialize_weight), "0", -LIM, LIM, 0, "V", S_MODELS,
+	  "steering: a boid alone heads for the others' centre, pixels/step (0: off)", NULL },
 	{ "steer-separation-weight", 0, CLI_DOUBLE, OFF(steer_separation_weight), "156.25", -LIM, LIM, 0, "W", S_MODELS,
 	  "steering: separation (1/r^2) weight", NULL },
 	{ "steer-alignment-weight", 0, CLI_DOUBLE, OFF(steer_alignment_weight), "0.25", -LIM, LIM, 0, "W", S_MODELS,
@@ -145,6 +157,8 @@ static const struct cli_option options[] = {
 	  "steering: velocity limit, pixels/step", NULL },
 	{ "steer-max-turn", 0, CLI_DOUBLE, OFF(steer_max_turn), "6.4", 0, 180, CLI_GT_MIN, "DEG", S_MODELS,
 	  "steering: rotation limit, degrees per step", NULL },
+	{ "steer-turn", 0, CLI_ENUM, OFF(steer_turn), "short", 0, 0, 0, "WAY", S_MODELS,
+	  "steering: turn the short way (Unity), or steady: over 150 degrees always +", turn_names },
 	{ "canvas-visual-range", 0, CLI_DOUBLE, OFF(canvas_visual_range), "50", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
 	  "canvas: visual range, pixels", NULL },
 	{ "canvas-cohesion-resistance", 0, CLI_DOUBLE, OFF(canvas_cohesion_resistance), "10", 0, LIM, CLI_GT_MIN, "K", S_MODELS,
@@ -186,7 +200,15 @@ static const struct cli_option options[] = {
 	{ "scale", 0, CLI_DOUBLE, OFF(scale), "1", 0, 64, CLI_GT_MIN, "S", S_DRAW,
 	  "picture = field x S (the flock is the same)", NULL },
 	{ "shape", 0, CLI_ENUM, OFF(shape), "curve", 0, 0, 0, "SHAPE", S_DRAW,
-	  "boid outline: curve (the article's), repo (smaller) or polygon", shape_names },
+	  "boid outline: curve (the C# spline), repo (= curve, --outline final), polygon or triangle (canvas)", shape_names },
+	{ "outline", 0, CLI_ENUM, OFF(outline), "listing", 0, 0, 0, "WHICH", S_DRAW,
+	  "C# outline points: listing (the article's) or final (the program's, smaller)", outline_names },
+	{ "paint", 0, CLI_ENUM, OFF(paint), "fill", 0, 0, 0, "HOW", S_DRAW,
+	  "fill the outline, or stroke it with a 1-pixel line", paint_names },
+	{ "pixel-grid", 0, CLI_ENUM, OFF(pixel_grid), "cairo", 0, 0, 0, "GRID", S_DRAW,
+	  "cairo (pixel centres at .5), or gdi: centres on whole coordinates (GDI+)", grid_names },
+	{ "look", 0, CLI_ENUM, OFF(look), "model", 0, 0, 0, "LOOK", S_DRAW,
+	  "model, original (as its author's program showed it), harden-windows or canvas-article", look_names },
 	{ "boid-size", 0, CLI_DOUBLE, OFF(boid_size), "1", 0, 100, CLI_GT_MIN, "K", S_DRAW,
 	  "scale the outline by K", NULL },
 	{ "background", 0, CLI_COLOR, OFF(background), "#003366", 0, 0, 0, "COLOR", S_DRAW,
@@ -694,6 +716,69 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 		errf(err, errlen, "unknown option '%s' (see --help)", arg);
 }
 
+/* Sets option `name` to `value`, as typed, unless the user set it. */
+static int fill_in(struct settings *s, const char *name, const char *value, char *err, size_t errlen)
+{
+	const struct cli_option *o = cli_find(name);
+
+	if (!o || cli_given(s, name))
+		return 0;
+	return set_value(s, o, value, err, errlen);
+}
+
+/*
+ * The defaults of the model's program (docs/MODEL.md) and of --look, for
+ * every setting the user did not give.  The table's defaults are the C#
+ * article's; harden changes nothing here.
+ */
+static int model_defaults(struct settings *s, char *err, size_t errlen)
+{
+	int look = s->look, e = 0;
+
+	if (look == CLI_LOOK_ORIGINAL || look == CLI_LOOK_MODEL) {
+		if (s->model == CLI_MODEL_CANVAS)
+			look = CLI_LOOK_CANVAS_ARTICLE; /* the canvas model's own look */
+		else if (s->model == CLI_MODEL_HARDEN && look == CLI_LOOK_ORIGINAL)
+			look = CLI_LOOK_HARDEN_WINDOWS;
+	}
+	switch (s->model) {
+	case CLI_MODEL_STEERING:
+		e = fill_in(s, "edges", "none", err, errlen); /* the scene has no walls */
+		break;
+	case CLI_MODEL_CANVAS:
+		/* "a few hundred birds"; the page steps 60 times a second */
+		e = fill_in(s, "boids", "300", err, errlen);
+		if (!e && !cli_given(s, "substeps")) {
+			double k = round(1 / (s->canvas_dt * (double)s->fps));
+			s->substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
+		}
+		break;
+	default:
+		break;
+	}
+	if (!e && look == CLI_LOOK_HARDEN_WINDOWS) {
+		e = fill_in(s, "size", "584x361", err, errlen);  /* the window's field */
+		if (!e)
+			e = fill_in(s, "outline", "final", err, errlen); /* the final code's */
+		if (!e)
+			e = fill_in(s, "pixel-grid", "gdi", err, errlen);
+		if (!e)
+			e = fill_in(s, "warmup", "1", err, errlen);  /* advance, then paint */
+	}
+	if (!e && look == CLI_LOOK_CANVAS_ARTICLE) {
+		e = fill_in(s, "shape", "triangle", err, errlen);
+		if (!e)
+			e = fill_in(s, "paint", "stroke", err, errlen);
+		if (!e)
+			e = fill_in(s, "boid-color", "red", err, errlen);
+		if (!e)
+			e = fill_in(s, "background", "white", err, errlen);
+		if (!e)
+			e = fill_in(s, "background-style", "noise", err, errlen);
+	}
+	return e;
+}
+
 int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen)
 {
 	struct option longopts[NOPTS + 1];
@@ -779,6 +864,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 	/* None of the other models' seeds has predators. */
 	if (s->model != CLI_MODEL_HARDEN && !cli_given(s, "predators"))
 		s->predators = 0;
+	/* Each model's program's defaults, then the look, for what was not set. */
+	if (model_defaults(s, err, errlen) != 0)
+		return CLI_ERROR;
 
 	/* The OpenGL version's look fills in what was not set explicitly. */
 	if (s->opengl) {

@@ -239,6 +239,20 @@ static void check_output(struct run *r)
 	} else {
 		r->kind = OUT_VIDEO;
 	}
+	int windows = s->look == CLI_LOOK_HARDEN_WINDOWS ||
+	              (s->look == CLI_LOOK_ORIGINAL && s->model == CLI_MODEL_HARDEN);
+	if (windows && (r->pic_w % 2 || r->pic_h % 2) &&
+	    video_check(out, r->pic_w, r->pic_h, (int)s->fps, &r->vopt, why, sizeof(why)) != 0 &&
+	    video_check(out, r->pic_w + r->pic_w % 2, r->pic_h + r->pic_h % 2, (int)s->fps,
+	                &r->vopt, why, sizeof(why)) == 0) {
+		/* the window's 584x361 in a codec that needs even sizes: one more
+		 * row (or column) of background at the bottom (right) */
+		if (!s->quiet)
+			fprintf(stderr, "boids: note: %s needs even sizes: the %dx%d window is padded to %dx%d\n",
+			        out, r->pic_w, r->pic_h, r->pic_w + r->pic_w % 2, r->pic_h + r->pic_h % 2);
+		r->pic_w += r->pic_w % 2;
+		r->pic_h += r->pic_h % 2;
+	}
 	if (video_check(out, r->pic_w, r->pic_h, (int)s->fps, &r->vopt, why, sizeof(why)) != 0)
 		usage_error("%s", why);
 	if (r->kind == OUT_VIDEO)
@@ -336,6 +350,10 @@ static void settings_to_params(const struct settings *s, struct sim_params *p)
 		p->target_y = s->target_y;
 	}
 	p->proc_limit_components = s->proc_limit == 1;
+	p->proc_separation = s->proc_separation == CLI_SEP_INVERSE ? SIM_SEP_INVERSE : SIM_SEP_UNIT;
+	p->steer_separation_steps = s->steer_separation_steps;
+	p->steer_socialize_weight = s->steer_socialize_weight;
+	p->steer_steady_turn = s->steer_turn == CLI_TURN_STEADY;
 	p->noise_seed = s->seed;
 	p->obstacle_margin = s->obstacle_margin;
 	p->obstacle_weight = s->obstacle_weight;
@@ -378,6 +396,7 @@ static void settings_to_render(struct run *r, struct render_params *p)
 		[CLI_SHAPE_CURVE] = RENDER_CURVE,
 		[CLI_SHAPE_REPO] = RENDER_REPO,
 		[CLI_SHAPE_POLYGON] = RENDER_POLYGON,
+		[CLI_SHAPE_TRIANGLE] = RENDER_TRIANGLE,
 	};
 	static const enum render_antialias aa[] = {
 		[CLI_AA_NONE] = RENDER_AA_NONE,
@@ -389,6 +408,9 @@ static void settings_to_render(struct run *r, struct render_params *p)
 	render_params_default(p, r->pic_w, r->pic_h);
 	p->scale = s->scale;
 	p->shape = shapes[s->shape];
+	p->outline = s->outline == CLI_OUTLINE_FINAL ? RENDER_OUTLINE_FINAL : RENDER_OUTLINE_LISTING;
+	p->paint = s->paint == CLI_PAINT_STROKE ? RENDER_STROKE : RENDER_FILL;
+	p->grid = s->pixel_grid == CLI_GRID_GDI ? RENDER_GRID_GDI : RENDER_GRID_CAIRO;
 	p->boid_size = s->boid_size;
 	p->background = s->background;
 	p->boid_color = s->boid_color;

@@ -30,6 +30,7 @@
 
 #include "grid.h"
 #include "pool.h"
+#include "rng.h"
 
 void models_params_default(struct sim_params *p)
 {
@@ -54,14 +55,18 @@ void models_params_default(struct sim_params *p)
 	p->proc_cohesion_weight = .5;
 	p->proc_separation_weight = 4;
 	p->proc_alignment_weight = 4;
-	p->proc_max_force = 5;
-	p->proc_max_speed = 3;
+	p->proc_max_force = 0;
+	p->proc_max_speed = 0;
+	p->proc_separation = SIM_SEP_UNIT;
 	p->proc_limit_components = 0;
 	p->proc_jitter = 0;
 	p->noise_seed = 0;
 
 	p->steer_radius = 20;
+	p->steer_unit = 25;
 	p->steer_cohesion_steps = 100;
+	p->steer_separation_steps = 1;
+	p->steer_socialize_weight = 0;
 	p->steer_cohesion_weight = .05;
 	p->steer_separation_weight = 156.25;
 	p->steer_alignment_weight = .25;
@@ -70,6 +75,9 @@ void models_params_default(struct sim_params *p)
 	p->steer_arrival_speed = 5;
 	p->steer_max_speed = 3.75;
 	p->steer_max_turn = 6.4;
+	p->steer_steady_turn = 0;
+	p->steer_v0x = 0;
+	p->steer_v0y = 0;
 
 	p->canvas_visual_range = 50;
 	p->canvas_cohesion_resistance = 10;
@@ -77,6 +85,33 @@ void models_params_default(struct sim_params *p)
 	p->canvas_alignment_eagerness = .05;
 	p->canvas_speed = 100;
 	p->canvas_dt = 1.0 / 60;
+}
+
+void models_randomize(struct sim *s, uint64_t seed)
+{
+	const struct sim_params *p = &s->p;
+	struct rng r;
+
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < s->n; i++) {
+		if (p->model == SIM_STEERING) {
+			/* Random.Range(-1, 1), Random.Range(0, 2) in Unity units, y up */
+			double ux = -1 + 2 * rng_uniform(&r), uy = 2 * rng_uniform(&r);
+			s->x[i] = p->width / 2 + ux * p->steer_unit;
+			s->y[i] = p->height / 2 - uy * p->steer_unit;
+			s->vx[i] = p->steer_v0x;
+			s->vy[i] = p->steer_v0y;
+		} else {
+			/* Math.random() * width, * height, fromDegree(Math.random() * 360),
+			 * (cos, sin).normalize().multiply(BIRD_SPEED), stored per step */
+			s->x[i] = rng_uniform(&r) * p->width;
+			s->y[i] = rng_uniform(&r) * p->height;
+			double a = rng_uniform(&r) * 360 * (M_PI / 180);
+			double vx = cos(a), vy = sin(a), m = sqrt(vx * vx + vy * vy);
+			s->vx[i] = vx / m * p->canvas_speed * p->canvas_dt;
+			s->vy[i] = vy / m * p->canvas_speed * p->canvas_dt;
+		}
+	}
 }
 
 /* ------------------------------------------------------- shared by all */
@@ -154,6 +189,18 @@ static void unit(double *x, double *y)
 	if (m > 0) {
 		*x /= m;
 		*y /= m;
+	}
+}
+
+/* Unity's Vector3.Normalize: the zero vector when the length is not above eps. */
+static void unity_normalize(double *x, double *y, double eps)
+{
+	double m = sqrt(*x * *x + *y * *y);
+	if (m > eps) {
+		*x /= m;
+		*y /= m;
+	} else {
+		*x = *y = 0;
 	}
 }
 
@@ -313,10 +360,11 @@ static inline int cands_next(struct cands *it, uint32_t *k)
 /* ---------------------------------------------------------- processing */
 
 /*
- * seeds/002 and its sketch: neighbours at distance <= r, the boid itself
+ * seeds/002's listings: neighbours at distance <= r, the boid itself
  * excluded; cohesion = unit(centre - p), separation = unit(sum of
- * unit(p - q) / d) over d > 0, alignment = unit(sum of v); weighted, summed,
- * limited by max force; v = limit(v + a, max speed); move; wrap.
+ * unit(p - q)) over d > 0 (the Java's in-place normalize; 1/d with
+ * SIM_SEP_INVERSE), alignment = unit(sum of v); weighted, summed; optional
+ * force limit; v = v + a, optional speed limit; move; wrap.
  */
 static void proc_one(struct ctx *c, size_t b)
 {
@@ -340,8 +388,13 @@ static void proc_one(struct ctx *c, size_t b)
 				cn++;
 			}
 			if (d <= p->proc_separation_radius && d > 0) {
-				sx += -dx / d / d;
-				sy += -dy / d / d;
+				double ux = -dx / d, uy = -dy / d; /* unit(p - q) */
+				if (p->proc_separation == SIM_SEP_INVERSE) {
+					ux /= d;
+					uy /= d;
+				}
+				sx += ux;
+				sy += uy;
 			}
 			if (d <= p->proc_alignment_radius) {
 				ax += s->gvx[k];
@@ -366,10 +419,12 @@ static void proc_one(struct ctx *c, size_t b)
 		accx += -j + noise01(p->noise_seed, s->steps, b, 0) * (2 * j);
 		accy += -j + noise01(p->noise_seed, s->steps, b, 1) * (2 * j);
 	}
-	if (p->proc_limit_components)
-		limit_components(&accx, &accy, p->proc_max_force);
-	else
-		limit_length(&accx, &accy, p->proc_max_force);
+	if (p->proc_max_force > 0) {
+		if (p->proc_limit_components)
+			limit_components(&accx, &accy, p->proc_max_force);
+		else
+			limit_length(&accx, &accy, p->proc_max_force);
+	}
 
 	vx = accx + vx;
 	vy = accy + vy;
@@ -378,10 +433,12 @@ static void proc_one(struct ctx *c, size_t b)
 		vx += o.x;
 		vy += o.y;
 	}
-	if (p->proc_limit_components)
-		limit_components(&vx, &vy, p->proc_max_speed);
-	else
-		limit_length(&vx, &vy, p->proc_max_speed);
+	if (p->proc_max_speed > 0) {
+		if (p->proc_limit_components)
+			limit_components(&vx, &vy, p->proc_max_speed);
+		else
+			limit_length(&vx, &vy, p->proc_max_speed);
+	}
 	contain(&vx, &vy);
 
 	bx += vx;
@@ -394,21 +451,22 @@ static void proc_one(struct ctx *c, size_t b)
 
 /* ------------------------------------------------------------ steering */
 
-/* Turns wider than this (150 degrees) go toward +angle, not the short way. */
+/* With steer_steady_turn, turns wider than this (150 degrees) go toward +angle. */
 #define BEHIND (M_PI * 5 / 6)
 
 /*
  * Unity's Vector3.RotateTowards(from, to, max angle, max magnitude change)
- * in 2D: the direction of `from` turned toward `to` by at most `turn`
- * radians, the length of `from` moved toward that of `to` by at most `dm`.
- * A zero vector on either side falls back to MoveTowards, as Unity does.
- * One change: when `to` is more than BEHIND away, the short way flips side
- * with every small change of `to` and the boid would dither, flying on
- * away from a target right behind it; it turns toward +angle (from +x to
- * +y: clockwise on the screen, where y points down) instead.
+ * in 2D: the direction of `from` turned toward `to` the short way by at most
+ * `turn` radians (exactly onto it when closer), the length of `from` moved
+ * toward that of `to` by at most `dm`.  A zero vector on either side falls
+ * back to MoveTowards, as Unity does.  An exact reversal turns toward
+ * +angle.  `steady` (an option, not Unity's): when `to` is more than BEHIND
+ * away, the short way flips side with every small change of `to` and the
+ * boid dithers; such turns then always go toward +angle (from +x to +y:
+ * clockwise on the screen, where y points down).
  */
 static void rotate_towards(double fx, double fy, double *tx, double *ty,
-                           double turn, double dm)
+                           double turn, double dm, int steady)
 {
 	double fm = sqrt(fx * fx + fy * fy), tm = sqrt(*tx * *tx + *ty * *ty);
 
@@ -426,7 +484,7 @@ static void rotate_towards(double fx, double fy, double *tx, double *ty,
 	double a = atan2(cross, dot);
 	double m = tm - fm > dm ? fm + dm : tm - fm < -dm ? fm - dm : tm;
 
-	if (fabs(a) > BEHIND)
+	if (steady && fabs(a) > BEHIND)
 		a = M_PI; /* nearly reversed: always the same way, or it dithers */
 	if (fabs(a) <= turn) {
 		*tx = *tx / tm * m;
@@ -439,9 +497,36 @@ static void rotate_towards(double fx, double fy, double *tx, double *ty,
 }
 
 /*
- * seeds/003 in 2D: neighbours at 0 < d < r; v' = v + cohesion + separation +
- * alignment + seek + arrival (+ obstacles), limited in length, then in
- * rotation against v; move; --edges.
+ * Socialize: for a boid with no neighbours, the unit offset (Unity's
+ * Normalize) from it to the mean position of every other boid, times the
+ * weight.  Reads the grid copies, which are the state this boid sees.
+ */
+static void socialize(const struct sim *s, size_t b, double eps, double *ox, double *oy)
+{
+	uint32_t self = s->gpos[b];
+	double sx = 0, sy = 0;
+
+	*ox = *oy = 0;
+	if (s->n < 2)
+		return;
+	for (size_t k = 0; k < s->n; k++)
+		if (k != self) {
+			sx += s->gx[k];
+			sy += s->gy[k];
+		}
+	double m = (double)(s->n - 1);
+	double dx = sx / m - s->x[b], dy = sy / m - s->y[b];
+	unity_normalize(&dx, &dy, eps);
+	*ox = dx * s->p.steer_socialize_weight;
+	*oy = dy * s->p.steer_socialize_weight;
+}
+
+/*
+ * seeds/003 in 2D: neighbours at eps <= d < r (Unity's approximate
+ * Position != other); v' = v + cohesion + separation + alignment + seek +
+ * socialize + arrival (+ obstacles), limited in length, then in rotation
+ * against v; move; --edges (none by default: the scene has no walls).
+ * eps is Unity's 1e-5, in pixels.
  */
 static void steer_one(struct ctx *c, size_t b)
 {
@@ -449,6 +534,7 @@ static void steer_one(struct ctx *c, size_t b)
 	const struct sim_params *p = &s->p;
 	double bx = s->x[b], by = s->y[b], vx = s->vx[b], vy = s->vy[b];
 	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	double eps = 1e-5 * p->steer_unit;
 	size_t n = 0;
 
 	struct cands it;
@@ -456,13 +542,15 @@ static void steer_one(struct ctx *c, size_t b)
 	for (uint32_t k; cands_next(&it, &k);) {
 		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
 		double d2 = dx * dx + dy * dy;
-		if (d2 <= c->reach2) {
+		if (d2 <= c->reach2 && !(d2 < eps * eps)) {
 			double d = sqrt(d2);
-			if (d < p->steer_radius && d > 0) {
+			if (d < p->steer_radius) {
 				cx += s->gx[k];
 				cy += s->gy[k];
-				sx += -dx / d / (d * d);
-				sy += -dy / d / (d * d);
+				double ux = -dx, uy = -dy;
+				unity_normalize(&ux, &uy, eps);
+				sx += ux / (d * d) / p->steer_separation_steps;
+				sy += uy / (d * d) / p->steer_separation_steps;
 				ax += s->gvx[k];
 				ay += s->gvy[k];
 				n++;
@@ -476,21 +564,23 @@ static void steer_one(struct ctx *c, size_t b)
 		cohy = (cy / (double)n - by) / p->steer_cohesion_steps * p->steer_cohesion_weight;
 		alix = ax / (double)n - vx;
 		aliy = ay / (double)n - vy;
-		unit(&alix, &aliy);
+		unity_normalize(&alix, &aliy, eps);
 		alix *= p->steer_alignment_weight;
 		aliy *= p->steer_alignment_weight;
 	}
 	double sepx = sx * p->steer_separation_weight, sepy = sy * p->steer_separation_weight;
 
-	double seekx = 0, seeky = 0, arrx = 0, arry = 0;
-	if (c->target && p->steer_seek_weight >= 1e-4) {
+	double seekx = 0, seeky = 0, socx = 0, socy = 0, arrx = 0, arry = 0;
+	if (c->target && p->steer_seek_weight >= 1e-4 * p->steer_unit) {
 		seekx = c->tx - bx;
 		seeky = c->ty - by;
-		unit(&seekx, &seeky);
+		unity_normalize(&seekx, &seeky, eps);
 		seekx = seekx * p->steer_seek_weight - vx;
 		seeky = seeky * p->steer_seek_weight - vy;
 	}
-	if (c->target && p->steer_arrival_radius >= 1e-4) {
+	if (!n && p->steer_socialize_weight != 0)
+		socialize(s, b, eps, &socx, &socy);
+	if (c->target && p->steer_arrival_radius >= 1e-4 * p->steer_unit) {
 		double ox = c->tx - bx, oy = c->ty - by, d = sqrt(ox * ox + oy * oy);
 		double ramped = p->steer_arrival_speed * (d / p->steer_arrival_radius);
 		double clipped = fmin(ramped, p->steer_arrival_speed);
@@ -503,8 +593,8 @@ static void steer_one(struct ctx *c, size_t b)
 		arry = dy - vy;
 	}
 
-	double nx = vx + cohx + sepx + alix + seekx + arrx;
-	double ny = vy + cohy + sepy + aliy + seeky + arry;
+	double nx = vx + cohx + sepx + alix + seekx + socx + arrx;
+	double ny = vy + cohy + sepy + aliy + seeky + socy + arry;
 	if (p->edges & SIM_BOUNCE) /* a term of the sum: arrival's -v would undo a later turn */
 		wall_turn(p, bx, by, &nx, &ny);
 	if (p->obstacles_n) {
@@ -513,8 +603,7 @@ static void steer_one(struct ctx *c, size_t b)
 		ny += o.y;
 	}
 	limit_length(&nx, &ny, p->steer_max_speed);
-	rotate_towards(vx, vy, &nx, &ny, c->turn, p->steer_max_speed);
-	limit_length(&nx, &ny, p->steer_max_speed); /* only if v was too fast already */
+	rotate_towards(vx, vy, &nx, &ny, c->turn, p->steer_max_speed, p->steer_steady_turn);
 	contain(&nx, &ny);
 
 	bx += nx;
@@ -622,6 +711,32 @@ static void run_block(void *arg, size_t task)
 		r->one(r->c, b);
 }
 
+/*
+ * How far a processing boid can move in this step (a bound, for the grid's
+ * cells; any boid moving further is looked up from the escaped list).  With
+ * the speed limit, the limit; without, the fastest boid now plus the largest
+ * acceleration (force limit, or the sum of the weights and the jitter) and
+ * the obstacles' strongest push.
+ */
+static double proc_slack(const struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	double k = p->proc_limit_components ? M_SQRT2 : 1;
+
+	if (p->proc_max_speed > 0)
+		return p->proc_max_speed * k;
+	double v2 = 0;
+	for (size_t i = 0; i < s->n; i++)
+		v2 = fmax(v2, s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
+	double a = p->proc_max_force > 0 ? p->proc_max_force * k :
+	           fabs(p->proc_cohesion_weight) + fabs(p->proc_separation_weight) +
+	           fabs(p->proc_alignment_weight) + M_SQRT2 * p->proc_jitter;
+	for (size_t i = 0; i < p->obstacles_n; i++)
+		a += (p->obstacles[i].r + p->obstacle_margin) * p->obstacle_weight;
+	double v = sqrt(v2) + a;
+	return isfinite(v) ? v : 0;
+}
+
 int models_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
@@ -634,7 +749,7 @@ int models_step(struct sim *s)
 		one = proc_one;
 		reach = fmax(p->proc_cohesion_radius,
 		             fmax(p->proc_separation_radius, p->proc_alignment_radius));
-		c.slack = p->proc_max_speed * (p->proc_limit_components ? M_SQRT2 : 1);
+		c.slack = proc_slack(s);
 		break;
 	case SIM_STEERING:
 		one = steer_one;

@@ -13,6 +13,9 @@
 /* Fills the fields of every model but harden with their defaults. */
 void models_params_default(struct sim_params *p);
 
+/* sim_randomize() for SIM_STEERING and SIM_CANVAS (see include/sim.h). */
+void models_randomize(struct sim *s, uint64_t seed);
+
 /*
  * One step of p.model (not SIM_HARDEN); the caller counts it in s->steps.
  * Returns 0 or -ENOMEM (grid growth).

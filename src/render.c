@@ -44,9 +44,20 @@ static const double article_pts[NPTS][2] = {
 	{ 0, 0 }, { -5, -1 }, { 0, 10 }, { 5, -1 }, { 0, 0 },
 };
 
-/* The repository's later, smaller outline. */
+/* The repository's later, smaller outline (the final program's). */
 static const double repo_pts[NPTS][2] = {
 	{ 0, 0 }, { -4, -1 }, { 0, 8 }, { 4, -1 }, { 0, 0 },
+};
+
+/*
+ * The canvas article's bird, BIRD_WIDTH 10 by BIRD_HEIGHT 6 (the article
+ * gives no numbers): moveTo(x + W/2, y), lineTo(x - W/2, y + H/2),
+ * lineTo(x - W/2, y - H/2), closePath, with its nose turned from +x to +y
+ * so that render_heading() points it along the velocity.  The last point
+ * repeats the first: an empty closing edge.
+ */
+static const double triangle_pts[NPTS][2] = {
+	{ 0, 5 }, { 3, -5 }, { -3, -5 }, { 0, 5 }, { 0, 5 },
 };
 
 /*
@@ -58,11 +69,13 @@ static const double repo_pts[NPTS][2] = {
  */
 static void build_outline(struct renderer *r)
 {
-	const double (*pts)[2] = r->p.shape == RENDER_REPO ? repo_pts : article_pts;
+	const double (*pts)[2] = r->p.shape == RENDER_REPO ? repo_pts :
+	                         r->p.shape == RENDER_TRIANGLE ? triangle_pts :
+	                         r->p.outline == RENDER_OUTLINE_FINAL ? repo_pts : article_pts;
 	int n = NPTS;
 	double t[NPTS][2];
 
-	r->curved = r->p.shape != RENDER_POLYGON;
+	r->curved = r->p.shape == RENDER_CURVE || r->p.shape == RENDER_REPO;
 	r->start[0] = pts[0][0];
 	r->start[1] = pts[0][1];
 	r->reach = 0;
@@ -116,6 +129,9 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->height = height;
 	p->scale = 1;
 	p->shape = RENDER_CURVE;
+	p->outline = RENDER_OUTLINE_LISTING;
+	p->paint = RENDER_FILL;
+	p->grid = RENDER_GRID_CAIRO;
 	p->boid_size = 1;
 	p->background = 0x003366;
 	p->boid_color = 0x90EE90;     /* LightGreen */
@@ -136,7 +152,10 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->scale) && p->scale > 0 &&
 	       isfinite(p->boid_size) && p->boid_size > 0 &&
 	       (p->shape == RENDER_CURVE || p->shape == RENDER_REPO ||
-	        p->shape == RENDER_POLYGON) &&
+	        p->shape == RENDER_POLYGON || p->shape == RENDER_TRIANGLE) &&
+	       (p->outline == RENDER_OUTLINE_LISTING || p->outline == RENDER_OUTLINE_FINAL) &&
+	       (p->paint == RENDER_FILL || p->paint == RENDER_STROKE) &&
+	       (p->grid == RENDER_GRID_CAIRO || p->grid == RENDER_GRID_GDI) &&
 	       (p->antialias == RENDER_AA_NONE || p->antialias == RENDER_AA_FAST ||
 	        p->antialias == RENDER_AA_GOOD || p->antialias == RENDER_AA_BEST) &&
 	       p->background <= 0xFFFFFF && p->boid_color <= 0xFFFFFF &&
@@ -300,6 +319,7 @@ int render_new(struct renderer **out, const struct render_params *p)
 		goto fail;
 	cairo_set_fill_rule(r->cr, CAIRO_FILL_RULE_EVEN_ODD); /* GDI+ "alternate" */
 	cairo_set_antialias(r->cr, cairo_aa(p->antialias));
+	cairo_set_line_width(r->cr, 1); /* the canvas's default lineWidth */
 	if (p->background_style == RENDER_BG_NOISE && (err = make_backdrop(r)) != 0)
 		goto fail;
 	*out = r;
@@ -403,7 +423,7 @@ int render_frame(struct renderer *r, const struct render_view *v)
 {
 	cairo_t *cr = r->cr;
 	const struct render_params *p = &r->p;
-	double reach = r->reach * p->boid_size * fmax(1, p->predator_size) * p->scale + 1; /* +1: AA fringe */
+	double reach = (r->reach * p->boid_size * fmax(1, p->predator_size) + 1) * p->scale + 1; /* +1: stroke, AA fringe */
 	int color = -1; /* 0 boid, 1 predator: the source currently set */
 
 	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
@@ -413,6 +433,8 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	else
 		set_color(cr, p->background);
 	cairo_paint(cr);
+	if (p->grid == RENDER_GRID_GDI)
+		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
 	cairo_scale(cr, p->scale, p->scale);
 	draw_obstacles(r);
 	if (v->trail_len > 1)
@@ -439,6 +461,11 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		if (size != 1)
 			cairo_scale(cr, size, size);
 		append_outline(r);
+		if (p->paint == RENDER_STROKE) {
+			cairo_restore(cr); /* the line is 1 field unit wide at any size */
+			cairo_stroke(cr);
+			continue;
+		}
 		cairo_fill(cr);
 		cairo_restore(cr);
 	}

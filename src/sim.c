@@ -93,6 +93,10 @@ void sim_randomize(struct sim *s, uint64_t seed)
 {
 	struct rng r;
 
+	if (s->p.model == SIM_STEERING || s->p.model == SIM_CANVAS) {
+		models_randomize(s, seed);
+		return;
+	}
 	rng_seed(&r, seed);
 	for (size_t i = 0; i < s->n; i++) {
 		s->x[i] = rng_uniform(&r) * s->p.width;
