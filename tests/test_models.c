@@ -15,6 +15,17 @@
 #define NEAR(a, b) cr_assert_float_eq((a), (b), 1e-12, "%s = %.17g, expected %.17g", #a, (double)(a), (double)(b))
 
 /* One model in a 1000 x 1000 field, no edges, no target, no predators. */
+static void make(struct sim *s, enum sim_model m, enum sim_update u, size_t n);
+
+/* The processing model with boids' former improvements: limits 5 and 3, 1/d. */
+static void make_limited(struct sim *s, enum sim_update u, size_t n)
+{
+	make(s, SIM_PROCESSING, u, n);
+	s->p.proc_max_force = 5;
+	s->p.proc_max_speed = 3;
+	s->p.proc_separation = SIM_SEP_INVERSE;
+}
+
 static void make(struct sim *s, enum sim_model m, enum sim_update u, size_t n)
 {
 	struct sim_params p;
@@ -48,7 +59,12 @@ Test(models, defaults_keep_harden_and_fill_every_model)
 	cr_assert_eq(p.obstacles_n, 0);
 	cr_assert_eq(p.flock_radius, 50); /* the seed's own numbers are untouched */
 	cr_assert_eq(p.proc_cohesion_radius, 40);
-	cr_assert_eq(p.proc_max_speed, 3);
+	cr_assert_eq(p.proc_max_speed, 0);  /* the listings have no limits */
+	cr_assert_eq(p.proc_max_force, 0);
+	cr_assert_eq(p.proc_separation, SIM_SEP_UNIT);
+	cr_assert_eq(p.steer_separation_steps, 1);
+	cr_assert_eq(p.steer_socialize_weight, 0);
+	cr_assert_eq(p.steer_steady_turn, 0);
 	cr_assert_eq(p.steer_max_turn, 6.4);
 	cr_assert_eq(p.steer_separation_weight, 0.01 * 25 * 25 * 25); /* Unity units scaled */
 	cr_assert_eq(p.canvas_speed, 100);
@@ -62,7 +78,7 @@ Test(models, defaults_keep_harden_and_fill_every_model)
 Test(models, processing_two_boids_synchronous)
 {
 	struct sim s;
-	make(&s, SIM_PROCESSING, SIM_SYNCHRONOUS, 2);
+	make_limited(&s, SIM_SYNCHRONOUS, 2);
 	put(&s, 0, 100, 100, 1, 0);
 	put(&s, 1, 130, 100, 0, 1); /* 30 apart: cohesion and alignment (40), not separation (10) */
 	sim_step(&s);
@@ -86,7 +102,7 @@ Test(models, processing_two_boids_synchronous)
 Test(models, processing_sequential_sees_the_moved_boid)
 {
 	struct sim s;
-	make(&s, SIM_PROCESSING, SIM_SEQUENTIAL, 2);
+	make_limited(&s, SIM_SEQUENTIAL, 2);
 	put(&s, 0, 100, 100, 1, 0);
 	put(&s, 1, 130, 100, 0, 1);
 	sim_step(&s);
@@ -107,10 +123,41 @@ Test(models, processing_sequential_sees_the_moved_boid)
 	sim_release(&s);
 }
 
-Test(models, processing_separation_is_unit_sum_of_unit_offsets_over_distance)
+Test(models, processing_listing_unit_separation_and_no_limits)
 {
 	struct sim s;
 	make(&s, SIM_PROCESSING, SIM_SYNCHRONOUS, 3);
+	put(&s, 0, 100, 100, 0, 0);
+	put(&s, 1, 106, 100, 0, 2);  /* 6 away */
+	put(&s, 2, 100, 108, 2, 0);  /* 8 away */
+	sim_step(&s);
+	/* A: separation: unit offsets (-1, 0) + (0, -1), not divided by the
+	 * distance (Java's normalize() works in place, so mag() is then 1):
+	 * unit (-1, -1)/sqrt 2, times 4; cohesion (.6, .8) * .5; alignment
+	 * unit(2, 2) * 4 cancels the separation.  No force or speed limit. */
+	double al = 4 / sqrt(2);
+	double ax = .3 + (-al + al), ay = .4 + (-al + al);
+	NEAR(s.vx[0], ax);
+	NEAR(s.vy[0], ay);
+	NEAR(s.x[0], 100 + ax);
+
+	/* B: unit offsets from A (1, 0) and C (.6, -.8): sum (1.6, -.8); cohesion
+	 * toward (100, 104): (-6, 4); alignment (1, 0): |a| about 7.9, unlimited */
+	double sx = 1.6, sy = -.8, cx = -6, cy = 4;
+	scale_to(&sx, &sy, 4);
+	scale_to(&cx, &cy, .5);
+	double bx = cx + (sx + 4), by = cy + (sy + 0);
+	cr_assert_gt(sqrt(bx * bx + by * by), 5);
+	NEAR(s.vx[1], bx);
+	NEAR(s.vy[1], 2 + by);
+	NEAR(s.x[1], 106 + bx);
+	sim_release(&s);
+}
+
+Test(models, processing_separation_is_unit_sum_of_unit_offsets_over_distance)
+{
+	struct sim s;
+	make_limited(&s, SIM_SYNCHRONOUS, 3);
 	put(&s, 0, 100, 100, 0, 0);
 	put(&s, 1, 106, 100, 0, 2);  /* 6 away */
 	put(&s, 2, 100, 108, 2, 0);  /* 8 away; B-C 10 apart: <= 10 counts */
@@ -144,7 +191,7 @@ Test(models, processing_limits_by_length_or_by_component)
 {
 	struct sim s;
 	for (int comp = 0; comp <= 1; comp++) {
-		make(&s, SIM_PROCESSING, SIM_SYNCHRONOUS, 2);
+		make_limited(&s, SIM_SYNCHRONOUS, 2);
 		s.p.proc_alignment_weight = 10;
 		s.p.proc_limit_components = comp;
 		put(&s, 0, 100, 100, 0, 0);
@@ -263,10 +310,10 @@ Test(models, steering_small_turns_pass_and_speed_is_limited)
 	sim_release(&s);
 
 	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 1);
-	put(&s, 0, 100, 100, 10, 0); /* too fast (--init): limited to 3.75 */
-	sim_step(&s);
-	NEAR(s.vx[0], 3.75);
-	NEAR(s.x[0], 103.75);
+	put(&s, 0, 100, 100, 10, 0); /* too fast (--init): LimitVelocity makes it */
+	sim_step(&s);                /* 3.75, RotateTowards moves 10 by at most 3.75 */
+	NEAR(s.vx[0], 6.25);
+	NEAR(s.x[0], 106.25);
 	sim_release(&s);
 }
 
@@ -303,12 +350,23 @@ Test(models, steering_turns_one_fixed_way_when_the_target_is_behind)
 	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 1);
 	s.p.target_mode = SIM_TARGET_FIXED;
 	s.p.target_x = 300, s.p.target_y = 498; /* behind, a little toward -y */
+	s.p.steer_steady_turn = 1;
 	put(&s, 0, 500, 500, 3, 0);
 	sim_step(&s);
 	/* the short way would be toward -y; past 150 degrees it is toward +y */
 	double t = 6.4 * M_PI / 180;
 	NEAR(s.vx[0], cos(t) * 3.75);
 	NEAR(s.vy[0], sin(t) * 3.75);
+	sim_release(&s);
+
+	/* Unity's RotateTowards (the default): the short way, toward -y */
+	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 1);
+	s.p.target_mode = SIM_TARGET_FIXED;
+	s.p.target_x = 300, s.p.target_y = 498;
+	put(&s, 0, 500, 500, 3, 0);
+	sim_step(&s);
+	NEAR(s.vx[0], cos(t) * 3.75);
+	NEAR(s.vy[0], -sin(t) * 3.75);
 	sim_release(&s);
 }
 
@@ -482,7 +540,7 @@ Test(models, a_boid_ending_inside_is_put_on_the_circle_and_bounces)
 	NEAR(s.vx[0], -5);            /* heading in: reflected */
 	sim_release(&s);
 
-	make(&s, SIM_PROCESSING, SIM_SEQUENTIAL, 1);
+	make_limited(&s, SIM_SEQUENTIAL, 1);
 	s.p.obstacles = &o;
 	s.p.obstacles_n = 1;
 	put(&s, 0, 160, 500, 0, 0);   /* inside: push 40 * .2 = 8, limited to 3 */
