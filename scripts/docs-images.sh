@@ -2,6 +2,7 @@
 # Regenerates the pictures in docs/ from the program itself (never by hand):
 #   docs/frame.png         a frame of the default flock, for the README
 #   docs/model-NAME.png    a thumbnail of each model from its defaults
+#   docs/look-harden-windows.png  the C# program's window (--look original)
 # Usage: scripts/docs-images.sh [path/to/boids]   (default: build/boids)
 set -eu
 cd "$(dirname "$0")/.."
@@ -18,4 +19,7 @@ for m in harden processing steering canvas; do
 	"$BOIDS" -q -y -m "$m" -f 1 --warmup 300 --scale 0.5 -o "$tmp/$m-%d.png"
 	cp "$tmp/$m-0.png" "docs/model-$m.png"
 done
+# The C# program's first picture, as its window showed it.
+"$BOIDS" -q -y --look original -f 1 -o "$tmp/win-%d.png"
+cp "$tmp/win-0.png" docs/look-harden-windows.png
 echo "docs-images: wrote docs/frame.png and docs/model-*.png"
