@@ -184,9 +184,9 @@ void sim_randomize(struct sim *s, uint64_t seed);
 
 /*
  * Advances one step of the model p.model.  Returns 0 or -ENOMEM (grid
- * growth).  The models other than SIM_HARDEN set the speed on their own
- * (the canvas model renormalizes every velocity in the first step), so
- * sim_randomize() serves them all.
+ * growth).  Any start state works for every model (the canvas model
+ * renormalizes every velocity in its first step); sim_randomize() gives
+ * each model its program's.
  */
 int sim_step(struct sim *s);
 

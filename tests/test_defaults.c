@@ -44,6 +44,10 @@ Test(defaults, option_table_matches_the_model)
 	cr_expect_eq(s.proc_max_force, p.proc_max_force, "proc_max_force: option default %g, sim default %g", s.proc_max_force, p.proc_max_force);
 	cr_expect_eq(s.proc_max_speed, p.proc_max_speed, "proc_max_speed: option default %g, sim default %g", s.proc_max_speed, p.proc_max_speed);
 	cr_expect_eq(s.proc_jitter, p.proc_jitter, "proc_jitter: option default %g, sim default %g", s.proc_jitter, p.proc_jitter);
+	cr_expect_eq(s.steer_separation_steps, p.steer_separation_steps, "steer_separation_steps: option default %g, sim default %g", s.steer_separation_steps, p.steer_separation_steps);
+	cr_expect_eq(s.steer_socialize_weight, p.steer_socialize_weight, "steer_socialize_weight: option default %g, sim default %g", s.steer_socialize_weight, p.steer_socialize_weight);
+	cr_expect_eq(s.proc_separation == CLI_SEP_INVERSE, p.proc_separation == SIM_SEP_INVERSE, "separation");
+	cr_expect_eq(s.steer_turn == CLI_TURN_STEADY, p.steer_steady_turn, "steer turn");
 	cr_expect_eq(s.steer_radius, p.steer_radius, "steer_radius: option default %g, sim default %g", s.steer_radius, p.steer_radius);
 	cr_expect_eq(s.steer_cohesion_steps, p.steer_cohesion_steps, "steer_cohesion_steps: option default %g, sim default %g", s.steer_cohesion_steps, p.steer_cohesion_steps);
 	cr_expect_eq(s.steer_cohesion_weight, p.steer_cohesion_weight, "steer_cohesion_weight: option default %g, sim default %g", s.steer_cohesion_weight, p.steer_cohesion_weight);

@@ -9,6 +9,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -69,4 +70,70 @@ Test(reference, canvas_listing_and_options)
 	AGREE("-m canvas -n 60 -s 320x180 --fps 60 --canvas-visual-range 30 --update synchronous",
 	      "canvas", "--substeps 1 --size 320x180 --canvas-visual-range 30 --update synchronous");
 	DISAGREE("-m canvas -n 60 -s 320x180", "canvas", "--substeps 1 --size 320x180");
+}
+
+/* ------------------------------------------- the programs' defaults, looks */
+
+static int has(const char *text, const char *line)
+{
+	return strstr(text, line) != NULL;
+}
+
+Test(reference, each_model_takes_its_programs_defaults_unless_given)
+{
+	tc_tmpdir();
+	cr_assert_eq(tc_boids("--print-config"), 0); /* harden: the table's own */
+	cr_assert(has(tc_stdout(), "\nboids = 100\n") && has(tc_stdout(), "\nsubsteps = 1\n") &&
+	          has(tc_stdout(), "\nedges = bounce\n") && has(tc_stdout(), "\nshape = curve\n") &&
+	          has(tc_stdout(), "\npixel-grid = cairo\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_boids("-m canvas --print-config"), 0);
+	cr_assert(has(tc_stdout(), "\nboids = 300\n") && has(tc_stdout(), "\nsubsteps = 2\n") &&
+	          has(tc_stdout(), "\nshape = triangle\n") && has(tc_stdout(), "\npaint = stroke\n") &&
+	          has(tc_stdout(), "\nboid-color = #ff0000\n") &&
+	          has(tc_stdout(), "\nbackground-style = noise\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_boids("-m canvas -n 50 --fps 60 --paint fill --print-config"), 0); /* flags win */
+	cr_assert(has(tc_stdout(), "\nboids = 50\n") && has(tc_stdout(), "\nsubsteps = 1\n") &&
+	          has(tc_stdout(), "\npaint = fill\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_boids("-m steering --print-config"), 0);
+	cr_assert(has(tc_stdout(), "\nedges = none\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_boids("-m steering --edges wrap --print-config"), 0);
+	cr_assert(has(tc_stdout(), "\nedges = wrap\n"), "%s", tc_stdout());
+	tc_cleanup();
+}
+
+Test(reference, the_windows_look_is_the_c_sharp_window)
+{
+	tc_tmpdir();
+	cr_assert_eq(tc_boids("-q --look original -f 1 -o w_%%d.png"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -s 584x361 --outline final --pixel-grid gdi --warmup 1 -f 1 -o m_%%d.png"), 0);
+	cr_assert_eq(tc_boids("-q -s 584x361 --outline final --warmup 1 -f 1 -o c_%%d.png"), 0);
+	size_t a, b, c;
+	char *w = tc_slurp("w_0.png", &a), *m = tc_slurp("m_0.png", &b), *cg = tc_slurp("c_0.png", &c);
+	cr_assert(w && m && cg);
+	/* PNG IHDR: width and height, big-endian, at bytes 16..23 */
+	const unsigned char *u = (const unsigned char *)w;
+	cr_assert_eq((u[16] << 24 | u[17] << 16 | u[18] << 8 | u[19]), 584);
+	cr_assert_eq((u[20] << 24 | u[21] << 16 | u[22] << 8 | u[23]), 361);
+	cr_assert(a == b && memcmp(w, m, a) == 0, "the look is its four settings");
+	cr_assert(a != c || memcmp(w, cg, a) != 0, "the GDI+ grid changes the pixels");
+	free(w), free(m), free(cg);
+	/* video needs even sizes: one more row, and a note says so */
+	cr_assert_eq(tc_boids("--look original -f 2 -o w.mp4"), 0, "%s", tc_stderr());
+	cr_assert(has(tc_stderr(), "584x362"), "%s", tc_stderr());
+	tc_cleanup();
+}
+
+Test(reference, gdi_grid_is_cairo_shifted_half_a_pixel)
+{
+	tc_tmpdir();
+	/* one boid at (100, 60) on GDI+'s grid draws as one at (100.5, 60.5) on Cairo's */
+	cr_assert_eq(tc_sh("printf 'frame,id,x,y,vx,vy\\n0,0,100,60,1,2\\n' > a.csv && "
+	                   "printf 'frame,id,x,y,vx,vy\\n0,0,100.5,60.5,1,2\\n' > b.csv"), 0);
+	cr_assert_eq(tc_boids("-q --init a.csv --predators 0 -s 200x120 --pixel-grid gdi -f 1 -o a_%%d.png"), 0,
+	             "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q --init b.csv --predators 0 -s 200x120 -f 1 -o b_%%d.png"), 0);
+	cr_assert_eq(tc_boids("-q --init a.csv --predators 0 -s 200x120 -f 1 -o c_%%d.png"), 0);
+	cr_assert_eq(tc_sh("cmp -s a_0.png b_0.png"), 0, "shifted half a pixel");
+	cr_assert_neq(tc_sh("cmp -s a_0.png c_0.png"), 0);
+	tc_cleanup();
 }
