@@ -25,6 +25,14 @@ enum render_shape {
 	RENDER_CURVE,   /* the article's points as a closed cardinal spline, tension .5, even-odd */
 	RENDER_REPO,    /* the repository's smaller outline, same spline */
 	RENDER_POLYGON, /* the article's points joined by straight lines */
+	RENDER_ARROW,   /* the OpenGL version's notched arrowhead, straight edges, 10 x 10 */
+	RENDER_CIRCLE,  /* a disc of radius 4 (its "Direction" switch off); predators too */
+};
+
+enum render_trail_style {
+	RENDER_TRAIL_FADE,   /* 1 px, round ends, alpha .6 k/len; every trail before every boid */
+	RENDER_TRAIL_OPENGL, /* the OpenGL version: 2 px, flat ends, alpha (k+1)/len x .5 in
+	                      * whole 255ths; each boid's trail just before the boid */
 };
 
 enum render_antialias {
@@ -60,6 +68,9 @@ struct render_params {
 	size_t obstacles_n;
 	uint32_t obstacle_color;    /* 0xRRGGBB */
 	uint32_t target_color;      /* 0xRRGGBB, the target marker */
+	enum render_trail_style trail_style;
+	int show_ranges;            /* the OpenGL version's "Ranges": around the last boid */
+	double range_near, range_far; /* radii drawn, field units (separation, cohesion) */
 };
 
 /*
