@@ -4,7 +4,8 @@
  * The default model is Scott Harden's "Boids in C#" (seeds/000) exactly:
  * a steering pass (flock, align, avoid, flee predators) in index order, then
  * a move pass (move, clamp speed, bounce off walls, wrap).  Three more rule
- * sets reproduce the other seeds (enum sim_model; src/models.c), and every
+ * sets reproduce the other seeds, and a fourth the article's "OpenGL
+ * version" (enum sim_model; src/models.c), and every
  * model steers around circular obstacles.  docs/MODEL.md gives the
  * equations.  State is a structure of arrays of doubles.
  *

@@ -1,11 +1,12 @@
 /*
  * models — the Processing (seeds/002), Unity steering (seeds/003) and
- * TypeScript canvas (seeds/004) rule sets, and the obstacle push and target
- * every model shares; see include/sim.h and docs/MODEL.md.
+ * TypeScript canvas (seeds/004) rule sets, the C# article's "OpenGL
+ * version" (gl_one()), and the obstacle push and target every model
+ * shares; see include/sim.h and docs/MODEL.md.
  *
  * Start at models_step().  It builds the grid with the model's neighbour
  * radius, copies the state into grid order, then runs the model's
- * proc_one(), steer_one() or canvas_one() for every boid, which steers *and
+ * proc_one(), steer_one(), canvas_one() or gl_one() for every boid, which steers *and
  * moves* that boid.  Two update modes:
  *
  *   sequential   (what the three programs do: each boid is updated in place,
@@ -21,7 +22,8 @@
  *
  * Neighbours are visited cell by cell in a fixed order (then the escaped
  * list in order of escape), so the sums depend only on the positions.
- * Predators get no special rule here: none of the three programs has any.
+ * Predators get no special rule in the first three: none of those programs
+ * has any.  gl_one() has the OpenGL program's (boids 0 .. P-1).
  */
 #include "models.h"
 

@@ -207,7 +207,10 @@ static void fuzz_check_settings(const struct settings *s)
 	FUZZ_CHECK(s->progress >= CLI_PROGRESS_AUTO && s->progress <= CLI_PROGRESS_NEVER,
 	           "progress %d", s->progress);
 	FUZZ_CHECK(fuzz_in(s->scale, 0, 64) && s->scale > 0, "scale %g", s->scale);
-	FUZZ_CHECK(s->shape >= CLI_SHAPE_CURVE && s->shape <= CLI_SHAPE_POLYGON, "shape %d", s->shape);
+	FUZZ_CHECK(s->shape >= CLI_SHAPE_CURVE && s->shape <= CLI_SHAPE_CIRCLE, "shape %d", s->shape);
+	FUZZ_CHECK(s->trail_style == CLI_TRAIL_FADE || s->trail_style == CLI_TRAIL_OPENGL,
+	           "trail style %d", s->trail_style);
+	FUZZ_CHECK(s->gl_speed_min <= s->gl_speed_max, "gl speeds %g..%g", s->gl_speed_min, s->gl_speed_max);
 	FUZZ_CHECK(fuzz_in(s->boid_size, 0, 100) && s->boid_size > 0, "boid size %g", s->boid_size);
 	FUZZ_CHECK(s->background <= 0xFFFFFF && s->boid_color <= 0xFFFFFF &&
 	           s->predator_color <= 0xFFFFFF, "a colour above 0xffffff");
