@@ -28,17 +28,20 @@
 
 enum cli_edges { CLI_EDGES_BOUNCE, CLI_EDGES_WRAP, CLI_EDGES_BOTH, CLI_EDGES_NONE };
 enum cli_update { CLI_SEQUENTIAL, CLI_SYNCHRONOUS };
-enum cli_shape { CLI_SHAPE_CURVE, CLI_SHAPE_REPO, CLI_SHAPE_POLYGON, CLI_SHAPE_TRIANGLE };
+enum cli_shape { CLI_SHAPE_CURVE, CLI_SHAPE_REPO, CLI_SHAPE_POLYGON, CLI_SHAPE_TRIANGLE, CLI_SHAPE_ARROW,
+                 CLI_SHAPE_CIRCLE };
 enum cli_outline { CLI_OUTLINE_LISTING, CLI_OUTLINE_FINAL };
 enum cli_paint { CLI_PAINT_FILL, CLI_PAINT_STROKE };
 enum cli_grid { CLI_GRID_CAIRO, CLI_GRID_GDI };
 enum cli_look { CLI_LOOK_MODEL, CLI_LOOK_ORIGINAL, CLI_LOOK_HARDEN_WINDOWS, CLI_LOOK_CANVAS_ARTICLE };
 enum cli_separation { CLI_SEP_UNIT, CLI_SEP_INVERSE };
 enum cli_turn { CLI_TURN_SHORT, CLI_TURN_STEADY };
+enum cli_trail_style { CLI_TRAIL_FADE, CLI_TRAIL_OPENGL };
 enum cli_antialias { CLI_AA_NONE, CLI_AA_FAST, CLI_AA_GOOD, CLI_AA_BEST };
 enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
 enum cli_background { CLI_BG_FLAT, CLI_BG_NOISE };
-enum cli_model { CLI_MODEL_HARDEN, CLI_MODEL_PROCESSING, CLI_MODEL_STEERING, CLI_MODEL_CANVAS };
+enum cli_model { CLI_MODEL_HARDEN, CLI_MODEL_PROCESSING, CLI_MODEL_STEERING, CLI_MODEL_CANVAS,
+                 CLI_MODEL_OPENGL };
 enum cli_target { CLI_TARGET_NONE, CLI_TARGET_FIXED, CLI_TARGET_LISSAJOUS };
 
 /* Every setting of a run.  "auto" integers are -1, unset strings NULL. */
@@ -132,6 +135,16 @@ struct settings {
 	double canvas_alignment_eagerness;
 	double canvas_speed;
 	double canvas_dt;
+	/* the OpenGL model (-m opengl), as gl_* in struct sim_params */
+	double gl_flock_radius, gl_flock_weight, gl_predator_sight;
+	double gl_avoid_radius, gl_avoid_weight;
+	int gl_avoid;           /* 0 own kind, 1 all */
+	double gl_align_radius, gl_align_weight;
+	double gl_flee_radius, gl_flee_weight;
+	double gl_wall_pad, gl_wall_turn;
+	double gl_speed_min, gl_speed_max, gl_predator_boost, gl_speed_ease, gl_step;
+	int trail_style;        /* enum cli_trail_style */
+	int show_ranges;        /* draw the rule radii around the last boid */
 	/* video */
 	long fps;
 	char *codec;            /* NULL: the container's default */
@@ -142,7 +155,7 @@ struct settings {
 	long gop;               /* -1: the encoder's default */
 	long encoder_threads;   /* -1: the encoder's choice (depends on the machine) */
 	/* bookkeeping */
-	unsigned char given[128];/* per option index: 0 default, 1 config file, 2 command line */
+	unsigned char given[160];/* per option index: 0 default, 1 config file, 2 command line */
 };
 
 enum cli_type {

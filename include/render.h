@@ -29,6 +29,8 @@ enum render_shape {
 	RENDER_REPO,    /* the repository's smaller outline, same spline */
 	RENDER_POLYGON, /* the outline's points joined by straight lines */
 	RENDER_TRIANGLE, /* the canvas article's bird: nose (0,5), tail (+-3,-5) */
+	RENDER_ARROW,   /* the OpenGL version's notched arrowhead, straight edges, 10 x 10 */
+	RENDER_CIRCLE,  /* a disc of radius 4 (its "Direction" switch off); predators too */
 };
 
 enum render_outline {
@@ -44,6 +46,12 @@ enum render_paint {
 enum render_grid {
 	RENDER_GRID_CAIRO, /* pixel (i, j) centred on (i + .5, j + .5) */
 	RENDER_GRID_GDI,   /* centred on (i, j), as GDI+ draws: a half-pixel shift */
+};
+
+enum render_trail_style {
+	RENDER_TRAIL_FADE,   /* 1 px, round ends, alpha .6 k/len; every trail before every boid */
+	RENDER_TRAIL_OPENGL, /* the OpenGL version: 2 px, flat ends, alpha (k+1)/len x .5 in
+	                      * whole 255ths; each boid's trail just before the boid */
 };
 
 enum render_antialias {
@@ -82,6 +90,9 @@ struct render_params {
 	size_t obstacles_n;
 	uint32_t obstacle_color;    /* 0xRRGGBB */
 	uint32_t target_color;      /* 0xRRGGBB, the target marker */
+	enum render_trail_style trail_style;
+	int show_ranges;            /* the OpenGL version's "Ranges": around the last boid */
+	double range_near, range_far; /* radii drawn, field units (separation, cohesion) */
 };
 
 /*

@@ -4,7 +4,8 @@
  * The default model is Scott Harden's "Boids in C#" (seeds/000) exactly:
  * a steering pass (flock, align, avoid, flee predators) in index order, then
  * a move pass (move, clamp speed, bounce off walls, wrap).  Three more rule
- * sets reproduce the other seeds (enum sim_model; src/models.c), and every
+ * sets reproduce the other seeds, and a fourth the article's "OpenGL
+ * version" (enum sim_model; src/models.c), and every
  * model steers around circular obstacles.  docs/MODEL.md gives the
  * equations.  State is a structure of arrays of doubles.
  *
@@ -43,6 +44,7 @@ enum sim_model {
 	SIM_PROCESSING, /* seeds/002: normalized cohesion, 1/d separation, alignment */
 	SIM_STEERING,   /* seeds/003: Unity steering behaviours, seek and arrival, in 2D */
 	SIM_CANVAS,     /* seeds/004: TypeScript canvas, constant speed, fixed time step */
+	SIM_OPENGL,     /* the C# article's "OpenGL version": own rules, per-boid target speeds */
 };
 
 enum sim_separation {
@@ -141,12 +143,36 @@ struct sim_params {
 	double canvas_alignment_eagerness; /* times (unit mean velocity x speed - v) (0.05) any */
 	double canvas_speed;         /* constant speed, px/s (100) (0..] */
 	double canvas_dt;            /* time step, s (1/60) (0..] */
+
+	/* OpenGL version of the C# program (swharden/Csharp-Data-Visualization,
+	 * dev/old/drawing/boids2).  Its velocity v moves a boid by v x gl_step
+	 * per step; s->vx holds px/step = v x gl_step, as in every model. */
+	double gl_flock_radius;      /* cohesion: others at distance < R, px (100) (0..] */
+	double gl_flock_weight;      /* times the offset to their centre (0.0005) any */
+	double gl_predator_sight;    /* a predator's cohesion radius is this times R (2) [0..] */
+	double gl_avoid_radius;      /* separation: closer than R, px (20) (0..] */
+	double gl_avoid_weight;      /* times offset x closeness (0.005) any */
+	int gl_avoid_all;            /* 1: avoid every boid; 0: only its own kind (0) */
+	double gl_align_radius;      /* alignment: others at distance < R, px (100) (0..] */
+	double gl_align_weight;      /* times the velocity difference (0.03) any */
+	double gl_flee_radius;       /* flee predators closer than R, px (100) (0..] */
+	double gl_flee_weight;       /* times the offset, not scaled by closeness (0.002) any */
+	double gl_wall_pad;          /* walls: margin, px (100) [0..] */
+	double gl_wall_turn;         /* walls: velocity change per step inside it (0.1) [0..] */
+	double gl_speed_min;         /* target speeds drawn in [min, max) at the start (0.5) [0..] */
+	double gl_speed_max;         /* (1.5) [min..] */
+	double gl_predator_boost;    /* added to a predator's target speed (0.5) any */
+	double gl_speed_ease;        /* fraction of the way to the target speed per step (0.1) [0..1] */
+	double gl_step;              /* the speed slider: a step moves v x gl_step (2) (0..] */
 };
 
 struct sim {
 	size_t n;               /* boids */
 	double *x, *y;          /* positions, pixels */
 	double *vx, *vy;        /* velocities, pixels per step */
+	double *ts;             /* SIM_OPENGL: each boid's target speed, program units
+	                         * (sim_randomize() draws it; sim_init() sets the
+	                         * midpoint of gl_speed_min and gl_speed_max) */
 	struct sim_params p;
 	uint64_t steps;         /* sim_step() calls so far */
 	/* private */
@@ -178,7 +204,9 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
  * [0,1): x = u*W, y = u*H, vx = u - .5, vy = u - .5.  Steering: two draws,
  * x = W/2 + unit*(2u - 1), y = H/2 - unit*2u (Unity's box, y up), velocity
  * (steer_v0x, steer_v0y).  Canvas: three draws, x = u*W, y = u*H, heading
- * u*360 degrees at canvas_speed.
+ * u*360 degrees at canvas_speed.  Opengl: the four draws of harden with vx
+ * and vy times gl_step (px/step), and a fifth giving the target speed
+ * ts = gl_speed_min + u*(max - min).
  */
 void sim_randomize(struct sim *s, uint64_t seed);
 

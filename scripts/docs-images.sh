@@ -14,10 +14,11 @@ trap 'rm -rf "$tmp"' EXIT
 "$BOIDS" -q -y -f 1 --warmup 150 -o "$tmp/frame_%d.png"
 cp "$tmp/frame_0.png" docs/frame.png
 
-# Each model from its defaults alone, after 10 seconds, at half size.
-for m in harden processing steering canvas; do
-	"$BOIDS" -q -y -m "$m" -f 1 --warmup 300 --scale 0.5 -o "$tmp/$m-%d.png"
-	cp "$tmp/$m-0.png" "docs/model-$m.png"
+# Each model from its defaults alone, after 300 steps (10 seconds), at half size.
+for m in harden processing steering canvas opengl; do
+	# the last of 20 frames, so that opengl's 20-position tails are drawn
+	"$BOIDS" -q -y -m "$m" -f 20 --warmup 281 --scale 0.5 -o "$tmp/$m-%02d.png"
+	cp "$tmp/$m-19.png" "docs/model-$m.png"
 done
 # The C# program's first picture, as its window showed it.
 "$BOIDS" -q -y --look original -f 1 -o "$tmp/win-%d.png"

@@ -25,21 +25,24 @@
 
 static const char *const edges_names[] = { "bounce", "wrap", "both", "none", NULL };
 static const char *const update_names[] = { "sequential", "synchronous", NULL };
-static const char *const shape_names[] = { "curve", "repo", "polygon", "triangle", NULL };
+static const char *const shape_names[] = { "curve", "repo", "polygon", "triangle", "arrow", "circle", NULL };
 static const char *const outline_names[] = { "listing", "final", NULL };
 static const char *const paint_names[] = { "fill", "stroke", NULL };
 static const char *const grid_names[] = { "cairo", "gdi", NULL };
 static const char *const look_names[] = { "model", "original", "harden-windows", "canvas-article", NULL };
 static const char *const separation_names[] = { "unit", "inverse", NULL };
 static const char *const turn_names[] = { "short", "steady", NULL };
+static const char *const trail_style_names[] = { "fade", "opengl", NULL };
+static const char *const gl_avoid_names[] = { "own", "all", NULL };
 static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
 static const char *const progress_names[] = { "auto", "always", "never", NULL };
 static const char *const bg_names[] = { "flat", "noise", NULL };
-static const char *const model_names[] = { "harden", "processing", "steering", "canvas", NULL };
+static const char *const model_names[] = { "harden", "processing", "steering", "canvas", "opengl", NULL };
 static const char *const proc_limit_names[] = { "length", "components", NULL };
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
 static const char S_MODELS[] = "Other models (docs/MODEL.md)";
+static const char S_GL[] = "OpenGL model, -m opengl (its sliders at their start)";
 static const char S_RUN[] = "Run and output";
 static const char S_DRAW[] = "Drawing";
 static const char S_VIDEO[] = "Video encoding";
@@ -94,7 +97,7 @@ static const struct cli_option options[] = {
 	  "worker threads (auto: one per core); never changes the output", NULL },
 
 	{ "model", 'm', CLI_ENUM, OFF(model), "harden", 0, 0, 0, "NAME", S_MODELS,
-	  "harden (the C# article), processing, steering or canvas", model_names },
+	  "harden (the C# article), processing, steering, canvas or opengl", model_names },
 	{ "target", 0, CLI_TARGET, OFF(target), "lissajous", 0, 0, 0, "WHERE", S_MODELS,
 	  "steering target: lissajous (a moving point), X,Y or none", NULL },
 	{ "obstacle-margin", 0, CLI_DOUBLE, OFF(obstacle_margin), "30", 0, LIM, 0, "D", S_MODELS,
@@ -172,6 +175,41 @@ static const struct cli_option options[] = {
 	{ "canvas-dt", 0, CLI_DOUBLE, OFF(canvas_dt), "0.016666666666666666", 0, LIM, CLI_GT_MIN, "S", S_MODELS,
 	  "canvas: time step, seconds (1/60)", NULL },
 
+	{ "gl-flock-radius", 0, CLI_DOUBLE, OFF(gl_flock_radius), "100", 0, LIM, CLI_GT_MIN, "R", S_GL,
+	  "cohesion: others closer than R pixels", NULL },
+	{ "gl-flock-weight", 0, CLI_DOUBLE, OFF(gl_flock_weight), "0.0005", -LIM, LIM, 0, "W", S_GL,
+	  "cohesion: steer toward their centre, times W", NULL },
+	{ "gl-predator-sight", 0, CLI_DOUBLE, OFF(gl_predator_sight), "2", 0, 100, 0, "K", S_GL,
+	  "cohesion: predators see K times as far", NULL },
+	{ "gl-avoid-radius", 0, CLI_DOUBLE, OFF(gl_avoid_radius), "20", 0, LIM, CLI_GT_MIN, "R", S_GL,
+	  "separation: boids closer than R pixels", NULL },
+	{ "gl-avoid-weight", 0, CLI_DOUBLE, OFF(gl_avoid_weight), "0.005", -LIM, LIM, 0, "W", S_GL,
+	  "separation: push away by offset x closeness, times W", NULL },
+	{ "gl-avoid", 0, CLI_ENUM, OFF(gl_avoid), "own", 0, 0, 0, "KIND", S_GL,
+	  "separation: from its own kind only (own) or from all", gl_avoid_names },
+	{ "gl-align-radius", 0, CLI_DOUBLE, OFF(gl_align_radius), "100", 0, LIM, CLI_GT_MIN, "R", S_GL,
+	  "alignment: others closer than R pixels", NULL },
+	{ "gl-align-weight", 0, CLI_DOUBLE, OFF(gl_align_weight), "0.03", -LIM, LIM, 0, "W", S_GL,
+	  "alignment: match their mean velocity, times W", NULL },
+	{ "gl-flee-radius", 0, CLI_DOUBLE, OFF(gl_flee_radius), "100", 0, LIM, CLI_GT_MIN, "R", S_GL,
+	  "flee predators closer than R pixels", NULL },
+	{ "gl-flee-weight", 0, CLI_DOUBLE, OFF(gl_flee_weight), "0.002", -LIM, LIM, 0, "W", S_GL,
+	  "flee: away by the offset times W (not by closeness)", NULL },
+	{ "gl-wall-pad", 0, CLI_DOUBLE, OFF(gl_wall_pad), "100", 0, LIM, 0, "D", S_GL,
+	  "walls: margin along each edge, pixels", NULL },
+	{ "gl-wall-turn", 0, CLI_DOUBLE, OFF(gl_wall_turn), "0.1", 0, LIM, 0, "V", S_GL,
+	  "walls: velocity change per step inside the margin", NULL },
+	{ "gl-speed-min", 0, CLI_DOUBLE, OFF(gl_speed_min), "0.5", 0, LIM, 0, "V", S_GL,
+	  "target speeds are drawn from [min, max) at the start", NULL },
+	{ "gl-speed-max", 0, CLI_DOUBLE, OFF(gl_speed_max), "1.5", 0, LIM, 0, "V", S_GL,
+	  "(see --gl-speed-min)", NULL },
+	{ "gl-predator-boost", 0, CLI_DOUBLE, OFF(gl_predator_boost), "0.5", 0, LIM, 0, "V", S_GL,
+	  "added to a predator's target speed", NULL },
+	{ "gl-speed-ease", 0, CLI_DOUBLE, OFF(gl_speed_ease), "0.1", 0, 1, 0, "F", S_GL,
+	  "each step the speed moves this fraction toward the target", NULL },
+	{ "gl-step", 0, CLI_DOUBLE, OFF(gl_step), "2", 0, 100, CLI_GT_MIN, "K", S_GL,
+	  "the speed slider: a step moves a boid K times its velocity", NULL },
+
 	{ "frames", 'f', CLI_LONG, OFF(frames), "300", 1, CLI_MAX_FRAMES, 0, "N", S_RUN,
 	  "frames to write", NULL },
 	{ "duration", 0, CLI_DOUBLE, OFF(duration), "auto", 0, 1e7, CLI_GT_MIN | CLI_AUTO, "SECONDS", S_RUN,
@@ -200,7 +238,7 @@ static const struct cli_option options[] = {
 	{ "scale", 0, CLI_DOUBLE, OFF(scale), "1", 0, 64, CLI_GT_MIN, "S", S_DRAW,
 	  "picture = field x S (the flock is the same)", NULL },
 	{ "shape", 0, CLI_ENUM, OFF(shape), "curve", 0, 0, 0, "SHAPE", S_DRAW,
-	  "boid outline: curve (the C# spline), repo (= curve, --outline final), polygon or triangle (canvas)", shape_names },
+	  "curve (C# spline), repo (= --outline final), polygon, triangle (canvas), arrow (OpenGL), circle", shape_names },
 	{ "outline", 0, CLI_ENUM, OFF(outline), "listing", 0, 0, 0, "WHICH", S_DRAW,
 	  "C# outline points: listing (the article's) or final (the program's, smaller)", outline_names },
 	{ "paint", 0, CLI_ENUM, OFF(paint), "fill", 0, 0, 0, "HOW", S_DRAW,
@@ -221,6 +259,10 @@ static const struct cli_option options[] = {
 	  "none, fast, good or best", aa_names },
 	{ "trail", 0, CLI_LONG, OFF(trail), "0", 0, CLI_MAX_TRAIL, 0, "N", S_DRAW,
 	  "draw each boid's last N positions as a fading line", NULL },
+	{ "trail-style", 0, CLI_ENUM, OFF(trail_style), "fade", 0, 0, 0, "STYLE", S_DRAW,
+	  "fade (1 px, all trails first) or opengl (2 px, each before its boid)", trail_style_names },
+	{ "show-ranges", 0, CLI_FLAG, OFF(show_ranges), "no", 0, 0, 0, NULL, S_DRAW,
+	  "draw the rule radii around the last boid (the OpenGL version's Ranges)", NULL },
 	{ "predator-size", 0, CLI_DOUBLE, OFF(predator_size), "1", 0, 100, CLI_GT_MIN, "K", S_DRAW,
 	  "predators' outline K times the boids'", NULL },
 	{ "opengl", 0, CLI_FLAG, OFF(opengl), "no", 0, 0, 0, NULL, S_DRAW,
@@ -868,6 +910,21 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 	if (model_defaults(s, err, errlen) != 0)
 		return CLI_ERROR;
 
+	/* -m opengl: the OpenGL program's window and look where not set. */
+	if (s->model == CLI_MODEL_OPENGL) {
+		if (!cli_given(s, "boids"))
+			s->boids = 250;
+		if (!cli_given(s, "size"))
+			s->width = 1157, s->height = 578;
+		if (!cli_given(s, "shape"))
+			s->shape = CLI_SHAPE_ARROW;
+		if (!cli_given(s, "boid-color"))
+			s->boid_color = 0xffffff;
+		if (!cli_given(s, "trail-style"))
+			s->trail_style = CLI_TRAIL_OPENGL;
+		s->opengl = 1; /* and the three extras below */
+	}
+
 	/* The OpenGL version's look fills in what was not set explicitly. */
 	if (s->opengl) {
 		if (!cli_given(s, "trail"))
@@ -879,6 +936,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 	}
 
 	/* Cross-option checks. */
+	if (s->gl_speed_min > s->gl_speed_max)
+		return errf(err, errlen, "--gl-speed-min (%g) must not be above --gl-speed-max (%g)",
+		            s->gl_speed_min, s->gl_speed_max), CLI_ERROR;
 	if (s->min_speed > s->max_speed)
 		return errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
 		            s->min_speed, s->max_speed), CLI_ERROR;

@@ -239,22 +239,25 @@ static void check_output(struct run *r)
 	} else {
 		r->kind = OUT_VIDEO;
 	}
-	int windows = s->look == CLI_LOOK_HARDEN_WINDOWS ||
-	              (s->look == CLI_LOOK_ORIGINAL && s->model == CLI_MODEL_HARDEN);
-	if (windows && (r->pic_w % 2 || r->pic_h % 2) &&
-	    video_check(out, r->pic_w, r->pic_h, (int)s->fps, &r->vopt, why, sizeof(why)) != 0 &&
-	    video_check(out, r->pic_w + r->pic_w % 2, r->pic_h + r->pic_h % 2, (int)s->fps,
-	                &r->vopt, why, sizeof(why)) == 0) {
-		/* the window's 584x361 in a codec that needs even sizes: one more
-		 * row (or column) of background at the bottom (right) */
+	if (video_check(out, r->pic_w, r->pic_h, (int)s->fps, &r->vopt, why, sizeof(why)) != 0) {
+		/* A picture whose odd size is the model's or the look's own (the
+		 * C# window's 584x361, opengl's 1157x578) gets one more row or
+		 * column of background at the bottom or right for encoders that
+		 * need even sizes; a size the user chose is refused instead. */
+		int windows = s->look == CLI_LOOK_HARDEN_WINDOWS ||
+		              (s->look == CLI_LOOK_ORIGINAL && s->model == CLI_MODEL_HARDEN);
+		int own = windows || !(cli_given(s, "size") || cli_given(s, "scale"));
+		int w2 = r->pic_w + (r->pic_w & 1), h2 = r->pic_h + (r->pic_h & 1);
+		char why2[256];
+		if (!own || (w2 == r->pic_w && h2 == r->pic_h) ||
+		    video_check(out, w2, h2, (int)s->fps, &r->vopt, why2, sizeof(why2)) != 0)
+			usage_error("%s", why);
 		if (!s->quiet)
-			fprintf(stderr, "boids: note: %s needs even sizes: the %dx%d window is padded to %dx%d\n",
-			        out, r->pic_w, r->pic_h, r->pic_w + r->pic_w % 2, r->pic_h + r->pic_h % 2);
-		r->pic_w += r->pic_w % 2;
-		r->pic_h += r->pic_h % 2;
+			fprintf(stderr, "boids: note: %s needs even sizes: the %dx%d picture is padded to %dx%d\n",
+			        out, r->pic_w, r->pic_h, w2, h2);
+		r->pic_w = w2;
+		r->pic_h = h2;
 	}
-	if (video_check(out, r->pic_w, r->pic_h, (int)s->fps, &r->vopt, why, sizeof(why)) != 0)
-		usage_error("%s", why);
 	if (r->kind == OUT_VIDEO)
 		check_writable("--output", out, s->overwrite);
 }
@@ -337,6 +340,7 @@ static void settings_to_params(const struct settings *s, struct sim_params *p)
 		[CLI_MODEL_PROCESSING] = SIM_PROCESSING,
 		[CLI_MODEL_STEERING] = SIM_STEERING,
 		[CLI_MODEL_CANVAS] = SIM_CANVAS,
+		[CLI_MODEL_OPENGL] = SIM_OPENGL,
 	};
 	static const enum sim_target_mode targets[] = {
 		[CLI_TARGET_NONE] = SIM_TARGET_NONE,
@@ -387,6 +391,23 @@ static void settings_to_params(const struct settings *s, struct sim_params *p)
 	p->canvas_alignment_eagerness = s->canvas_alignment_eagerness;
 	p->canvas_speed = s->canvas_speed;
 	p->canvas_dt = s->canvas_dt;
+	p->gl_flock_radius = s->gl_flock_radius;
+	p->gl_flock_weight = s->gl_flock_weight;
+	p->gl_predator_sight = s->gl_predator_sight;
+	p->gl_avoid_radius = s->gl_avoid_radius;
+	p->gl_avoid_weight = s->gl_avoid_weight;
+	p->gl_avoid_all = s->gl_avoid == 1;
+	p->gl_align_radius = s->gl_align_radius;
+	p->gl_align_weight = s->gl_align_weight;
+	p->gl_flee_radius = s->gl_flee_radius;
+	p->gl_flee_weight = s->gl_flee_weight;
+	p->gl_wall_pad = s->gl_wall_pad;
+	p->gl_wall_turn = s->gl_wall_turn;
+	p->gl_speed_min = s->gl_speed_min;
+	p->gl_speed_max = s->gl_speed_max;
+	p->gl_predator_boost = s->gl_predator_boost;
+	p->gl_speed_ease = s->gl_speed_ease;
+	p->gl_step = s->gl_step;
 }
 
 static void settings_to_render(struct run *r, struct render_params *p)
@@ -397,6 +418,8 @@ static void settings_to_render(struct run *r, struct render_params *p)
 		[CLI_SHAPE_REPO] = RENDER_REPO,
 		[CLI_SHAPE_POLYGON] = RENDER_POLYGON,
 		[CLI_SHAPE_TRIANGLE] = RENDER_TRIANGLE,
+		[CLI_SHAPE_ARROW] = RENDER_ARROW,
+		[CLI_SHAPE_CIRCLE] = RENDER_CIRCLE,
 	};
 	static const enum render_antialias aa[] = {
 		[CLI_AA_NONE] = RENDER_AA_NONE,
@@ -423,6 +446,25 @@ static void settings_to_render(struct run *r, struct render_params *p)
 	p->obstacles_n = r->obstacles ? (size_t)s->obstacles_n : 0;
 	p->obstacle_color = s->obstacle_color;
 	p->target_color = s->target_color;
+	p->trail_style = s->trail_style == CLI_TRAIL_OPENGL ? RENDER_TRAIL_OPENGL : RENDER_TRAIL_FADE;
+	p->show_ranges = s->show_ranges;
+	switch (s->model) { /* --show-ranges: the model's separation and cohesion radii */
+	case CLI_MODEL_PROCESSING:
+		p->range_near = s->proc_separation_radius, p->range_far = s->proc_cohesion_radius;
+		break;
+	case CLI_MODEL_STEERING:
+		p->range_near = p->range_far = s->steer_radius;
+		break;
+	case CLI_MODEL_CANVAS:
+		p->range_near = s->canvas_separation_distance, p->range_far = s->canvas_visual_range;
+		break;
+	case CLI_MODEL_OPENGL:
+		p->range_near = s->gl_avoid_radius, p->range_far = s->gl_flock_radius;
+		break;
+	default:
+		p->range_near = s->avoid_radius, p->range_far = s->flock_radius;
+		break;
+	}
 }
 
 /*
@@ -513,6 +555,8 @@ static void build_flock(struct run *r)
 		exit(EXIT_FAILURE);
 	}
 	if (s->init) {
+		/* the seed still draws what a CSV does not hold (opengl's target speeds) */
+		sim_randomize(&r->sim, s->seed);
 		memcpy(r->sim.x, st.x, st.n * sizeof(double));
 		memcpy(r->sim.y, st.y, st.n * sizeof(double));
 		memcpy(r->sim.vx, st.vx, st.n * sizeof(double));

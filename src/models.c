@@ -1,11 +1,12 @@
 /*
  * models — the Processing (seeds/002), Unity steering (seeds/003) and
- * TypeScript canvas (seeds/004) rule sets, and the obstacle push and target
- * every model shares; see include/sim.h and docs/MODEL.md.
+ * TypeScript canvas (seeds/004) rule sets, the C# article's "OpenGL
+ * version" (gl_one()), and the obstacle push and target every model
+ * shares; see include/sim.h and docs/MODEL.md.
  *
  * Start at models_step().  It builds the grid with the model's neighbour
  * radius, copies the state into grid order, then runs the model's
- * proc_one(), steer_one() or canvas_one() for every boid, which steers *and
+ * proc_one(), steer_one(), canvas_one() or gl_one() for every boid, which steers *and
  * moves* that boid.  Two update modes:
  *
  *   sequential   (what the three programs do: each boid is updated in place,
@@ -21,7 +22,8 @@
  *
  * Neighbours are visited cell by cell in a fixed order (then the escaped
  * list in order of escape), so the sums depend only on the positions.
- * Predators get no special rule here: none of the three programs has any.
+ * Predators get no special rule in the first three: none of those programs
+ * has any.  gl_one() has the OpenGL program's (boids 0 .. P-1).
  */
 #include "models.h"
 
@@ -31,6 +33,28 @@
 #include "grid.h"
 #include "pool.h"
 #include "rng.h"
+
+/* The OpenGL program's numbers with its sliders where they start. */
+static void gl_params_default(struct sim_params *p)
+{
+	p->gl_flock_radius = 100;   /* Vision = 10 x VisionTrackbar (10) */
+	p->gl_flock_weight = .0005; /* .0005 x (2 x 10/20)^3 */
+	p->gl_predator_sight = 2;   /* "predators have double distance" */
+	p->gl_avoid_radius = 20;    /* VisionRepel */
+	p->gl_avoid_weight = .005;  /* .005 x (2 x 10/20)^4 */
+	p->gl_avoid_all = 0;        /* "like avoids like" */
+	p->gl_align_radius = 100;   /* Vision */
+	p->gl_align_weight = .03;   /* .03 x (2 x 10/20)^3 */
+	p->gl_flee_radius = 100;    /* Vision */
+	p->gl_flee_weight = .002;
+	p->gl_wall_pad = 100;       /* Vision */
+	p->gl_wall_turn = .1;
+	p->gl_speed_min = .5;       /* .5 + NextDouble() */
+	p->gl_speed_max = 1.5;
+	p->gl_predator_boost = .5;
+	p->gl_speed_ease = .1;      /* SetSpeed(): 10% of the way per step */
+	p->gl_step = 2;             /* SpeedTrackbar (10) x .2 */
+}
 
 void models_params_default(struct sim_params *p)
 {
@@ -85,6 +109,8 @@ void models_params_default(struct sim_params *p)
 	p->canvas_alignment_eagerness = .05;
 	p->canvas_speed = 100;
 	p->canvas_dt = 1.0 / 60;
+
+	gl_params_default(p);
 }
 
 void models_randomize(struct sim *s, uint64_t seed)
@@ -688,6 +714,125 @@ static void canvas_one(struct ctx *c, size_t b)
 	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
 }
 
+/* -------------------------------------------------------------- opengl */
+
+/*
+ * The OpenGL version of the C# program, one boid, as its Field.Advance()
+ * does it: flock, avoid (own kind), align, flee predators, walls, then
+ * SetSpeed() and the move, each changing the velocity in place.  v is the
+ * program's velocity (px/step / gl_step).  Neighbours include the boid
+ * itself (distance 0), as in the program's loops over every boid; its own
+ * velocity in the alignment mean is the one already changed by flock and
+ * avoid.  Predators are boids 0 .. P-1 and see gl_predator_sight times as
+ * far for cohesion.
+ */
+static void gl_one(struct ctx *c, size_t b)
+{
+	struct sim *s = c->s;
+	const struct sim_params *p = &s->p;
+	double step = p->gl_step, bx = s->x[b], by = s->y[b];
+	double vx = s->vx[b] / step, vy = s->vy[b] / step;
+	size_t np = p->predators < s->n ? p->predators : s->n;
+	int pred = b < np;
+	double fr = p->gl_flock_radius * (pred ? p->gl_predator_sight : 1);
+	uint32_t self = s->gpos[b];
+	double cx = 0, cy = 0, ax = 0, ay = 0;
+	size_t cn = 0, an = 0;
+	struct cands it;
+
+	/* pass 1: positions for cohesion, the others' velocities for alignment */
+	cands_begin(&it, c, bx, by);
+	for (uint32_t k; cands_next(&it, &k);) {
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double d2 = dx * dx + dy * dy;
+		if (!(d2 <= c->reach2))
+			continue;
+		double d = sqrt(d2);
+		if (d < fr) {
+			cx += s->gx[k];
+			cy += s->gy[k];
+			cn++;
+		}
+		if (d < p->gl_align_radius) {
+			if (k != self) {
+				ax += s->gvx[k] / step;
+				ay += s->gvy[k] / step;
+			}
+			an++;
+		}
+	}
+	if (cn) {
+		vx += (cx / (double)cn - bx) * p->gl_flock_weight;
+		vy += (cy / (double)cn - by) * p->gl_flock_weight;
+	}
+
+	/* pass 2: separation, one neighbour at a time, own kind only */
+	cands_begin(&it, c, bx, by);
+	for (uint32_t k; cands_next(&it, &k);) {
+		if (!p->gl_avoid_all && (s->grid.items[k] < np) != pred)
+			continue;
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double d2 = dx * dx + dy * dy;
+		if (!(d2 <= c->reach2))
+			continue;
+		double closeness = p->gl_avoid_radius - sqrt(d2);
+		if (closeness > 0) {
+			vx -= dx * p->gl_avoid_weight * closeness;
+			vy -= dy * p->gl_avoid_weight * closeness;
+		}
+	}
+
+	if (an) { /* the boid itself counts with its velocity as it is now */
+		ax += vx;
+		ay += vy;
+		vx -= (vx - ax / (double)an) * p->gl_align_weight;
+		vy -= (vy - ay / (double)an) * p->gl_align_weight;
+	}
+
+	/* flee every predator in range, in index order, by the bare offset */
+	for (size_t j = 0; j < np; j++) {
+		uint32_t k = s->gpos[j];
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		if (sqrt(dx * dx + dy * dy) < p->gl_flee_radius) {
+			vx -= dx * p->gl_flee_weight;
+			vy -= dy * p->gl_flee_weight;
+		}
+	}
+
+	/* walls, from the position before the move */
+	if (bx < p->gl_wall_pad)
+		vx += p->gl_wall_turn;
+	if (by < p->gl_wall_pad)
+		vy += p->gl_wall_turn;
+	if (bx > p->width - p->gl_wall_pad)
+		vx -= p->gl_wall_turn;
+	if (by > p->height - p->gl_wall_pad)
+		vy -= p->gl_wall_turn;
+	if (p->obstacles_n) {
+		struct models_vec o = models_obstacle_push(p, bx, by);
+		vx += o.x / step;
+		vy += o.y / step;
+	}
+
+	/* SetSpeed(): a tenth of the way toward the target speed, no clamp */
+	if (!(vx == 0 && vy == 0)) {
+		double speed = s->ts[b] + (pred ? p->gl_predator_boost : 0);
+		double cur = sqrt(vx * vx + vy * vy);
+		double tx = vx / cur * speed, ty = vy / cur * speed;
+		vx += (tx - vx) * p->gl_speed_ease;
+		vy += (ty - vy) * p->gl_speed_ease;
+	}
+	contain(&vx, &vy);
+
+	bx += vx * step;
+	by += vy * step;
+	vx *= step;
+	vy *= step;
+	if (p->obstacles_n)
+		models_obstacle_wall(p, &bx, &by, &vx, &vy);
+	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+}
+
 /* ---------------------------------------------------------------- step */
 
 enum {
@@ -764,6 +909,14 @@ int models_step(struct sim *s)
 		reach = p->canvas_visual_range; /* separation counts seen boids only */
 		c.slack = p->canvas_speed * p->canvas_dt;
 		break;
+	case SIM_OPENGL: {
+		one = gl_one;
+		double sight = p->predators ? fmax(1, p->gl_predator_sight) : 1;
+		reach = fmax(p->gl_flock_radius * sight, fmax(p->gl_align_radius, p->gl_avoid_radius));
+		/* no clamp: a faster boid escapes its cell and is visited from the list */
+		c.slack = p->gl_step * 2 * (fabs(p->gl_speed_max) + fabs(p->gl_predator_boost));
+		break;
+	}
 	case SIM_HARDEN:
 	default:
 		return -EINVAL;

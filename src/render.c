@@ -44,6 +44,14 @@ static const double article_pts[NPTS][2] = {
 	{ 0, 0 }, { -5, -1 }, { 0, 10 }, { 5, -1 }, { 0, 0 },
 };
 
+/* The OpenGL version's arrowhead: nose (0,8), back corners at y = -2, and
+ * the notch: the back edge comes in to the origin. */
+static const double arrow_pts[NPTS][2] = {
+	{ 0, 0 }, { -5, -2 }, { 0, 8 }, { 5, -2 }, { 0, 0 },
+};
+
+#define CIRCLE_RADIUS 4.0            /* DrawBoidSimple()'s radius */
+
 /* The repository's later, smaller outline (the final program's). */
 static const double repo_pts[NPTS][2] = {
 	{ 0, 0 }, { -4, -1 }, { 0, 8 }, { 4, -1 }, { 0, 0 },
@@ -71,11 +79,18 @@ static void build_outline(struct renderer *r)
 {
 	const double (*pts)[2] = r->p.shape == RENDER_REPO ? repo_pts :
 	                         r->p.shape == RENDER_TRIANGLE ? triangle_pts :
+	                         r->p.shape == RENDER_ARROW ? arrow_pts :
 	                         r->p.outline == RENDER_OUTLINE_FINAL ? repo_pts : article_pts;
 	int n = NPTS;
 	double t[NPTS][2];
 
 	r->curved = r->p.shape == RENDER_CURVE || r->p.shape == RENDER_REPO;
+	if (r->p.shape == RENDER_CIRCLE) { /* drawn with cairo_arc, no outline */
+		r->curved = 0;
+		r->nseg = 0;
+		r->reach = CIRCLE_RADIUS;
+		return;
+	}
 	r->start[0] = pts[0][0];
 	r->start[1] = pts[0][1];
 	r->reach = 0;
@@ -144,6 +159,10 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->obstacles_n = 0;
 	p->obstacle_color = 0x5a7896;
 	p->target_color = 0xffcc00;
+	p->trail_style = RENDER_TRAIL_FADE;
+	p->show_ranges = 0;
+	p->range_near = 20;
+	p->range_far = 50;
 }
 
 static int params_valid(const struct render_params *p)
@@ -152,10 +171,14 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->scale) && p->scale > 0 &&
 	       isfinite(p->boid_size) && p->boid_size > 0 &&
 	       (p->shape == RENDER_CURVE || p->shape == RENDER_REPO ||
-	        p->shape == RENDER_POLYGON || p->shape == RENDER_TRIANGLE) &&
+	        p->shape == RENDER_POLYGON || p->shape == RENDER_TRIANGLE ||
+	        p->shape == RENDER_ARROW || p->shape == RENDER_CIRCLE) &&
 	       (p->outline == RENDER_OUTLINE_LISTING || p->outline == RENDER_OUTLINE_FINAL) &&
 	       (p->paint == RENDER_FILL || p->paint == RENDER_STROKE) &&
 	       (p->grid == RENDER_GRID_CAIRO || p->grid == RENDER_GRID_GDI) &&
+	       (p->trail_style == RENDER_TRAIL_FADE || p->trail_style == RENDER_TRAIL_OPENGL) &&
+	       isfinite(p->range_near) && p->range_near >= 0 &&
+	       isfinite(p->range_far) && p->range_far >= 0 &&
 	       (p->antialias == RENDER_AA_NONE || p->antialias == RENDER_AA_FAST ||
 	        p->antialias == RENDER_AA_GOOD || p->antialias == RENDER_AA_BEST) &&
 	       p->background <= 0xFFFFFF && p->boid_color <= 0xFFFFFF &&
@@ -401,6 +424,79 @@ static void draw_trails(struct renderer *r, const struct render_view *v)
 	cairo_restore(cr);
 }
 
+/*
+ * One boid's tail as the OpenGL version draws it (DrawTailLines): segment k
+ * from position k-1 to k, oldest first, 2 units wide with flat (butt) ends,
+ * Skia's default; alpha (byte)(255 x (k+1)/len x .5), so from 0.05 for the
+ * oldest to 0.5 for the newest of 20.  Each segment is its own stroke, so
+ * where two overlap they blend twice, as there.
+ */
+static void draw_tail(struct renderer *r, const struct render_view *v, size_t i, uint32_t rgb)
+{
+	cairo_t *cr = r->cr;
+	size_t n = v->n, len = v->trail_len;
+	double halfw = r->p.width / r->p.scale / 2, halfh = r->p.height / r->p.scale / 2;
+
+	for (size_t k = 1; k < len; k++) {
+		double ax = v->trail_x[(k - 1) * n + i], ay = v->trail_y[(k - 1) * n + i];
+		double bx = v->trail_x[k * n + i], by = v->trail_y[k * n + i];
+		if (!finite2(ax, ay) || !finite2(bx, by))
+			continue;
+		if (fabs(bx - ax) > halfw || fabs(by - ay) > halfh)
+			continue; /* wrapped around */
+		double frac = (double)(k + 1) / (double)len;
+		double alpha = floor(255 * frac * .5) / 255;
+		cairo_set_source_rgba(cr, (double)(rgb >> 16 & 255) / 255, (double)(rgb >> 8 & 255) / 255,
+		                      (double)(rgb & 255) / 255, alpha);
+		cairo_move_to(cr, ax, ay);
+		cairo_line_to(cr, bx, by);
+		cairo_stroke(cr);
+	}
+}
+
+/*
+ * The OpenGL version's "Ranges" overlay (DrawRanges), around the last boid
+ * and turned with it: a yellow cross showing its axes, a magenta circle of
+ * the separation radius and a light green one of the cohesion radius, each
+ * with a tick across it ahead of the boid; lines 2 units wide.
+ */
+static void draw_ranges(struct renderer *r, const struct render_view *v)
+{
+	cairo_t *cr = r->cr;
+	const struct render_params *p = &r->p;
+	size_t i = v->n - 1;
+	double near = p->range_near, far = p->range_far;
+
+	if (!v->n || !finite2(v->x[i], v->y[i]))
+		return;
+	cairo_save(cr);
+	cairo_translate(cr, v->x[i], v->y[i]);
+	cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
+	cairo_set_line_width(cr, 2);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	set_color(cr, 0xFFFF00); /* Yellow */
+	cairo_move_to(cr, -5, 0);
+	cairo_line_to(cr, 5, 0);
+	cairo_move_to(cr, 0, 0);
+	cairo_line_to(cr, 0, 10);
+	cairo_stroke(cr);
+	set_color(cr, 0xFF00FF); /* Magenta */
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, 0, 0, near, 0, 2 * M_PI);
+	cairo_stroke(cr);
+	cairo_move_to(cr, 0, near - 5);
+	cairo_line_to(cr, 0, near + 5);
+	cairo_stroke(cr);
+	set_color(cr, 0x90EE90); /* LightGreen */
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, 0, 0, far, 0, 2 * M_PI);
+	cairo_stroke(cr);
+	cairo_move_to(cr, 0, far - 10);
+	cairo_line_to(cr, 0, far + 10);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
 /* The steering target: a ring with a dot, 6 units across. */
 static void draw_target(struct renderer *r, double x, double y)
 {
@@ -437,13 +533,22 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
 	cairo_scale(cr, p->scale, p->scale);
 	draw_obstacles(r);
-	if (v->trail_len > 1)
+	int tails = v->trail_len > 1 && p->trail_style == RENDER_TRAIL_OPENGL;
+	if (v->trail_len > 1 && !tails)
 		draw_trails(r, v);
+	if (tails) {
+		cairo_set_line_width(cr, 2);
+		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	}
 	for (size_t i = 0; i < v->n; i++) {
 		double x = v->x[i], y = v->y[i];
 		double px = x * p->scale, py = y * p->scale;
 		int want = i < v->predators;
 
+		if (tails) { /* each tail just before its own boid */
+			draw_tail(r, v, i, want ? p->predator_color : p->boid_color);
+			color = -1;
+		}
 		if (!isfinite(px) || !isfinite(py))
 			continue; /* never hand NaN or infinity to Cairo */
 		if (px < -reach || px > p->width + reach ||
@@ -453,6 +558,12 @@ int render_frame(struct renderer *r, const struct render_view *v)
 			/* set outside save/restore, so it survives them */
 			set_color(cr, want ? p->predator_color : p->boid_color);
 			color = want;
+		}
+		if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
+			cairo_new_path(cr);
+			cairo_arc(cr, x, y, CIRCLE_RADIUS * p->boid_size, 0, 2 * M_PI);
+			cairo_fill(cr);
+			continue;
 		}
 		cairo_save(cr);
 		cairo_translate(cr, x, y);
@@ -471,6 +582,8 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	}
 	if (v->has_target)
 		draw_target(r, v->target_x, v->target_y);
+	if (p->show_ranges)
+		draw_ranges(r, v);
 	cairo_restore(cr);
 	cairo_surface_flush(r->surface);
 	return cairo_error_code(cairo_status(cr));

@@ -55,7 +55,7 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->pool = pool;
 	grid_init(&s->grid);
 	size_t m = n ? n : 1;
-	double *a = calloc(10 * m, sizeof(double));
+	double *a = calloc(11 * m, sizeof(double));
 	s->gpos = calloc(m, sizeof(uint32_t));
 	s->esc = calloc(m, sizeof(uint32_t));
 	s->escf = calloc(m, 1);
@@ -76,6 +76,9 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->gy = a + 7 * m;
 	s->gvx = a + 8 * m;
 	s->gvy = a + 9 * m;
+	s->ts = a + 10 * m;
+	for (size_t i = 0; i < m; i++) /* the program's Boid.TargetSpeed before any draw */
+		s->ts[i] = (p->gl_speed_min + p->gl_speed_max) / 2;
 	return 0;
 }
 
@@ -98,6 +101,17 @@ void sim_randomize(struct sim *s, uint64_t seed)
 		return;
 	}
 	rng_seed(&r, seed);
+	if (s->p.model == SIM_OPENGL) { /* Field.RandomizeBoids() of its program */
+		const struct sim_params *p = &s->p;
+		for (size_t i = 0; i < s->n; i++) {
+			s->x[i] = rng_uniform(&r) * p->width;
+			s->y[i] = rng_uniform(&r) * p->height;
+			s->vx[i] = (rng_uniform(&r) - .5) * p->gl_step;
+			s->vy[i] = (rng_uniform(&r) - .5) * p->gl_step;
+			s->ts[i] = p->gl_speed_min + rng_uniform(&r) * (p->gl_speed_max - p->gl_speed_min);
+		}
+		return;
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		s->x[i] = rng_uniform(&r) * s->p.width;
 		s->y[i] = rng_uniform(&r) * s->p.height;

@@ -207,7 +207,6 @@ static void fuzz_check_settings(const struct settings *s)
 	FUZZ_CHECK(s->progress >= CLI_PROGRESS_AUTO && s->progress <= CLI_PROGRESS_NEVER,
 	           "progress %d", s->progress);
 	FUZZ_CHECK(fuzz_in(s->scale, 0, 64) && s->scale > 0, "scale %g", s->scale);
-	FUZZ_CHECK(s->shape >= CLI_SHAPE_CURVE && s->shape <= CLI_SHAPE_TRIANGLE, "shape %d", s->shape);
 	FUZZ_CHECK(s->outline == CLI_OUTLINE_LISTING || s->outline == CLI_OUTLINE_FINAL, "outline %d", s->outline);
 	FUZZ_CHECK(s->paint == CLI_PAINT_FILL || s->paint == CLI_PAINT_STROKE, "paint %d", s->paint);
 	FUZZ_CHECK(s->pixel_grid == CLI_GRID_CAIRO || s->pixel_grid == CLI_GRID_GDI, "grid %d", s->pixel_grid);
@@ -215,6 +214,10 @@ static void fuzz_check_settings(const struct settings *s)
 	FUZZ_CHECK(s->proc_separation == CLI_SEP_UNIT || s->proc_separation == CLI_SEP_INVERSE,
 	           "separation %d", s->proc_separation);
 	FUZZ_CHECK(s->steer_turn == CLI_TURN_SHORT || s->steer_turn == CLI_TURN_STEADY, "turn %d", s->steer_turn);
+	FUZZ_CHECK(s->shape >= CLI_SHAPE_CURVE && s->shape <= CLI_SHAPE_CIRCLE, "shape %d", s->shape);
+	FUZZ_CHECK(s->trail_style == CLI_TRAIL_FADE || s->trail_style == CLI_TRAIL_OPENGL,
+	           "trail style %d", s->trail_style);
+	FUZZ_CHECK(s->gl_speed_min <= s->gl_speed_max, "gl speeds %g..%g", s->gl_speed_min, s->gl_speed_max);
 	FUZZ_CHECK(fuzz_in(s->boid_size, 0, 100) && s->boid_size > 0, "boid size %g", s->boid_size);
 	FUZZ_CHECK(s->background <= 0xFFFFFF && s->boid_color <= 0xFFFFFF &&
 	           s->predator_color <= 0xFFFFFF, "a colour above 0xffffff");
