@@ -258,6 +258,9 @@ static void check_writable(const char *option, const char *path, int overwrite)
 	int err = outfile_check(path, overwrite);
 	enum outfile_what what = err ? outfile_what(path) : OUTFILE_NOTHING;
 
+	if (err == -ELOOP || (err == -EEXIST && what == OUTFILE_DANGLING))
+		usage_error("%s: '%s' is a symbolic link to nothing (or a loop): not followed",
+		            option, path);
 	if (err == -EEXIST && what == OUTFILE_SYMLINK)
 		usage_error("%s: '%s' is a symbolic link (use -y to replace the file it points to)",
 		            option, path);
@@ -266,9 +269,6 @@ static void check_writable(const char *option, const char *path, int overwrite)
 		            outfile_what_name(what));
 	if (err == -EEXIST)
 		usage_error("%s: '%s' exists (use -y to overwrite)", option, path);
-	if (err == -ELOOP || (err == -EEXIST && what == OUTFILE_DANGLING))
-		usage_error("%s: '%s' is a symbolic link to nothing (or a loop): not followed",
-		            option, path);
 	if (err == -ENXIO)
 		usage_error("%s: '%s' is a socket", option, path);
 	if (err == -ENAMETOOLONG)
@@ -625,6 +625,8 @@ static int open_outputs(struct run *r)
 	char why[256];
 	int err;
 
+	if (stop_signal)
+		return 128 + stop_signal; /* narrows the gap before a FIFO's open() */
 	if (s->trajectory) {
 		err = outfile_begin(&r->traj_file, s->trajectory, s->overwrite);
 		if (!err)
