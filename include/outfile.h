@@ -68,8 +68,10 @@ int outfile_check(const char *path, int overwrite);
 /*
  * Creates the temporary file (or opens the device).  Opening a FIFO blocks
  * until a reader comes; a signal handler installed without SA_RESTART
- * makes it return -EINTR.  Returns 0 or a negative errno; -EEXIST when
- * something is at path that overwrite does not allow.
+ * makes it return -EINTR.  Returns 0 or a negative errno; -EEXIST for a
+ * FIFO, device or symlink without overwrite (an existing regular file is
+ * refused by outfile_commit() instead, so one that appears meanwhile is
+ * caught too).
  */
 int outfile_begin(struct outfile *o, const char *path, int overwrite);
 

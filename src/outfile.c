@@ -269,14 +269,10 @@ int outfile_begin(struct outfile *o, const char *path, int overwrite)
 		err = S_ISDIR(st.st_mode) ? -EISDIR : -ENXIO;
 		goto fail;
 	}
-	if (exists && !overwrite) {
-		err = -EEXIST;
-		goto fail;
-	}
 	if (exists && is_special(st.st_mode))
-		err = begin_direct(o);
-	else
-		err = begin_tmp(o, exists ? &st : NULL);
+		err = overwrite ? begin_direct(o) : -EEXIST;
+	else /* an existing file without overwrite: commit's link() refuses it */
+		err = begin_tmp(o, exists && overwrite ? &st : NULL);
 	if (err)
 		goto fail;
 	return 0;
