@@ -65,27 +65,45 @@ void video_options_default(struct video_options *o);
 /* Is this a name video_open() takes ("-" included)?  1 or 0. */
 int video_path_supported(const char *path);
 
+/* Does the container of this name need a regular file (mp4, mov)?  1 or 0. */
+int video_needs_file(const char *path);
+
 /* The supported extensions, for messages: ".mp4, .mov, ...". */
 const char *video_extensions(void);
 
 /*
  * Validates everything a user can get wrong before any work: the extension,
  * the encoder name, the pixel format, even sizes where the pixel format
- * needs them (the message suggests the nearest even size), CRF range,
- * preset and bitrate syntax.  Returns 0, or -EINVAL with a one-line message
+ * needs them (the message suggests the nearest even size), the largest
+ * picture the encoder takes (libavcodec: (8 w + 1024)(h + 128) < 2^31, so
+ * 16384 wide is at most 16129 high; VP8: 16383x16383), CRF range, preset and
+ * bitrate syntax, and whether the muxer takes the stream (it is started on
+ * a sink: mov refuses VP9, for one).  Returns 0, or -EINVAL with a one-line message
  * (no "boids:" prefix, no newline) in err.  o may be NULL (defaults).
  */
 int video_check(const char *path, int w, int h, int fps,
                 const struct video_options *o, char *err, size_t errlen);
 
 /*
- * Opens an encoder writing to `path` ("-": standard output) in the container
- * chosen from the extension of `name` (usually the same as path; a
- * temporary file passes its final name here; NULL: path).  Does not repeat
- * video_check()'s range checks: what the encoder or muxer does not take
- * (an unknown preset, an option the encoder ignores) fails here instead,
- * never silently.  Returns 0 or a negative AVERROR; err gets a one-line
- * cause.  On failure nothing needs freeing; a file may have been created.
+ * Opens an encoder writing to the open descriptor fd in the container chosen
+ * from the extension of `name` ("-": y4m).  libavformat never sees a file
+ * name: the bytes go through an AVIOContext on fd (seekable when fd is a
+ * regular file; mp4 and mov need one, and fd open for reading too, for the
+ * faststart pass).  fd stays the caller's: video_close() flushes but does
+ * not close it.  Does not repeat video_check()'s range checks: what the
+ * encoder or muxer does not take (an unknown preset, an option the encoder
+ * ignores) fails here instead, never silently.  Returns 0 or a negative
+ * AVERROR; err gets a one-line cause.  On failure nothing needs freeing.
+ */
+int video_open_fd(struct video **out, int fd, const char *name,
+                  int w, int h, int fps, const struct video_options *o,
+                  char *err, size_t errlen);
+
+/*
+ * video_open_fd() on `path` opened (created, truncated) as a plain file —
+ * any legal name, "pipe:x" and "a:b.mp4" included, is a file; only "-" is
+ * standard output.  The container comes from `name` (NULL: path); the
+ * descriptor is closed by video_close().
  */
 int video_open(struct video **out, const char *path, const char *name,
                int w, int h, int fps, const struct video_options *o,

@@ -9,6 +9,7 @@
  * main is the only place that knows every module; the modules never print.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libavutil/error.h>
 #include <libavutil/log.h>
 #include <math.h>
@@ -56,6 +57,7 @@ struct run {
 	struct outfile video_file;   /* temporary file behind a video */
 	struct outfile traj_file;
 	struct outfile metrics_file;
+	int png_lock;                /* outfile_lock() of the PNG pattern, or -1 */
 	int want_metrics;            /* --metrics or --summary */
 	struct metrics_ctx mctx;
 	struct metrics mlast;        /* the last frame's metrics */
@@ -89,9 +91,68 @@ struct slot_data {
 /* Set by on_signal, read by every pipeline thread: lock-free atomic. */
 static atomic_int stop_signal;
 
+/* The first signal decides; a second one (Ctrl-C twice, SIGHUP after
+ * SIGINT) changes nothing, so the outputs are still finished. */
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	int none = 0;
+
+	atomic_compare_exchange_strong(&stop_signal, &none, sig);
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static int handled[3];           /* we handle it (it was not ignored at start) */
+
+/*
+ * Installs on_signal.  restart 0 while opening outputs: a FIFO's open()
+ * waits for a reader, and the signal must end that wait (EINTR) rather
+ * than be taken and the open() resumed.  restart 1 for the run itself, so
+ * stdio writes are never cut short by EINTR.
+ */
+static void set_handlers(int restart)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = restart ? SA_RESTART : 0;
+	for (int i = 0; i < 3; i++)
+		if (handled[i])
+			sigaction(stop_signals[i], &sa, NULL);
+}
+
+/* Blocks (1) or unblocks (0) the stop signals in the calling thread. */
+static void mask_stop_signals(int block)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (int i = 0; i < 3; i++)
+		sigaddset(&set, stop_signals[i]);
+	pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+/*
+ * Started with fd 0, 1 or 2 closed (cron, daemons), the first file opened
+ * would take its number and receive whatever is meant for standard output
+ * or error.  Each closed one gets /dev/null, opened the wrong way round (as
+ * gnulib's stdopen does), so that using it fails with EBADF instead of
+ * silently succeeding.
+ */
+static void standard_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int nfd = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (nfd < 0)
+			exit(EXIT_FAILURE); /* nowhere to say so */
+		if (nfd != fd) {
+			dup2(nfd, fd);
+			close(nfd);
+		}
+	}
 }
 
 /* ------------------------------------------------------------------ reports */
@@ -138,6 +199,13 @@ static int runtime_error(const char *what, const char *path, int err)
 {
 	char buf[AV_ERROR_MAX_STRING_SIZE];
 
+	if (err == AVERROR(EINTR) && stop_signal)
+		return EXIT_FAILURE; /* a signal ended a wait (a FIFO's open): not a failure to report */
+	if (err == -ESTALE) {
+		report("%s '%s': its temporary file was replaced by someone else; nothing written",
+		       what, path);
+		return EXIT_FAILURE;
+	}
 	av_strerror(err, buf, sizeof(buf));
 	report("%s '%s': %s", what, path, buf);
 	return EXIT_FAILURE;
@@ -188,9 +256,25 @@ static int has_suffix(const char *s, const char *suffix)
 static void check_writable(const char *option, const char *path, int overwrite)
 {
 	int err = outfile_check(path, overwrite);
+	enum outfile_what what = err ? outfile_what(path) : OUTFILE_NOTHING;
 
+	if (err == -ELOOP || (err == -EEXIST && what == OUTFILE_DANGLING))
+		usage_error("%s: '%s' is a symbolic link to nothing (or a loop): not followed",
+		            option, path);
+	if (err == -EEXIST && what == OUTFILE_SYMLINK)
+		usage_error("%s: '%s' is a symbolic link (use -y to replace the file it points to)",
+		            option, path);
+	if (err == -EEXIST && (what == OUTFILE_FIFO || what == OUTFILE_DEVICE))
+		usage_error("%s: '%s' is %s (use -y to write into it)", option, path,
+		            outfile_what_name(what));
 	if (err == -EEXIST)
 		usage_error("%s: '%s' exists (use -y to overwrite)", option, path);
+	if (err == -ENXIO)
+		usage_error("%s: '%s' is a socket", option, path);
+	if (err == -ENAMETOOLONG)
+		usage_error("%s: cannot create '%s': the name is too long for the temporary "
+		            "file beside it (.NAME.XXXXXX.EXT must fit in %d bytes)", option, path,
+		            NAME_MAX);
 	if (err == -EISDIR)
 		usage_error("%s: '%s' is a directory", option, path);
 	if (err == -ENOENT || err == -ENOTDIR)
@@ -258,8 +342,14 @@ static void check_output(struct run *r)
 		r->pic_w = w2;
 		r->pic_h = h2;
 	}
-	if (r->kind == OUT_VIDEO)
+	if (r->kind == OUT_VIDEO) {
 		check_writable("--output", out, s->overwrite);
+		struct stat st; /* -y into a FIFO or device: only a stream container */
+		if (video_needs_file(out) && stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+			usage_error("--output: '%s' is not a regular file, and %s needs one (it seeks "
+			            "and reads back); stream .mkv, .webm, .gif or .y4m instead", out,
+			            strrchr(out, '.'));
+	}
 }
 
 /*
@@ -601,6 +691,8 @@ static int open_outputs(struct run *r)
 	char why[256];
 	int err;
 
+	if (stop_signal)
+		return 128 + stop_signal; /* narrows the gap before a FIFO's open() */
 	if (s->trajectory) {
 		err = outfile_begin(&r->traj_file, s->trajectory, s->overwrite);
 		if (!err)
@@ -615,20 +707,28 @@ static int open_outputs(struct run *r)
 		if (err)
 			return runtime_error("cannot write", s->metrics, err);
 	}
+	if (r->kind == OUT_PNG) {
+		/* two runs writing one pattern would interleave their frames */
+		r->png_lock = outfile_lock(s->output);
+		if (r->png_lock == -EBUSY) {
+			report("cannot write '%s': another run is writing this pattern (it holds "
+			       "the lock file beside it)", s->output);
+			return EXIT_FAILURE;
+		}
+		if (r->png_lock < 0)
+			return runtime_error("cannot lock", s->output, r->png_lock);
+	}
 	if (r->kind == OUT_NONE || r->kind == OUT_PNG)
 		return 0;
-	const char *path = "-";
+	int fd = STDOUT_FILENO;
 	if (r->kind == OUT_VIDEO) {
 		err = outfile_begin(&r->video_file, s->output, s->overwrite);
 		if (err)
 			return runtime_error("cannot create", s->output, err);
-		/* libavformat writes the file by name; our stream stays unused. */
-		fclose(r->video_file.fp);
-		r->video_file.fp = NULL;
-		path = outfile_name(&r->video_file);
+		fd = r->video_file.fd; /* libavformat writes through it, never by name */
 	}
-	err = video_open(&r->video, path, s->output, r->pic_w, r->pic_h, (int)s->fps,
-	                 &r->vopt, why, sizeof(why));
+	err = video_open_fd(&r->video, fd, s->output, r->pic_w, r->pic_h, (int)s->fps,
+	                    &r->vopt, why, sizeof(why));
 	if (err) {
 		report("cannot write '%s': %s", s->output, why);
 		return EXIT_FAILURE;
@@ -867,13 +967,16 @@ static int run_frames(struct run *r, struct progress *bar)
 
 	pthread_t producer, drawer[64];
 	int started = 0;
+	mask_stop_signals(1); /* the threads inherit it: signals stay with main */
 	if (pthread_create(&producer, NULL, produce, r) != 0) {
+		mask_stop_signals(0);
 		report("cannot start a thread");
 		return EXIT_FAILURE;
 	}
 	for (; started < r->drawers; started++)
 		if (pthread_create(&drawer[started], NULL, draw, r) != 0)
 			break;
+	mask_stop_signals(0);
 	if (started == 0) {
 		stage_failed(r, NULL, NULL, 0);
 		report("cannot start a thread");
@@ -910,6 +1013,8 @@ static int close_outputs(struct run *r, int status)
 	const struct settings *s = &r->set;
 	int err;
 
+	outfile_unlock(s->output, r->png_lock);
+	r->png_lock = -1;
 	if (stop_signal && r->frames_done == 0) {
 		outfile_abort(&r->video_file);
 		outfile_abort(&r->traj_file);
@@ -958,7 +1063,11 @@ static int write_summary(struct run *r, double wall)
 		return err ? runtime_error("cannot write", "standard output", err) : 0;
 	}
 	struct outfile o;
+	set_handlers(0); /* a FIFO's reader may never come: a signal ends the wait */
 	int err = outfile_begin(&o, s->summary, s->overwrite);
+	set_handlers(1);
+	if (err == -EINTR && stop_signal)
+		return 128 + stop_signal;
 	if (!err) {
 		err = summary_write(o.fp, &sum);
 		if (err)
@@ -987,7 +1096,10 @@ int main(int argc, char **argv)
 	struct run r;
 	char err[512];
 
+	standard_fds(); /* first: before anything can open a file */
+	mask_stop_signals(1); /* threads made from here on leave them to main */
 	memset(&r, 0, sizeof(r));
+	r.png_lock = -1;
 	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
 	switch (cli_parse(&r.set, argc, argv, err, sizeof(err))) {
 	case CLI_ERROR:
@@ -1043,21 +1155,19 @@ int main(int argc, char **argv)
 		}
 	}
 
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = (int)(SA_RESTART | SA_RESETHAND); /* a second Ctrl-C kills at once */
-	for (int i = 0; i < 2; i++) {
-		int sig = i ? SIGTERM : SIGINT;
+	for (int i = 0; i < 3; i++) {
 		struct sigaction old;
 		/* an ignored signal (nohup, a background job) stays ignored */
-		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-			sigaction(sig, &sa, NULL);
+		handled[i] = sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN;
 	}
+	set_handlers(0);
+	mask_stop_signals(0); /* only this thread takes them: it is the one in open() */
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE) */
 
-	int status = open_outputs(&r);
+	int status = stop_signal ? 128 + stop_signal : open_outputs(&r);
+	if (status && stop_signal)
+		status = 128 + stop_signal; /* interrupted while waiting for a FIFO's reader */
+	set_handlers(1);
 	struct progress bar;
 	int show = s->progress == CLI_PROGRESS_ALWAYS ||
 	           (s->progress == CLI_PROGRESS_AUTO && !s->quiet && isatty(STDERR_FILENO));

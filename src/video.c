@@ -20,12 +20,16 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavfilter/avfilter.h>
@@ -46,17 +50,18 @@ struct container {
 	const char *codec;    /* default encoder */
 	const char *pix_fmt;  /* default pixel format */
 	const char *muxopts;  /* muxer options, "key=value:key=value" */
+	int needs_file;       /* seeks and reads back (moov, faststart): a regular file only */
 };
 
 static const struct container containers[] = {
-	{ ".mp4",  "mp4",          "libx264",         "yuv420p", "movflags=+faststart" },
-	{ ".mov",  "mov",          "libx264",         "yuv420p", "movflags=+faststart" },
-	{ ".mkv",  "matroska",     "libx264",         "yuv420p", NULL },
-	{ ".webm", "webm",         "libvpx-vp9",      "yuv420p", NULL },
-	{ ".gif",  "gif",          "gif",             "pal8",    "loop=0" }, /* 0: forever */
+	{ ".mp4",  "mp4",          "libx264",         "yuv420p", "movflags=+faststart", 1 },
+	{ ".mov",  "mov",          "libx264",         "yuv420p", "movflags=+faststart", 1 },
+	{ ".mkv",  "matroska",     "libx264",         "yuv420p", NULL, 0 },
+	{ ".webm", "webm",         "libvpx-vp9",      "yuv420p", NULL, 0 },
+	{ ".gif",  "gif",          "gif",             "pal8",    "loop=0", 0 }, /* 0: forever */
 	/* FFmpeg 5.1's yuv4mpegpipe muxer takes wrapped_avframe only (not rawvideo) */
-	{ ".y4m",  "yuv4mpegpipe", "wrapped_avframe", "yuv420p", NULL },
-	{ "-",     "yuv4mpegpipe", "wrapped_avframe", "yuv420p", NULL },
+	{ ".y4m",  "yuv4mpegpipe", "wrapped_avframe", "yuv420p", NULL, 0 },
+	{ "-",     "yuv4mpegpipe", "wrapped_avframe", "yuv420p", NULL, 0 },
 };
 
 /* Keep in step with containers[] (a test checks). */
@@ -115,6 +120,8 @@ static const char gif_graph[] =
 #define FPS_MAX 1000
 #define GIF_FPS_MAX 50      /* delays are whole 1/100 s; browsers slow < 2 */
 #define THREADS_MAX 64
+#define IO_BUFFER 65536
+#define VP8_SIZE_MAX 16383  /* 14-bit sizes in the VP8 frame header */
 
 /* ---------------------------------------------------------------- state */
 
@@ -131,6 +138,9 @@ struct video {
 	int w, h;
 	int64_t frames;             /* frames written so far */
 	int closed;                 /* trailer written (or failed) */
+	int fd;                     /* where the bytes go; -1 when none */
+	int own_fd;                 /* opened by video_open(): closed by video_close() */
+	int seekable;               /* fd is a regular file */
 };
 
 /* What a name and options come to; shared by video_check and video_open. */
@@ -303,6 +313,201 @@ static int dict_defaults(AVDictionary **d, const char *kv)
 	return av_dict_parse_string(d, kv, "=", ":", AV_DICT_DONT_OVERWRITE);
 }
 
+/* ------------------------------------------------------------------- I/O */
+
+/*
+ * libavformat never sees a file name: it writes through an AVIOContext on
+ * our descriptor (a name such as "pipe:x" or "file:y" is a plain file, not
+ * a protocol), and the one muxer that reads its output back (mov/mp4
+ * faststart moves the index to the front) gets a reader on the same
+ * descriptor through oc->io_open, with its own offset (pread).
+ */
+
+static int fd_write(void *opaque, uint8_t *buf, int size)
+{
+	struct video *v = opaque;
+	int done = 0;
+
+	while (done < size) {
+		ssize_t n = write(v->fd, buf + done, (size_t)(size - done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return AVERROR(errno);
+		done += (int)n;
+	}
+	return size;
+}
+
+static int64_t fd_size(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (int64_t)st.st_size : AVERROR(errno);
+}
+
+static int64_t fd_seek(void *opaque, int64_t offset, int whence)
+{
+	struct video *v = opaque;
+
+	if (whence & AVSEEK_SIZE)
+		return fd_size(v->fd);
+	off_t at = lseek(v->fd, (off_t)offset, whence & ~AVSEEK_FORCE);
+	return at < 0 ? AVERROR(errno) : (int64_t)at;
+}
+
+/* A reader on the output, for the muxer's second pass. */
+struct reader {
+	int fd;
+	int64_t pos;
+};
+
+static int reader_read(void *opaque, uint8_t *buf, int size)
+{
+	struct reader *r = opaque;
+	ssize_t n;
+
+	do
+		n = pread(r->fd, buf, (size_t)size, (off_t)r->pos);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return AVERROR(errno);
+	if (n == 0)
+		return AVERROR_EOF;
+	r->pos += n;
+	return (int)n;
+}
+
+static int64_t reader_seek(void *opaque, int64_t offset, int whence)
+{
+	struct reader *r = opaque;
+	int64_t size = fd_size(r->fd);
+
+	if (whence & AVSEEK_SIZE)
+		return size;
+	switch (whence & ~AVSEEK_FORCE) {
+	case SEEK_SET: break;
+	case SEEK_CUR: offset += r->pos; break;
+	case SEEK_END: if (size < 0) return size; offset += size; break;
+	default: return AVERROR(EINVAL);
+	}
+	if (offset < 0)
+		return AVERROR(EINVAL);
+	return r->pos = offset;
+}
+
+/* Frees an AVIOContext we made, with its buffer; 0 or the context's error. */
+static int io_free(AVIOContext **pb)
+{
+	int ret = 0;
+
+	if (!*pb)
+		return 0;
+	if ((*pb)->write_flag) {
+		avio_flush(*pb);
+		ret = (*pb)->error;
+	}
+	av_freep(&(*pb)->buffer);
+	avio_context_free(pb);
+	return ret < 0 ? ret : 0;
+}
+
+/* oc->io_open: only a reader of our own output, never a name. */
+static int io_open(struct AVFormatContext *s, AVIOContext **pb, const char *url,
+                   int flags, AVDictionary **options)
+{
+	struct video *v = s->opaque;
+	struct reader *r;
+	unsigned char *buf;
+
+	(void)url;
+	(void)options;
+	*pb = NULL;
+	if (flags != AVIO_FLAG_READ || !v->seekable)
+		return AVERROR(EPERM);
+	r = av_mallocz(sizeof *r);
+	buf = av_malloc(IO_BUFFER);
+	if (r && buf)
+		*pb = avio_alloc_context(buf, IO_BUFFER, 0, r, reader_read, NULL, reader_seek);
+	if (!*pb) {
+		av_free(r);
+		av_free(buf);
+		return AVERROR(ENOMEM);
+	}
+	r->fd = v->fd;
+	(*pb)->seekable = AVIO_SEEKABLE_NORMAL;
+	return 0;
+}
+
+static int io_close2(struct AVFormatContext *s, AVIOContext *pb)
+{
+	(void)s;
+	av_free(pb->opaque);
+	av_freep(&pb->buffer);
+	avio_context_free(&pb);
+	return 0;
+}
+
+/* Writes are thrown away: for trying a muxer's settings in video_check(). */
+static int null_write(void *opaque, uint8_t *buf, int size)
+{
+	(void)opaque;
+	(void)buf;
+	return size;
+}
+
+static int64_t null_seek(void *opaque, int64_t offset, int whence)
+{
+	(void)opaque;
+	return whence & AVSEEK_SIZE ? 0 : offset;
+}
+
+/*
+ * Does the muxer take this stream?  Some refuse only when they start (mov
+ * holds no VP9, only mp4 does), so start one, on a sink: 0 or an AVERROR.
+ */
+static int try_muxer(const struct resolved *s, int w, int h, int fps)
+{
+	AVFormatContext *oc = NULL;
+	AVDictionary *muxopts = NULL;
+	unsigned char *buf = NULL;
+	AVStream *st;
+	int ret = avformat_alloc_output_context2(&oc, s->ofmt, NULL, NULL);
+
+	if (ret < 0)
+		return ret;
+	oc->flags |= AVFMT_FLAG_BITEXACT | AVFMT_FLAG_CUSTOM_IO;
+	st = avformat_new_stream(oc, NULL);
+	buf = av_malloc(IO_BUFFER);
+	if (!st || !buf) {
+		av_free(buf);
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	oc->pb = avio_alloc_context(buf, IO_BUFFER, 1, NULL, NULL, null_write, null_seek);
+	if (!oc->pb) {
+		av_free(buf);
+		ret = AVERROR(ENOMEM);
+		goto out;
+	}
+	oc->pb->seekable = AVIO_SEEKABLE_NORMAL;
+	st->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
+	st->codecpar->codec_id = s->codec->id;
+	st->codecpar->width = w;
+	st->codecpar->height = h;
+	st->codecpar->format = s->pix_fmt;
+	st->time_base = (AVRational){ 1, fps };
+	ret = av_dict_parse_string(&muxopts, s->ct->muxopts ? s->ct->muxopts : "", "=", ":", 0);
+	if (ret >= 0)
+		ret = avformat_init_output(oc, &muxopts);
+out:
+	av_dict_free(&muxopts);
+	if (oc)
+		io_free(&oc->pb);
+	avformat_free_context(oc);
+	return ret < 0 ? ret : 0;
+}
+
 /* ---------------------------------------------------------------- resolve */
 
 /*
@@ -385,6 +590,22 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 	desc = av_pix_fmt_desc_get(s->pix_fmt);
 	if (!desc)
 		return fail(err, errlen, -EINVAL, "unknown pixel format '%s'", o->pix_fmt);
+
+	/* the largest picture: the encoder's own limit, then libavcodec's */
+	if (strict) {
+		int max = s->codec->id == AV_CODEC_ID_VP8 ? VP8_SIZE_MAX : 0;
+		if (max && (w > max || h > max))
+			return fail(err, errlen, -EINVAL, "%s pictures are at most %dx%d; %dx%d is too "
+			            "large", codec_title(s->codec), max, max, w, h);
+		if (av_image_check_size2((unsigned)w, (unsigned)h, INT64_MAX, AV_PIX_FMT_NONE,
+		                         0, NULL) < 0) {
+			/* libavcodec wants (8 w + 1024)(h + 128) < 2^31 - 1 */
+			long hmax = (INT_MAX - 1L) / (8L * w + 1024) - 128;
+			return fail(err, errlen, -EINVAL, "picture %dx%d is too large for the video "
+			            "encoders: at width %d the height is at most %ld (PNG output has "
+			            "no such limit)", w, h, w, hmax > 0 ? hmax : 0);
+		}
+	}
 
 	/* chroma subsampling needs whole chroma samples */
 	if (strict) {
@@ -474,6 +695,17 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 	} else if (s->er) {
 		s->preset = s->er->preset;
 	}
+
+	/* what only the muxer knows, asked before any work rather than at the header */
+	if (strict) {
+		int ret = try_muxer(s, w, h, fps);
+		if (ret == AVERROR(ENOMEM))
+			return fail(err, errlen, ret, "out of memory");
+		if (ret < 0)
+			return fail(err, errlen, -EINVAL, "%s cannot hold %s (encoder %s): the %s "
+			            "muxer refuses it", s->ct->ext[0] == '.' ? s->ct->ext : "y4m output",
+			            codec_title(s->codec), cname, s->ofmt->name);
+	}
 	return 0;
 }
 
@@ -488,6 +720,13 @@ void video_options_default(struct video_options *o)
 int video_path_supported(const char *path)
 {
 	return container_of(path) != NULL;
+}
+
+int video_needs_file(const char *path)
+{
+	const struct container *c = container_of(path);
+
+	return c ? c->needs_file : 0;
 }
 
 const char *video_extensions(void)
@@ -645,9 +884,10 @@ static void dict_line(char *buf, size_t len, const AVDictionary *d)
 	}
 }
 
-int video_open(struct video **out, const char *path, const char *name,
-               int w, int h, int fps, const struct video_options *o,
-               char *err, size_t errlen)
+/* video_open_fd(); own: close fd when done (also when this fails). */
+static int open_fd(struct video **out, int fd, int own, const char *name,
+                   int w, int h, int fps, const struct video_options *o,
+                   char *err, size_t errlen)
 {
 	struct video_options def;
 	struct resolved s;
@@ -655,7 +895,8 @@ int video_open(struct video **out, const char *path, const char *name,
 	AVDictionary *opts = NULL, *muxopts = NULL;
 	const AVDictionaryEntry *left;
 	const AVPixFmtDescriptor *desc;
-	const char *url;
+	unsigned char *buf;
+	struct stat st;
 	char line[256];
 	int ret;
 
@@ -664,23 +905,36 @@ int video_open(struct video **out, const char *path, const char *name,
 		video_options_default(&def);
 		o = &def;
 	}
-	ret = resolve(&s, name ? name : path, w, h, fps, o, 0, err, errlen);
-	if (ret < 0)
-		return ret;
-	v = calloc(1, sizeof *v);
-	if (!v)
-		return fail(err, errlen, AVERROR(ENOMEM), "out of memory");
+	ret = resolve(&s, name, w, h, fps, o, 0, err, errlen);
+	v = ret < 0 ? NULL : calloc(1, sizeof *v);
+	if (!v) {
+		if (own)
+			close(fd);
+		return ret < 0 ? ret : fail(err, errlen, AVERROR(ENOMEM), "out of memory");
+	}
 	v->w = w;
 	v->h = h;
-	url = strcmp(path, "-") == 0 ? "pipe:1" : path;
+	v->fd = fd;
+	v->own_fd = own;
+	v->seekable = strcmp(name, "-") != 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (s.ct->needs_file && !v->seekable) {
+		ret = fail(err, errlen, AVERROR(EINVAL), "%s needs a regular file (it seeks and "
+		           "reads back); use .mkv, .webm, .gif or .y4m for a pipe or device",
+		           s.ct->ext);
+		goto fail;
+	}
 
-	ret = avformat_alloc_output_context2(&v->oc, s.ofmt, NULL, url);
+	ret = avformat_alloc_output_context2(&v->oc, s.ofmt, NULL, NULL);
 	if (ret < 0) {
 		fail(err, errlen, ret, "cannot set up %s output: %s", s.ofmt->name,
 		     av_err2str(ret));
 		goto fail;
 	}
-	v->oc->flags |= AVFMT_FLAG_BITEXACT; /* no muxer version, fixed UIDs */
+	/* no muxer version, fixed UIDs; our descriptor, never a name */
+	v->oc->flags |= AVFMT_FLAG_BITEXACT | AVFMT_FLAG_CUSTOM_IO;
+	v->oc->opaque = v;
+	v->oc->io_open = io_open;
+	v->oc->io_close2 = io_close2;
 	v->st = avformat_new_stream(v->oc, NULL);
 	v->enc = avcodec_alloc_context3(s.codec);
 	v->pkt = av_packet_alloc();
@@ -775,20 +1029,23 @@ int video_open(struct video **out, const char *path, const char *name,
 	}
 
 	/* output */
-	if (!(v->oc->oformat->flags & AVFMT_NOFILE)) {
-		ret = avio_open(&v->oc->pb, url, AVIO_FLAG_WRITE);
-		if (ret < 0) {
-			fail(err, errlen, ret, "cannot open '%s': %s", path, av_err2str(ret));
-			goto fail;
-		}
+	buf = av_malloc(IO_BUFFER);
+	if (buf)
+		v->oc->pb = avio_alloc_context(buf, IO_BUFFER, 1, v, NULL, fd_write,
+		                               v->seekable ? fd_seek : NULL);
+	if (!v->oc->pb) {
+		av_free(buf);
+		ret = fail(err, errlen, AVERROR(ENOMEM), "out of memory");
+		goto fail;
 	}
+	v->oc->pb->seekable = v->seekable ? AVIO_SEEKABLE_NORMAL : 0;
 	ret = av_dict_parse_string(&muxopts, s.ct->muxopts ? s.ct->muxopts : "",
 	                           "=", ":", 0);
 	if (ret >= 0)
 		ret = avformat_write_header(v->oc, &muxopts);
 	if (ret < 0) {
-		fail(err, errlen, ret, "cannot write the %s header to '%s': %s",
-		     s.ofmt->name, path, av_err2str(ret));
+		fail(err, errlen, ret, "cannot write the %s header: %s",
+		     s.ofmt->name, av_err2str(ret));
 		goto fail;
 	}
 	left = av_dict_get(muxopts, "", NULL, AV_DICT_IGNORE_SUFFIX);
@@ -806,6 +1063,31 @@ fail:
 	av_dict_free(&muxopts);
 	video_free(v);
 	return ret;
+}
+
+int video_open_fd(struct video **out, int fd, const char *name,
+                  int w, int h, int fps, const struct video_options *o,
+                  char *err, size_t errlen)
+{
+	return open_fd(out, fd, 0, name, w, h, fps, o, err, errlen);
+}
+
+int video_open(struct video **out, const char *path, const char *name,
+               int w, int h, int fps, const struct video_options *o,
+               char *err, size_t errlen)
+{
+	int fd = STDOUT_FILENO;
+
+	*out = NULL;
+	if (strcmp(path, "-") != 0) {
+		/* read too: mp4's second pass reads the file back */
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0666);
+		if (fd < 0)
+			return fail(err, errlen, AVERROR(errno), "cannot open '%s': %s", path,
+			            strerror(errno));
+	}
+	return open_fd(out, fd, fd != STDOUT_FILENO, name ? name : path, w, h, fps, o,
+	               err, errlen);
 }
 
 /* ------------------------------------------------------------ pictures */
@@ -1003,8 +1285,14 @@ int video_close(struct video *v)
 	if (ret >= 0)
 		ret = av_write_trailer(v->oc);
 close:
-	if (v->oc && !(v->oc->oformat->flags & AVFMT_NOFILE)) {
-		ret2 = avio_closep(&v->oc->pb); /* reports a failed flush: full disk */
+	if (v->oc) {
+		ret2 = io_free(&v->oc->pb); /* reports a failed flush: full disk */
+		if (ret >= 0)
+			ret = ret2;
+	}
+	if (v->own_fd && v->fd >= 0) {
+		ret2 = close(v->fd) != 0 ? AVERROR(errno) : 0;
+		v->fd = -1;
 		if (ret >= 0)
 			ret = ret2;
 	}
@@ -1015,9 +1303,11 @@ void video_free(struct video *v)
 {
 	if (!v)
 		return;
-	if (v->oc && !(v->oc->oformat->flags & AVFMT_NOFILE))
-		avio_closep(&v->oc->pb);
+	if (v->oc)
+		io_free(&v->oc->pb);
 	avformat_free_context(v->oc);
+	if (v->own_fd && v->fd >= 0)
+		close(v->fd);
 	avcodec_free_context(&v->enc);
 	av_packet_free(&v->pkt);
 	av_frame_free(&v->frame);

@@ -178,7 +178,7 @@ Test(files, devices_and_fifos_are_written_in_place)
 	cr_assert_eq(stat("/dev/null", &st), 0);
 	cr_assert(S_ISCHR(st.st_mode), "/dev/null was replaced by a regular file");
 	/* a FIFO gets the data through */
-	cr_assert_eq(tc_sh("mkfifo p && (cat p > got.csv &) && '%s' -q --no-render -f 2 -n 3 --trajectory p && sleep 0.2",
+	cr_assert_eq(tc_sh("mkfifo p && (cat p > got.csv &) && '%s' -q --no-render -f 2 -n 3 -y --trajectory p && sleep 0.2",
 	                   getenv("BOIDS_BIN")), 0);
 	cr_assert_eq(tc_sh("test $(wc -l < got.csv) -eq 7 && test -p p"), 0);
 }

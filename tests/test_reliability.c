@@ -254,12 +254,13 @@ Test(reliability, frame_queue_delivers_every_frame_in_order)
 
 Test(reliability, a_png_that_cannot_be_created_stops_the_run)
 {
-	/* the final name fits NAME_MAX, its temporary name does not: used to hang */
+	/* the final name fits NAME_MAX, its temporary name does not: used to hang,
+	 * now refused before any work (issue 14: fail early) */
 	char name[300];
 	memset(name, 'p', 244);
 	strcpy(name + 244, "%d.png");
-	cr_assert_eq(tc_boids("-q -f 5 -o %s", name), 1, "%s", tc_stderr());
-	cr_assert(strstr(tc_stderr(), "File name too long"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -f 5 -o %s", name), 2, "%s", tc_stderr());
+	cr_assert(strstr(tc_stderr(), "too long for the temporary file"), "%s", tc_stderr());
 	cr_assert_eq(tc_count_files("."), 0);
 }
 
