@@ -30,7 +30,8 @@ enum cli_edges { CLI_EDGES_BOUNCE, CLI_EDGES_WRAP, CLI_EDGES_BOTH, CLI_EDGES_NON
 enum cli_update { CLI_SEQUENTIAL, CLI_SYNCHRONOUS };
 enum cli_shape { CLI_SHAPE_CURVE, CLI_SHAPE_REPO, CLI_SHAPE_POLYGON };
 enum cli_antialias { CLI_AA_NONE, CLI_AA_FAST, CLI_AA_GOOD, CLI_AA_BEST };
-enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
+enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER, CLI_PROGRESS_LINES,
+                    CLI_PROGRESS_JSON };
 enum cli_background { CLI_BG_FLAT, CLI_BG_NOISE };
 enum cli_model { CLI_MODEL_HARDEN, CLI_MODEL_PROCESSING, CLI_MODEL_STEERING, CLI_MODEL_CANVAS };
 enum cli_target { CLI_TARGET_NONE, CLI_TARGET_FIXED, CLI_TARGET_LISSAJOUS };
@@ -65,6 +66,7 @@ struct settings {
 	int no_render;          /* simulate only */
 	int quiet;
 	int progress;           /* enum cli_progress */
+	double progress_interval; /* seconds between progress lines */
 	/* drawing */
 	double scale;
 	int shape;              /* enum cli_shape */
@@ -149,6 +151,7 @@ enum cli_flags {
 	CLI_GT_MIN = 1 << 0,    /* the minimum itself is not allowed */
 	CLI_AUTO = 1 << 1,      /* "auto" accepted, stored as -1 */
 	CLI_NOCONFIG = 1 << 2,  /* command line only (actions, --config) */
+	CLI_BRIEF = 1 << 3,     /* shown by --help (the others by --help-all only) */
 };
 
 struct cli_option {
@@ -169,6 +172,7 @@ enum cli_result {
 	CLI_ERROR = -1,        /* err holds the message; exit 2 */
 	CLI_RUN = 0,
 	CLI_HELP,
+	CLI_HELP_ALL,
 	CLI_VERSION,
 	CLI_PRINT_CONFIG,
 };
@@ -192,8 +196,12 @@ int cli_given(const struct settings *s, const char *name);
 /* Writes option o's value in s as a user would type it into buf. */
 void cli_format_value(const struct settings *s, const struct cli_option *o, char *buf, size_t len);
 
-/* Writes --help (usage, every option with its default, exit status). */
-void cli_print_help(FILE *f);
+/*
+ * Writes --help: usage, the CLI_BRIEF options (all of them when `all`, for
+ * --help-all) each with its default, exit status.  Every line fits in 80
+ * columns; a brief option takes one line.
+ */
+void cli_print_help(FILE *f, int all);
 
 /* Writes the settings as a config file that reproduces them. */
 void cli_print_config(FILE *f, const struct settings *s);

@@ -779,6 +779,28 @@ static int make_slots(struct run *r)
 }
 
 /*
+ * How progress is reported: a bar only on a terminal (never control
+ * characters in a file), lines or JSON wherever asked.
+ */
+static enum progress_mode progress_mode(const struct settings *s)
+{
+	int tty = isatty(STDERR_FILENO);
+
+	switch (s->progress) {
+	case CLI_PROGRESS_AUTO:
+		return tty && !s->quiet ? PROGRESS_BAR : PROGRESS_OFF;
+	case CLI_PROGRESS_ALWAYS:
+		return tty ? PROGRESS_BAR : PROGRESS_LINES;
+	case CLI_PROGRESS_LINES:
+		return PROGRESS_LINES;
+	case CLI_PROGRESS_JSON:
+		return PROGRESS_JSON;
+	default:
+		return PROGRESS_OFF;
+	}
+}
+
+/*
  * Runs every frame.  Without pictures the flock is stepped inline; with
  * them, one producer thread, r->drawers drawing threads, and this thread
  * encoding in frame order.  Returns an exit status.
@@ -923,13 +945,15 @@ int main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
-	switch (cli_parse(&r.set, argc, argv, err, sizeof(err))) {
+	int parsed = cli_parse(&r.set, argc, argv, err, sizeof(err));
+	switch (parsed) {
 	case CLI_ERROR:
 		report("%s", err);
 		cli_release(&r.set);
 		return EXIT_USAGE;
 	case CLI_HELP:
-		cli_print_help(stdout);
+	case CLI_HELP_ALL:
+		cli_print_help(stdout, parsed == CLI_HELP_ALL);
 		cli_release(&r.set);
 		return stdout_status();
 	case CLI_VERSION:
@@ -993,9 +1017,7 @@ int main(int argc, char **argv)
 
 	int status = open_outputs(&r);
 	struct progress bar;
-	int show = s->progress == CLI_PROGRESS_ALWAYS ||
-	           (s->progress == CLI_PROGRESS_AUTO && !s->quiet && isatty(STDERR_FILENO));
-	progress_start(&bar, stderr, show && !(s->quiet && s->progress != CLI_PROGRESS_ALWAYS), s->frames);
+	progress_start(&bar, stderr, progress_mode(s), s->frames, s->progress_interval);
 
 	if (!status)
 		status = step_n(&r, s->warmup);
