@@ -130,6 +130,7 @@ struct settings {
 	long gop;               /* -1: the encoder's default */
 	long encoder_threads;   /* -1: the encoder's choice (depends on the machine) */
 	/* bookkeeping */
+	const char *completion; /* --completion SHELL (in argv, not freed) */
 	unsigned char given[128];/* per option index: 0 default, 1 config file, 2 command line */
 };
 
@@ -173,6 +174,7 @@ enum cli_result {
 	CLI_RUN = 0,
 	CLI_HELP,
 	CLI_HELP_ALL,
+	CLI_COMPLETION,        /* s->completion names the shell */
 	CLI_VERSION,
 	CLI_PRINT_CONFIG,
 };

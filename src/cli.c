@@ -238,6 +238,8 @@ static const struct cli_option options[] = {
 
 	{ "config", 'c', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, "FILE", S_INFO,
 	  "read key = value settings from FILE first", NULL },
+	{ "completion", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, "SHELL", S_INFO,
+	  "print the bash or zsh completion script and exit", NULL },
 	{ "print-config", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
 	  "print the settings as a config file, exit", NULL },
 	{ "help", 'h', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
@@ -763,6 +765,13 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 					return CLI_HELP;
 				if (strcmp(o->name, "help-all") == 0)
 					return CLI_HELP_ALL;
+				if (strcmp(o->name, "completion") == 0) {
+					if (strcmp(optarg, "bash") != 0 && strcmp(optarg, "zsh") != 0)
+						return errf(err, errlen, "--completion: '%s' is not bash or zsh",
+						            optarg), CLI_ERROR;
+					s->completion = optarg;
+					return CLI_COMPLETION;
+				}
 				if (strcmp(o->name, "version") == 0)
 					return CLI_VERSION;
 				if (strcmp(o->name, "print-config") == 0)

@@ -32,6 +32,7 @@
 #include "pngout.h"
 #include "pool.h"
 #include "progress.h"
+#include "completion.h"
 #include "render.h"
 #include "sim.h"
 #include "summary.h"
@@ -954,6 +955,10 @@ int main(int argc, char **argv)
 	case CLI_HELP:
 	case CLI_HELP_ALL:
 		cli_print_help(stdout, parsed == CLI_HELP_ALL);
+		cli_release(&r.set);
+		return stdout_status();
+	case CLI_COMPLETION:
+		completion_print(stdout, r.set.completion);
 		cli_release(&r.set);
 		return stdout_status();
 	case CLI_VERSION:
