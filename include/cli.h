@@ -56,6 +56,7 @@ struct settings {
 	long threads;           /* -1: one per core */
 	/* run */
 	long frames;
+	long poster;            /* frame of a still -o NAME.png; -1: the last */
 	double duration;        /* seconds; < 0: unset (frames rules) */
 	char *output;           /* picture output: video file, PNG pattern or "-" */
 	char *trajectory;       /* CSV, or NULL */

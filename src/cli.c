@@ -172,6 +172,8 @@ static const struct cli_option options[] = {
 	  "write flock metrics per frame as CSV", NULL },
 	{ "summary", 0, CLI_STRING, OFF(summary), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
 	  "write a JSON summary of the run (- stdout)", NULL },
+	{ "poster", 0, CLI_LONG, OFF(poster), "auto", 0, CLI_MAX_FRAMES - 1, CLI_AUTO, "N", S_RUN,
+	  "frame a still (-o NAME.png, no %d) holds, from 0 (auto: the last)", NULL },
 	{ "overwrite", 'y', CLI_FLAG, OFF(overwrite), "no", 0, 0, CLI_BRIEF, NULL, S_RUN,
 	  "replace existing output files", NULL },
 	{ "no-clobber", 0, CLI_FLAG, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_RUN,

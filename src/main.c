@@ -41,7 +41,7 @@
 
 enum { EXIT_USAGE = 2 };
 
-enum output_kind { OUT_NONE, OUT_VIDEO, OUT_STDOUT, OUT_PNG };
+enum output_kind { OUT_NONE, OUT_VIDEO, OUT_STDOUT, OUT_PNG, OUT_STILL };
 
 enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
 
@@ -49,6 +49,7 @@ enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) *
 struct run {
 	struct settings set;
 	enum output_kind kind;
+	long poster;            /* OUT_STILL: the frame written */
 	int pic_w, pic_h;            /* picture size, pixels */
 	struct pool *pool;
 	struct sim sim;
@@ -213,6 +214,20 @@ static void check_output(struct run *r)
 		return;
 	}
 	const char *out = s->output;
+	struct stat sb;
+	if (has_suffix(out, "/") || (stat(out, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		usage_error("--output: '%s' is a directory (for one PNG per frame: -o '%s%sf_%%05d.png')",
+		            out, out, has_suffix(out, "/") ? "" : "/");
+	if (has_suffix(out, ".png") && !strchr(out, '%')) {
+		/* one picture: the frame --poster names, the last by default */
+		r->kind = OUT_STILL;
+		r->poster = s->poster >= 0 ? s->poster : s->frames - 1;
+		if (r->poster >= s->frames)
+			usage_error("--poster: frame %ld is past the last frame (%ld of %ld frames)",
+			            r->poster, s->frames - 1, s->frames);
+		check_writable("--output", out, s->overwrite);
+		return;
+	}
 	if (has_suffix(out, ".png")) {
 		r->kind = OUT_PNG;
 		if (framename_check(out, why, sizeof(why)) != 0)
@@ -512,7 +527,10 @@ static int write_png(struct run *r, struct renderer *rd, long frame)
 	int stride;
 	const unsigned char *px = render_pixels(rd, &stride);
 
-	framename_format(name, sizeof(name), s->output, s->start_number + frame);
+	if (r->kind == OUT_STILL)
+		snprintf(name, sizeof(name), "%s", s->output);
+	else
+		framename_format(name, sizeof(name), s->output, s->start_number + frame);
 	int err = outfile_begin(&o, name, s->overwrite);
 	if (err) {
 		stage_failed(r, "cannot create", name, err);
@@ -550,7 +568,7 @@ static int open_outputs(struct run *r)
 		if (err)
 			return runtime_error("cannot write", s->metrics, err);
 	}
-	if (r->kind == OUT_NONE || r->kind == OUT_PNG)
+	if (r->kind == OUT_NONE || r->kind == OUT_PNG || r->kind == OUT_STILL)
 		return 0;
 	const char *path = "-";
 	if (r->kind == OUT_VIDEO) {
@@ -704,12 +722,17 @@ static void *draw(void *arg)
 		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
 		                         .trail_y = d->trail_y, .has_target = d->has_target,
 		                         .target_x = d->target_x, .target_y = d->target_y };
+		if (r->kind == OUT_STILL && slot->frame != r->poster) {
+			frameq_put_drawn(r->queue, slot); /* not the poster: nothing to draw */
+			continue;
+		}
 		int err = render_frame(d->renderer, &v);
 		if (err) {
 			stage_failed(r, "cannot draw a frame of", r->set.output, err);
 			break;
 		}
-		if (r->kind == OUT_PNG && write_png(r, d->renderer, slot->frame) != 0)
+		if ((r->kind == OUT_PNG || r->kind == OUT_STILL) &&
+		    write_png(r, d->renderer, slot->frame) != 0)
 			break;
 		if (d->pic) { /* convert here, in parallel, so the encoder only encodes */
 			int stride;
@@ -838,7 +861,7 @@ static int run_frames(struct run *r, struct progress *bar)
 
 	struct frameq_slot *slot;
 	while ((slot = frameq_get_drawn(r->queue))) {
-		if (r->kind != OUT_PNG) {
+		if (r->kind == OUT_VIDEO || r->kind == OUT_STDOUT) {
 			struct slot_data *d = slot->user;
 			int err = video_write_picture(r->video, d->pic);
 			if (err) {
