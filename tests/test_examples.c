@@ -72,3 +72,23 @@ Test(examples, png_frames)
 	                           { "frames/f_00002.png", "png", 640, 360, 1 },
 	                           { "from-png.mp4", "h264", 640, 360, 3 }));
 }
+
+/* What the CI recipes publish (examples/ci/ run this script). */
+Test(examples, publish_demo)
+{
+	run("publish-demo.sh", PROBES({ "public/flock.mp4", "h264", 640, 360, 3 },
+	                             { "public/flock.webm", "vp9", 640, 360, 3 },
+	                             { "public/poster.png", "png", 640, 360, 1 }));
+	char *html = tc_slurp("public/index.html", NULL);
+	cr_assert(html && strstr(html, "poster=\"poster.png\"") && strstr(html, "flock.mp4"), "%s", html);
+	free(html);
+	/* both recipes call it */
+	const char *ci[] = { "github-actions.yml", "gitlab-ci.yml" };
+	for (int i = 0; i < 2; i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/examples/ci/%s", SRCDIR, ci[i]);
+		char *y = tc_slurp(path, NULL);
+		cr_assert(y && strstr(y, "examples/publish-demo.sh"), "%s does not publish", ci[i]);
+		free(y);
+	}
+}
