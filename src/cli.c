@@ -225,7 +225,7 @@ static const struct cli_option options[] = {
 	{ "codec", 0, CLI_STRING, OFF(codec), "", 0, 0, CLI_BRIEF, "NAME", S_VIDEO,
 	  "FFmpeg encoder (libx264; webm: libvpx-vp9)", NULL },
 	{ "crf", 0, CLI_LONG, OFF(crf), "auto", 0, 63, CLI_AUTO | CLI_BRIEF, "N", S_VIDEO,
-	  "constant rate factor (23 for H.264)", NULL },
+	  "constant rate factor (23 H.264, 41 VP9)", NULL },
 	{ "preset", 0, CLI_STRING, OFF(preset), "", 0, 0, CLI_BRIEF, "NAME", S_VIDEO,
 	  "encoder speed preset (H.264: veryfast)", NULL },
 	{ "bitrate", 0, CLI_STRING, OFF(bitrate), "", 0, 0, 0, "RATE", S_VIDEO,
