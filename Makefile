@@ -6,7 +6,8 @@
 #   make check      the test suite under AddressSanitizer + UBSan (build-san/)
 #   make bench      benchmarks, printed as ratios (scripts/bench.sh)
 #   make deps       install the Debian packages (scripts/install-deps.sh)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, completions, examples)
+#   make deb        build/boids_VERSION_ARCH.deb (mk/deb.mk)
 #   V=1             show the commands
 
 PREFIX  ?= /usr/local
@@ -139,13 +140,31 @@ demo:
 	@$(MAKE) --no-print-directory $(BUILD)/boids
 	$(BUILD)/boids -y -o flock.mp4
 
-install: $(BUILD)/boids
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+# Completion scripts, written by the binary from its option table.
+$(BUILD)/boids.bash: $(BUILD)/boids
+	$(Q)$(BUILD)/boids --completion bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/_boids: $(BUILD)/boids
+	$(Q)$(BUILD)/boids --completion zsh > $@.tmp && mv $@.tmp $@
+
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
+DOCDIR      = $(PREFIX)/share/doc/boids
+install: $(BUILD)/boids $(BUILD)/boids.bash $(BUILD)/_boids
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples/ci
 	install -m 755 $(BUILD)/boids $(DESTDIR)$(PREFIX)/bin/boids
 	install -m 644 docs/boids.1 $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
+	install -m 644 $(BUILD)/boids.bash $(DESTDIR)$(BASHCOMPDIR)/boids
+	install -m 644 $(BUILD)/_boids $(DESTDIR)$(ZSHCOMPDIR)/_boids
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 755 examples/*.sh $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 examples/*.sbatch $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 examples/ci/* $(DESTDIR)$(DOCDIR)/examples/ci/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/boids $(DESTDIR)$(ZSHCOMPDIR)/_boids
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-san build-fuzz build-fuzz-strict
@@ -154,3 +173,5 @@ clean:
 
 # libFuzzer harnesses: make fuzz (FUZZ_SECONDS=30), see docs/FUZZING.md
 include mk/fuzz.mk
+# make deb: a Debian package of the binary, man page, completions and examples
+include mk/deb.mk

@@ -38,7 +38,8 @@ enum cli_separation { CLI_SEP_UNIT, CLI_SEP_INVERSE };
 enum cli_turn { CLI_TURN_SHORT, CLI_TURN_STEADY };
 enum cli_trail_style { CLI_TRAIL_FADE, CLI_TRAIL_OPENGL };
 enum cli_antialias { CLI_AA_NONE, CLI_AA_FAST, CLI_AA_GOOD, CLI_AA_BEST };
-enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
+enum cli_progress { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER, CLI_PROGRESS_LINES,
+                    CLI_PROGRESS_JSON };
 enum cli_background { CLI_BG_FLAT, CLI_BG_NOISE };
 enum cli_model { CLI_MODEL_HARDEN, CLI_MODEL_PROCESSING, CLI_MODEL_STEERING, CLI_MODEL_CANVAS,
                  CLI_MODEL_OPENGL };
@@ -64,6 +65,7 @@ struct settings {
 	long threads;           /* -1: one per core */
 	/* run */
 	long frames;
+	long poster;            /* frame of a still -o NAME.png; -1: the last */
 	double duration;        /* seconds; < 0: unset (frames rules) */
 	char *output;           /* picture output: video file, PNG pattern or "-" */
 	char *trajectory;       /* CSV, or NULL */
@@ -74,6 +76,7 @@ struct settings {
 	int no_render;          /* simulate only */
 	int quiet;
 	int progress;           /* enum cli_progress */
+	double progress_interval; /* seconds between progress lines */
 	/* drawing */
 	double scale;
 	int shape;              /* enum cli_shape */
@@ -155,7 +158,8 @@ struct settings {
 	long gop;               /* -1: the encoder's default */
 	long encoder_threads;   /* -1: the encoder's choice (depends on the machine) */
 	/* bookkeeping */
-	unsigned char given[160];/* per option index: 0 default, 1 config file, 2 command line */
+	const char *completion; /* --completion SHELL (in argv, not freed) */
+	unsigned char given[192];/* per option index: 0 default, 1 config file, 2 command line */
 };
 
 enum cli_type {
@@ -176,6 +180,7 @@ enum cli_flags {
 	CLI_GT_MIN = 1 << 0,    /* the minimum itself is not allowed */
 	CLI_AUTO = 1 << 1,      /* "auto" accepted, stored as -1 */
 	CLI_NOCONFIG = 1 << 2,  /* command line only (actions, --config) */
+	CLI_BRIEF = 1 << 3,     /* shown by --help (the others by --help-all only) */
 };
 
 struct cli_option {
@@ -196,6 +201,8 @@ enum cli_result {
 	CLI_ERROR = -1,        /* err holds the message; exit 2 */
 	CLI_RUN = 0,
 	CLI_HELP,
+	CLI_HELP_ALL,
+	CLI_COMPLETION,        /* s->completion names the shell */
 	CLI_VERSION,
 	CLI_PRINT_CONFIG,
 };
@@ -219,8 +226,12 @@ int cli_given(const struct settings *s, const char *name);
 /* Writes option o's value in s as a user would type it into buf. */
 void cli_format_value(const struct settings *s, const struct cli_option *o, char *buf, size_t len);
 
-/* Writes --help (usage, every option with its default, exit status). */
-void cli_print_help(FILE *f);
+/*
+ * Writes --help: usage, the CLI_BRIEF options (all of them when `all`, for
+ * --help-all) each with its default, exit status.  Every line fits in 80
+ * columns; a brief option takes one line.
+ */
+void cli_print_help(FILE *f, int all);
 
 /* Writes the settings as a config file that reproduces them. */
 void cli_print_config(FILE *f, const struct settings *s);

@@ -1,31 +1,53 @@
 /*
- * progress — a one-line progress bar on a terminal: frames done/total,
- * frames per second and the time left.  Redraws at most ten times a second;
- * does nothing when disabled.  The one module that prints: it writes only to
- * the stream main hands it (stderr), and only when main enables it.
+ * progress — how far a run has got, written where it fits: a one-line bar
+ * that fits the terminal's width (re-read at every redraw, so a resized
+ * window is followed), plain lines every few seconds for logs, or one JSON
+ * object per line for programs.  The one module that prints: it writes only
+ * to the stream main hands it (stderr), and only in the mode main picks.
+ * Only the bar writes control characters, and only to a terminal.
  */
 #ifndef BOIDS_PROGRESS_H
 #define BOIDS_PROGRESS_H
 
 #include <stdio.h>
 
+enum progress_mode {
+	PROGRESS_OFF,   /* nothing */
+	PROGRESS_BAR,   /* "\r[####----] 12/300 frames ..." redrawn at most 10 times a second */
+	PROGRESS_LINES, /* "boids: 12/300 frames (4%), 30.1 fps, 0:09 left" every interval */
+	PROGRESS_JSON,  /* {"frame":12,"total":300,"fps":30.1,"elapsed":0.4,"eta":9.6} */
+};
+
 struct progress {
-	FILE *f;        /* where the bar goes (stderr) */
-	int enabled;
-	long total;     /* frames */
-	double start;   /* monotonic seconds at progress_start */
-	double drawn;   /* when the bar was last drawn */
+	FILE *f;                /* where it goes (stderr) */
+	enum progress_mode mode;
+	long total;             /* frames, >= 1 */
+	double interval;        /* seconds between lines (LINES, JSON) */
+	double start;           /* monotonic seconds at progress_start */
+	double drawn;           /* when it was last written; < 0: never */
+	long last;              /* frames reported by the last line */
 };
 
 /* Monotonic time in seconds. */
 double progress_now(void);
 
-void progress_start(struct progress *p, FILE *f, int enabled, long total);
+/*
+ * Starts reporting `total` frames in `mode` on f; interval (seconds, > 0)
+ * spaces the LINES and JSON reports.
+ */
+void progress_start(struct progress *p, FILE *f, enum progress_mode mode, long total,
+                    double interval);
 
-/* Reports `done` frames finished; redraws when due (and at the end). */
+/* Reports `done` frames finished; writes when due, and always at the end. */
 void progress_update(struct progress *p, long done);
 
-/* Clears the bar so the next line starts clean. */
+/* Clears the bar so the next line starts clean (other modes: nothing). */
 void progress_end(struct progress *p);
+
+/*
+ * Columns of the terminal behind fd, or 0 when it is not a terminal or does
+ * not say (then COLUMNS from the environment, if a number, or 80).
+ */
+int progress_columns(int fd);
 
 #endif

@@ -35,7 +35,7 @@ static const char *const turn_names[] = { "short", "steady", NULL };
 static const char *const trail_style_names[] = { "fade", "opengl", NULL };
 static const char *const gl_avoid_names[] = { "own", "all", NULL };
 static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
-static const char *const progress_names[] = { "auto", "always", "never", NULL };
+static const char *const progress_names[] = { "auto", "always", "never", "lines", "json", NULL };
 static const char *const bg_names[] = { "flat", "noise", NULL };
 static const char *const model_names[] = { "harden", "processing", "steering", "canvas", "opengl", NULL };
 static const char *const proc_limit_names[] = { "length", "components", NULL };
@@ -53,16 +53,16 @@ static const char S_INFO[] = "Information";
 
 /* name, short, type, offset, default, min, max, flags, arg, section, help, choices */
 static const struct cli_option options[] = {
-	{ "boids", 'n', CLI_LONG, OFF(boids), "100", 1, CLI_MAX_BOIDS, 0, "N", S_MODEL,
+	{ "boids", 'n', CLI_LONG, OFF(boids), "100", 1, CLI_MAX_BOIDS, CLI_BRIEF, "N", S_MODEL,
 	  "number of boids, predators included", NULL },
-	{ "size", 's', CLI_SIZE, OFF(width), "640x360", 1, CLI_MAX_FIELD, 0, "WxH", S_MODEL,
+	{ "size", 's', CLI_SIZE, OFF(width), "640x360", 1, CLI_MAX_FIELD, CLI_BRIEF, "WxH", S_MODEL,
 	  "field size in pixels", NULL },
-	{ "seed", 0, CLI_U64, OFF(seed), "1", 0, 0, 0, "N", S_MODEL,
-	  "seed of the initial flock (xoshiro256**)", NULL },
-	{ "predators", 0, CLI_LONG, OFF(predators), "3", 0, CLI_MAX_BOIDS, 0, "N", S_MODEL,
+	{ "seed", 0, CLI_U64, OFF(seed), "1", 0, 0, CLI_BRIEF, "N", S_MODEL,
+	  "seed of the initial flock", NULL },
+	{ "predators", 0, CLI_LONG, OFF(predators), "3", 0, CLI_MAX_BOIDS, CLI_BRIEF, "N", S_MODEL,
 	  "the first N boids are predators", NULL },
-	{ "edges", 0, CLI_ENUM, OFF(edges), "bounce", 0, 0, 0, "MODE", S_MODEL,
-	  "field edges: bounce, wrap, both or none", edges_names },
+	{ "edges", 0, CLI_ENUM, OFF(edges), "bounce", 0, 0, CLI_BRIEF, "MODE", S_MODEL,
+	  "bounce, wrap, both or none", edges_names },
 	{ "update", 0, CLI_ENUM, OFF(update), "sequential", 0, 0, 0, "MODE", S_MODEL,
 	  "sequential (in place, as the original) or synchronous", update_names },
 	{ "flock-radius", 0, CLI_DOUBLE, OFF(flock_radius), "50", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
@@ -96,10 +96,10 @@ static const struct cli_option options[] = {
 	{ "threads", 0, CLI_LONG, OFF(threads), "auto", 1, 256, CLI_AUTO, "N", S_MODEL,
 	  "worker threads (auto: one per core); never changes the output", NULL },
 
-	{ "model", 'm', CLI_ENUM, OFF(model), "harden", 0, 0, 0, "NAME", S_MODELS,
-	  "harden (the C# article), processing, steering, canvas or opengl", model_names },
-	{ "target", 0, CLI_TARGET, OFF(target), "lissajous", 0, 0, 0, "WHERE", S_MODELS,
-	  "steering target: lissajous (a moving point), X,Y or none", NULL },
+	{ "model", 'm', CLI_ENUM, OFF(model), "harden", 0, 0, CLI_BRIEF, "NAME", S_MODELS,
+	  "harden, processing, steering, canvas, opengl", model_names },
+	{ "target", 0, CLI_TARGET, OFF(target), "lissajous", 0, 0, CLI_BRIEF, "WHERE", S_MODELS,
+	  "steering target: lissajous, X,Y or none", NULL },
 	{ "obstacle-margin", 0, CLI_DOUBLE, OFF(obstacle_margin), "30", 0, LIM, 0, "D", S_MODELS,
 	  "obstacles: push starts D pixels outside a circle", NULL },
 	{ "obstacle-weight", 0, CLI_DOUBLE, OFF(obstacle_weight), "0.2", 0, LIM, 0, "W", S_MODELS,
@@ -210,33 +210,37 @@ static const struct cli_option options[] = {
 	{ "gl-step", 0, CLI_DOUBLE, OFF(gl_step), "2", 0, 100, CLI_GT_MIN, "K", S_GL,
 	  "the speed slider: a step moves a boid K times its velocity", NULL },
 
-	{ "frames", 'f', CLI_LONG, OFF(frames), "300", 1, CLI_MAX_FRAMES, 0, "N", S_RUN,
+	{ "frames", 'f', CLI_LONG, OFF(frames), "300", 1, CLI_MAX_FRAMES, CLI_BRIEF, "N", S_RUN,
 	  "frames to write", NULL },
-	{ "duration", 0, CLI_DOUBLE, OFF(duration), "auto", 0, 1e7, CLI_GT_MIN | CLI_AUTO, "SECONDS", S_RUN,
-	  "instead of --frames: frames = SECONDS x fps", NULL },
-	{ "output", 'o', CLI_STRING, OFF(output), "flock.mp4", 0, 0, 0, "FILE", S_RUN,
-	  "video (.mp4 .mkv .mov .webm .gif .y4m), PNG pattern (f_%05d.png) or - (y4m)", NULL },
-	{ "trajectory", 0, CLI_STRING, OFF(trajectory), "", 0, 0, 0, "FILE", S_RUN,
-	  "also write every frame's state as CSV: frame,id,x,y,vx,vy", NULL },
-	{ "init", 0, CLI_STRING, OFF(init), "", 0, 0, 0, "FILE", S_RUN,
-	  "start from the last frame of a trajectory CSV (its boid count wins)", NULL },
-	{ "metrics", 0, CLI_STRING, OFF(metrics), "", 0, 0, 0, "FILE", S_RUN,
-	  "write flock metrics per frame as CSV (polarization, milling, ...)", NULL },
-	{ "summary", 0, CLI_STRING, OFF(summary), "", 0, 0, 0, "FILE", S_RUN,
-	  "write a JSON summary of the run (- for standard output)", NULL },
-	{ "overwrite", 'y', CLI_FLAG, OFF(overwrite), "no", 0, 0, 0, NULL, S_RUN,
+	{ "duration", 0, CLI_DOUBLE, OFF(duration), "auto", 0, 1e7, CLI_GT_MIN | CLI_AUTO | CLI_BRIEF, "SECONDS", S_RUN,
+	  "frames = SECONDS x fps, instead of -f", NULL },
+	{ "output", 'o', CLI_STRING, OFF(output), "flock.mp4", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	  "a video (.mp4 .webm .gif), f_%05d.png or -", NULL },
+	{ "trajectory", 0, CLI_STRING, OFF(trajectory), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	  "write every frame's state as CSV", NULL },
+	{ "init", 0, CLI_STRING, OFF(init), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	  "start from a trajectory CSV's last frame", NULL },
+	{ "metrics", 0, CLI_STRING, OFF(metrics), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	  "write flock metrics per frame as CSV", NULL },
+	{ "summary", 0, CLI_STRING, OFF(summary), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	  "write a JSON summary of the run (- stdout)", NULL },
+	{ "poster", 0, CLI_LONG, OFF(poster), "auto", 0, CLI_MAX_FRAMES - 1, CLI_AUTO, "N", S_RUN,
+	  "frame a still (-o NAME.png, no %d) holds, from 0 (auto: the last)", NULL },
+	{ "overwrite", 'y', CLI_FLAG, OFF(overwrite), "no", 0, 0, CLI_BRIEF, NULL, S_RUN,
 	  "replace existing output files", NULL },
 	{ "no-clobber", 0, CLI_FLAG, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_RUN,
 	  "never replace existing files (the default; cancels -y)", NULL },
-	{ "no-render", 0, CLI_FLAG, OFF(no_render), "no", 0, 0, 0, NULL, S_RUN,
-	  "simulate only: no picture output (for --trajectory)", NULL },
-	{ "progress", 0, CLI_ENUM, OFF(progress), "auto", 0, 0, 0, "WHEN", S_RUN,
-	  "progress bar on stderr: auto (if a terminal), always or never", progress_names },
-	{ "quiet", 'q', CLI_FLAG, OFF(quiet), "no", 0, 0, 0, NULL, S_RUN,
-	  "no progress bar and no closing summary", NULL },
+	{ "no-render", 0, CLI_FLAG, OFF(no_render), "no", 0, 0, CLI_BRIEF, NULL, S_RUN,
+	  "simulate only: no pictures", NULL },
+	{ "progress", 0, CLI_ENUM, OFF(progress), "auto", 0, 0, CLI_BRIEF, "HOW", S_RUN,
+	  "auto, always, lines, json or never", progress_names },
+	{ "progress-interval", 0, CLI_DOUBLE, OFF(progress_interval), "5", 0.1, 86400, 0, "SECONDS", S_RUN,
+	  "seconds between progress lines (lines, json, always off a terminal)", NULL },
+	{ "quiet", 'q', CLI_FLAG, OFF(quiet), "no", 0, 0, CLI_BRIEF, NULL, S_RUN,
+	  "no progress and no closing line", NULL },
 
-	{ "scale", 0, CLI_DOUBLE, OFF(scale), "1", 0, 64, CLI_GT_MIN, "S", S_DRAW,
-	  "picture = field x S (the flock is the same)", NULL },
+	{ "scale", 0, CLI_DOUBLE, OFF(scale), "1", 0, 64, CLI_GT_MIN | CLI_BRIEF, "S", S_DRAW,
+	  "picture = field x S", NULL },
 	{ "shape", 0, CLI_ENUM, OFF(shape), "curve", 0, 0, 0, "SHAPE", S_DRAW,
 	  "curve (C# spline), repo (= --outline final), polygon, triangle (canvas), arrow (OpenGL), circle", shape_names },
 	{ "outline", 0, CLI_ENUM, OFF(outline), "listing", 0, 0, 0, "WHICH", S_DRAW,
@@ -249,10 +253,10 @@ static const struct cli_option options[] = {
 	  "model, original (as its author's program showed it), harden-windows or canvas-article", look_names },
 	{ "boid-size", 0, CLI_DOUBLE, OFF(boid_size), "1", 0.01, 100, 0, "K", S_DRAW,
 	  "scale the outline by K, 0.01..100", NULL },
-	{ "background", 0, CLI_COLOR, OFF(background), "#003366", 0, 0, 0, "COLOR", S_DRAW,
-	  "background colour: #RRGGBB, #RGB or a CSS name", NULL },
-	{ "boid-color", 0, CLI_COLOR, OFF(boid_color), "#90ee90", 0, 0, 0, "COLOR", S_DRAW,
-	  "colour of the boids (LightGreen)", NULL },
+	{ "background", 0, CLI_COLOR, OFF(background), "#003366", 0, 0, CLI_BRIEF, "COLOR", S_DRAW,
+	  "background colour: #RRGGBB or a CSS name", NULL },
+	{ "boid-color", 0, CLI_COLOR, OFF(boid_color), "#90ee90", 0, 0, CLI_BRIEF, "COLOR", S_DRAW,
+	  "colour of the boids", NULL },
 	{ "predator-color", 0, CLI_COLOR, OFF(predator_color), "#ffffff", 0, 0, 0, "COLOR", S_DRAW,
 	  "colour of the predators (white)", NULL },
 	{ "antialias", 0, CLI_ENUM, OFF(antialias), "good", 0, 0, 0, "MODE", S_DRAW,
@@ -269,8 +273,8 @@ static const struct cli_option options[] = {
 	  "the article's OpenGL look: --trail 20, yellow predators 1.5x (unless set)", NULL },
 	{ "background-style", 0, CLI_ENUM, OFF(background_style), "flat", 0, 0, 0, "STYLE", S_DRAW,
 	  "flat, or noise: seeded Perlin clouds around the background colour", bg_names },
-	{ "obstacle", 0, CLI_CIRCLES, OFF(obstacles), "", 0, LIM, 0, "X,Y,R", S_DRAW,
-	  "a circular obstacle every model avoids (repeat for more, up to 64)", NULL },
+	{ "obstacle", 0, CLI_CIRCLES, OFF(obstacles), "", 0, LIM, CLI_BRIEF, "X,Y,R", S_DRAW,
+	  "a circle every model avoids (repeatable)", NULL },
 	{ "obstacle-color", 0, CLI_COLOR, OFF(obstacle_color), "#5a7896", 0, 0, 0, "COLOR", S_DRAW,
 	  "colour of the obstacles", NULL },
 	{ "target-color", 0, CLI_COLOR, OFF(target_color), "#ffcc00", 0, 0, 0, "COLOR", S_DRAW,
@@ -280,14 +284,14 @@ static const struct cli_option options[] = {
 	{ "png-level", 0, CLI_LONG, OFF(png_level), "1", 0, 9, 0, "N", S_DRAW,
 	  "PNG compression level, 0 (none) to 9 (smallest)", NULL },
 
-	{ "fps", 'r', CLI_LONG, OFF(fps), "30", 1, 1000, 0, "N", S_VIDEO,
+	{ "fps", 'r', CLI_LONG, OFF(fps), "30", 1, 1000, CLI_BRIEF, "N", S_VIDEO,
 	  "frames per second", NULL },
-	{ "codec", 0, CLI_STRING, OFF(codec), "", 0, 0, 0, "NAME", S_VIDEO,
-	  "FFmpeg encoder (default: libx264, libvpx-vp9 for .webm, gif)", NULL },
-	{ "crf", 0, CLI_LONG, OFF(crf), "auto", 0, 63, CLI_AUTO, "N", S_VIDEO,
-	  "constant rate factor (auto: 23 for H.264; 0-51 H.264, 0-63 VP9)", NULL },
-	{ "preset", 0, CLI_STRING, OFF(preset), "", 0, 0, 0, "NAME", S_VIDEO,
-	  "encoder speed preset (H.264: ultrafast ... veryslow)", NULL },
+	{ "codec", 0, CLI_STRING, OFF(codec), "", 0, 0, CLI_BRIEF, "NAME", S_VIDEO,
+	  "FFmpeg encoder (libx264; webm: libvpx-vp9)", NULL },
+	{ "crf", 0, CLI_LONG, OFF(crf), "auto", 0, 63, CLI_AUTO | CLI_BRIEF, "N", S_VIDEO,
+	  "constant rate factor (23 H.264, 41 VP9)", NULL },
+	{ "preset", 0, CLI_STRING, OFF(preset), "", 0, 0, CLI_BRIEF, "NAME", S_VIDEO,
+	  "encoder speed preset (H.264: veryfast)", NULL },
 	{ "bitrate", 0, CLI_STRING, OFF(bitrate), "", 0, 0, 0, "RATE", S_VIDEO,
 	  "target bitrate such as 2M instead of constant quality", NULL },
 	{ "pix-fmt", 0, CLI_STRING, OFF(pix_fmt), "", 0, 0, 0, "FMT", S_VIDEO,
@@ -298,13 +302,17 @@ static const struct cli_option options[] = {
 	{ "encoder-threads", 0, CLI_LONG, OFF(encoder_threads), "4", 1, 64, CLI_AUTO, "N", S_VIDEO,
 	  "encoder threads; a fixed count gives the same bytes on every machine", NULL },
 
-	{ "config", 'c', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, "FILE", S_INFO,
-	  "read key = value settings from FILE first (flags win)", NULL },
-	{ "print-config", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
-	  "print the effective settings as a config file and exit", NULL },
-	{ "help", 'h', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
+	{ "config", 'c', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, "FILE", S_INFO,
+	  "read key = value settings from FILE first", NULL },
+	{ "completion", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, "SHELL", S_INFO,
+	  "print the bash or zsh completion script and exit", NULL },
+	{ "print-config", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	  "print the settings as a config file, exit", NULL },
+	{ "help", 'h', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
 	  "show this help and exit", NULL },
-	{ "version", 'V', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
+	{ "help-all", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	  "show every option and exit", NULL },
+	{ "version", 'V', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
 	  "show the version and exit", NULL },
 };
 
@@ -884,6 +892,15 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			if (o->type == CLI_ACTION) {
 				if (strcmp(o->name, "help") == 0)
 					return CLI_HELP;
+				if (strcmp(o->name, "help-all") == 0)
+					return CLI_HELP_ALL;
+				if (strcmp(o->name, "completion") == 0) {
+					if (strcmp(optarg, "bash") != 0 && strcmp(optarg, "zsh") != 0)
+						return errf(err, errlen, "--completion: '%s' is not bash or zsh",
+						            optarg), CLI_ERROR;
+					s->completion = optarg;
+					return CLI_COMPLETION;
+				}
 				if (strcmp(o->name, "version") == 0)
 					return CLI_VERSION;
 				if (strcmp(o->name, "print-config") == 0)
@@ -1113,18 +1130,45 @@ void cli_print_config(FILE *f, const struct settings *s)
 	}
 }
 
-void cli_print_help(FILE *f)
+/* Writes text from column `col` on, wrapped at 80 columns under it. */
+static void print_wrapped(FILE *f, int col, const char *text)
 {
+	enum { WIDTH = 80 };
+	int at = col;
+
+	while (*text) {
+		size_t word = strcspn(text, " ");
+		if (at > col && at + 1 + (int)word > WIDTH) {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+		}
+		if (at > col) {
+			fputc(' ', f);
+			at++;
+		}
+		fwrite(text, 1, word, f);
+		at += (int)word;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
+void cli_print_help(FILE *f, int all)
+{
+	enum { COL = 26 };
 	const char *section = NULL;
 
 	fprintf(f,
 	        "Usage: boids [OPTION]...\n"
-	        "Simulate a boids flock (Harden's \"Boids in C#\" model) and write it as a video,\n"
-	        "a PNG sequence, y4m on standard output, or a trajectory CSV.\n"
+	        "Simulate a flock (Harden's \"Boids in C#\" and three more models) and write it\n"
+	        "as a video, PNG frames, y4m on standard output, or a trajectory CSV.\n"
 	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct cli_option *o = &options[i];
-		char left[64], def[64];
+		char left[96], text[320];
+		if (!all && !(o->flags & CLI_BRIEF))
+			continue;
 		if (o->section != section) {
 			fprintf(f, "\n%s:\n", o->section);
 			section = o->section;
@@ -1133,28 +1177,21 @@ void cli_print_help(FILE *f)
 		                 o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
 		                 o->short_name ? ", " : "  ", o->name,
 		                 o->arg ? "=" : "", o->arg ? o->arg : "");
-		fprintf(f, "%s%*s%s", left, n < 30 ? 30 - n : 1, "", o->help);
-		if (o->def && o->type != CLI_FLAG) {
-			snprintf(def, sizeof(def), "%s", *o->def ? o->def : "none");
-			fprintf(f, " [%s]", def);
-		}
-		fputc('\n', f);
+		if (n >= COL - 1)
+			fprintf(f, "%s\n%*s", left, COL, "");
+		else
+			fprintf(f, "%-*s", COL, left);
+		if (o->def && *o->def && o->type != CLI_FLAG)
+			snprintf(text, sizeof(text), "%s [%s]", o->help, o->def);
+		else
+			snprintf(text, sizeof(text), "%s", o->help);
+		print_wrapped(f, COL, text);
 	}
+	if (!all)
+		fprintf(f, "\nEvery model's parameters, drawing and encoding options: boids --help-all\n");
 	fprintf(f,
-	        "\nA config file has one 'key = value' per line, keys being the long option names;\n"
-	        "a line starting with '#' is a comment; \"quotes\" keep blanks in a value.\n"
-	        "Options on the command line win over the file.\n"
-	        "\nLimits: up to %ld boids, fields up to %ldx%ld, pictures up to %ldx%ld,\n"
-	        "up to %ld frames.\n"
-	        "\nExit status: 0 success, 1 runtime failure (I/O, encoder), 2 bad usage,\n"
-	        "130 after SIGINT and 143 after SIGTERM (the output is finished first).\n"
-	        "\nExamples:\n"
-	        "  boids                                  flock.mp4, the defaults\n"
-	        "  boids -o flock.gif -f 90 -s 320x180    a small looping GIF\n"
-	        "  boids -o frames/f_%%05d.png -f 60       a PNG sequence\n"
-	        "  boids -o - | ffplay -                  y4m to another program\n"
-	        "  boids --no-render --trajectory t.csv   simulate only\n"
-	        "\nFull documentation: man boids\n",
-	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_PICTURE, CLI_MAX_PICTURE,
-	        CLI_MAX_FRAMES);
+	        "\nLimits: %ld boids, fields and pictures %ldx%ld, %ld frames.\n"
+	        "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130/143 after\n"
+	        "SIGINT/SIGTERM (the output is finished first).  Manual: man boids\n",
+	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES);
 }

@@ -33,6 +33,7 @@
 #include "pngout.h"
 #include "pool.h"
 #include "progress.h"
+#include "completion.h"
 #include "render.h"
 #include "sim.h"
 #include "summary.h"
@@ -41,7 +42,7 @@
 
 enum { EXIT_USAGE = 2 };
 
-enum output_kind { OUT_NONE, OUT_VIDEO, OUT_STDOUT, OUT_PNG };
+enum output_kind { OUT_NONE, OUT_VIDEO, OUT_STDOUT, OUT_PNG, OUT_STILL };
 
 enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
 
@@ -49,6 +50,7 @@ enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) *
 struct run {
 	struct settings set;
 	enum output_kind kind;
+	long poster;            /* OUT_STILL: the frame written */
 	int pic_w, pic_h;            /* picture size, pixels */
 	struct pool *pool;
 	struct sim sim;
@@ -296,6 +298,20 @@ static void check_output(struct run *r)
 		return;
 	}
 	const char *out = s->output;
+	struct stat sb;
+	if (has_suffix(out, "/") || (stat(out, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		usage_error("--output: '%s' is a directory (for one PNG per frame: -o '%s%sf_%%05d.png')",
+		            out, out, has_suffix(out, "/") ? "" : "/");
+	if (has_suffix(out, ".png") && !strchr(out, '%')) {
+		/* one picture: the frame --poster names, the last by default */
+		r->kind = OUT_STILL;
+		r->poster = s->poster >= 0 ? s->poster : s->frames - 1;
+		if (r->poster >= s->frames)
+			usage_error("--poster: frame %ld is past the last frame (%ld of %ld frames)",
+			            r->poster, s->frames - 1, s->frames);
+		check_writable("--output", out, s->overwrite);
+		return;
+	}
 	if (has_suffix(out, ".png")) {
 		r->kind = OUT_PNG;
 		if (framename_check(out, why, sizeof(why)) != 0)
@@ -667,7 +683,10 @@ static int write_png(struct run *r, struct renderer *rd, long frame)
 	int stride;
 	const unsigned char *px = render_pixels(rd, &stride);
 
-	framename_format(name, sizeof(name), s->output, s->start_number + frame);
+	if (r->kind == OUT_STILL)
+		snprintf(name, sizeof(name), "%s", s->output);
+	else
+		framename_format(name, sizeof(name), s->output, s->start_number + frame);
 	int err = outfile_begin(&o, name, s->overwrite);
 	if (err) {
 		stage_failed(r, "cannot create", name, err);
@@ -718,7 +737,7 @@ static int open_outputs(struct run *r)
 		if (r->png_lock < 0)
 			return runtime_error("cannot lock", s->output, r->png_lock);
 	}
-	if (r->kind == OUT_NONE || r->kind == OUT_PNG)
+	if (r->kind == OUT_NONE || r->kind == OUT_PNG || r->kind == OUT_STILL)
 		return 0;
 	int fd = STDOUT_FILENO;
 	if (r->kind == OUT_VIDEO) {
@@ -869,12 +888,17 @@ static void *draw(void *arg)
 		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
 		                         .trail_y = d->trail_y, .has_target = d->has_target,
 		                         .target_x = d->target_x, .target_y = d->target_y };
+		if (r->kind == OUT_STILL && slot->frame != r->poster) {
+			frameq_put_drawn(r->queue, slot); /* not the poster: nothing to draw */
+			continue;
+		}
 		int err = render_frame(d->renderer, &v);
 		if (err) {
 			stage_failed(r, "cannot draw a frame of", r->set.output, err);
 			break;
 		}
-		if (r->kind == OUT_PNG && write_png(r, d->renderer, slot->frame) != 0)
+		if ((r->kind == OUT_PNG || r->kind == OUT_STILL) &&
+		    write_png(r, d->renderer, slot->frame) != 0)
 			break;
 		if (d->pic) { /* convert here, in parallel, so the encoder only encodes */
 			int stride;
@@ -945,6 +969,28 @@ static int make_slots(struct run *r)
 }
 
 /*
+ * How progress is reported: a bar only on a terminal (never control
+ * characters in a file), lines or JSON wherever asked.
+ */
+static enum progress_mode progress_mode(const struct settings *s)
+{
+	int tty = isatty(STDERR_FILENO);
+
+	switch (s->progress) {
+	case CLI_PROGRESS_AUTO:
+		return tty && !s->quiet ? PROGRESS_BAR : PROGRESS_OFF;
+	case CLI_PROGRESS_ALWAYS:
+		return tty ? PROGRESS_BAR : PROGRESS_LINES;
+	case CLI_PROGRESS_LINES:
+		return PROGRESS_LINES;
+	case CLI_PROGRESS_JSON:
+		return PROGRESS_JSON;
+	default:
+		return PROGRESS_OFF;
+	}
+}
+
+/*
  * Runs every frame.  Without pictures the flock is stepped inline; with
  * them, one producer thread, r->drawers drawing threads, and this thread
  * encoding in frame order.  Returns an exit status.
@@ -984,7 +1030,7 @@ static int run_frames(struct run *r, struct progress *bar)
 
 	struct frameq_slot *slot;
 	while ((slot = frameq_get_drawn(r->queue))) {
-		if (r->kind != OUT_PNG) {
+		if (r->kind == OUT_VIDEO || r->kind == OUT_STDOUT) {
 			struct slot_data *d = slot->user;
 			int err = video_write_picture(r->video, d->pic);
 			if (err) {
@@ -1101,13 +1147,19 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.png_lock = -1;
 	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
-	switch (cli_parse(&r.set, argc, argv, err, sizeof(err))) {
+	int parsed = cli_parse(&r.set, argc, argv, err, sizeof(err));
+	switch (parsed) {
 	case CLI_ERROR:
 		report("%s", err);
 		cli_release(&r.set);
 		return EXIT_USAGE;
 	case CLI_HELP:
-		cli_print_help(stdout);
+	case CLI_HELP_ALL:
+		cli_print_help(stdout, parsed == CLI_HELP_ALL);
+		cli_release(&r.set);
+		return stdout_status();
+	case CLI_COMPLETION:
+		completion_print(stdout, r.set.completion);
 		cli_release(&r.set);
 		return stdout_status();
 	case CLI_VERSION:
@@ -1169,9 +1221,7 @@ int main(int argc, char **argv)
 		status = 128 + stop_signal; /* interrupted while waiting for a FIFO's reader */
 	set_handlers(1);
 	struct progress bar;
-	int show = s->progress == CLI_PROGRESS_ALWAYS ||
-	           (s->progress == CLI_PROGRESS_AUTO && !s->quiet && isatty(STDERR_FILENO));
-	progress_start(&bar, stderr, show && !(s->quiet && s->progress != CLI_PROGRESS_ALWAYS), s->frames);
+	progress_start(&bar, stderr, progress_mode(s), s->frames, s->progress_interval);
 
 	if (!status)
 		status = step_n(&r, s->warmup);

@@ -1,9 +1,13 @@
 /*
- * progress — terminal progress bar; see include/progress.h.
+ * progress — progress reports on stderr; see include/progress.h.
  */
 #include "progress.h"
 
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 double progress_now(void)
 {
@@ -13,41 +17,117 @@ double progress_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void progress_start(struct progress *p, FILE *f, int enabled, long total)
+void progress_start(struct progress *p, FILE *f, enum progress_mode mode, long total,
+                    double interval)
 {
 	p->f = f;
-	p->enabled = enabled;
+	p->mode = mode;
 	p->total = total > 0 ? total : 1;
+	p->interval = interval > 0 ? interval : 1;
 	p->start = progress_now();
 	p->drawn = -1;
+	p->last = -1;
+}
+
+int progress_columns(int fd)
+{
+	struct winsize ws;
+
+	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *env = getenv("COLUMNS");
+	if (env) {
+		char *end;
+		long c = strtol(env, &end, 10);
+		if (end != env && !*end && c > 0 && c < 10000)
+			return (int)c;
+	}
+	return 80;
+}
+
+/* The rate so far and the time left, from frames done and seconds spent. */
+static void rates(const struct progress *p, long done, double now, double *fps, double *left)
+{
+	double t = now - p->start;
+	*fps = t > 0 ? (double)done / t : 0;
+	*left = *fps > 0 ? (double)(p->total - done) / *fps : 0;
+}
+
+static void draw_bar(struct progress *p, long done, double fps, double left)
+{
+	char text[128], line[512];
+	int secs = (int)(left + 0.5);
+
+	snprintf(text, sizeof text, " %ld/%ld frames  %.1f fps  ETA %d:%02d", done, p->total,
+	         fps, secs / 60, secs % 60);
+	/* Leave the last column free: writing into it makes some terminals wrap. */
+	int cols = progress_columns(fileno(p->f)) - 1;
+	if (cols >= (int)sizeof line)
+		cols = (int)sizeof line - 1;
+	int tlen = (int)strlen(text);
+	int bar = cols - tlen - 2;
+	int n = 0;
+	if (bar >= 5) { /* room for a bar worth the name */
+		if (bar > 40)
+			bar = 40;
+		int fill = (int)((double)bar * (double)done / (double)p->total);
+		line[n++] = '[';
+		for (int i = 0; i < bar; i++)
+			line[n++] = i < fill ? '#' : '-';
+		line[n++] = ']';
+		memcpy(line + n, text, (size_t)tlen);
+		n += tlen;
+	} else { /* narrow: the numbers alone, cut to fit */
+		const char *t = text + 1;
+		int len = tlen - 1 < cols ? tlen - 1 : (cols > 0 ? cols : 0);
+		memcpy(line, t, (size_t)len);
+		n = len;
+	}
+	line[n] = 0;
+	fprintf(p->f, "\r%s\033[K", line);
+	fflush(p->f);
 }
 
 void progress_update(struct progress *p, long done)
 {
-	enum { BAR = 30 };
-	char bar[BAR + 1];
-
-	if (!p->enabled)
+	if (p->mode == PROGRESS_OFF)
 		return;
 	double now = progress_now();
-	if (done < p->total && now - p->drawn < 0.1)
+	int end = done >= p->total;
+	double due = p->mode == PROGRESS_BAR ? 0.1 : p->interval;
+	if (!end && p->drawn >= 0 && now - p->drawn < due)
+		return;
+	if (!end && p->drawn < 0 && p->mode != PROGRESS_BAR && now - p->start < due)
+		return; /* the first line after one interval, not at frame 1 */
+	if (done == p->last)
 		return;
 	p->drawn = now;
-	double t = now - p->start;
-	double fps = t > 0 ? (double)done / t : 0;
-	double left = fps > 0 ? (double)(p->total - done) / fps : 0;
-	int fill = (int)((double)BAR * (double)done / (double)p->total);
-	for (int i = 0; i < BAR; i++)
-		bar[i] = i < fill ? '#' : '-';
-	bar[BAR] = 0;
-	fprintf(p->f, "\r[%s] %ld/%ld frames  %.1f fps  ETA %d:%02d \033[K",
-	        bar, done, p->total, fps, (int)left / 60, (int)left % 60);
+	p->last = done;
+	double fps, left;
+	rates(p, done, now, &fps, &left);
+	int secs = (int)(left + 0.5);
+	switch (p->mode) {
+	case PROGRESS_BAR:
+		draw_bar(p, done, fps, left);
+		return;
+	case PROGRESS_LINES:
+		fprintf(p->f, "boids: %ld/%ld frames (%d%%), %.1f fps, %d:%02d left\n", done,
+		        p->total, (int)(100.0 * (double)done / (double)p->total), fps, secs / 60,
+		        secs % 60);
+		break;
+	case PROGRESS_JSON:
+		fprintf(p->f, "{\"frame\":%ld,\"total\":%ld,\"fps\":%.3f,\"elapsed\":%.3f,\"eta\":%.3f}\n",
+		        done, p->total, fps, now - p->start, left);
+		break;
+	case PROGRESS_OFF:
+		return;
+	}
 	fflush(p->f);
 }
 
 void progress_end(struct progress *p)
 {
-	if (p->enabled && p->drawn >= 0) {
+	if (p->mode == PROGRESS_BAR && p->drawn >= 0) {
 		fputs("\r\033[K", p->f);
 		fflush(p->f);
 	}

@@ -88,9 +88,11 @@ struct encoder {
  *   libx264 veryfast: 0.5x the time of medium for 1.05x its size at CRF
  *     23; faster and fast save 1-3% more size for 1.4x-1.9x the time,
  *     superfast and ultrafast double and triple the size.
- *   libvpx-vp9 realtime, cpu-used 6, CRF 32: 0.26x the time of "good" at
+ *   libvpx-vp9 realtime, cpu-used 6: 0.26x the time of "good" at
  *     cpu-used 4 (0.12x of libvpx's default) for 1.15x the size, the same
- *     PSNR.
+ *     PSNR.  CRF 41 makes WebM no larger than the H.264 default: 0.97x
+ *     its size at SSIM 0.9912 against 0.9916 (CRF 32 was 1.69x the size
+ *     for SSIM 0.9950; docs/PERFORMANCE.md has the table).
  *   gif: offsetting without transdiff: transparency for unchanged pixels
  *     made these pictures 17% larger (it breaks up runs of background).
  */
@@ -98,7 +100,7 @@ static const struct encoder encoders[] = {
 	{ "libx264",    0, 51, 23, x26x_presets, "veryfast", NULL, 1 },
 	{ "libx264rgb", 0, 51, 23, x26x_presets, "veryfast", NULL, 1 },
 	{ "libx265",    0, 51, 28, x26x_presets, NULL, NULL, 1 },
-	{ "libvpx-vp9", 0, 63, 32, NULL, NULL,
+	{ "libvpx-vp9", 0, 63, 41, NULL, NULL,
 	  "b=0:deadline=realtime:cpu-used=6:row-mt=1", 0 },
 	{ "libvpx",     4, 63, -1, NULL, NULL, "deadline=realtime:cpu-used=6", 0 },
 	{ "gif",       -1, -1, -1, NULL, NULL, "gifflags=offsetting", 0 },

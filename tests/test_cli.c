@@ -52,24 +52,110 @@ Test(cli, every_malformed_invocation_exits_2_naming_the_option)
 	cr_assert_geq(cases, 40);
 }
 
-Test(cli, help_lists_every_option_with_its_default)
+/*
+ * The options the man page documents, with their stated defaults: an
+ * independent list to hold the binary's help against.  Calls fn for each
+ * entry "\fB\-\-name\fR..." with the name (dashes plain) and its
+ * "Default: X" (X up to the end of its line, or NULL).
+ */
+static int man_options(void (*fn)(const char *name, const char *def, void *ctx), void *ctx)
 {
-	cr_assert_eq(tc_boids("--help"), 0);
-	const char *h = tc_stdout();
-	size_t n;
-	const struct cli_option *o = cli_options(&n);
-	for (size_t i = 0; i < n; i++) {
-		char name[64];
-		snprintf(name, sizeof(name), "--%s", o[i].name);
-		cr_expect(strstr(h, name), "--help does not mention %s", name);
-		if (o[i].def && *o[i].def && o[i].type != CLI_FLAG) {
-			char def[80];
-			snprintf(def, sizeof(def), "[%s]", o[i].def);
-			cr_expect(strstr(h, def), "--help does not give %s's default %s", name, def);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/docs/boids.1", SRCDIR);
+	char *man = tc_slurp(path, NULL);
+	cr_assert_not_null(man, "no man page at %s", path);
+	int count = 0;
+	for (char *line = man; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (strncmp(line, ".TP\n", 4) != 0)
+			continue;
+		char *entry = line + 4, *dd = strstr(entry, "\\fB\\-\\-");
+		char *eol = strchr(entry, '\n');
+		if (!dd || !eol || dd > eol)
+			continue;
+		char name[80], *w = name;
+		for (char *c = dd + 7; w < name + sizeof(name) - 1; c++) {
+			if (c[0] == '\\' && c[1] == '-')
+				*w++ = '-', c++;
+			else if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9'))
+				*w++ = *c;
+			else
+				break;
 		}
+		*w = 0;
+		/* the paragraph runs to the next entry or heading */
+		char *end = strstr(entry, "\n.");
+		char *d = strstr(entry, "Default: "), def[96] = "";
+		if (d && (!end || d < end)) {
+			d += 9;
+			for (w = def; *d && *d != '\n' && w < def + sizeof(def) - 1; d++)
+				if (!(d[0] == '\\' && d[1] == '-'))
+					*w++ = *d;
+			*w = 0;
+		}
+		fn(name, *def ? def : NULL, ctx);
+		count++;
 	}
+	free(man);
+	return count;
+}
+
+static void in_help_all(const char *name, const char *def, void *ctx)
+{
+	const char *h = ctx;
+	char key[96];
+	snprintf(key, sizeof(key), "--%s", name);
+	const char *at = NULL;
+	for (const char *c = strstr(h, key); c && !at; c = strstr(c + 1, key))
+		if (!((c[strlen(key)] >= 'a' && c[strlen(key)] <= 'z') || c[strlen(key)] == '-'))
+			at = c;
+	cr_expect(at, "--help-all does not list %s", key);
+	if (!at || !def || strcmp(def, "none") == 0)
+		return;
+	/* the entry's default, "[X]", before the next option's entry */
+	char want[112];
+	snprintf(want, sizeof(want), "[%s]", def);
+	const char *next = strstr(at + 2, "\n  ");
+	while (next && next[3] == ' ')
+		next = strstr(next + 1, "\n  "); /* continuation lines */
+	const char *d = strstr(at, want);
+	cr_expect(d && (!next || d < next), "--help-all: %s does not show the man page's default %s",
+	          key, want);
+}
+
+Test(cli, help_all_lists_every_option_the_man_page_documents)
+{
+	cr_assert_eq(tc_boids("--help-all"), 0);
+	char *h = strdup(tc_stdout());
+	cr_assert_geq(man_options(in_help_all, h), 90);
 	cr_assert(strstr(h, "Exit status"));
 	cr_assert_str_empty(tc_stderr());
+	free(h);
+}
+
+Test(cli, help_fits_80_columns_one_line_per_option)
+{
+	const char *which[] = { "--help", "--help-all" };
+	for (int k = 0; k < 2; k++) {
+		cr_assert_eq(tc_boids("%s", which[k]), 0);
+		const char *h = tc_stdout();
+		int lines = 0, options = 0;
+		for (const char *l = h; *l; lines++) {
+			const char *e = strchr(l, '\n');
+			size_t len = e ? (size_t)(e - l) : strlen(l);
+			cr_expect_leq(len, 80, "%s: a line of %zu columns: %.*s", which[k], len, (int)len, l);
+			if (k == 0 && strncmp(l, "  ", 2) == 0 && memchr(l, '-', len)) {
+				options++;
+				cr_expect(!e || strspn(e + 1, " ") < 26,
+				          "--help: an option over two lines: %.*s", (int)len, l);
+			}
+			l = e ? e + 1 : l + len;
+		}
+		if (k == 0) {
+			cr_expect_leq(lines, 60, "--help is %d lines", lines);
+			cr_expect_geq(options, 25, "--help shows %d options", options);
+			cr_expect(strstr(h, "--help-all"), "--help points to --help-all");
+		}
+	}
 }
 
 Test(cli, version_prints_the_version)

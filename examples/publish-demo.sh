@@ -1,0 +1,26 @@
+#!/bin/sh
+# A web page with the demo clip and its poster, for CI to publish (GitHub
+# Pages, GitLab Pages) or attach to a release: public/index.html,
+# public/flock.mp4 (H.264, plays in every browser), public/flock.webm and
+# public/poster.png (the first frame, shown before the clip plays).
+# BOIDS names the binary (default: boids on PATH); QUICK=1 renders 3 frames.
+set -eu
+BOIDS=${BOIDS:-boids}
+OUT=${OUT:-public}
+if [ -n "${QUICK:-}" ]; then frames=3; else frames=300; fi
+mkdir -p "$OUT"
+"$BOIDS" -q -y -o "$OUT/flock.mp4" --frames "$frames"
+"$BOIDS" -q -y -o "$OUT/flock.webm" --frames "$frames"
+"$BOIDS" -q -y -o "$OUT/poster.png" --frames "$frames" --poster 0
+cat > "$OUT/index.html" <<'HTML'
+<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>boids: the demo clip</title>
+<h1>boids</h1>
+<video controls loop muted autoplay playsinline poster="poster.png" width="640" height="360">
+  <source src="flock.webm" type="video/webm">
+  <source src="flock.mp4" type="video/mp4">
+</video>
+<p>Rendered by <code>boids</code> with its defaults: 100 boids, 640x360, 30 fps.
+HTML

@@ -1,0 +1,40 @@
+/*
+ * make deb: the package holds the binary, man page, completions and
+ * examples; its dependencies come from the linked libraries and apt can
+ * resolve them; the packaged binary runs and writes a clip.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+TestSuite(deb, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout = 600);
+
+Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
+{
+	/* build from a clone of the committed tree, so the checkout stays clean */
+	cr_assert_eq(tc_sh("git clone -q '%s' src > log 2>&1", SRCDIR), 0);
+	cr_assert_eq(tc_sh("make -C src deb > log 2>&1"), 0, "%s", tc_slurp("log", NULL));
+	cr_assert_eq(tc_sh("dpkg-deb -f src/build/boids_*.deb Depends > depends.txt"), 0);
+	char *dep = tc_slurp("depends.txt", NULL);
+	const char *want[] = { "libcairo2", "libpng16-16", "libavcodec", "libavformat", "libc6" };
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		cr_expect(strstr(dep, want[i]), "Depends lacks %s: %s", want[i], dep);
+	free(dep);
+	cr_assert_eq(tc_sh("dpkg-deb -c src/build/boids_*.deb > files.txt"), 0);
+	char *files = tc_slurp("files.txt", NULL);
+	const char *paths[] = { "./usr/bin/boids", "./usr/share/man/man1/boids.1.gz",
+	                        "./usr/share/bash-completion/completions/boids",
+	                        "./usr/share/zsh/vendor-completions/_boids",
+	                        "./usr/share/doc/boids/examples/default-clip.sh" };
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+		cr_expect(strstr(files, paths[i]), "the package lacks %s", paths[i]);
+	free(files);
+	/* apt can resolve what it depends on (a dry run: nothing is installed) */
+	cr_assert_eq(tc_sh("apt-get install -s \"$PWD\"/src/build/boids_*.deb > apt.txt 2>&1"), 0,
+	             "%s", tc_slurp("apt.txt", NULL));
+	/* the packaged binary runs */
+	cr_assert_eq(tc_sh("dpkg-deb -x src/build/boids_*.deb root && "
+	                   "root/usr/bin/boids -q -f 3 -o clip.mp4 && test -s clip.mp4"), 0);
+}

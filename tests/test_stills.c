@@ -1,0 +1,49 @@
+/*
+ * Stills: -o NAME.png without a frame field writes one picture, the last
+ * frame or the one --poster names, the same picture the PNG sequence has
+ * for that frame; a directory as the output is refused with a pattern to
+ * try, before any file exists.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+TestSuite(stills, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup);
+
+static int same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *x = tc_slurp(a, &la), *y = tc_slurp(b, &lb);
+	int same = x && y && la == lb && memcmp(x, y, la) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
+Test(stills, a_still_is_the_chosen_frame_of_the_sequence)
+{
+	cr_assert_eq(tc_boids("-q -f 12 -n 60 -s 160x90 -o f_%%02d.png"), 0);
+	cr_assert_eq(tc_boids("-q -f 12 -n 60 -s 160x90 -o last.png"), 0);
+	cr_assert_eq(tc_boids("-q -f 12 -n 60 -s 160x90 -o first.png --poster 0"), 0);
+	cr_assert_eq(tc_boids("-q -f 12 -n 60 -s 160x90 -o fifth.png --poster 5"), 0);
+	cr_assert(same_file("last.png", "f_11.png"), "the default still is the last frame");
+	cr_assert(same_file("first.png", "f_00.png"));
+	cr_assert(same_file("fifth.png", "f_05.png"));
+	cr_assert(!same_file("first.png", "f_11.png"), "frames differ, so the test can tell");
+	cr_assert_eq(tc_count_files("."), 15); /* 12 frames and 3 stills, nothing else */
+}
+
+Test(stills, a_poster_past_the_end_and_a_directory_are_refused_before_any_file)
+{
+	cr_assert_eq(tc_boids("-q -f 10 -o p.png --poster 10"), 2);
+	cr_assert(strstr(tc_stderr(), "--poster: frame 10 is past the last frame"), "%s", tc_stderr());
+	cr_assert_eq(tc_sh("mkdir shots"), 0);
+	cr_assert_eq(tc_boids("-q -f 3 -o shots"), 2);
+	cr_assert(strstr(tc_stderr(), "-o 'shots/f_%05d.png'"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -f 3 -o shots/"), 2);
+	cr_assert(strstr(tc_stderr(), "-o 'shots/f_%05d.png'"), "%s", tc_stderr());
+	cr_assert_eq(tc_count_files("."), 1);
+	cr_assert_eq(tc_count_files("shots"), 0);
+}
