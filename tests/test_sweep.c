@@ -25,7 +25,7 @@ static void setup(void) { tmp = tc_tmpdir(); }
 
 static void teardown(void) { tc_cleanup(); }
 
-TestSuite(sweep, .init = setup, .fini = teardown, .timeout = 90);
+TestSuite(sweep, .init = setup, .fini = teardown, .timeout = 300);
 
 /* Runs a shell command with stdout in out.txt and stderr in err.txt. */
 static int sh(const char *cmd)
