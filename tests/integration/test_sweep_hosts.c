@@ -154,15 +154,15 @@ Test(sweep_hosts, another_users_directory_is_refused)
 		teardown();
 		cr_skip_test("needs root and useradd for a second user");
 	}
-	expect_status(tc_sh("chmod 755 . && runuser -u bsweepother -- mkdir theirs && "
-	                    "runuser -u bsweepother -- ln -s /etc/passwd theirs/sweep.json"), 0, "setup");
-	expect_status(sh(SWEEP " --out theirs --grid seed=1 -- --no-render"), 2, "another user's directory");
+	expect_status(tc_sh("chmod 755 . && mkdir shared && chmod 1777 shared && runuser -u bsweepother -- mkdir shared/theirs && "
+	                    "runuser -u bsweepother -- ln -s /etc/passwd shared/theirs/sweep.json"), 0, "setup");
+	expect_status(sh(SWEEP " --out shared/theirs --grid seed=1 -- --no-render"), 2, "another user's directory");
 	char *e = text("err.txt");
 	cr_assert(strstr(e, "belongs to another user"), "%s", e);
 	free(e);
-	expect_status(sh(SWEEP " --out theirs --resume"), 2, "--resume");
-	expect_status(sh(SWEEP " --out theirs --collect"), 2, "--collect");
-	expect_status(sh(SWEEP " --out theirs --task 0"), 2, "--task");
+	expect_status(sh(SWEEP " --out shared/theirs --resume"), 2, "--resume");
+	expect_status(sh(SWEEP " --out shared/theirs --collect"), 2, "--collect");
+	expect_status(sh(SWEEP " --out shared/theirs --task 0"), 2, "--task");
 }
 
 /*
