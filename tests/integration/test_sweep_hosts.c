@@ -66,10 +66,11 @@ static void start_sshd(const char *user)
 		"chmod 755 \"$d\"\n"
 		"ssh-keygen -q -t ed25519 -N '' -f host_key\n"
 		"ssh-keygen -q -t ed25519 -N '' -f user_key\n"
-		"cp user_key.pub authorized_keys; chmod 644 authorized_keys\n"
+		"cp user_key.pub authorized_keys; chmod 644 authorized_keys\n"		"if [ %s != root ]; then h=$(getent passwd %s | cut -d: -f6); mkdir -p \"$h/.ssh\" && "
+		"cp user_key.pub \"$h/.ssh/authorized_keys\" && chown -R %s \"$h/.ssh\"; fi\n"
 		"port=$(python3 -c 'import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])')\n"
 		"printf '%%s\\n' \"Port $port\" 'ListenAddress 127.0.0.1' \"HostKey $d/host_key\" \\\n"
-		"  \"AuthorizedKeysFile $d/authorized_keys\" 'StrictModes no' 'UsePAM no' \\\n"
+		"  \"AuthorizedKeysFile $d/authorized_keys .ssh/authorized_keys\" 'StrictModes no' 'UsePAM no' \\\n"
 		"  'PasswordAuthentication no' 'KbdInteractiveAuthentication no' \\\n"
 		"  'PermitRootLogin prohibit-password' \"PidFile $d/sshd.pid\" >sshd_config\n"
 		"/usr/sbin/sshd -f \"$d/sshd_config\" -E \"$d/sshd.log\"\n"
@@ -77,7 +78,7 @@ static void start_sshd(const char *user)
 		"-o BatchMode=yes -o LogLevel=ERROR %s@127.0.0.1\" >login\n"
 		"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do\n"
 		"  $(cat login) true && exit 0; sleep 0.5\n"
-		"done; cat sshd.log; exit 1", user);
+		"done; cat sshd.log; exit 1", user, user, user, user);
 	if (st != 0) {
 		char *why = text("ssh.txt");
 		teardown();
