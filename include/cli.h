@@ -205,6 +205,7 @@ enum cli_result {
 	CLI_COMPLETION,        /* s->completion names the shell */
 	CLI_VERSION,
 	CLI_PRINT_CONFIG,
+	CLI_LIST_OPTIONS,      /* --list-options */
 };
 
 /* The option table and its length. */
@@ -235,6 +236,18 @@ void cli_print_help(FILE *f, int all);
 
 /* Writes the settings as a config file that reproduces them. */
 void cli_print_config(FILE *f, const struct settings *s);
+
+/*
+ * Writes every option as one JSON object, for scripts (scripts/sweep):
+ *   {"program": "boids", "version": "1.0.0", "options": [
+ *     {"name": "frames", "short": "f", "takes_value": true, "type": "integer",
+ *      "config_key": true, "default": "300", "choices": null,
+ *      "group": "Run and output", "help": "..."}, ...]}
+ * type is integer, unsigned, number, size, string, choice (see choices),
+ * color, flag, circles (repeatable X,Y,R), target or action; config_key
+ * says whether a config file accepts it.
+ */
+void cli_print_options_json(FILE *f);
 
 /* Frees the strings in s. */
 void cli_release(struct settings *s);

@@ -2,6 +2,9 @@
  * summary — the machine-readable account of a run, as JSON:
  *
  *   { "version": "1.0.0", "seed": 1,
+ *     "status": "complete" | "interrupted" | "failed", "signal": 15 | null,
+ *     "frames_asked": 300, "host": "node7",
+ *     "options_hash": "sha256:<64 hex digits>",
  *     "parameters": { "boids": 100, "size": "640x360", ... },
  *     "frames": 300, "wall_time_s": 1.25, "output": "flock.mp4" | null,
  *     "metrics": { "polarization": { "final": 0.9, "mean": 0.7 }, ... } }
@@ -10,6 +13,19 @@
  * numbers, everything else (sizes, names, colours, yes/no, auto) as strings.
  * A metric's "mean" is over every frame written (frame 0 is the state after
  * warm-up); a number that is not finite is written as null.
+ *
+ * "status" says how the run ended: complete (every frame asked was made and
+ * written), interrupted (stopped by the signal "signal", SIGINT or SIGTERM,
+ * after "frames" of "frames_asked"), failed (a runtime error; the outputs
+ * were removed).  Only a complete run is a result.
+ *
+ * "options_hash" identifies the effective options: the SHA-256 of the
+ * --print-config text, keeping only its "key = value" lines (no comments, no
+ * blank lines) and leaving out the keys that name files or only change how
+ * boids talks (output, trajectory, metrics, summary, overwrite, progress,
+ * quiet), each kept line with its newline.  scripts/sweep computes the same
+ * from `boids --print-config` to tell whether a run used the options a sweep
+ * asks for.
  */
 #ifndef BOIDS_SUMMARY_H
 #define BOIDS_SUMMARY_H
@@ -19,8 +35,13 @@
 #include "cli.h"
 #include "metrics.h"
 
+enum summary_status { SUMMARY_COMPLETE, SUMMARY_INTERRUPTED, SUMMARY_FAILED };
+
 struct summary {
 	const struct settings *set;
+	int status;                      /* enum summary_status */
+	int signal;                      /* the signal that interrupted the run, or 0 */
+	long frames_asked;               /* frames the run was asked for */
 	long frames;                     /* frames written */
 	double wall_time;                /* seconds */
 	const char *output;              /* picture output, NULL for none */
@@ -28,6 +49,12 @@ struct summary {
 	struct metrics final;            /* the last frame's metrics */
 	double mean[METRICS_COUNT];      /* mean over the frames, metrics_value order */
 };
+
+/*
+ * Writes "sha256:" and the 64 hex digits of the options hash (see above)
+ * into out.  Returns 0 or -errno (-ENOMEM).
+ */
+int summary_options_hash(const struct settings *set, char out[72]);
 
 /* Writes the summary.  Returns 0 or the stream's -errno (-EIO if none). */
 int summary_write(FILE *f, const struct summary *s);

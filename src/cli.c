@@ -308,6 +308,8 @@ static const struct cli_option options[] = {
 	  "print the bash or zsh completion script and exit", NULL },
 	{ "print-config", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
 	  "print the settings as a config file, exit", NULL },
+	{ "list-options", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
+	  "print every option as JSON (for scripts such as scripts/sweep) and exit", NULL },
 	{ "help", 'h', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
 	  "show this help and exit", NULL },
 	{ "help-all", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
@@ -905,6 +907,8 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 					return CLI_VERSION;
 				if (strcmp(o->name, "print-config") == 0)
 					result = CLI_PRINT_CONFIG;
+				if (strcmp(o->name, "list-options") == 0)
+					return CLI_LIST_OPTIONS;
 				continue;
 			}
 			if (o->type == CLI_CIRCLES && !cmdline_list) {
@@ -1130,6 +1134,68 @@ void cli_print_config(FILE *f, const struct settings *s)
 	}
 }
 
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void put_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void cli_print_options_json(FILE *f)
+{
+	static const char *const type_names[] = {
+		[CLI_LONG] = "integer", [CLI_U64] = "unsigned", [CLI_DOUBLE] = "number",
+		[CLI_SIZE] = "size", [CLI_STRING] = "string", [CLI_ENUM] = "choice",
+		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
+		[CLI_TARGET] = "target", [CLI_ACTION] = "action",
+	};
+
+	fprintf(f, "{\"program\": \"boids\", \"version\": \"%s\", \"options\": [", BOIDS_VERSION);
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct cli_option *o = &options[i];
+		char sh[2] = { (char)o->short_name, 0 };
+		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+		put_json_string(f, o->name);
+		fputs(", \"short\": ", f);
+		if (o->short_name)
+			put_json_string(f, sh);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"takes_value\": %s, \"type\": \"%s\", \"config_key\": %s, \"default\": ",
+		        o->type != CLI_FLAG && o->arg ? "true" : "false", type_names[o->type],
+		        o->flags & CLI_NOCONFIG ? "false" : "true");
+		if (o->def)
+			put_json_string(f, o->def);
+		else
+			fputs("null", f);
+		fputs(", \"choices\": ", f);
+		if (o->choices) {
+			fputc('[', f);
+			for (size_t k = 0; o->choices[k]; k++) {
+				fputs(k ? ", " : "", f);
+				put_json_string(f, o->choices[k]);
+			}
+			fputc(']', f);
+		} else {
+			fputs("null", f);
+		}
+		fputs(", \"group\": ", f);
+		put_json_string(f, o->section);
+		fputs(", \"help\": ", f);
+		put_json_string(f, o->help);
+		fputc('}', f);
+	}
+	fputs("\n]}\n", f);
+}
+
 /* Writes text from column `col` on, wrapped at 80 columns under it. */
 static void print_wrapped(FILE *f, int col, const char *text)
 {
@@ -1161,7 +1227,7 @@ void cli_print_help(FILE *f, int all)
 
 	fprintf(f,
 	        "Usage: boids [OPTION]...\n"
-	        "Simulate a flock (Harden's \"Boids in C#\" and three more models) and write it\n"
+	        "Simulate a flock (Harden's \"Boids in C#\" and four more models) and write it\n"
 	        "as a video, PNG frames, y4m on standard output, or a trajectory CSV.\n"
 	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
 	for (size_t i = 0; i < NOPTS; i++) {

@@ -1092,13 +1092,19 @@ static int close_outputs(struct run *r, int status)
 	return status;
 }
 
-/* Writes --summary once everything else is finished. */
-static int write_summary(struct run *r, double wall)
+/* Writes --summary once everything else is finished; status is the run's. */
+static int write_summary(struct run *r, double wall, int status)
 {
 	const struct settings *s = &r->set;
-	struct summary sum = { s, r->frames_done, wall,
+	struct summary sum = { s, SUMMARY_COMPLETE, 0, s->frames, r->frames_done, wall,
 	                       r->kind == OUT_NONE ? NULL : r->kind == OUT_STDOUT ? "-" : s->output,
 	                       r->mcount > 0, r->mlast, { 0 } };
+	if (stop_signal) {
+		sum.status = SUMMARY_INTERRUPTED;
+		sum.signal = stop_signal;
+	} else if (status) {
+		sum.status = SUMMARY_FAILED;
+	}
 	for (size_t i = 0; i < METRICS_COUNT && r->mcount; i++)
 		sum.mean[i] = r->msum[i] / (double)r->mcount;
 
@@ -1170,6 +1176,10 @@ int main(int argc, char **argv)
 		cli_print_config(stdout, &r.set);
 		cli_release(&r.set);
 		return stdout_status();
+	case CLI_LIST_OPTIONS:
+		cli_print_options_json(stdout);
+		cli_release(&r.set);
+		return stdout_status();
 	default:
 		break;
 	}
@@ -1232,8 +1242,10 @@ int main(int argc, char **argv)
 		status = 128 + stop_signal;
 	status = close_outputs(&r, status);
 	double wall = progress_now() - bar.start;
-	if (s->summary && (status == 0 || (status == 128 + stop_signal && r.frames_done > 0))) {
-		int st = write_summary(&r, wall);
+	/* A run that failed (after its options were accepted) or was stopped
+	 * says so in its summary: "status" tells a result from the rest. */
+	if (s->summary && (status == 0 || status == 1 || (status == 128 + stop_signal && r.frames_done > 0))) {
+		int st = write_summary(&r, wall, status);
 		if (st)
 			status = st;
 	}

@@ -7,6 +7,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <libavutil/mem.h>
+#include <libavutil/sha.h>
 
 static void put_string(FILE *f, const char *s)
 {
@@ -38,15 +42,87 @@ static int is_number(const struct cli_option *o, const char *v)
 	return strcmp(v, "auto") != 0;
 }
 
+/* Keys of --print-config that the options hash leaves out. */
+static int hash_skips(const char *line, size_t len)
+{
+	static const char *const skip[] = { "output", "trajectory", "metrics", "summary",
+		                            "overwrite", "progress", "quiet" };
+	size_t k = strcspn(line, " =");
+	if (len == 0 || line[0] == '#' || k > len)
+		return 1;
+	for (size_t i = 0; i < sizeof(skip) / sizeof(*skip); i++)
+		if (strlen(skip[i]) == k && strncmp(line, skip[i], k) == 0)
+			return 1;
+	return 0;
+}
+
+int summary_options_hash(const struct settings *set, char out[72])
+{
+	char *text = NULL;
+	size_t size = 0;
+	uint8_t digest[32];
+	struct AVSHA *sha = av_sha_alloc();
+	FILE *m = open_memstream(&text, &size);
+	int err = 0;
+
+	if (!sha || !m || av_sha_init(sha, 256) < 0) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	cli_print_config(m, set);
+	if (fclose(m) != 0) {
+		m = NULL;
+		err = -ENOMEM;
+		goto fail;
+	}
+	m = NULL;
+	for (char *line = text; line < text + size;) {
+		char *nl = memchr(line, '\n', (size_t)(text + size - line));
+		size_t len = nl ? (size_t)(nl - line) : (size_t)(text + size - line);
+		if (!hash_skips(line, len)) {
+			av_sha_update(sha, (const uint8_t *)line, len);
+			av_sha_update(sha, (const uint8_t *)"\n", 1);
+		}
+		line += len + 1;
+	}
+	av_sha_final(sha, digest);
+	memcpy(out, "sha256:", 7);
+	for (int i = 0; i < 32; i++)
+		snprintf(out + 7 + 2 * i, 3, "%02x", digest[i]);
+fail:
+	if (m)
+		fclose(m);
+	free(text);
+	av_free(sha);
+	return err;
+}
+
 int summary_write(FILE *f, const struct summary *s)
 {
+	static const char *const status_names[] = { "complete", "interrupted", "failed" };
+	char hash[72] = "", host[256] = "";
 	size_t n;
 	const struct cli_option *opts = cli_options(&n);
 	char v[4096];
 
 	errno = 0;
-	fprintf(f, "{\n  \"version\": \"%s\",\n  \"seed\": %llu,\n  \"parameters\": {", BOIDS_VERSION,
+	fprintf(f, "{\n  \"version\": \"%s\",\n  \"seed\": %llu,\n", BOIDS_VERSION,
 	        (unsigned long long)s->set->seed);
+	fprintf(f, "  \"status\": \"%s\",\n  \"signal\": ", status_names[s->status]);
+	if (s->signal)
+		fprintf(f, "%d", s->signal);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n  \"frames_asked\": %ld,\n  \"host\": ", s->frames_asked);
+	if (gethostname(host, sizeof(host) - 1) != 0)
+		host[0] = 0;
+	put_string(f, host);
+	fputs(",\n  \"options_hash\": ", f);
+	if (summary_options_hash(s->set, hash) == 0)
+		put_string(f, hash);
+	else
+		fputs("null", f);
+	fputs(",\n  \"parameters\": {", f);
 	int first = 1;
 	for (size_t i = 0; i < n; i++) {
 		if (opts[i].flags & CLI_NOCONFIG)

@@ -1,11 +1,11 @@
 /*
- * scripts/sweep, scripts/chart, scripts/contact-sheet and the Slurm example,
+ * scripts/sweep, scripts/chart, scripts/contact-sheet and the Slurm script,
  * run for real on tiny flocks: summaries, the table, --resume, failures,
- * pictures, and GNU parallel through ssh to a private sshd on 127.0.0.1.
+ * pictures, replicate statistics, and data that tries to be code (hostile
+ * names, crafted summaries and joblogs, formula cells, non-UTF-8 values).
+ * The ssh, other-user and Slurm cases are in tests/integration/.
  */
 #include <criterion/criterion.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,24 +18,14 @@
 #define SWEEP "'" SRCDIR "/scripts/sweep' --bin \"$BOIDS_BIN\""
 #define FAST "--frames 20 --boids 30 --threads 1"
 
-extern char **environ;
 
-static pid_t sshd;         /* the sshd a test started (in the foreground), or 0 */
 static const char *tmp;    /* the test's directory, also its working directory */
 
 static void setup(void) { tmp = tc_tmpdir(); }
 
-static void teardown(void)
-{
-	if (sshd > 0) { /* ours: stop it and reap it */
-		kill(sshd, SIGTERM);
-		waitpid(sshd, NULL, 0);
-		sshd = 0;
-	}
-	tc_cleanup();
-}
+static void teardown(void) { tc_cleanup(); }
 
-TestSuite(sweep, .init = setup, .fini = teardown, .timeout = 90);
+TestSuite(sweep, .init = setup, .fini = teardown, .timeout = 300);
 
 /* Runs a shell command with stdout in out.txt and stderr in err.txt. */
 static int sh(const char *cmd)
@@ -94,8 +84,9 @@ static void sweep_2x2(const char *extra, const char *fixed)
  */
 static void check_runs_and_table(void)
 {
-	cr_assert_eq(tc_count_files("s/runs"), 8, "4 summaries and 4 logs expected");
+	cr_assert_eq(tc_count_files("s/runs"), 16, "4 summaries, logs, trajectories and metrics expected");
 	cr_assert_eq(lines("s/table.csv"), 5, "header and 4 rows expected");
+	cr_assert_eq(lines("s/table.jsonl"), 4, "4 JSON lines expected");
 	int st = tc_sh(
 		"python3 - >py.txt 2>&1 <<'EOF'\n"
 		"import csv, json\n"
@@ -107,7 +98,9 @@ static void check_runs_and_table(void)
 		"    assert r['run'] == 'align-weight=%%s,seed=%%s' %% (r['align-weight'], r['seed'])\n"
 		"    assert j['parameters']['align-weight'] == float(r['align-weight']), j['parameters']\n"
 		"    assert j['seed'] == int(r['seed'])\n"
-		"    assert j['frames'] == 20\n"
+		"    assert j['frames'] == 20 and j['frames_asked'] == 20\n"
+		"    assert r['status'] == j['status'] == 'complete' and r['host'] == j['host']\n"
+		"    assert float(r['seconds']) == j['wall_time_s']\n"
 		"    for m in ('polarization', 'milling', 'mean_speed', 'nn_distance', 'gyration_radius', 'clusters'):\n"
 		"        for s in ('final', 'mean'):\n"
 		"            assert float(r[m + '_' + s]) == j['metrics'][m][s], (m, s)\n"
@@ -118,29 +111,7 @@ static void check_runs_and_table(void)
 	free(py);
 }
 
-Test(sweep, two_by_two_then_resume_runs_nothing)
-{
-	sweep_2x2("", "--no-render");
-	check_runs_and_table();
-	cr_assert_gt(png_width("s/chart.png"), 0, "no chart");
-	cr_assert_eq(lines("s/joblog"), 5);
-
-	/* boids writes a file under a temporary name and renames it: a rerun
-	 * would show as another inode and modification time */
-	struct stat before, after;
-	cr_assert_eq(stat("s/runs/align-weight=0.05,seed=2.json", &before), 0);
-	expect_status(sh(SWEEP " --resume --out s"), 0, "--resume");
-	char *o = text("out.txt");
-	cr_assert(strstr(o, "4 runs, 0 to run"), "resume ran something: %s", o);
-	free(o);
-	cr_assert_eq(lines("s/joblog"), 5, "resume added jobs");
-	cr_assert_eq(stat("s/runs/align-weight=0.05,seed=2.json", &after), 0);
-	cr_assert(before.st_ino == after.st_ino && before.st_mtim.tv_sec == after.st_mtim.tv_sec &&
-	          before.st_mtim.tv_nsec == after.st_mtim.tv_nsec, "a finished run was run again");
-	check_runs_and_table();
-}
-
-Test(sweep, bad_usage_exits_2_and_finished_runs_stay)
+Test(sweep, two_by_two_resume_pictures_and_bad_usage)
 {
 	static const char *const bad[] = {
 		SWEEP " --out b",                                  /* no grid */
@@ -161,18 +132,43 @@ Test(sweep, bad_usage_exits_2_and_finished_runs_stay)
 	}
 	cr_assert_eq(access("b", F_OK), -1, "a failed start made the directory");
 
-	/* a finished sweep is not started again over its runs */
-	sweep_2x2("", "--no-render");
-	char *json = text("s/runs/align-weight=0,seed=1.json");
+	sweep_2x2("--with-trajectory --with-metrics", "--no-render");
+	check_runs_and_table();
+	cr_assert_gt(png_width("s/chart.png"), 0, "no chart");
+	cr_assert_eq(lines("s/joblog"), 4);
+	cr_assert_eq(lines("s/runs/align-weight=0,seed=2.metrics.csv"), 21, "20 frames and a header");
+
+	/* boids writes a file under a temporary name and renames it: a rerun
+	 * would show as another inode and modification time */
+	struct stat before, after;
+	cr_assert_eq(stat("s/runs/align-weight=0.05,seed=2.json", &before), 0);
+	/* without --bin: the binary stored in the sweep, named before it runs */
+	expect_status(sh("'" SRCDIR "/scripts/sweep' --resume --out s"), 0, "--resume");
+	char *o = text("out.txt"), *e = text("err.txt");
+	cr_assert(strstr(o, "4 points, 0 to run"), "resume ran something: %s", o);
+	cr_assert(strstr(e, "using the binary stored in"), "resume must say which binary it runs: %s", e);
+	free(o);
+	free(e);
+	cr_assert_eq(lines("s/joblog"), 4, "resume added jobs");
+	cr_assert_eq(stat("s/runs/align-weight=0.05,seed=2.json", &after), 0);
+	cr_assert(before.st_ino == after.st_ino && before.st_mtim.tv_sec == after.st_mtim.tv_sec &&
+	          before.st_mtim.tv_nsec == after.st_mtim.tv_nsec, "a finished run was run again");
+	check_runs_and_table();
+
+	/* a finished sweep is not started again over its runs, nor resumed with another grid */
 	expect_status(sh(SWEEP " --out s --grid 'align-weight=0,0.05' --grid 'seed=1,2' -- --no-render"),
 	              2, "same directory again");
-	char *again = text("s/runs/align-weight=0,seed=1.json");
-	cr_assert_str_eq(json, again);
-	cr_assert_eq(lines("s/joblog"), 5);
-	/* nor resumed with another grid */
 	expect_status(sh(SWEEP " --resume --out s --grid 'seed=3' -- --no-render"), 2, "other grid");
-	free(json);
-	free(again);
+	cr_assert_eq(lines("s/joblog"), 4);
+
+	expect_status(sh("'" SRCDIR "/scripts/contact-sheet' --bin \"$BOIDS_BIN\" --width 160 s"), 0,
+	              "contact sheet");
+	/* two columns (seed has two values) of 160 px tiles with 8 px borders */
+	cr_assert_eq(png_width("s/contact-sheet.png"), 2 * (160 + 16));
+	expect_status(sh("'" SRCDIR "/scripts/chart' --x seed --y clusters_final --mean-over align-weight "
+	                 "--size 400x300 -o c.png s/table.csv"), 0, "chart");
+	cr_assert_eq(png_width("c.png"), 400);
+	expect_status(sh("'" SRCDIR "/scripts/chart' --y no_such_column s/table.csv"), 2, "bad column");
 }
 
 Test(sweep, failed_run_is_reported_and_resume_runs_it_again)
@@ -185,117 +181,176 @@ Test(sweep, failed_run_is_reported_and_resume_runs_it_again)
 	int st = sh(cmd);
 	char *e = text("err.txt");
 	cr_assert_eq(st, 1, "a failed run must give exit 1, got %d: %s", st, e);
-	cr_assert(strstr(e, "b.csv") && strstr(e, "failed"), "failure not reported: %s", e);
+	/* the point, why, the run's own message and its log */
+	cr_assert(strstr(e, "point 1 ") && strstr(e, "b.csv") && strstr(e, "exit 2") &&
+	          strstr(e, "cannot open") && strstr(e, ".log)"), "failure not reported: %s", e);
 	free(e);
-	cr_assert_eq(lines("f/table.csv"), 2, "the table holds the run that worked");
+	cr_assert_eq(lines("f/table.csv"), 3, "the table lists both points");
+	expect_status(tc_sh("grep -c ',complete,' f/table.csv | grep -qx 1 && grep -q ',missing,' f/table.csv"), 0,
+	              "one complete row and one missing");
+	/* --collect says the same */
+	expect_status(sh(SWEEP " --collect --out f"), 1, "collect with a point missing");
 
 	expect_status(tc_sh("cp a.csv b.csv"), 0, "cp");
+	/* a crafted joblog line is data: its fields never reach a shell */
+	expect_status(tc_sh("printf '$(touch pwned)0\\t:\\t0\\t0\\t0\\t0\\t$(touch pwned)\\t0\\tcfg/1.cfg\\n' >>f/joblog"),
+	              0, "joblog");
 	snprintf(cmd, sizeof(cmd), SWEEP " --resume --out f");
 	expect_status(sh(cmd), 0, "resume after the fix");
 	char *o = text("out.txt");
-	cr_assert(strstr(o, "2 runs, 1 to run"), "resume must rerun the failed run only: %s", o);
+	cr_assert(strstr(o, "2 points, 1 to run"), "resume must rerun the failed run only: %s", o);
 	free(o);
-	cr_assert_eq(lines("f/table.csv"), 3);
+	expect_status(tc_sh("test $(grep -c ',complete,' f/table.csv) = 2"), 0, "both complete");
 }
 
-Test(sweep, contact_sheet_and_chart_are_drawn)
+Test(sweep, replicates_give_mean_sd_and_a_t_interval)
 {
-	sweep_2x2("--with-trajectory --with-metrics", "--no-render");
-	cr_assert_eq(lines("s/runs/align-weight=0,seed=2.metrics.csv"), 21, "20 frames and a header");
-	expect_status(sh("'" SRCDIR "/scripts/contact-sheet' --bin \"$BOIDS_BIN\" --width 160 s"), 0,
-	              "contact sheet");
-	/* two columns (seed has two values) of 160 px tiles with 8 px borders */
-	cr_assert_eq(png_width("s/contact-sheet.png"), 2 * (160 + 16));
-
-	expect_status(sh("'" SRCDIR "/scripts/chart' --x seed --y clusters_final --mean-over align-weight "
-	                 "--size 400x300 -o c.png s/table.csv"), 0, "chart");
-	cr_assert_eq(png_width("c.png"), 400);
-	expect_status(sh("'" SRCDIR "/scripts/chart' --y no_such_column s/table.csv"), 2, "bad column");
-}
-
-Test(sweep, slurm_array_tasks_then_collect)
-{
-	cr_assert_eq(tc_sh("cp -r '" SRCDIR "/scripts' ."), 0);
-	for (int i = 0; i < 4; i++) {
-		char cmd[1024];
-		snprintf(cmd, sizeof(cmd),
-		         "SLURM_ARRAY_TASK_ID=%d BOIDS=\"$BOIDS_BIN\" OUT=sl GRID='align-weight=0,0.05 seed=1,2' "
-		         "FIXED='" FAST " --no-render' bash '" SRCDIR "/examples/slurm-sweep.sbatch'", i);
-		expect_status(sh(cmd), 0, "array task");
-	}
-	cr_assert_eq(tc_count_files("sl/runs"), 8);
-	expect_status(sh("scripts/sweep --collect --out sl"), 0, "collect");
-	cr_assert_eq(lines("sl/table.csv"), 5);
-	/* the names scripts/sweep gives its runs */
-	static const char *const names[] = { "align-weight=0,seed=1", "align-weight=0,seed=2",
-		                             "align-weight=0.05,seed=1", "align-weight=0.05,seed=2" };
-	for (int i = 0; i < 4; i++) {
-		char path[256];
-		snprintf(path, sizeof(path), "sl/runs/%s.json", names[i]);
-		cr_assert_eq(access(path, R_OK), 0, "no %s", path);
-	}
-	/* a task whose summary exists runs nothing */
-	expect_status(sh("SLURM_ARRAY_TASK_ID=3 BOIDS=\"$BOIDS_BIN\" OUT=sl GRID='align-weight=0,0.05 seed=1,2' "
-	                 "FIXED='" FAST " --no-render' bash '" SRCDIR "/examples/slurm-sweep.sbatch'"), 0, "again");
-	char *o = text("out.txt");
-	cr_assert(strstr(o, "finished already"), "%s", o);
-	free(o);
+	expect_status(sh(SWEEP " --out r --grid 'align-weight=0,0.05' --replicates 3 " FAST " -- --no-render"), 0,
+	              "replicates");
+	cr_assert_gt(png_width("r/chart.png"), 0, "no chart");
+	/* mean, sd and the 95% interval, from the runs' own summaries; t for
+	 * 2 degrees of freedom is 4.302652729911275 (tables) */
+	int st = tc_sh(
+		"python3 - >py.txt 2>&1 <<'EOF'\n"
+		"import csv, json, math, statistics as S\n"
+		"rows = list(csv.DictReader(open('r/stats.csv')))\n"
+		"assert [r['align-weight'] for r in rows] == ['0', '0.05'], rows\n"
+		"for r in rows:\n"
+		"    xs = [json.load(open('r/runs/align-weight=%%s,seed=%%d.json' %% (r['align-weight'], k)))"
+		"['metrics']['clusters']['final'] for k in (1, 2, 3)]\n"
+		"    m, sd = S.mean(xs), S.stdev(xs)\n"
+		"    h = 4.302652729911275 * sd / math.sqrt(3)\n"
+		"    assert r['n'] == '3'\n"
+		"    assert math.isclose(float(r['clusters_final_mean']), m, rel_tol=1e-12)\n"
+		"    assert math.isclose(float(r['clusters_final_sd']), sd, rel_tol=1e-9, abs_tol=1e-12)\n"
+		"    assert math.isclose(float(r['clusters_final_ci95_lo']), m - h, rel_tol=1e-9, abs_tol=1e-9)\n"
+		"    assert math.isclose(float(r['clusters_final_ci95_hi']), m + h, rel_tol=1e-9, abs_tol=1e-9)\n"
+		"js = [json.loads(l) for l in open('r/stats.jsonl')]\n"
+		"assert [j['align-weight'] for j in js] == ['0', '0.05'] and js[0]['n'] == 3\n"
+		"EOF");
+	char *py = text("py.txt");
+	cr_assert_eq(st, 0, "statistics disagree: %s", py);
+	free(py);
 }
 
 /*
- * A private sshd on 127.0.0.1 with keys made here: the same 2x2 sweep
- * through an ssh login file, on the shared disk and with --transfer.
+ * A killed run is never a complete-looking row: SIGTERM to a task (as Slurm
+ * sends it) reaches boids, whose summary says interrupted by signal 15; the
+ * task, --collect and the table say so, and --resume runs it again.
  */
-Test(sweep, through_an_ssh_login_file)
+Test(sweep, a_killed_run_is_an_interrupted_row_and_exit_1)
 {
-	if (access("/usr/sbin/sshd", X_OK) != 0) {
-		teardown(); /* Criterion runs no .fini after a skip */
-		cr_skip_test("no /usr/sbin/sshd (apt-get install openssh-server)");
-	}
+	expect_status(sh(SWEEP " --out k --slurm --no-submit --with-trajectory --grid 'seed=1,2' "
+	                 "--boids 3000 --frames 1000000 --threads 1 -- --no-render"), 0, "slurm script");
+	/* the task, in the background; SIGTERM once boids is writing frames */
+	int st = tc_sh("set -e; " SWEEP " --out k --task 0 >task.txt 2>&1 & p=$!\n"
+	               "while ! find k/runs -name '*.csv*' -size +1k | grep -q .; do\n"
+	               "  kill -0 $p 2>/dev/null || exit 3; sleep 0.05; done\n"
+	               "kill -TERM $p; st=0; wait $p || st=$?; exit $st");
+	char *t = text("task.txt");
+	cr_assert_eq(st, 1, "the task must fail: exit %d: %s", st, t);
+	cr_assert(strstr(t, "interrupted by signal 15"), "%s", t);
+	free(t);
+	expect_status(sh(SWEEP " --out k --collect --no-chart"), 1, "collect");
+	char *e = text("err.txt");
+	cr_assert(strstr(e, "point 0 'seed=1': interrupted by signal 15") && strstr(e, "point 1 'seed=2': no summary"),
+	          "%s", e);
+	free(e);
+	expect_status(tc_sh("grep -q '^seed=1,1,interrupted by signal 15,' k/table.csv && "
+	                    "grep -q '^seed=2,2,missing,' k/table.csv"), 0, "table rows");
+}
+
+/*
+ * Names and values are data.  A sweep directory named like a gnuplot pipe
+ * with a newline, grid values holding quotes, backquotes, formulas and
+ * undecodable bytes, a summary crafted to break out of a chart label, and
+ * a file pre-placed as a symbolic link: nothing runs, nothing outside the
+ * directory changes, the cells are escaped and the table is UTF-8.
+ */
+Test(sweep, hostile_names_and_values_stay_data)
+{
+	expect_status(tc_sh("mkdir victim && echo precious >victim/file && ln -s victim link"), 0, "setup");
+	/* a symbolic link, another directory's files: refused before anything */
+	expect_status(sh(SWEEP " --out link --grid 'seed=1' -- --no-render"), 2, "--out a symlink");
+	expect_status(sh(SWEEP " --out victim --grid 'seed=1' -- --no-render"), 2, "--out not a sweep");
+	expect_status(sh(SWEEP " --out -x --task 1"), 2, "--out -x --task 1 on nothing");
+
+	expect_status(sh(SWEEP " --out \"$(printf '|touch pwned;\\n#')\" --with-trajectory "
+	                 "--grid 'align-weight=-0.5' "
+	                 "--grid \"preset=$(printf '=1+2,@x,a\\047b`touch pwned`$(touch pwned),\\377\\376,-3')\" "
+	                 FAST " -- --no-render"), 0, "hostile sweep");
+	cr_assert_eq(access("pwned", F_OK), -1, "a value ran a command");
 	int st = tc_sh(
-		"exec >ssh.txt 2>&1; set -e; d=$PWD; mkdir -p /run/sshd 2>/dev/null || true\n"
-		"ssh-keygen -q -t ed25519 -N '' -f host_key\n"
-		"ssh-keygen -q -t ed25519 -N '' -f user_key\n"
-		"cp user_key.pub authorized_keys\n"
-		"port=$(python3 -c 'import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])')\n"
-		"printf '%%s\\n' \"Port $port\" 'ListenAddress 127.0.0.1' \"HostKey $d/host_key\" \\\n"
-		"  \"AuthorizedKeysFile $d/authorized_keys\" 'StrictModes no' 'UsePAM no' \\\n"
-		"  'PasswordAuthentication no' 'KbdInteractiveAuthentication no' \\\n"
-		"  'PermitRootLogin prohibit-password' \"AllowUsers $(id -un)\" >sshd_config\n"
-		"opts=\"-p $port -i $d/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
-		"-o BatchMode=yes -o LogLevel=ERROR\"\n"
-		"echo \"4/ssh $opts $(id -un)@127.0.0.1\" >logins\n"
-		"echo \"$opts $(id -un)@127.0.0.1\" >login\n");
-	if (st != 0) {
-		char *why = text("ssh.txt");
-		cr_assert_fail("cannot make the keys and config: %s", why);
-	}
-	/* In the foreground (-D), as a child of this test, which reaps it. */
-	char cfg[400], logpath[400];
-	snprintf(cfg, sizeof(cfg), "%s/sshd_config", tmp);
-	snprintf(logpath, sizeof(logpath), "%s/sshd.log", tmp);
-	char *argv[] = { "/usr/sbin/sshd", "-D", "-f", cfg, "-E", logpath, NULL };
-	if (posix_spawn(&sshd, argv[0], NULL, NULL, argv, environ) != 0)
-		sshd = 0;
-	st = sshd ? tc_sh("exec >ssh.txt 2>&1; for i in 1 2 3 4 5 6 7 8 9 10; do\n"
-	                  "  ssh $(cat login) true && exit 0; sleep 0.3\n"
-	                  "done; cat sshd.log; exit 1")
-	          : 1;
-	if (st != 0) {
-		char *why = text("ssh.txt");
-		teardown();
-		cr_skip_test("cannot start a private sshd on 127.0.0.1: %s", why);
-	}
+		"python3 - >py.txt 2>&1 <<'EOF'\n"
+		"import csv, glob\n"
+		"d = glob.glob('|touch pwned;*')[0]\n"
+		"raw = open(d + '/table.csv', 'rb').read()\n"
+		"raw.decode('utf-8')  # strict: the table is UTF-8\n"
+		"rows = list(csv.DictReader(open(d + '/table.csv', encoding='utf-8')))\n"
+		"got = [r['preset'] for r in rows]\n"
+		"want = [\"'=1+2\", \"'@x\", \"a'b`touch pwned`$(touch pwned)\", '\\\\xff\\\\xfe', '-3']\n"
+		"assert got == want, got\n"
+		"assert {r['align-weight'] for r in rows} == {'-0.5'}  # a number, not a formula\n"
+		"assert all(r['status'] == 'complete' for r in rows), rows\n"
+		"EOF");
+	char *py = text("py.txt");
+	cr_assert_eq(st, 0, "table: %s", py);
+	free(py);
 
-	sweep_2x2("--sshloginfile logins", "--no-render");
-	check_runs_and_table();
-	/* every job ran through ssh, none on ':' (this machine without ssh) */
-	expect_status(tc_sh("awk -F'\\t' 'NR > 1 && $2 !~ /^ssh -p/ { exit 1 }' s/joblog"), 0, "a job ran without ssh");
+	/* a summary crafted to leave a chart label, then --collect, chart and contact sheet */
+	st = tc_sh("set -e; python3 - <<'EOF'\n"
+	           "import glob, json, os\n"
+	           "d = glob.glob('|touch pwned;*')[0]\n"
+	           "f = sorted(glob.glob(d + '/runs/*.json'))[0]\n"
+	           "s = json.load(open(f))\n"
+	           "s['host'] = 'x\\nsystem(\"touch pwned\")\\n#'\n"
+	           "s['parameters']['codec'] = '=HYPERLINK(\"http://x\")'\n"
+	           "json.dump(s, open(f, 'w'))\n"
+	           "open('dir.txt', 'w').write(d)\n"
+	           "EOF\n"
+	           "d=$(cat dir.txt; echo .); d=${d%%.}\n"
+	           SWEEP " --collect --out \"$d\" >out.txt 2>err.txt\n"
+	           "'" SRCDIR "/scripts/contact-sheet' --width 64 \"$d\" >>out.txt 2>>err.txt\n"
+	           "grep -q \"'=HYPERLINK\" \"$d/table.csv\"\n"
+	           "test -s \"$d/chart.png\" && test -s \"$d/contact-sheet.png\"");
+	char *e = text("err.txt");
+	cr_assert_eq(st, 0, "collect, chart, contact sheet: %s", e);
+	free(e);
+	cr_assert_eq(access("pwned", F_OK), -1, "a crafted summary ran a command");
+	char *v = text("victim/file");
+	cr_assert_str_eq(v, "precious\n");
+	free(v);
+	cr_assert_eq(tc_count_files("victim"), 1);
+}
 
-	if (access("/usr/bin/rsync", X_OK) == 0) {
-		expect_status(tc_sh("mv s s-shared"), 0, "mv");
-		sweep_2x2("--sshloginfile logins --transfer", "--no-render");
-		check_runs_and_table();
-		cr_assert_eq(access("s/ret-1.tar", F_OK), -1, "transfer archive left behind");
-	}
+/* --task reads point I of the stored grid, decimal; --out '~' is a name. */
+Test(sweep, task_is_decimal_and_tilde_is_a_name)
+{
+	expect_status(sh(SWEEP " --out '~' --slurm --no-submit --grid 'seed=1,2,3,4,5,6,7,8,9,10,11' " FAST
+	                 " -- --no-render"), 0, "write the array");
+	expect_status(sh(SWEEP " --out '~' --task 010"), 0, "task 010");
+	char *j = text("~/runs/seed=11.json");
+	cr_assert(strstr(j, "\"seed\": 11,"), "task 010 is not point 10: %s", j);
+	free(j);
+	expect_status(sh(SWEEP " --out '~' --task 11"), 2, "beyond the grid");
+	expect_status(sh(SWEEP " --out '~' --task 0x1"), 2, "not decimal");
+	/* the same grid again is accepted, another one is not */
+	expect_status(sh(SWEEP " --out '~' --task 9 --grid 'seed=1,2,3,4,5,6,7,8,9,10,11' " FAST " -- --no-render"),
+	              0, "same grid");
+	expect_status(sh(SWEEP " --out '~' --task 9 --grid 'seed=1,2,3,4,5,6,7,8,9,10,12' " FAST " -- --no-render"),
+	              2, "other grid");
+}
+
+/* examples/slurm-sweep.sbatch is what --slurm writes for its own sweep. */
+Test(sweep, the_slurm_example_is_generated)
+{
+	expect_status(tc_sh("cp -r '" SRCDIR "/scripts' . && mkdir build && ln -s \"$BOIDS_BIN\" build/boids"), 0, "copy");
+	expect_status(sh("scripts/sweep --out sweep-out --slurm --no-submit --jobs 4 "
+	                 "--grid 'align-weight=0,0.01,0.05' --replicates 2 --frames 200 -- --no-render --threads 1"),
+	              0, "generate");
+	expect_status(tc_sh("cmp sweep-out/sweep.sbatch '" SRCDIR "/examples/slurm-sweep.sbatch'"), 0,
+	              "examples/slurm-sweep.sbatch differs from the generated script");
+	/* the generated task runs one point the way scripts/sweep names it */
+	expect_status(sh("SLURM_ARRAY_TASK_ID=5 sh sweep-out/sweep.sbatch"), 0, "a task by hand");
+	cr_assert_eq(access("sweep-out/runs/align-weight=0.05,seed=2.json", R_OK), 0);
 }
