@@ -138,6 +138,11 @@ struct sim {
 	double *vx, *vy;        /* velocities, pixels per step */
 	struct sim_params p;
 	uint64_t steps;         /* sim_step() calls so far */
+	size_t escaped;         /* read only: boids the last step listed as having left
+	                         * their grid cell (sequential processing, steering and
+	                         * canvas; 0 otherwise).  Each later boid checks every
+	                         * listed one, so a step costs O(N x escaped): wrapping
+	                         * boids only, normally, a small fraction of N. */
 	/* private */
 	double *nvx, *nvy;      /* synchronous mode: next velocities */
 	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads */

@@ -622,6 +622,45 @@ static void run_block(void *arg, size_t task)
 		r->one(r->c, b);
 }
 
+/*
+ * Which boids the sequential pass must list as escaped, and why rounding
+ * never hides one.
+ *
+ * A boid's grid copy keeps the cell of the position o it had when the grid
+ * was built; after its turn the copy holds its new position p.  A later
+ * boid at q visits the 3 x 3 cells around cell(q) and uses k when the
+ * squared distance passes reach2.  k is found in its old cell exactly when
+ * cell(o) is within one cell of cell(q) on each axis, which holds when
+ * |o - q| is at most one cell on each axis.  Since |o - q| <= |o - p| +
+ * |p - q|, a boid must be listed when |o - p| could exceed the cell minus
+ * the reach: every boid that moved further than its top speed allows, every
+ * wrapped boid (it moved about a field's width), every boid an obstacle put
+ * back on its circle.  In exact arithmetic cell = reach + slack, and a boid
+ * moving at exactly its top speed is not listed; in doubles its computed
+ * distance is slack times (1 + a few u), u = 2^-53, so the test allows
+ * slack (1 + 1e-9) and the cell has twice that margin.  The bound:
+ *
+ *   k passed the filter: fl(d2) <= fl(reach^2 (1 + 1e-9)), so the true
+ *     |p - q| <= reach sqrt(1 + 1e-9) (1 + 3u) <= reach (1 + 0.51e-9);
+ *   k was not listed: fl(|p - o|) <= fl(slack (1 + 1e-9)), so the true
+ *     |p - o| <= slack (1 + 1e-9) (1 + 5u) <= slack (1 + 1.01e-9);
+ *   together |o - q| <= (reach + slack) (1 + 1.01e-9) on each axis;
+ *   the cell c = fl((reach + slack) (1 + 2e-9)) >= (reach + slack)
+ *     (1 + 1.99e-9) (grid_build() only ever makes it larger), so
+ *     |o - q| <= c (1 - 0.97e-9);
+ *   grid_cell_of() takes floor(fl(v / c)), clamped to the grid; the
+ *     quotients that matter are below 2^20 + 2 (the grid has at most 2^20
+ *     cells a side; beyond it both points clamp to the border cell), so
+ *     each is off by less than 2^21 u = 2.4e-10 of a cell, and two
+ *     quotients at most one cell minus 0.97e-9 apart are computed less than
+ *     one cell apart: their floors differ by at most one.
+ *
+ * So any k within reach of q is either in the 3 x 3 cells or on the list.
+ * Nothing here depends on the ratio of slack to reach.  A boid at top speed
+ * is listed only if positions are so large that one ulp of them is 1e-9 of
+ * its step (fields above about 10^6 px): slower then, never wrong.
+ * Brute force has a single cell, so it lists nobody.
+ */
 int models_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
@@ -629,6 +668,7 @@ int models_step(struct sim *s)
 	one_fn *one;
 	double reach;
 
+	s->escaped = 0;
 	switch (p->model) {
 	case SIM_PROCESSING:
 		one = proc_one;
@@ -656,8 +696,9 @@ int models_step(struct sim *s)
 	c.reach2 = reach * reach * (1 + 1e-9);
 
 	int seq = p->update == SIM_SEQUENTIAL;
-	double cell = (reach + (seq ? c.slack : 0)) * (1 + 1e-9);
-	if (p->search == SIM_SEARCH_BRUTE) /* one cell: everybody, in index order */
+	int brute = p->search == SIM_SEARCH_BRUTE;
+	double cell = seq ? (reach + c.slack) * (1 + 2e-9) : reach * (1 + 1e-9);
+	if (brute) /* one cell: everybody, in index order */
 		cell = 2 * fmax(p->width, p->height) + reach + c.slack;
 	int err = grid_build(&s->grid, s->x, s->y, s->n, p->width, p->height, cell);
 	if (err)
@@ -672,6 +713,7 @@ int models_step(struct sim *s)
 	}
 
 	if (seq) {
+		double allowed = c.slack * (1 + 1e-9); /* see the proof above */
 		for (size_t b = 0; b < s->n; b++) {
 			double x0 = s->x[b], y0 = s->y[b];
 			one(&c, b);
@@ -681,13 +723,14 @@ int models_step(struct sim *s)
 			s->gvx[k] = s->vx[b];
 			s->gvy[k] = s->vy[b];
 			double dx = s->x[b] - x0, dy = s->y[b] - y0;
-			if (!(sqrt(dx * dx + dy * dy) <= c.slack)) {
+			if (!brute && !(sqrt(dx * dx + dy * dy) <= allowed)) {
 				s->escf[k] = 1;
 				s->esc[c.nesc++] = k;
 			}
 		}
 		for (size_t e = 0; e < c.nesc; e++)
 			s->escf[s->esc[e]] = 0;
+		s->escaped = c.nesc;
 	} else {
 		struct run r = { &c, one };
 		size_t tasks = (s->n + BLOCK - 1) / BLOCK;

@@ -343,6 +343,9 @@ int sim_step(struct sim *s)
 		return err;
 	}
 
+	/* Positions stay put during the steering pass (move_one() comes after
+	 * it), so no boid leaves its cell and none is listed as escaped. */
+	s->escaped = 0;
 	if (p->search == SIM_SEARCH_GRID) {
 		double r = fmax(p->flock_radius, fmax(p->align_radius, p->avoid_radius));
 		int err = grid_build(&s->grid, s->x, s->y, s->n, p->width, p->height, r);
