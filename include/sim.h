@@ -149,6 +149,9 @@ struct sim {
 	uint32_t *gpos;         /* index of boid i in grid order */
 	uint32_t *esc;          /* other models, sequential: boids that left their cell */
 	unsigned char *escf;    /* the same as flags, in grid order */
+	uint32_t *escnext;      /* the next listed boid in the same new cell, or UINT32_MAX */
+	uint32_t *eschead;      /* per grid cell: its first listed boid, or UINT32_MAX */
+	size_t eschead_cap;     /* cells eschead has room for */
 	struct grid grid;
 	struct pool *pool;      /* borrowed, may be NULL */
 };
