@@ -46,6 +46,41 @@ int grid_build(struct grid *g, const double *x, const double *y, size_t n,
 /* The cell (column, row) a position falls into, clamped to the grid. */
 void grid_cell_of(const struct grid *g, double x, double y, int *cx, int *cy);
 
+/* An array indexed like items (state copied into grid order, flags...). */
+struct grid_array {
+	const void *base;
+	size_t size;      /* bytes an element */
+};
+
+/*
+ * Asks the processor to start loading what a query at (x, y) will read:
+ * the 3 x 3 cells' runs of the n arrays a[].  Only a hint: nothing is read
+ * or written, no result changes.  Call it for a point some queries ahead of
+ * the one being answered when queries jump about the field (boids visited
+ * in index order): the cells are then in cache by the time they are read.
+ */
+static inline void grid_prefetch(const struct grid *g, double x, double y,
+                                 const struct grid_array *a, int n)
+{
+	int cx, cy;
+	grid_cell_of(g, x, y, &cx, &cy);
+	int i0 = cx > 0 ? cx - 1 : 0, i1 = cx + 1 < g->nx ? cx + 1 : cx;
+	int j0 = cy > 0 ? cy - 1 : 0, j1 = cy + 1 < g->ny ? cy + 1 : cy;
+	for (int j = j0; j <= j1; j++) {
+		size_t row = (size_t)j * (size_t)g->nx;
+		uint32_t k0 = g->start[row + (size_t)i0], k1 = g->start[row + (size_t)i1 + 1];
+		if (k0 >= k1)
+			continue;
+		for (int m = 0; m < n; m++) {
+			const char *lo = (const char *)a[m].base + (size_t)k0 * a[m].size;
+			const char *hi = (const char *)a[m].base + (size_t)(k1 - 1) * a[m].size;
+			for (const char *q = lo; q <= hi; q += 64)
+				__builtin_prefetch(q);
+			__builtin_prefetch(hi); /* the last line, when the run is not aligned */
+		}
+	}
+}
+
 /* Frees what the grid holds; the grid may be built again after grid_init(). */
 void grid_release(struct grid *g);
 

@@ -175,12 +175,20 @@ struct sim {
 	                         * midpoint of gl_speed_min and gl_speed_max) */
 	struct sim_params p;
 	uint64_t steps;         /* sim_step() calls so far */
+	size_t escaped;         /* read only: boids the last step listed as having left
+	                         * their grid cell (sequential processing, steering and
+	                         * canvas; 0 otherwise).  Each later boid checks every
+	                         * listed one, so a step costs O(N x escaped): wrapping
+	                         * boids only, normally, a small fraction of N. */
 	/* private */
 	double *nvx, *nvy;      /* synchronous mode: next velocities */
 	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads */
 	uint32_t *gpos;         /* index of boid i in grid order */
 	uint32_t *esc;          /* other models, sequential: boids that left their cell */
 	unsigned char *escf;    /* the same as flags, in grid order */
+	uint32_t *escnext;      /* the next listed boid in the same new cell, or UINT32_MAX */
+	uint32_t *eschead;      /* per grid cell: its first listed boid, or UINT32_MAX */
+	size_t eschead_cap;     /* cells eschead has room for */
 	struct grid grid;
 	struct pool *pool;      /* borrowed, may be NULL */
 };

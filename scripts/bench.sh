@@ -8,6 +8,11 @@
 #   2. PNG sequence: `boids -o f_%05d.png` / ffmpeg writing the same frames
 #      as PNGs from the y4m (target <= 1.0)
 #   3. simulation ms per step and drawing cost (tests/bench/bench_sim.c)
+#   4. the scaling table: every model x 1k, 10k, 100k, 1M boids at one
+#      density, both update orders, 1 and 2 threads; a warning line when time
+#      per boid grows more than 1.5x from 10k to 1M (bench_sim --scaling)
+#   5. memory: bytes per boid of whole runs at 1M boids, simulation only and
+#      drawing a video, as the peak above the same run with 1k boids
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
 # ratio alternating so that a burst of noise hits both.
@@ -72,4 +77,23 @@ ratio "PNG sequence, defaults" 1.0 \
 	"ffmpeg -v error -y -i default.y4m 'out/f_%05d.png'"
 
 echo
-"$BENCH_SIM" ${QUICK:+--quick}
+"$BENCH_SIM" ${QUICK:+--quick} --scaling
+
+# peak_kb ARGS...: the peak resident set of `boids ARGS`, in KiB
+peak_kb() { /usr/bin/time -f %M -o rss "$BOIDS" -q -y "$@" >/dev/null 2>&1; tail -1 rss; }
+
+# per_boid NAME "ARGS AT 1M" "ARGS AT 1K": bytes per boid at 1M boids, the
+# peak above the 1k run's (the same picture size, so frames cancel out)
+per_boid() {
+	local big small
+	big=$(peak_kb -n 1000000 -s 16384x16384 $2)
+	small=$(peak_kb -n 1000 -s 512x512 $3)
+	printf '  %-50s %6.0f MB peak, %4.0f bytes a boid\n' "$1" "$(echo "$big / 1024" | bc -l)" \
+		"$(echo "($big - $small) * 1024 / 999000" | bc -l)"
+}
+
+echo
+echo "memory at 1M boids on 16384x16384 (bytes a boid: peak above a 1k run's, per boid):"
+per_boid "simulation only (--no-render, 3 frames)" "--no-render -f 3" "--no-render -f 3"
+per_boid "drawn to MP4, 2048x2048 picture (1 frame)" "--scale 0.125 -f 1 -o out/x.mp4" \
+	"--scale 4 -f 1 -o out/x.mp4"

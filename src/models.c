@@ -14,14 +14,19 @@
  *                new state of earlier ones).  After each boid its grid copy
  *                is refreshed.  A boid that moved further than the model's
  *                top speed (a wrap, usually) is listed as "escaped", skipped
- *                in its old cell and visited from the list instead; cells are
- *                that slack wider than the radius, so nobody is missed.
+ *                in its old cell and chained in its new one instead; cells
+ *                are that slack wider than the radius, so nobody is missed
+ *                (the proof is above models_step()).  Index order jumps
+ *                about the field, so each boid prefetches the cells of the
+ *                boid AHEAD places later.
  *   synchronous  every boid reads only the copies, which stay the previous
  *                state, and writes only its own entries: parallel blocks
- *                give the same bytes with any number of threads.
+ *                give the same bytes with any number of threads, and the
+ *                boids go in grid order, whose neighbourhoods overlap.
  *
  * Neighbours are visited cell by cell in a fixed order (then the escaped
- * list in order of escape), so the sums depend only on the positions.
+ * boids chained in those cells, latest first), so the sums depend only on
+ * the positions and the order of the updates.
  * Predators get no special rule in the first three: none of those programs
  * has any.  gl_one() has the OpenGL program's (boids 0 .. P-1).
  */
@@ -29,6 +34,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "grid.h"
 #include "pool.h"
@@ -318,7 +324,7 @@ struct ctx {
 	struct sim *s;
 	double reach2;      /* squared neighbour radius, rounded up a little */
 	double slack;       /* sequential: a boid moving further escapes its cell */
-	size_t nesc;        /* escaped boids so far this step */
+	size_t nesc;        /* escaped boids so far this step (s->esc) */
 	int target;         /* steering toward (tx, ty) */
 	double tx, ty;
 	double turn;        /* steering: rotation limit, radians */
@@ -327,7 +333,9 @@ struct ctx {
 /*
  * The grid-ordered copies k that may lie within the radius of a point: the
  * 3 x 3 cells around it, one contiguous run per row, minus escaped boids,
- * then the escaped list.  Use:
+ * then the escaped boids whose new position lies in those cells (chained
+ * per cell, so a query looks at its own 9 cells, never at the whole list).
+ * Use:
  *
  *     struct cands it;
  *     cands_begin(&it, c, x, y);
@@ -336,10 +344,12 @@ struct ctx {
 struct cands {
 	const struct grid *g;
 	const unsigned char *escf;
-	const uint32_t *esc;
-	size_t nesc, e;     /* escaped list and the next entry in it */
+	const uint32_t *eschead, *escnext;
+	int nesc;           /* anything listed this step */
 	int j, j1, i0, i1;  /* next row, last row, first and last column */
 	uint32_t k, k1;     /* current run of copies */
+	int ej, ei;         /* escaped phase: next cell (row, column) */
+	uint32_t e;         /* next listed boid in the current chain, or UINT32_MAX */
 };
 
 static inline void cands_begin(struct cands *it, const struct ctx *c, double x, double y)
@@ -350,14 +360,17 @@ static inline void cands_begin(struct cands *it, const struct ctx *c, double x, 
 	grid_cell_of(g, x, y, &cx, &cy);
 	it->g = g;
 	it->escf = c->s->escf;
-	it->esc = c->s->esc;
-	it->nesc = c->nesc;
-	it->e = 0;
+	it->eschead = c->s->eschead;
+	it->escnext = c->s->escnext;
+	it->nesc = c->nesc > 0;
 	it->i0 = cx > 0 ? cx - 1 : 0;
 	it->i1 = cx + 1 < g->nx ? cx + 1 : cx;
 	it->j = cy > 0 ? cy - 1 : 0;
 	it->j1 = cy + 1 < g->ny ? cy + 1 : cy;
 	it->k = it->k1 = 0;
+	it->ej = it->j;
+	it->ei = it->i0;
+	it->e = UINT32_MAX;
 }
 
 static inline int cands_next(struct cands *it, uint32_t *k)
@@ -376,11 +389,22 @@ static inline int cands_next(struct cands *it, uint32_t *k)
 		it->k = it->g->start[row + (size_t)it->i0];
 		it->k1 = it->g->start[row + (size_t)it->i1 + 1];
 	}
-	if (it->e < it->nesc) {
-		*k = it->esc[it->e++];
-		return 1;
+	if (!it->nesc)
+		return 0;
+	for (;;) {
+		if (it->e != UINT32_MAX) {
+			*k = it->e;
+			it->e = it->escnext[it->e];
+			return 1;
+		}
+		if (it->ej > it->j1)
+			return 0;
+		it->e = it->eschead[(size_t)it->ej * (size_t)it->g->nx + (size_t)it->ei];
+		if (++it->ei > it->i1) {
+			it->ei = it->i0;
+			it->ej++;
+		}
 	}
-	return 0;
 }
 
 /* ---------------------------------------------------------- processing */
@@ -836,6 +860,7 @@ static void gl_one(struct ctx *c, size_t b)
 /* ---------------------------------------------------------------- step */
 
 enum {
+	AHEAD = 8,            /* sequential: prefetch the cells of boid b + AHEAD */
 	BLOCK = 256,          /* boids per parallel task */
 	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
 };
@@ -847,13 +872,19 @@ struct run {
 	one_fn *one;
 };
 
+/*
+ * Synchronous: boids in grid order, cell after cell, so that the next
+ * boid's neighbours are mostly in cache already.  Each reads the copies
+ * only and writes its own entries, so the order changes no bit.
+ */
 static void run_block(void *arg, size_t task)
 {
 	struct run *r = arg;
+	const uint32_t *order = r->c->s->grid.items;
 	size_t n = r->c->s->n, lo = task * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
 
-	for (size_t b = lo; b < hi; b++)
-		r->one(r->c, b);
+	for (size_t k = lo; k < hi; k++)
+		r->one(r->c, order[k]);
 }
 
 /*
@@ -882,6 +913,65 @@ static double proc_slack(const struct sim *s)
 	return isfinite(v) ? v : 0;
 }
 
+/* Room for one chain head per grid cell, all empty; 0 or -ENOMEM. */
+static int eschead_fit(struct sim *s)
+{
+	size_t cells = (size_t)s->grid.nx * (size_t)s->grid.ny;
+	if (cells <= s->eschead_cap)
+		return 0;
+	uint32_t *h = realloc(s->eschead, cells * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	for (size_t c = s->eschead_cap; c < cells; c++)
+		h[c] = UINT32_MAX;
+	s->eschead = h;
+	s->eschead_cap = cells;
+	return 0;
+}
+
+/*
+ * Which boids the sequential pass must list as escaped, and why rounding
+ * never hides one.
+ *
+ * A boid's grid copy keeps the cell of the position o it had when the grid
+ * was built; after its turn the copy holds its new position p.  A later
+ * boid at q visits the 3 x 3 cells around cell(q) and uses k when the
+ * squared distance passes reach2.  k is found in its old cell exactly when
+ * cell(o) is within one cell of cell(q) on each axis, which holds when
+ * |o - q| is at most one cell on each axis.  Since |o - q| <= |o - p| +
+ * |p - q|, a boid must be listed when |o - p| could exceed the cell minus
+ * the reach: every boid that moved further than its top speed allows, every
+ * wrapped boid (it moved about a field's width), every boid an obstacle put
+ * back on its circle.  In exact arithmetic cell = reach + slack, and a boid
+ * moving at exactly its top speed is not listed; in doubles its computed
+ * distance is slack times (1 + a few u), u = 2^-53, so the test allows
+ * slack (1 + 1e-9) and the cell has twice that margin.  The bound:
+ *
+ *   k passed the filter: fl(d2) <= fl(reach^2 (1 + 1e-9)), so the true
+ *     |p - q| <= reach sqrt(1 + 1e-9) (1 + 3u) <= reach (1 + 0.51e-9);
+ *   k was not listed: fl(|p - o|) <= fl(slack (1 + 1e-9)), so the true
+ *     |p - o| <= slack (1 + 1e-9) (1 + 5u) <= slack (1 + 1.01e-9);
+ *   together |o - q| <= (reach + slack) (1 + 1.01e-9) on each axis;
+ *   the cell c = fl((reach + slack) (1 + 2e-9)) >= (reach + slack)
+ *     (1 + 1.99e-9) (grid_build() only ever makes it larger), so
+ *     |o - q| <= c (1 - 0.97e-9);
+ *   grid_cell_of() takes floor(fl(v / c)), clamped to the grid; the
+ *     quotients that matter are below 2^20 + 2 (the grid has at most 2^20
+ *     cells a side; beyond it both points clamp to the border cell), so
+ *     each is off by less than 2^21 u = 2.4e-10 of a cell, and two
+ *     quotients at most one cell minus 0.97e-9 apart are computed less than
+ *     one cell apart: their floors differ by at most one.
+ *
+ * So any k within reach of q is either in the 3 x 3 cells or listed.  A
+ * listed boid is chained in the cell of its new position p: the same bound
+ * with |p - o| = 0 puts that cell among the 3 x 3 too, so a query walks
+ * its own 9 chains, never the whole list (which grows with the field's
+ * edge, sqrt(N) wrapping boids a step: checking it all made every model
+ * O(N^1.5)).  Nothing here depends on the ratio of slack to reach.  A boid at top speed
+ * is listed only if positions are so large that one ulp of them is 1e-9 of
+ * its step (fields above about 10^6 px): slower then, never wrong.
+ * Brute force has a single cell, so it lists nobody.
+ */
 int models_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
@@ -889,6 +979,7 @@ int models_step(struct sim *s)
 	one_fn *one;
 	double reach;
 
+	s->escaped = 0;
 	switch (p->model) {
 	case SIM_PROCESSING:
 		one = proc_one;
@@ -924,8 +1015,9 @@ int models_step(struct sim *s)
 	c.reach2 = reach * reach * (1 + 1e-9);
 
 	int seq = p->update == SIM_SEQUENTIAL;
-	double cell = (reach + (seq ? c.slack : 0)) * (1 + 1e-9);
-	if (p->search == SIM_SEARCH_BRUTE) /* one cell: everybody, in index order */
+	int brute = p->search == SIM_SEARCH_BRUTE;
+	double cell = seq ? (reach + c.slack) * (1 + 2e-9) : reach * (1 + 1e-9);
+	if (brute) /* one cell: everybody, in index order */
 		cell = 2 * fmax(p->width, p->height) + reach + c.slack;
 	int err = grid_build(&s->grid, s->x, s->y, s->n, p->width, p->height, cell);
 	if (err)
@@ -939,9 +1031,20 @@ int models_step(struct sim *s)
 		s->gpos[i] = (uint32_t)k;
 	}
 
+	if (seq && (err = eschead_fit(s)) != 0)
+		return err;
 	if (seq) {
+		double allowed = c.slack * (1 + 1e-9); /* see the proof above */
+		const struct grid_array copies[] = {
+			{ s->gx, sizeof(double) }, { s->gy, sizeof(double) },
+			{ s->gvx, sizeof(double) }, { s->gvy, sizeof(double) }, { s->escf, 1 },
+		};
 		for (size_t b = 0; b < s->n; b++) {
 			double x0 = s->x[b], y0 = s->y[b];
+			/* index order jumps about the field: load a later boid's
+			 * cells now (it has not moved yet; a hint only) */
+			if (!brute && b + AHEAD < s->n)
+				grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], copies, 5);
 			one(&c, b);
 			uint32_t k = s->gpos[b];
 			s->gx[k] = s->x[b];
@@ -949,13 +1052,26 @@ int models_step(struct sim *s)
 			s->gvx[k] = s->vx[b];
 			s->gvy[k] = s->vy[b];
 			double dx = s->x[b] - x0, dy = s->y[b] - y0;
-			if (!(sqrt(dx * dx + dy * dy) <= c.slack)) {
+			if (!brute && !(sqrt(dx * dx + dy * dy) <= allowed)) {
+				/* chained in its new cell: a query within reach of
+				 * it looks there (the cell is wider than the reach) */
+				int cx, cy;
+				grid_cell_of(&s->grid, s->x[b], s->y[b], &cx, &cy);
+				size_t at = (size_t)cy * (size_t)s->grid.nx + (size_t)cx;
 				s->escf[k] = 1;
+				s->escnext[k] = s->eschead[at];
+				s->eschead[at] = k;
 				s->esc[c.nesc++] = k;
 			}
 		}
-		for (size_t e = 0; e < c.nesc; e++)
-			s->escf[s->esc[e]] = 0;
+		for (size_t e = 0; e < c.nesc; e++) {
+			uint32_t k = s->esc[e];
+			int cx, cy;
+			grid_cell_of(&s->grid, s->gx[k], s->gy[k], &cx, &cy);
+			s->eschead[(size_t)cy * (size_t)s->grid.nx + (size_t)cx] = UINT32_MAX;
+			s->escf[k] = 0;
+		}
+		s->escaped = c.nesc;
 	} else {
 		struct run r = { &c, one };
 		size_t tasks = (s->n + BLOCK - 1) / BLOCK;

@@ -59,11 +59,13 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->gpos = calloc(m, sizeof(uint32_t));
 	s->esc = calloc(m, sizeof(uint32_t));
 	s->escf = calloc(m, 1);
-	if (!a || !s->gpos || !s->esc || !s->escf) {
+	s->escnext = calloc(m, sizeof(uint32_t));
+	if (!a || !s->gpos || !s->esc || !s->escf || !s->escnext) {
 		free(a);
 		free(s->gpos);
 		free(s->esc);
 		free(s->escf);
+		free(s->escnext);
 		return -ENOMEM;
 	}
 	s->x = a;
@@ -88,6 +90,8 @@ void sim_release(struct sim *s)
 	free(s->gpos);
 	free(s->esc);
 	free(s->escf);
+	free(s->escnext);
+	free(s->eschead);
 	grid_release(&s->grid);
 	memset(s, 0, sizeof(*s));
 }
@@ -251,12 +255,21 @@ static void steer_one(const struct sim *s, const double *vx, const double *vy,
 	oy[b] = isfinite(nx) && isfinite(ny) ? ny : 0;
 }
 
+/* How many boids ahead the index-order loops prefetch their neighbours. */
+enum { AHEAD = 8 };
+
 /* Sequential mode: steer in index order, keeping the grid copies current. */
 static void steer_sequential(struct sim *s)
 {
 	int grid = s->p.search == SIM_SEARCH_GRID;
+	const struct grid_array copies[] = {
+		{ s->gx, sizeof(double) }, { s->gy, sizeof(double) },
+		{ s->gvx, sizeof(double) }, { s->gvy, sizeof(double) },
+	};
 
 	for (size_t b = 0; b < s->n; b++) {
+		if (grid && b + AHEAD < s->n) /* boids in index order lie anywhere */
+			grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], copies, 4);
 		steer_one(s, s->vx, s->vy, s->vx, s->vy, b);
 		if (grid) {
 			s->gvx[s->gpos[b]] = s->vx[b];
@@ -341,13 +354,21 @@ enum {
 	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
 };
 
+/*
+ * Synchronous mode: every boid reads the previous state only and writes its
+ * own new velocity, so the order of the boids changes no bit.  With the grid
+ * they go in grid order, cell after cell: the next boid's neighbours are
+ * mostly the last one's, already in cache (1M boids in index order would
+ * fetch every neighbourhood from memory).
+ */
 static void steer_block(void *ctx, size_t task)
 {
 	struct sim *s = ctx;
 	size_t lo = task * BLOCK, hi = lo + BLOCK < s->n ? lo + BLOCK : s->n;
+	const uint32_t *order = s->p.search == SIM_SEARCH_GRID ? s->grid.items : NULL;
 
-	for (size_t b = lo; b < hi; b++)
-		steer_one(s, s->vx, s->vy, s->nvx, s->nvy, b);
+	for (size_t k = lo; k < hi; k++)
+		steer_one(s, s->vx, s->vy, s->nvx, s->nvy, order ? order[k] : k);
 }
 
 int sim_step(struct sim *s)
@@ -361,6 +382,9 @@ int sim_step(struct sim *s)
 		return err;
 	}
 
+	/* Positions stay put during the steering pass (move_one() comes after
+	 * it), so no boid leaves its cell and none is listed as escaped. */
+	s->escaped = 0;
 	if (p->search == SIM_SEARCH_GRID) {
 		double r = fmax(p->flock_radius, fmax(p->align_radius, p->avoid_radius));
 		int err = grid_build(&s->grid, s->x, s->y, s->n, p->width, p->height, r);

@@ -6,11 +6,20 @@
  * modes, 1 and 2 threads, the grid's speed-up over brute force, and
  * microseconds per boid drawn at 1920x1080.  Each figure is the median of
  * several timed runs, so a noisy neighbour moves it less.
+ *
+ * Then the scaling table (--scaling, or --scaling-only): every model x
+ * 1k, 10k, 100k, 1M boids at one constant density, each row in a child
+ * process so that its peak memory (ru_maxrss) is its own; a warning line
+ * when time per boid grows more than 1.5x from 10k to 1M.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "pool.h"
 #include "progress.h"
@@ -130,9 +139,184 @@ static void frame_costs(void)
 	sim_release(&s);
 }
 
+/* ------------------------------------------------------------- scaling */
+
+/*
+ * The density of the table: 1M boids on the largest field, 16384 x 16384,
+ * 268 px^2 a boid (8.6 times the default density of 100 boids on 640x360,
+ * which would need 48000 x 27000 for 1M boids, more than the largest
+ * field); every N uses this one density, on a square field.
+ */
+#define SCALE_SIDE_1M 16384.0
+
+struct scale_row {
+	double ms;      /* median wall-clock ms per step */
+	double cpu_ms;  /* median CPU ms per step, every thread's */
+	long maxrss_kb; /* the child's peak resident set */
+	int ok;
+};
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Runs in the child: the medians of the timed steps' wall and CPU time, ms.
+ * The same single warm-up step at every N (it also takes the page faults
+ * of the first grid), so that the flocks compare.
+ */
+static int scale_measure(enum sim_model m, enum sim_update u, int threads, size_t n, int quick,
+                         double out[2])
+{
+	struct sim_params p;
+	struct sim s;
+	struct pool *pool = threads > 1 ? pool_new(threads) : NULL;
+	double side = SCALE_SIDE_1M * sqrt((double)n / 1e6), t[64], c[64];
+	int steps = n >= 1000000 ? (quick ? 1 : 3) : n >= 100000 ? 5 : n >= 10000 ? 21 : 61;
+
+	sim_params_default(&p, side, side);
+	p.model = m;
+	p.update = u;
+	if (sim_init(&s, &p, n, pool) != 0 || sim_step((sim_randomize(&s, 1), &s)) != 0)
+		return -1;
+	for (int i = 0; i < steps; i++) {
+		double t0 = progress_now(), c0 = cpu_now();
+		if (sim_step(&s) != 0)
+			return -1;
+		c[i] = (cpu_now() - c0) * 1e3;
+		t[i] = (progress_now() - t0) * 1e3;
+	}
+	qsort(t, (size_t)steps, sizeof(double), cmp_double);
+	qsort(c, (size_t)steps, sizeof(double), cmp_double);
+	out[0] = t[steps / 2];
+	out[1] = c[steps / 2];
+	sim_release(&s);
+	pool_free(pool);
+	return 0;
+}
+
+/* One row in a child process: its time per step and its own peak memory. */
+static struct scale_row scale_row(enum sim_model m, enum sim_update u, int threads, size_t n,
+                                  int quick)
+{
+	struct scale_row r = { 0 };
+	int fd[2];
+	fflush(stdout);
+	if (pipe(fd) != 0)
+		return r;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return r;
+	}
+	if (pid == 0) {
+		double out[2];
+		close(fd[0]);
+		if (scale_measure(m, u, threads, n, quick, out) != 0)
+			_exit(1);
+		_exit(write(fd[1], out, sizeof(out)) == (ssize_t)sizeof(out) ? 0 : 1);
+	}
+	close(fd[1]);
+	double out[2] = { -1, -1 };
+	ssize_t got = read(fd[0], out, sizeof(out));
+	close(fd[0]);
+	int st;
+	struct rusage ru;
+	if (wait4(pid, &st, 0, &ru) != pid)
+		return r;
+	r.ok = got == (ssize_t)sizeof(out) && out[0] > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	r.ms = out[0];
+	r.cpu_ms = out[1];
+	r.maxrss_kb = ru.ru_maxrss;
+	return r;
+}
+
+/*
+ * Growth and the warning use CPU time: it counts the work (both threads'
+ * with 2 threads), and another process on the machine moves it much less
+ * than the wall clock.
+ */
+static void scaling_table(int quick)
+{
+	static const size_t sizes[] = { 1000, 10000, 100000, 1000000 };
+	static const char *const names[] = { "harden", "processing", "steering", "canvas" };
+	static const struct { enum sim_update u; int threads; const char *name; } orders[] = {
+		{ SIM_SEQUENTIAL, 1, "sequential" },
+		{ SIM_SYNCHRONOUS, 1, "synchronous" },
+		{ SIM_SYNCHRONOUS, 2, "synchronous" },
+	};
+	int warnings = 0;
+	char warn[12][160];
+
+	printf("scaling at a constant density, 268 px^2 a boid: 1M boids on %.0fx%.0f (the largest "
+	       "field),\n  the side growing with sqrt(N); median step after one warm-up step; peak "
+	       "memory of a child\n  process per row; growth: CPU time for 10x boids (linear: x10)\n",
+	       SCALE_SIDE_1M, SCALE_SIDE_1M);
+	printf("  %-10s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "order", "thr", "boids",
+	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
+	for (int m = SIM_HARDEN; m <= SIM_CANVAS; m++)
+		for (size_t o = 0; o < 3; o++) {
+			struct scale_row row[4];
+			for (size_t k = 0; k < 4; k++) {
+				size_t n = sizes[k];
+				row[k] = scale_row((enum sim_model)m, orders[o].u, orders[o].threads, n, quick);
+				if (!row[k].ok) {
+					printf("  %-10s %-11s %3d %8zu   failed\n", names[m], orders[o].name,
+					       orders[o].threads, n);
+					continue;
+				}
+				printf("  %-10s %-11s %3d %8zu %10.3f %9.1f %8.1f", names[m], orders[o].name,
+				       orders[o].threads, n, row[k].ms, row[k].cpu_ms * 1e6 / (double)n,
+				       (double)row[k].maxrss_kb / 1024);
+				if (k > 0 && row[0].ok)
+					printf(" %7.0f", (double)(row[k].maxrss_kb - row[0].maxrss_kb) * 1024 /
+					                 (double)(n - sizes[0]));
+				else
+					printf(" %7s", "-");
+				if (k > 0 && row[k - 1].ok)
+					printf("   x%.1f\n", row[k].cpu_ms / row[k - 1].cpu_ms);
+				else
+					printf(" %7s\n", "-");
+			}
+			if (row[1].ok && row[3].ok) {
+				double g = (row[3].cpu_ms / 1e6) / (row[1].cpu_ms / 1e4);
+				if (g > 1.5 && warnings < 12)
+					snprintf(warn[warnings++], sizeof(warn[0]),
+					         "warning: %s %s (%d thread%s): time per boid grows x%.2f from 10k "
+					         "to 1M boids (more than x1.5)", names[m], orders[o].name,
+					         orders[o].threads, orders[o].threads > 1 ? "s" : "", g);
+			}
+		}
+	printf("  (B/boid: peak memory above the 1k row's, per boid added)\n");
+	for (int i = 0; i < warnings; i++)
+		printf("%s\n", warn[i]);
+	if (!warnings)
+		printf("time per boid from 10k to 1M: within x1.5 in every row\n");
+}
+
 int main(int argc, char **argv)
 {
-	int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	int quick = 0, scaling = 0, only = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--quick") == 0)
+			quick = 1;
+		else if (strcmp(argv[i], "--scaling") == 0)
+			scaling = 1;
+		else if (strcmp(argv[i], "--scaling-only") == 0)
+			scaling = only = 1;
+		else {
+			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only]\n");
+			return 2;
+		}
+	}
+	if (only) {
+		scaling_table(quick);
+		return 0;
+	}
 	static const size_t sizes[] = { 1000, 10000, 100000 };
 	int reps = quick ? 3 : 5;
 
@@ -158,5 +342,9 @@ int main(int argc, char **argv)
 	frame_costs();
 	printf("drawing at 1920x1080, microseconds per boid:\n");
 	printf("  10000 boids: %.3f us\n", us_per_boid_drawn(10000));
+	if (scaling) {
+		printf("\n");
+		scaling_table(quick);
+	}
 	return 0;
 }
