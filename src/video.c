@@ -1004,6 +1004,11 @@ static int open_fd(struct video **out, int fd, int own, const char *name,
 		fail(err, errlen, ret, "cannot set up the stream: %s", av_err2str(ret));
 		goto fail;
 	}
+	/* HEVC in MP4/MOV as 'hvc1' (parameter sets kept in the sample entry):
+	 * Apple's players want it, and libavformat writes 'hev1' otherwise. */
+	if (v->enc->codec_id == AV_CODEC_ID_HEVC &&
+	    (strcmp(s.ofmt->name, "mp4") == 0 || strcmp(s.ofmt->name, "mov") == 0))
+		v->st->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
 	v->st->time_base = v->enc->time_base;
 	v->st->avg_frame_rate = v->enc->framerate;
 	v->st->sample_aspect_ratio = v->enc->sample_aspect_ratio;

@@ -1,9 +1,10 @@
 /*
  * Codec defaults that earn their place: the default WebM is no larger than
  * the default MP4 of the same clip (docs/PERFORMANCE.md measured their
- * quality side by side).
+ * quality side by side); HEVC in MP4 carries the tag Apple players want.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "common.h"
@@ -25,4 +26,14 @@ Test(codecs, default_webm_is_no_larger_than_default_mp4)
 	cr_assert_leq(webm, mp4, "WebM %ld bytes, MP4 %ld", webm, mp4);
 	/* and not by starving it: at least half the MP4's bits */
 	cr_assert_geq(2 * webm, mp4, "WebM %ld bytes, MP4 %ld", webm, mp4);
+}
+
+Test(codecs, hevc_in_mp4_is_tagged_hvc1_for_apple_players)
+{
+	cr_assert_eq(tc_boids("-q -f 3 --codec libx265 -o h.mp4"), 0);
+	cr_assert_eq(tc_sh("ffprobe -v error -show_entries stream=codec_name,codec_tag_string "
+	                   "-of csv=p=0 h.mp4 > p.txt"), 0);
+	char *p = tc_slurp("p.txt", NULL);
+	cr_assert_str_eq(p, "hevc,hvc1\n");
+	free(p);
 }
