@@ -206,6 +206,8 @@ enum cli_result {
 	CLI_VERSION,
 	CLI_PRINT_CONFIG,
 	CLI_LIST_OPTIONS,      /* --list-options */
+	CLI_LIST_MODELS,       /* --list-models */
+	CLI_LIST_CODECS,       /* --list-codecs */
 };
 
 /* The option table and its length. */
@@ -248,6 +250,9 @@ void cli_print_config(FILE *f, const struct settings *s);
  * says whether a config file accepts it.
  */
 void cli_print_options_json(FILE *f);
+
+/* Writes --list-models: one line per model, its name and what it is. */
+void cli_print_models(FILE *f);
 
 /* Frees the strings in s. */
 void cli_release(struct settings *s);

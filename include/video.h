@@ -46,6 +46,7 @@
 #define BOIDS_VIDEO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct video_options {
 	const char *codec;    /* encoder name; NULL: the container's default */
@@ -67,6 +68,13 @@ int video_path_supported(const char *path);
 
 /* Does the container of this name need a regular file (mp4, mov)?  1 or 0. */
 int video_needs_file(const char *path);
+
+/*
+ * Writes --list-codecs: for each container boids writes, the encoders this
+ * libavcodec has that its muxer takes (software ones; hardware encoders need
+ * devices boids does not set up), the default marked with '*'.
+ */
+void video_list_codecs(FILE *f);
 
 /* The supported extensions, for messages: ".mp4, .mov, ...". */
 const char *video_extensions(void);

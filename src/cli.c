@@ -38,6 +38,16 @@ static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
 static const char *const progress_names[] = { "auto", "always", "never", "lines", "json", NULL };
 static const char *const bg_names[] = { "flat", "noise", NULL };
 static const char *const model_names[] = { "harden", "processing", "steering", "canvas", "opengl", NULL };
+/* What each model is, for --list-models (docs/MODEL.md has the equations). */
+static const char *const model_about[] = {
+	"Scott Harden's \"Boids in C#\" (seeds/000): the default, bit for bit",
+	"Kakehi's Processing flocking (seeds/002): the Java listing as written",
+	"the Unity steering behaviours (seeds/003): seek, arrival, turn limits",
+	"the TypeScript canvas boids (seeds/004): constant speed, 60 steps a second",
+	"the C# article's OpenGL version: target speeds, arrowheads, soft tails",
+};
+_Static_assert(sizeof model_about / sizeof *model_about + 1 == sizeof model_names / sizeof *model_names,
+               "one line of model_about per model");
 static const char *const proc_limit_names[] = { "length", "components", NULL };
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
@@ -310,6 +320,10 @@ static const struct cli_option options[] = {
 	  "print the settings as a config file, exit", NULL },
 	{ "list-options", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
 	  "print every option as JSON (for scripts such as scripts/sweep) and exit", NULL },
+	{ "list-models", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	  "list the models (-m), exit", NULL },
+	{ "list-codecs", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	  "list the encoders for each container, exit", NULL },
 	{ "help", 'h', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
 	  "show this help and exit", NULL },
 	{ "help-all", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
@@ -909,6 +923,10 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 					result = CLI_PRINT_CONFIG;
 				if (strcmp(o->name, "list-options") == 0)
 					return CLI_LIST_OPTIONS;
+				if (strcmp(o->name, "list-models") == 0)
+					return CLI_LIST_MODELS;
+				if (strcmp(o->name, "list-codecs") == 0)
+					return CLI_LIST_CODECS;
 				continue;
 			}
 			if (o->type == CLI_CIRCLES && !cmdline_list) {
@@ -1260,4 +1278,10 @@ void cli_print_help(FILE *f, int all)
 	        "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130/143 after\n"
 	        "SIGINT/SIGTERM (the output is finished first).  Manual: man boids\n",
 	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES);
+}
+
+void cli_print_models(FILE *f)
+{
+	for (size_t i = 0; model_names[i]; i++)
+		fprintf(f, "%-11s %s%s\n", model_names[i], model_about[i], i == 0 ? " [default]" : "");
 }

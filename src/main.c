@@ -1180,6 +1180,14 @@ int main(int argc, char **argv)
 		cli_print_options_json(stdout);
 		cli_release(&r.set);
 		return stdout_status();
+	case CLI_LIST_MODELS:
+		cli_print_models(stdout);
+		cli_release(&r.set);
+		return stdout_status();
+	case CLI_LIST_CODECS:
+		video_list_codecs(stdout);
+		cli_release(&r.set);
+		return stdout_status();
 	default:
 		break;
 	}

@@ -1323,3 +1323,45 @@ void video_free(struct video *v)
 	avfilter_graph_free(&v->graph);
 	free(v);
 }
+
+/* Encoders that drive a device (OMX, V4L2, VA-API, ...), named by suffix:
+ * libavcodec does not flag them all as hardware. */
+static int device_encoder(const char *name)
+{
+	static const char *const suffixes[] = { "_omx", "_v4l2m2m", "_vaapi", "_nvenc", "_qsv",
+	                                        "_amf", "_vulkan", "_mf", "_videotoolbox", NULL };
+	size_t n = strlen(name);
+	for (int i = 0; suffixes[i]; i++) {
+		size_t k = strlen(suffixes[i]);
+		if (n > k && strcmp(name + n - k, suffixes[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void video_list_codecs(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(containers) / sizeof(*containers); i++) {
+		const struct container *ct = &containers[i];
+		const AVOutputFormat *of = av_guess_format(ct->format, NULL, NULL);
+		if (!of || strcmp(ct->ext, "-") == 0)
+			continue;
+		int col = fprintf(f, "%-6s", ct->ext);
+		void *it = NULL;
+		const AVCodec *c;
+		while ((c = av_codec_iterate(&it))) {
+			if (!av_codec_is_encoder(c) || c->type != AVMEDIA_TYPE_VIDEO ||
+			    (c->capabilities & (AV_CODEC_CAP_HARDWARE | AV_CODEC_CAP_EXPERIMENTAL)) ||
+			    device_encoder(c->name) || avformat_query_codec(of, c->id, FF_COMPLIANCE_NORMAL) != 1)
+				continue;
+			int dflt = strcmp(c->name, ct->codec) == 0;
+			int len = (int)strlen(c->name) + dflt + 1;
+			if (col + len > 79) {
+				fprintf(f, "\n%6s", "");
+				col = 6;
+			}
+			col += fprintf(f, " %s%s", c->name, dflt ? "*" : "");
+		}
+		fputc('\n', f);
+	}
+}
