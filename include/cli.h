@@ -201,4 +201,15 @@ void cli_print_config(FILE *f, const struct settings *s);
 /* Frees the strings in s. */
 void cli_release(struct settings *s);
 
+/*
+ * A user's value quoted in a message: at most CLI_CUT_CHARS bytes of it,
+ * then "…", so that a huge value never pushes the reason out of a bounded
+ * message.  Returns s itself when short enough, else buf (len bytes, at
+ * least CLI_CUT_CHARS + 4).  CLI_CUT(s) gives it a buffer of its own that
+ * lives until the end of the enclosing block.
+ */
+#define CLI_CUT_CHARS 60
+const char *cli_cut(char *buf, size_t len, const char *s);
+#define CLI_CUT(s) cli_cut((char[CLI_CUT_CHARS + 4]){ 0 }, CLI_CUT_CHARS + 4, (s))
+
 #endif

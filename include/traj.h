@@ -37,7 +37,10 @@ struct traj_error {
 /*
  * Reads the last frame of the CSV in f.  Rows of a frame must list ids
  * 0..n-1 in order, frames must increase, every number must be finite.
- * Returns 0, -EINVAL (malformed: err says where and why), -EIO or -ENOMEM.
+ * Lines are at most LINEREAD_MAX bytes.  Returns 0, -EINVAL (malformed:
+ * err says where and why), or -ENOMEM / the stream's -errno on a read
+ * error (err->line is then the line being read); never takes a failed read
+ * for the end of the file.
  */
 int traj_load(FILE *f, struct traj_state *out, struct traj_error *err);
 

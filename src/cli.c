@@ -16,10 +16,12 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "color.h"
+#include "lineread.h"
 
 #define OFF(f) offsetof(struct settings, f)
 
@@ -281,6 +283,22 @@ static void fmt_num(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.15g", v);
 }
 
+const char *cli_cut(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n <= CLI_CUT_CHARS || len < CLI_CUT_CHARS + 4)
+		return s;
+	n = CLI_CUT_CHARS;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--; /* not inside a UTF-8 sequence */
+	memcpy(buf, s, n);
+	memcpy(buf + n, "\xe2\x80\xa6", 4); /* U+2026 and the NUL */
+	return buf;
+}
+
+#define CUT(s) CLI_CUT(s)
+
 /* Formats a message; a user's control characters become '?' (one line, no escapes). */
 static int errf(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -334,9 +352,9 @@ static int parse_long(const struct cli_option *o, const char *v, long *out,
 	errno = 0;
 	long x = starts_badly(v) ? 0 : strtol(v, &end, 10);
 	if (starts_badly(v) || *end)
-		return errf(err, errlen, "--%s: '%s' is not %s", o->name, v, range);
+		return errf(err, errlen, "--%s: '%s' is not %s", o->name, CUT(v), range);
 	if (errno == ERANGE || (double)x < o->min || (double)x > o->max)
-		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, v, range);
+		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, CUT(v), range);
 	*out = x;
 	return 0;
 }
@@ -354,12 +372,12 @@ static int parse_double(const struct cli_option *o, const char *v, double *out,
 	errno = 0;
 	double x = starts_badly(v) ? 0 : strtod(v, &end);
 	if (starts_badly(v) || *end)
-		return errf(err, errlen, "--%s: '%s' is not %s", o->name, v, range);
+		return errf(err, errlen, "--%s: '%s' is not %s", o->name, CUT(v), range);
 	if (!isfinite(x)) /* ERANGE on underflow is fine: a tiny number is a number */
 		return errf(err, errlen, "--%s: '%s' is not a finite number in range (expected %s)",
-		            o->name, v, range);
+		            o->name, CUT(v), range);
 	if (x < o->min || x > o->max || ((o->flags & CLI_GT_MIN) && x == o->min))
-		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, v, range);
+		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, CUT(v), range);
 	*out = x;
 	return 0;
 }
@@ -372,14 +390,14 @@ static int parse_u64(const struct cli_option *o, const char *v, uint64_t *out,
 	errno = 0;
 	if (starts_badly(v) || *v == '-' || *v == '+')
 		return errf(err, errlen, "--%s: '%s' is not a whole number from 0 to 18446744073709551615",
-		            o->name, v);
+		            o->name, CUT(v));
 	unsigned long long x = strtoull(v, &end, 10);
 	if (*end)
 		return errf(err, errlen, "--%s: '%s' is not a whole number from 0 to 18446744073709551615",
-		            o->name, v);
+		            o->name, CUT(v));
 	if (errno == ERANGE)
 		return errf(err, errlen, "--%s: %s is out of range (expected 0 to 18446744073709551615)",
-		            o->name, v);
+		            o->name, CUT(v));
 	*out = (uint64_t)x;
 	return 0;
 }
@@ -403,12 +421,12 @@ static int parse_size(const struct cli_option *o, const char *v, long *w, long *
 		goto bad;
 	if (errno == ERANGE || a < 1 || b < 1 || a > max || b > max)
 		return errf(err, errlen, "--%s: %s is out of range (width and height from 1 to %ld)",
-		            o->name, v, max);
+		            o->name, CUT(v), max);
 	*w = a;
 	*h = b;
 	return 0;
 bad:
-	return errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, v);
+	return errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, CUT(v));
 }
 
 static int parse_enum(const struct cli_option *o, const char *v, int *out,
@@ -424,7 +442,7 @@ static int parse_enum(const struct cli_option *o, const char *v, int *out,
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 		         i ? ", " : "", o->choices[i]);
 	}
-	return errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, v, list);
+	return errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CUT(v), list);
 }
 
 static int parse_flag(const struct cli_option *o, const char *v, int *out,
@@ -439,7 +457,7 @@ static int parse_flag(const struct cli_option *o, const char *v, int *out,
 	for (int i = 0; no[i]; i++)
 		if (strcmp(v, no[i]) == 0)
 			return *out = 0, 0;
-	return errf(err, errlen, "--%s: '%s' is not yes or no", o->name, v);
+	return errf(err, errlen, "--%s: '%s' is not yes or no", o->name, CUT(v));
 }
 
 /* Parses "a,b" or "a,b,c" (count numbers) as finite doubles within +-LIM. */
@@ -472,7 +490,7 @@ static int parse_circle(struct settings *s, const struct cli_option *o, const ch
 		return 0;
 	}
 	if (parse_tuple(v, c, 3) || !(c[2] > 0))
-		return errf(err, errlen, "--%s: '%s' is not X,Y,R (numbers within 1e6, R above 0)", o->name, v);
+		return errf(err, errlen, "--%s: '%s' is not X,Y,R (numbers within 1e6, R above 0)", o->name, CUT(v));
 	if (s->obstacles_n >= CLI_MAX_OBSTACLES)
 		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CLI_MAX_OBSTACLES);
 	memcpy(s->obstacles[s->obstacles_n++], c, sizeof(c));
@@ -493,7 +511,7 @@ static int parse_target(struct settings *s, const struct cli_option *o, const ch
 		s->target_x = xy[0];
 		s->target_y = xy[1];
 	} else {
-		return errf(err, errlen, "--%s: '%s' is not X,Y, lissajous or none", o->name, v);
+		return errf(err, errlen, "--%s: '%s' is not X,Y, lissajous or none", o->name, CUT(v));
 	}
 	return 0;
 }
@@ -520,7 +538,7 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
 		uint32_t rgb;
 		if (color_parse(v, &rgb) != 0)
 			return errf(err, errlen, "--%s: '%s' is not a colour (#RRGGBB, #RGB or a CSS name such as lightgreen)",
-			            o->name, v);
+			            o->name, CUT(v));
 		*(uint32_t *)field = rgb;
 		return 0;
 	}
@@ -564,8 +582,9 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
  *   # comment         '#' or ';' as a line's first non-blank: a comment
  *   key = "  x "      double quotes keep blanks; \" \\ \n \t inside them
  *
- * Blank lines are skipped; there are no sections, no continuation lines
- * and no length limit.  --print-config quotes the values that need it, so
+ * Blank lines are skipped; there are no sections and no continuation
+ * lines; a line is at most LINEREAD_MAX (1 MiB) bytes; a UTF-8 byte-order
+ * mark at the start is skipped.  --print-config quotes the values that need it, so
  * whatever it writes reads back to the same settings.
  */
 static int is_blank(char c)
@@ -619,25 +638,32 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 	ssize_t len;
 	long lineno = 0;
 	int ret = 0;
+	struct stat st;
 
 	if (!f)
-		return errf(err, errlen, "--config: cannot open '%s': %s", path, strerror(errno));
-	while (ret == 0 && (len = getline(&line, &cap, f)) >= 0) {
+		return errf(err, errlen, "--config: cannot open '%s': %s", CUT(path), strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return errf(err, errlen, "--config: '%s' is a directory", CUT(path));
+	}
+	while (ret == 0 && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		if (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
 		char *p = line, *end = line + len;
+		if (lineno == 1 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+			p += 3; /* a UTF-8 byte-order mark, as some editors write */
 		while (is_blank(*p))
 			p++;
 		if ((size_t)len != strlen(line)) {
-			ret = errf(err, errlen, "%s:%ld: NUL byte in the line", path, lineno);
+			ret = errf(err, errlen, "%s:%ld: NUL byte in the line", CUT(path), lineno);
 			break;
 		}
 		if (!*p || *p == '#' || *p == ';')
 			continue;
 		char *eq = strchr(p, '=');
 		if (*p == '[' || !eq) {
-			ret = errf(err, errlen, "%s:%ld: expected 'key = value'", path, lineno);
+			ret = errf(err, errlen, "%s:%ld: expected 'key = value'", CUT(path), lineno);
 			break;
 		}
 		char *k = eq;
@@ -651,22 +677,26 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 			*--end = 0;
 		const char *why = NULL;
 		if (*v == '"' && unquote(v, &why) != 0) {
-			ret = errf(err, errlen, "%s:%ld: %s: %s", path, lineno, p, why);
+			ret = errf(err, errlen, "%s:%ld: %s: %s", CUT(path), lineno, CUT(p), why);
 			break;
 		}
 		const struct cli_option *o = cli_find(p);
 		if (!o || (o->flags & CLI_NOCONFIG)) {
-			ret = errf(err, errlen, "%s:%ld: unknown key '%.64s'", path, lineno, p);
+			ret = errf(err, errlen, "%s:%ld: unknown key '%s'", CUT(path), lineno, CUT(p));
 			break;
 		}
 		if (set_value(s, o, v, msg, sizeof(msg)) != 0) {
-			ret = errf(err, errlen, "%s:%ld: %s", path, lineno, msg);
+			ret = errf(err, errlen, "%s:%ld: %s", CUT(path), lineno, msg);
 			break;
 		}
 		s->given[index_of(o)] = 1; /* from a file */
 	}
-	if (ret == 0 && ferror(f))
-		ret = errf(err, errlen, "--config: cannot read '%s': %s", path, strerror(errno));
+	if (ret == 0 && len == -E2BIG)
+		ret = errf(err, errlen, "%s:%ld: line longer than %ld bytes", CUT(path), lineno + 1,
+		           LINEREAD_MAX);
+	else if (ret == 0 && len != LINEREAD_EOF) /* a read error is not the end of the file */
+		ret = errf(err, errlen, "--config: cannot read '%s' (line %ld): %s", CUT(path), lineno + 1,
+		           strerror((int)-len));
 	free(line);
 	fclose(f);
 	return ret;
@@ -691,7 +721,7 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 		errf(err, errlen, "ambiguous option '%.*s' (%s%s)", (int)len + 2, arg, list,
 		     matches > 4 ? ", ..." : "");
 	else
-		errf(err, errlen, "unknown option '%s' (see --help)", arg);
+		errf(err, errlen, "unknown option '%s' (see --help)", CUT(arg));
 }
 
 int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen)
@@ -773,7 +803,7 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 		}
 		if (pass == 0 && optind < argc)
 			return errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
-			            argv[optind]), CLI_ERROR;
+			            CUT(argv[optind])), CLI_ERROR;
 	}
 
 	/* None of the other models' seeds has predators. */

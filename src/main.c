@@ -463,17 +463,21 @@ static void build_flock(struct run *r)
 	}
 	if (s->init) {
 		struct traj_error te;
+		struct stat sb;
+		const char *name = CLI_CUT(s->init);
 		FILE *f = fopen(s->init, "r");
 		if (!f)
-			usage_error("--init: cannot open '%s': %s", s->init, strerror(errno));
+			usage_error("--init: cannot open '%s': %s", name, strerror(errno));
+		if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
+			usage_error("--init: '%s' is a directory", name);
 		int err = traj_load(f, &st, &te);
 		fclose(f);
 		if (err == -EINVAL && te.line)
-			usage_error("--init: '%s' line %ld: %s", s->init, te.line, te.what);
+			usage_error("--init: '%s' line %ld: %s", name, te.line, te.what);
 		if (err == -EINVAL)
-			usage_error("--init: '%s': %s", s->init, te.what);
+			usage_error("--init: '%s': %s", name, te.what);
 		if (err)
-			usage_error("--init: cannot read '%s': %s", s->init, strerror(-err));
+			usage_error("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 		if (st.n > (size_t)CLI_MAX_BOIDS)
 			usage_error("--init: '%s' has %zu boids (at most %ld)", s->init, st.n, CLI_MAX_BOIDS);
 		s->boids = (long)st.n;

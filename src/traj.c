@@ -2,6 +2,7 @@
  * traj — trajectory CSV writer and last-frame loader; see include/traj.h.
  */
 #include "traj.h"
+#include "lineread.h"
 
 #include <errno.h>
 #include <math.h>
@@ -117,9 +118,9 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 	err->line = 0;
 	err->what[0] = 0;
 
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	while ((len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		if (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
 		if ((size_t)len != strlen(line)) {
 			ret = fail(err, lineno, "NUL byte in line");
@@ -181,8 +182,13 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 		if (ret)
 			goto out;
 	}
-	if (ferror(f)) {
-		ret = -EIO;
+	if (len == -E2BIG) {
+		ret = fail(err, lineno + 1, "line longer than %ld bytes", LINEREAD_MAX);
+		goto out;
+	}
+	if (len != LINEREAD_EOF) { /* a read error is not the end of the file */
+		err->line = lineno + 1;
+		ret = (int)len;
 		goto out;
 	}
 	if (lineno == 0) {
