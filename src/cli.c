@@ -841,6 +841,18 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 		s->frames = (long)f;
 		s->duration = -1; /* resolved: --print-config shows frames */
 	}
+	/* --no-render and --output: the command line wins over a file, and a
+	 * file that has both (--print-config writes every key) means no render.
+	 * Both on the command line stay a contradiction (main refuses it). */
+	int gn = cli_given(s, "no-render"), go = cli_given(s, "output");
+	if (s->no_render && go && gn != go) {
+		if (gn > go)
+			s->given[index_of(cli_find("output"))] = 0;
+		else
+			s->no_render = 0;
+	} else if (s->no_render && go == 1 && gn == 1) {
+		s->given[index_of(cli_find("output"))] = 0;
+	}
 	if (!s->output && !s->no_render)
 		return errf(err, errlen, "--output: needs a file name, a PNG pattern or -"), CLI_ERROR;
 	double pw = round((double)s->width * s->scale), ph = round((double)s->height * s->scale);
