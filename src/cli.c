@@ -22,6 +22,10 @@
 
 #include "color.h"
 #include "lineread.h"
+#include "traj.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 #define OFF(f) offsetof(struct settings, f)
 
@@ -1039,7 +1043,8 @@ void cli_print_help(FILE *f)
 	        "a line starting with '#' is a comment; \"quotes\" keep blanks in a value.\n"
 	        "Options on the command line win over the file.\n"
 	        "\nLimits: up to %ld boids, fields up to %ldx%ld, pictures up to %ldx%ld,\n"
-	        "up to %ld frames.\n"
+	        "up to %ld frames; positions and velocities stay within -%s to %s (--init\n"
+	        "refuses values beyond); lines of config and --init files up to %ld bytes.\n"
 	        "\nExit status: 0 success, 1 runtime failure (I/O, encoder), 2 bad usage,\n"
 	        "130 after SIGINT and 143 after SIGTERM (the output is finished first).\n"
 	        "\nExamples:\n"
@@ -1050,5 +1055,5 @@ void cli_print_help(FILE *f)
 	        "  boids --no-render --trajectory t.csv   simulate only\n"
 	        "\nFull documentation: man boids\n",
 	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_PICTURE, CLI_MAX_PICTURE,
-	        CLI_MAX_FRAMES);
+	        CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX), LINEREAD_MAX);
 }

@@ -62,6 +62,8 @@ struct run {
 	double msum[METRICS_COUNT];  /* sums over the frames, for the means */
 	long mcount;
 	long frames_done;            /* frames through every stage */
+	int side_failed;             /* a side file failed: reported and removed, the run goes on */
+	int metrics_failed;          /* no metrics: neither --metrics nor --summary is written */
 	/* trails: the last `trail` positions of every boid, a ring of frames */
 	double *hist_x, *hist_y;     /* trail * n each */
 	long hist_count;             /* frames in the ring, <= trail */
@@ -448,6 +450,8 @@ static void make_obstacles(struct run *r)
 	}
 }
 
+_Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
+
 /* Builds the flock from --init or the seed; usage errors exit 2. */
 static void build_flock(struct run *r)
 {
@@ -594,36 +598,47 @@ static int step_n(struct run *r, long n)
 	return 0;
 }
 
+/*
+ * A side file (--trajectory, --metrics) failed: say so once and remove it,
+ * but let the run go on, so that a finished video is never thrown away
+ * because of a side file.  main() exits 1 at the end.
+ */
+static void side_file_failed(struct run *r, struct outfile *o, const char *what,
+                             const char *path, int err)
+{
+	runtime_error(what, path, err);
+	outfile_abort(o);
+	r->side_failed = 1;
+}
+
 /* Per-frame work that needs the live flock, in frame order. */
-static int record_frame(struct run *r, long frame)
+static void record_frame(struct run *r, long frame)
 {
 	const struct settings *s = &r->set;
 	const struct sim *m = &r->sim;
 
-	if (s->trajectory) {
+	if (s->trajectory && r->traj_file.path) {
 		int err = traj_write_frame(r->traj_file.fp, frame, m->n, m->x, m->y, m->vx, m->vy);
-		if (err) {
-			stage_failed(r, "cannot write", s->trajectory, err);
-			return -1;
-		}
+		if (err)
+			side_file_failed(r, &r->traj_file, "cannot write", s->trajectory, err);
 	}
-	if (r->want_metrics) {
+	if (r->want_metrics && !r->metrics_failed) {
 		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
 		                            sim_wraps(m), s->flock_radius };
 		int err = metrics_compute(&r->mctx, &in, &r->mlast);
 		if (err) {
-			stage_failed(r, "cannot measure the flock for", s->metrics ? s->metrics : s->summary, err);
-			return -1;
+			side_file_failed(r, &r->metrics_file, "cannot measure the flock for",
+			                 s->metrics ? s->metrics : s->summary, err);
+			r->metrics_failed = 1;
+			return;
 		}
 		for (size_t i = 0; i < METRICS_COUNT; i++)
 			r->msum[i] += metrics_value(&r->mlast, i);
 		r->mcount++;
-		if (s->metrics && (err = metrics_write_row(r->metrics_file.fp, frame, &r->mlast)) != 0) {
-			stage_failed(r, "cannot write", s->metrics, err);
-			return -1;
-		}
+		if (s->metrics && r->metrics_file.path &&
+		    (err = metrics_write_row(r->metrics_file.fp, frame, &r->mlast)) != 0)
+			side_file_failed(r, &r->metrics_file, "cannot write", s->metrics, err);
 	}
-	return 0;
 }
 
 /* Adds the current positions to the trail ring. */
@@ -674,8 +689,7 @@ static void *produce(void *arg)
 			stage_failed(r, NULL, NULL, 0);
 			break;
 		}
-		if (record_frame(r, k) != 0)
-			break;
+		record_frame(r, k);
 		push_trail(r);
 		struct frameq_slot *slot = frameq_get_empty(r->queue);
 		if (!slot)
@@ -795,8 +809,7 @@ static int run_frames(struct run *r, struct progress *bar)
 		for (long k = 0; k < s->frames && !stop_signal; k++) {
 			if (k > 0 && step_n(r, s->substeps) != 0)
 				return EXIT_FAILURE;
-			if (record_frame(r, k) != 0)
-				return r->failed;
+			record_frame(r, k);
 			r->frames_done = k + 1;
 			progress_update(bar, r->frames_done);
 		}
@@ -1010,11 +1023,14 @@ int main(int argc, char **argv)
 		status = 128 + stop_signal;
 	status = close_outputs(&r, status);
 	double wall = progress_now() - bar.start;
-	if (s->summary && (status == 0 || (status == 128 + stop_signal && r.frames_done > 0))) {
+	if (s->summary && !r.metrics_failed &&
+	    (status == 0 || (status == 128 + stop_signal && r.frames_done > 0))) {
 		int st = write_summary(&r, wall);
 		if (st)
 			status = st;
 	}
+	if (r.side_failed && (status == 0 || status == 128 + stop_signal))
+		status = EXIT_FAILURE; /* the other outputs are kept */
 
 	if (!s->quiet && (status == 0 || status == 128 + stop_signal)) {
 		double t = wall;

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* The stream's own error (ENOSPC says more than EIO), or -EIO. */
 static int write_error(void)
 {
@@ -164,6 +167,10 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 			if (field_double(field[2 + k], &v[k])) {
 				ret = fail(err, lineno, "%s '%.40s' is not a finite number",
 				           names[k], field[2 + k]);
+				goto out;
+			} else if (fabs(v[k]) > TRAJ_VALUE_MAX) {
+				ret = fail(err, lineno, "%s '%.40s' is beyond the limit (-%s to %s)",
+				           names[k], field[2 + k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
 				goto out;
 			}
 		if (fr != frame) {
