@@ -154,3 +154,5 @@ clean:
 
 # libFuzzer harnesses: make fuzz (FUZZ_SECONDS=30), see docs/FUZZING.md
 include mk/fuzz.mk
+# Fault injection: make test-faults, see docs/RELIABILITY.md
+include mk/faults.mk

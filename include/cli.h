@@ -166,6 +166,7 @@ struct cli_option {
 };
 
 enum cli_result {
+	CLI_NOMEM = -2,        /* out of memory (err says so); exit 1 */
 	CLI_ERROR = -1,        /* err holds the message; exit 2 */
 	CLI_RUN = 0,
 	CLI_HELP,
@@ -181,7 +182,8 @@ const struct cli_option *cli_find(const char *name);
 
 /*
  * Fills s from defaults, config files and argv.  Returns an enum cli_result;
- * on CLI_ERROR err holds one line (no "boids:" prefix, no newline).
+ * on CLI_ERROR and CLI_NOMEM err holds one line (no "boids:" prefix, no
+ * newline).
  * The strings in s are malloc'ed: cli_release() frees them.
  */
 int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen);

@@ -550,7 +550,7 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
 		char **p = field;
 		char *copy = NULL;
 		if (*v && !(copy = strdup(v)))
-			return errf(err, errlen, "out of memory");
+			return errf(err, errlen, "out of memory"), -ENOMEM;
 		free(*p);
 		*p = copy;
 		return 0;
@@ -644,8 +644,11 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 	int ret = 0;
 	struct stat st;
 
-	if (!f)
-		return errf(err, errlen, "--config: cannot open '%s': %s", CUT(path), strerror(errno));
+	if (!f) {
+		int e = errno;
+		errf(err, errlen, "--config: cannot open '%s': %s", CUT(path), strerror(e));
+		return e == ENOMEM ? -ENOMEM : -1;
+	}
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
 		return errf(err, errlen, "--config: '%s' is a directory", CUT(path));
@@ -689,8 +692,8 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 			ret = errf(err, errlen, "%s:%ld: unknown key '%s'", CUT(path), lineno, CUT(p));
 			break;
 		}
-		if (set_value(s, o, v, msg, sizeof(msg)) != 0) {
-			ret = errf(err, errlen, "%s:%ld: %s", CUT(path), lineno, msg);
+		if ((ret = set_value(s, o, v, msg, sizeof(msg))) != 0) {
+			errf(err, errlen, "%s:%ld: %s", CUT(path), lineno, msg);
 			break;
 		}
 		s->given[index_of(o)] = 1; /* from a file */
@@ -698,9 +701,11 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 	if (ret == 0 && len == -E2BIG)
 		ret = errf(err, errlen, "%s:%ld: line longer than %ld bytes", CUT(path), lineno + 1,
 		           LINEREAD_MAX);
-	else if (ret == 0 && len != LINEREAD_EOF) /* a read error is not the end of the file */
-		ret = errf(err, errlen, "--config: cannot read '%s' (line %ld): %s", CUT(path), lineno + 1,
-		           strerror((int)-len));
+	else if (ret == 0 && len != LINEREAD_EOF) { /* a read error is not the end of the file */
+		errf(err, errlen, "--config: cannot read '%s' (line %ld): %s", CUT(path), lineno + 1,
+		     strerror((int)-len));
+		ret = (int)len;
+	}
 	free(line);
 	fclose(f);
 	return ret;
@@ -747,8 +752,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			if (takes_arg)
 				*sp++ = ':';
 		}
-		if (o->def && set_value(s, o, o->def, err, errlen) != 0)
-			return CLI_ERROR; /* a bad row in the table */
+		int e = o->def ? set_value(s, o, o->def, err, errlen) : 0;
+		if (e)
+			return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR; /* or a bad row in the table */
 	}
 	*sp = 0;
 	longopts[NOPTS] = (struct option){ 0, 0, 0, 0 };
@@ -784,8 +790,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 				continue;
 			bool is_config = strcmp(o->name, "config") == 0;
 			if (pass == 0) {
-				if (is_config && read_config(s, optarg, err, errlen) != 0)
-					return CLI_ERROR;
+				int e = is_config ? read_config(s, optarg, err, errlen) : 0;
+				if (e)
+					return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
 				continue;
 			}
 			if (o->type == CLI_ACTION) {
@@ -801,8 +808,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 				s->obstacles_n = 0; /* the command line's list replaces the file's */
 				cmdline_list = 1;
 			}
-			if (set_value(s, o, optarg, err, errlen) != 0)
-				return CLI_ERROR;
+			int e = set_value(s, o, optarg, err, errlen);
+			if (e)
+				return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
 			s->given[index_of(o)] = 2; /* from the command line: wins over a file */
 		}
 		if (pass == 0 && optind < argc)

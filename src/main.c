@@ -191,6 +191,10 @@ static void check_writable(const char *option, const char *path, int overwrite)
 {
 	int err = outfile_check(path, overwrite);
 
+	if (err == -ENOMEM) {
+		report("out of memory");
+		exit(EXIT_FAILURE);
+	}
 	if (err == -EEXIST)
 		usage_error("%s: '%s' exists (use -y to overwrite)", option, path);
 	if (err == -EISDIR)
@@ -470,6 +474,10 @@ static void build_flock(struct run *r)
 		struct stat sb;
 		const char *name = CLI_CUT(s->init);
 		FILE *f = fopen(s->init, "r");
+		if (!f && errno == ENOMEM) {
+			report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
+			exit(EXIT_FAILURE);
+		}
 		if (!f)
 			usage_error("--init: cannot open '%s': %s", name, strerror(errno));
 		if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
@@ -480,6 +488,10 @@ static void build_flock(struct run *r)
 			usage_error("--init: '%s' line %ld: %s", name, te.line, te.what);
 		if (err == -EINVAL)
 			usage_error("--init: '%s': %s", name, te.what);
+		if (err == -ENOMEM) { /* the machine's fault, not the file's */
+			report("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
+			exit(EXIT_FAILURE);
+		}
 		if (err)
 			usage_error("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 		if (st.n > (size_t)CLI_MAX_BOIDS)
@@ -941,6 +953,10 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
 	switch (cli_parse(&r.set, argc, argv, err, sizeof(err))) {
+	case CLI_NOMEM:
+		report("%s", err);
+		cli_release(&r.set);
+		return EXIT_FAILURE;
 	case CLI_ERROR:
 		report("%s", err);
 		cli_release(&r.set);
