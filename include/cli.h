@@ -204,14 +204,16 @@ void cli_print_config(FILE *f, const struct settings *s);
 void cli_release(struct settings *s);
 
 /*
- * A user's value quoted in a message: at most CLI_CUT_CHARS bytes of it,
- * then "…", so that a huge value never pushes the reason out of a bounded
- * message.  Returns s itself when short enough, else buf (len bytes, at
- * least CLI_CUT_CHARS + 4).  CLI_CUT(s) gives it a buffer of its own that
+ * A user's value quoted in a message: at most len - 4 bytes of s (never
+ * half a UTF-8 character), then "…", so that a huge value never pushes the
+ * reason out of a bounded message.  Returns s itself when short enough,
+ * else buf.  CLI_CUT(s) keeps CLI_CUT_CHARS (60) bytes of a value,
+ * CLI_CUT_PATH(s) 200 of a file name; each gets a buffer of its own that
  * lives until the end of the enclosing block.
  */
 #define CLI_CUT_CHARS 60
 const char *cli_cut(char *buf, size_t len, const char *s);
 #define CLI_CUT(s) cli_cut((char[CLI_CUT_CHARS + 4]){ 0 }, CLI_CUT_CHARS + 4, (s))
+#define CLI_CUT_PATH(s) cli_cut((char[204]){ 0 }, 204, (s))
 
 #endif

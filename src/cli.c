@@ -291,9 +291,9 @@ const char *cli_cut(char *buf, size_t len, const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n <= CLI_CUT_CHARS || len < CLI_CUT_CHARS + 4)
+	if (len < 5 || n <= len - 4)
 		return s;
-	n = CLI_CUT_CHARS;
+	n = len - 4;
 	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 		n--; /* not inside a UTF-8 sequence */
 	memcpy(buf, s, n);
@@ -646,12 +646,12 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 
 	if (!f) {
 		int e = errno;
-		errf(err, errlen, "--config: cannot open '%s': %s", CUT(path), strerror(e));
+		errf(err, errlen, "--config: cannot open '%s': %s", CLI_CUT_PATH(path), strerror(e));
 		return e == ENOMEM ? -ENOMEM : -1;
 	}
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
-		return errf(err, errlen, "--config: '%s' is a directory", CUT(path));
+		return errf(err, errlen, "--config: '%s' is a directory", CLI_CUT_PATH(path));
 	}
 	while (ret == 0 && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
@@ -663,14 +663,14 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 		while (is_blank(*p))
 			p++;
 		if ((size_t)len != strlen(line)) {
-			ret = errf(err, errlen, "%s:%ld: NUL byte in the line", CUT(path), lineno);
+			ret = errf(err, errlen, "%s:%ld: NUL byte in the line", CLI_CUT_PATH(path), lineno);
 			break;
 		}
 		if (!*p || *p == '#' || *p == ';')
 			continue;
 		char *eq = strchr(p, '=');
 		if (*p == '[' || !eq) {
-			ret = errf(err, errlen, "%s:%ld: expected 'key = value'", CUT(path), lineno);
+			ret = errf(err, errlen, "%s:%ld: expected 'key = value'", CLI_CUT_PATH(path), lineno);
 			break;
 		}
 		char *k = eq;
@@ -684,25 +684,25 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 			*--end = 0;
 		const char *why = NULL;
 		if (*v == '"' && unquote(v, &why) != 0) {
-			ret = errf(err, errlen, "%s:%ld: %s: %s", CUT(path), lineno, CUT(p), why);
+			ret = errf(err, errlen, "%s:%ld: %s: %s", CLI_CUT_PATH(path), lineno, CUT(p), why);
 			break;
 		}
 		const struct cli_option *o = cli_find(p);
 		if (!o || (o->flags & CLI_NOCONFIG)) {
-			ret = errf(err, errlen, "%s:%ld: unknown key '%s'", CUT(path), lineno, CUT(p));
+			ret = errf(err, errlen, "%s:%ld: unknown key '%s'", CLI_CUT_PATH(path), lineno, CUT(p));
 			break;
 		}
 		if ((ret = set_value(s, o, v, msg, sizeof(msg))) != 0) {
-			errf(err, errlen, "%s:%ld: %s", CUT(path), lineno, msg);
+			errf(err, errlen, "%s:%ld: %s", CLI_CUT_PATH(path), lineno, msg);
 			break;
 		}
 		s->given[index_of(o)] = 1; /* from a file */
 	}
 	if (ret == 0 && len == -E2BIG)
-		ret = errf(err, errlen, "%s:%ld: line longer than %ld bytes", CUT(path), lineno + 1,
+		ret = errf(err, errlen, "%s:%ld: line longer than %ld bytes", CLI_CUT_PATH(path), lineno + 1,
 		           LINEREAD_MAX);
 	else if (ret == 0 && len != LINEREAD_EOF) { /* a read error is not the end of the file */
-		errf(err, errlen, "--config: cannot read '%s' (line %ld): %s", CUT(path), lineno + 1,
+		errf(err, errlen, "--config: cannot read '%s' (line %ld): %s", CLI_CUT_PATH(path), lineno + 1,
 		     strerror((int)-len));
 		ret = (int)len;
 	}

@@ -141,7 +141,7 @@ static int runtime_error(const char *what, const char *path, int err)
 	char buf[AV_ERROR_MAX_STRING_SIZE];
 
 	av_strerror(err, buf, sizeof(buf));
-	report("%s '%s': %s", what, path, buf);
+	report("%s '%s': %s", what, CLI_CUT_PATH(path), buf);
 	return EXIT_FAILURE;
 }
 
@@ -187,9 +187,10 @@ static int has_suffix(const char *s, const char *suffix)
 }
 
 /* Refuses an output path that exists (without -y) or cannot be created. */
-static void check_writable(const char *option, const char *path, int overwrite)
+static void check_writable(const char *option, const char *file, int overwrite)
 {
-	int err = outfile_check(path, overwrite);
+	int err = outfile_check(file, overwrite);
+	const char *path = CLI_CUT_PATH(file);
 
 	if (err == -ENOMEM) {
 		report("out of memory");
@@ -221,7 +222,7 @@ static void check_output(struct run *r)
 	if (has_suffix(out, ".png")) {
 		r->kind = OUT_PNG;
 		if (framename_check(out, why, sizeof(why)) != 0)
-			usage_error("--output: bad PNG pattern '%s': %s", out, why);
+			usage_error("--output: bad PNG pattern '%s': %s", CLI_CUT_PATH(out), why);
 		/*
 		 * The frames' names must be free (or -y).  Checked up front for the
 		 * first PNG_PRECHECK frames; beyond, writing refuses to replace a
@@ -230,7 +231,7 @@ static void check_output(struct run *r)
 		char name[4096];
 		for (long k = 0; k < s->frames && k < PNG_PRECHECK; k++) {
 			if (framename_format(name, sizeof(name), out, s->start_number + k) != 0)
-				usage_error("--output: PNG pattern '%s' makes names too long", out);
+				usage_error("--output: PNG pattern '%s' makes names too long", CLI_CUT_PATH(out));
 			check_writable("--output", name, s->overwrite);
 		}
 		return;
@@ -241,7 +242,7 @@ static void check_output(struct run *r)
 			usage_error("--output: refusing to write video to a terminal (redirect or pipe it)");
 	} else if (!video_path_supported(out)) {
 		usage_error("--output: unknown kind of file '%s' (expected %s, a PNG pattern such as f_%%05d.png, or -)",
-		            out, video_extensions());
+		            CLI_CUT_PATH(out), video_extensions());
 	} else {
 		r->kind = OUT_VIDEO;
 	}
@@ -291,7 +292,7 @@ static void check_side_files(struct run *r)
 			continue;
 		for (int j = 0; j < i; j++)
 			if (path[j] && same_path(path[i], path[j]) && !is_special(path[i]))
-				usage_error("%s: '%s' is also the %s", opt[i], path[i], opt[j]);
+				usage_error("%s: '%s' is also the %s", opt[i], CLI_CUT_PATH(path[i]), opt[j]);
 		if (i == 3 && strcmp(path[i], "-") == 0)
 			continue; /* the summary may go to standard output */
 		check_writable(opt[i], path[i], s->overwrite);
@@ -472,7 +473,7 @@ static void build_flock(struct run *r)
 	if (s->init) {
 		struct traj_error te;
 		struct stat sb;
-		const char *name = CLI_CUT(s->init);
+		const char *name = CLI_CUT_PATH(s->init);
 		FILE *f = fopen(s->init, "r");
 		if (!f && errno == ENOMEM) {
 			report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
@@ -495,7 +496,7 @@ static void build_flock(struct run *r)
 		if (err)
 			usage_error("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 		if (st.n > (size_t)CLI_MAX_BOIDS)
-			usage_error("--init: '%s' has %zu boids (at most %ld)", s->init, st.n, CLI_MAX_BOIDS);
+			usage_error("--init: '%s' has %zu boids (at most %ld)", name, st.n, CLI_MAX_BOIDS);
 		s->boids = (long)st.n;
 	}
 	if (s->predators > s->boids && !cli_given(s, "predators"))
