@@ -655,7 +655,7 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 	}
 	while (ret == 0 && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
-		if (len > 0 && line[len - 1] == '\r')
+		while (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
 		char *p = line, *end = line + len;
 		if (lineno == 1 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)

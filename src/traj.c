@@ -123,7 +123,7 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 
 	while ((len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
-		if (len > 0 && line[len - 1] == '\r')
+		while (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
 		if ((size_t)len != strlen(line)) {
 			ret = fail(err, lineno, "NUL byte in line");
