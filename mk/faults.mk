@@ -34,3 +34,8 @@ $(BUILD)/boids-faults: $(OBJS) $(BUILD)/faults/shim.o
 check: test-faults
 
 -include $(BUILD)/faults/shim.d
+
+.PHONY: faults-clean
+faults-clean:
+	rm -rf $(FAULTS_BUILD)
+clean: faults-clean
