@@ -175,3 +175,5 @@ clean:
 include mk/fuzz.mk
 # make deb: a Debian package of the binary, man page, completions and examples
 include mk/deb.mk
+# Fault injection: make test-faults, see docs/RELIABILITY.md
+include mk/faults.mk

@@ -198,6 +198,7 @@ struct cli_option {
 };
 
 enum cli_result {
+	CLI_NOMEM = -2,        /* out of memory (err says so); exit 1 */
 	CLI_ERROR = -1,        /* err holds the message; exit 2 */
 	CLI_RUN = 0,
 	CLI_HELP,
@@ -218,7 +219,8 @@ const struct cli_option *cli_find(const char *name);
 
 /*
  * Fills s from defaults, config files and argv.  Returns an enum cli_result;
- * on CLI_ERROR err holds one line (no "boids:" prefix, no newline).
+ * on CLI_ERROR and CLI_NOMEM err holds one line (no "boids:" prefix, no
+ * newline).
  * The strings in s are malloc'ed: cli_release() frees them.
  */
 int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen);
@@ -256,5 +258,18 @@ void cli_print_models(FILE *f);
 
 /* Frees the strings in s. */
 void cli_release(struct settings *s);
+
+/*
+ * A user's value quoted in a message: at most len - 4 bytes of s (never
+ * half a UTF-8 character), then "…", so that a huge value never pushes the
+ * reason out of a bounded message.  Returns s itself when short enough,
+ * else buf.  CLI_CUT(s) keeps CLI_CUT_CHARS (60) bytes of a value,
+ * CLI_CUT_PATH(s) 200 of a file name; each gets a buffer of its own that
+ * lives until the end of the enclosing block.
+ */
+#define CLI_CUT_CHARS 60
+const char *cli_cut(char *buf, size_t len, const char *s);
+#define CLI_CUT(s) cli_cut((char[CLI_CUT_CHARS + 4]){ 0 }, CLI_CUT_CHARS + 4, (s))
+#define CLI_CUT_PATH(s) cli_cut((char[204]){ 0 }, 204, (s))
 
 #endif

@@ -111,11 +111,11 @@ double metrics_value(const struct metrics *m, size_t i);
 /*
  * Writes the CSV header line
  * "frame,polarization,milling,mean_speed,nn_distance,gyration_radius,clusters".
- * Returns 0 or -EIO.
+ * Returns 0 or the failing write's -errno (-EIO when it left none).
  */
 int metrics_write_header(FILE *f);
 
-/* Writes one CSV row, numbers with %.17g (they read back exactly).  Returns 0 or -EIO. */
+/* Writes one CSV row, numbers with %.17g (they read back exactly).  Returns 0 or -errno, as above. */
 int metrics_write_row(FILE *f, long frame, const struct metrics *m);
 
 #endif

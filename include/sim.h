@@ -219,10 +219,20 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 void sim_randomize(struct sim *s, uint64_t seed);
 
 /*
- * Advances one step of the model p.model.  Returns 0 or -ENOMEM (grid
- * growth).  Any start state works for every model (the canvas model
- * renormalizes every velocity in its first step); sim_randomize() gives
- * each model its program's.
+ * The bound of every position and velocity component, after each step:
+ * a boid that would go further stays at the bound.  It keeps the state
+ * finite and every sum of squares over it (metrics) far from overflow, and
+ * it is what --init accepts (TRAJ_VALUE_MAX), so a trajectory boids writes
+ * always reads back.
+ */
+#define SIM_STATE_MAX 1e9
+
+/*
+ * Advances one step of the model p.model, then keeps the state within
+ * +-SIM_STATE_MAX (NaN becomes 0).  Returns 0 or -ENOMEM (grid growth).
+ * Any start state works for every model (the canvas model renormalizes
+ * every velocity in its first step); sim_randomize() gives each model its
+ * program's.
  */
 int sim_step(struct sim *s);
 

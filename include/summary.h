@@ -56,7 +56,12 @@ struct summary {
  */
 int summary_options_hash(const struct settings *set, char out[72]);
 
-/* Writes the summary.  Returns 0 or the stream's -errno (-EIO if none). */
+/*
+ * Writes the summary and flushes f.  Strings are escaped so that the JSON is
+ * valid UTF-8 whatever bytes they hold: a byte outside a well-formed UTF-8
+ * sequence becomes U+FFFD.  Returns 0 or the failing write's -errno (-EIO
+ * if it left none).
+ */
 int summary_write(FILE *f, const struct summary *s);
 
 #endif

@@ -14,6 +14,12 @@
 #include <stdio.h>
 #include <stddef.h>
 
+/*
+ * The largest magnitude traj_load() accepts for a position or velocity
+ * component; the same as SIM_STATE_MAX, the bound the simulation keeps.
+ */
+#define TRAJ_VALUE_MAX 1e9
+
 /* Writes the header line.  Returns 0 or the stream's -errno (-EIO if none). */
 int traj_write_header(FILE *f);
 
@@ -36,8 +42,12 @@ struct traj_error {
 
 /*
  * Reads the last frame of the CSV in f.  Rows of a frame must list ids
- * 0..n-1 in order, frames must increase, every number must be finite.
- * Returns 0, -EINVAL (malformed: err says where and why), -EIO or -ENOMEM.
+ * 0..n-1 in order, frames must increase, every number must be finite and
+ * within +-TRAJ_VALUE_MAX.
+ * Lines are at most LINEREAD_MAX bytes.  Returns 0, -EINVAL (malformed:
+ * err says where and why), or -ENOMEM / the stream's -errno on a read
+ * error (err->line is then the line being read); never takes a failed read
+ * for the end of the file.
  */
 int traj_load(FILE *f, struct traj_state *out, struct traj_error *err);
 

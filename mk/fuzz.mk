@@ -44,7 +44,7 @@ FUZZ_SAN    = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 FUZZ_CFLAGS = -std=gnu11 -g -O1 $(FUZZ_WARN) $(FUZZ_SAN) -Iinclude -DFUZZ_STRICT=$(FUZZ_STRICT)
 FUZZ_LIBS   = -lm
 # cli.c needs color.c; nothing here touches Cairo or FFmpeg.
-FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/traj.c tests/fuzz/targets.c
+FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_BINS   = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 

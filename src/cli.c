@@ -16,10 +16,16 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "color.h"
+#include "lineread.h"
+#include "traj.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 #define OFF(f) offsetof(struct settings, f)
 
@@ -369,6 +375,22 @@ static void fmt_num(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.15g", v);
 }
 
+const char *cli_cut(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (len < 5 || n <= len - 4)
+		return s;
+	n = len - 4;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--; /* not inside a UTF-8 sequence */
+	memcpy(buf, s, n);
+	memcpy(buf + n, "\xe2\x80\xa6", 4); /* U+2026 and the NUL */
+	return buf;
+}
+
+#define CUT(s) CLI_CUT(s)
+
 /* Formats a message; a user's control characters become '?' (one line, no escapes). */
 static int errf(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -422,9 +444,9 @@ static int parse_long(const struct cli_option *o, const char *v, long *out,
 	errno = 0;
 	long x = starts_badly(v) ? 0 : strtol(v, &end, 10);
 	if (starts_badly(v) || *end)
-		return errf(err, errlen, "--%s: '%s' is not %s", o->name, v, range);
+		return errf(err, errlen, "--%s: '%s' is not %s", o->name, CUT(v), range);
 	if (errno == ERANGE || (double)x < o->min || (double)x > o->max)
-		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, v, range);
+		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, CUT(v), range);
 	*out = x;
 	return 0;
 }
@@ -442,12 +464,12 @@ static int parse_double(const struct cli_option *o, const char *v, double *out,
 	errno = 0;
 	double x = starts_badly(v) ? 0 : strtod(v, &end);
 	if (starts_badly(v) || *end)
-		return errf(err, errlen, "--%s: '%s' is not %s", o->name, v, range);
+		return errf(err, errlen, "--%s: '%s' is not %s", o->name, CUT(v), range);
 	if (!isfinite(x)) /* ERANGE on underflow is fine: a tiny number is a number */
 		return errf(err, errlen, "--%s: '%s' is not a finite number in range (expected %s)",
-		            o->name, v, range);
+		            o->name, CUT(v), range);
 	if (x < o->min || x > o->max || ((o->flags & CLI_GT_MIN) && x == o->min))
-		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, v, range);
+		return errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, CUT(v), range);
 	*out = x;
 	return 0;
 }
@@ -460,14 +482,14 @@ static int parse_u64(const struct cli_option *o, const char *v, uint64_t *out,
 	errno = 0;
 	if (starts_badly(v) || *v == '-' || *v == '+')
 		return errf(err, errlen, "--%s: '%s' is not a whole number from 0 to 18446744073709551615",
-		            o->name, v);
+		            o->name, CUT(v));
 	unsigned long long x = strtoull(v, &end, 10);
 	if (*end)
 		return errf(err, errlen, "--%s: '%s' is not a whole number from 0 to 18446744073709551615",
-		            o->name, v);
+		            o->name, CUT(v));
 	if (errno == ERANGE)
 		return errf(err, errlen, "--%s: %s is out of range (expected 0 to 18446744073709551615)",
-		            o->name, v);
+		            o->name, CUT(v));
 	*out = (uint64_t)x;
 	return 0;
 }
@@ -491,12 +513,12 @@ static int parse_size(const struct cli_option *o, const char *v, long *w, long *
 		goto bad;
 	if (errno == ERANGE || a < 1 || b < 1 || a > max || b > max)
 		return errf(err, errlen, "--%s: %s is out of range (width and height from 1 to %ld)",
-		            o->name, v, max);
+		            o->name, CUT(v), max);
 	*w = a;
 	*h = b;
 	return 0;
 bad:
-	return errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, v);
+	return errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, CUT(v));
 }
 
 static int parse_enum(const struct cli_option *o, const char *v, int *out,
@@ -512,7 +534,7 @@ static int parse_enum(const struct cli_option *o, const char *v, int *out,
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 		         i ? ", " : "", o->choices[i]);
 	}
-	return errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, v, list);
+	return errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CUT(v), list);
 }
 
 static int parse_flag(const struct cli_option *o, const char *v, int *out,
@@ -527,7 +549,7 @@ static int parse_flag(const struct cli_option *o, const char *v, int *out,
 	for (int i = 0; no[i]; i++)
 		if (strcmp(v, no[i]) == 0)
 			return *out = 0, 0;
-	return errf(err, errlen, "--%s: '%s' is not yes or no", o->name, v);
+	return errf(err, errlen, "--%s: '%s' is not yes or no", o->name, CUT(v));
 }
 
 /* Parses "a,b" or "a,b,c" (count numbers) as finite doubles within +-LIM. */
@@ -560,7 +582,7 @@ static int parse_circle(struct settings *s, const struct cli_option *o, const ch
 		return 0;
 	}
 	if (parse_tuple(v, c, 3) || !(c[2] > 0))
-		return errf(err, errlen, "--%s: '%s' is not X,Y,R (numbers within 1e6, R above 0)", o->name, v);
+		return errf(err, errlen, "--%s: '%s' is not X,Y,R (numbers within 1e6, R above 0)", o->name, CUT(v));
 	if (s->obstacles_n >= CLI_MAX_OBSTACLES)
 		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CLI_MAX_OBSTACLES);
 	memcpy(s->obstacles[s->obstacles_n++], c, sizeof(c));
@@ -581,7 +603,7 @@ static int parse_target(struct settings *s, const struct cli_option *o, const ch
 		s->target_x = xy[0];
 		s->target_y = xy[1];
 	} else {
-		return errf(err, errlen, "--%s: '%s' is not X,Y, lissajous or none", o->name, v);
+		return errf(err, errlen, "--%s: '%s' is not X,Y, lissajous or none", o->name, CUT(v));
 	}
 	return 0;
 }
@@ -608,7 +630,7 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
 		uint32_t rgb;
 		if (color_parse(v, &rgb) != 0)
 			return errf(err, errlen, "--%s: '%s' is not a colour (#RRGGBB, #RGB or a CSS name such as lightgreen)",
-			            o->name, v);
+			            o->name, CUT(v));
 		*(uint32_t *)field = rgb;
 		return 0;
 	}
@@ -616,7 +638,7 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
 		char **p = field;
 		char *copy = NULL;
 		if (*v && !(copy = strdup(v)))
-			return errf(err, errlen, "out of memory");
+			return errf(err, errlen, "out of memory"), -ENOMEM;
 		free(*p);
 		*p = copy;
 		return 0;
@@ -652,8 +674,9 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
  *   # comment         '#' or ';' as a line's first non-blank: a comment
  *   key = "  x "      double quotes keep blanks; \" \\ \n \t inside them
  *
- * Blank lines are skipped; there are no sections, no continuation lines
- * and no length limit.  --print-config quotes the values that need it, so
+ * Blank lines are skipped; there are no sections and no continuation
+ * lines; a line is at most LINEREAD_MAX (1 MiB) bytes; a UTF-8 byte-order
+ * mark at the start is skipped.  --print-config quotes the values that need it, so
  * whatever it writes reads back to the same settings.
  */
 static int is_blank(char c)
@@ -707,25 +730,35 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 	ssize_t len;
 	long lineno = 0;
 	int ret = 0;
+	struct stat st;
 
-	if (!f)
-		return errf(err, errlen, "--config: cannot open '%s': %s", path, strerror(errno));
-	while (ret == 0 && (len = getline(&line, &cap, f)) >= 0) {
+	if (!f) {
+		int e = errno;
+		errf(err, errlen, "--config: cannot open '%s': %s", CLI_CUT_PATH(path), strerror(e));
+		return e == ENOMEM ? -ENOMEM : -1;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return errf(err, errlen, "--config: '%s' is a directory", CLI_CUT_PATH(path));
+	}
+	while (ret == 0 && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		while (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
 		char *p = line, *end = line + len;
+		if (lineno == 1 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+			p += 3; /* a UTF-8 byte-order mark, as some editors write */
 		while (is_blank(*p))
 			p++;
 		if ((size_t)len != strlen(line)) {
-			ret = errf(err, errlen, "%s:%ld: NUL byte in the line", path, lineno);
+			ret = errf(err, errlen, "%s:%ld: NUL byte in the line", CLI_CUT_PATH(path), lineno);
 			break;
 		}
 		if (!*p || *p == '#' || *p == ';')
 			continue;
 		char *eq = strchr(p, '=');
 		if (*p == '[' || !eq) {
-			ret = errf(err, errlen, "%s:%ld: expected 'key = value'", path, lineno);
+			ret = errf(err, errlen, "%s:%ld: expected 'key = value'", CLI_CUT_PATH(path), lineno);
 			break;
 		}
 		char *k = eq;
@@ -739,22 +772,28 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 			*--end = 0;
 		const char *why = NULL;
 		if (*v == '"' && unquote(v, &why) != 0) {
-			ret = errf(err, errlen, "%s:%ld: %s: %s", path, lineno, p, why);
+			ret = errf(err, errlen, "%s:%ld: %s: %s", CLI_CUT_PATH(path), lineno, CUT(p), why);
 			break;
 		}
 		const struct cli_option *o = cli_find(p);
 		if (!o || (o->flags & CLI_NOCONFIG)) {
-			ret = errf(err, errlen, "%s:%ld: unknown key '%.64s'", path, lineno, p);
+			ret = errf(err, errlen, "%s:%ld: unknown key '%s'", CLI_CUT_PATH(path), lineno, CUT(p));
 			break;
 		}
-		if (set_value(s, o, v, msg, sizeof(msg)) != 0) {
-			ret = errf(err, errlen, "%s:%ld: %s", path, lineno, msg);
+		if ((ret = set_value(s, o, v, msg, sizeof(msg))) != 0) {
+			errf(err, errlen, "%s:%ld: %s", CLI_CUT_PATH(path), lineno, msg);
 			break;
 		}
 		s->given[index_of(o)] = 1; /* from a file */
 	}
-	if (ret == 0 && ferror(f))
-		ret = errf(err, errlen, "--config: cannot read '%s': %s", path, strerror(errno));
+	if (ret == 0 && len == -E2BIG)
+		ret = errf(err, errlen, "%s:%ld: line longer than %ld bytes", CLI_CUT_PATH(path), lineno + 1,
+		           LINEREAD_MAX);
+	else if (ret == 0 && len != LINEREAD_EOF) { /* a read error is not the end of the file */
+		errf(err, errlen, "--config: cannot read '%s' (line %ld): %s", CLI_CUT_PATH(path), lineno + 1,
+		     strerror((int)-len));
+		ret = (int)len;
+	}
 	free(line);
 	fclose(f);
 	return ret;
@@ -779,7 +818,7 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 		errf(err, errlen, "ambiguous option '%.*s' (%s%s)", (int)len + 2, arg, list,
 		     matches > 4 ? ", ..." : "");
 	else
-		errf(err, errlen, "unknown option '%s' (see --help)", arg);
+		errf(err, errlen, "unknown option '%s' (see --help)", CUT(arg));
 }
 
 /* Sets option `name` to `value`, as typed, unless the user set it. */
@@ -864,8 +903,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			if (takes_arg)
 				*sp++ = ':';
 		}
-		if (o->def && set_value(s, o, o->def, err, errlen) != 0)
-			return CLI_ERROR; /* a bad row in the table */
+		int e = o->def ? set_value(s, o, o->def, err, errlen) : 0;
+		if (e)
+			return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR; /* or a bad row in the table */
 	}
 	*sp = 0;
 	longopts[NOPTS] = (struct option){ 0, 0, 0, 0 };
@@ -901,8 +941,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 				continue;
 			bool is_config = strcmp(o->name, "config") == 0;
 			if (pass == 0) {
-				if (is_config && read_config(s, optarg, err, errlen) != 0)
-					return CLI_ERROR;
+				int e = is_config ? read_config(s, optarg, err, errlen) : 0;
+				if (e)
+					return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
 				continue;
 			}
 			if (o->type == CLI_ACTION) {
@@ -933,13 +974,14 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 				s->obstacles_n = 0; /* the command line's list replaces the file's */
 				cmdline_list = 1;
 			}
-			if (set_value(s, o, optarg, err, errlen) != 0)
-				return CLI_ERROR;
+			int e = set_value(s, o, optarg, err, errlen);
+			if (e)
+				return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
 			s->given[index_of(o)] = 2; /* from the command line: wins over a file */
 		}
 		if (pass == 0 && optind < argc)
 			return errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
-			            argv[optind]), CLI_ERROR;
+			            CUT(argv[optind])), CLI_ERROR;
 	}
 
 	/* None of the other models' seeds has predators. */
@@ -997,6 +1039,18 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			            s->duration, s->fps, f, CLI_MAX_FRAMES), CLI_ERROR;
 		s->frames = (long)f;
 		s->duration = -1; /* resolved: --print-config shows frames */
+	}
+	/* --no-render and --output: the command line wins over a file, and a
+	 * file that has both (--print-config writes every key) means no render.
+	 * Both on the command line stay a contradiction (main refuses it). */
+	int gn = cli_given(s, "no-render"), go = cli_given(s, "output");
+	if (s->no_render && go && gn != go) {
+		if (gn > go)
+			s->given[index_of(cli_find("output"))] = 0;
+		else
+			s->no_render = 0;
+	} else if (s->no_render && go == 1 && gn == 1) {
+		s->given[index_of(cli_find("output"))] = 0;
 	}
 	if (!s->output && !s->no_render)
 		return errf(err, errlen, "--output: needs a file name, a PNG pattern or -"), CLI_ERROR;
@@ -1274,10 +1328,13 @@ void cli_print_help(FILE *f, int all)
 	if (!all)
 		fprintf(f, "\nEvery model's parameters, drawing and encoding options: boids --help-all\n");
 	fprintf(f,
-	        "\nLimits: %ld boids, fields and pictures %ldx%ld, %ld frames.\n"
-	        "Exit status: 0 done, 1 runtime failure, 2 bad usage, 130/143 after\n"
-	        "SIGINT/SIGTERM (the output is finished first).  Manual: man boids\n",
-	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES);
+	        "\nLimits: %ld boids, %ldx%ld fields and pictures, %ld frames;\n"
+	        "positions and velocities within -%s..%s; config and --init lines\n"
+	        "up to %ld bytes.  Exit status: 0 done, 1 runtime failure, 2 bad usage,\n"
+	        "129/130/143 after SIGHUP/SIGINT/SIGTERM (the output is finished first).\n"
+	        "Manual: man boids\n",
+	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
+	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX);
 }
 
 void cli_print_models(FILE *f)

@@ -66,6 +66,8 @@ struct run {
 	double msum[METRICS_COUNT];  /* sums over the frames, for the means */
 	long mcount;
 	long frames_done;            /* frames through every stage */
+	int side_failed;             /* a side file failed: reported and removed, the run goes on */
+	int metrics_failed;          /* no metrics: neither --metrics nor --summary is written */
 	/* trails: the last `trail` positions of every boid, a ring of frames */
 	double *hist_x, *hist_y;     /* trail * n each */
 	long hist_count;             /* frames in the ring, <= trail */
@@ -209,7 +211,7 @@ static int runtime_error(const char *what, const char *path, int err)
 		return EXIT_FAILURE;
 	}
 	av_strerror(err, buf, sizeof(buf));
-	report("%s '%s': %s", what, path, buf);
+	report("%s '%s': %s", what, CLI_CUT_PATH(path), buf);
 	return EXIT_FAILURE;
 }
 
@@ -255,11 +257,16 @@ static int has_suffix(const char *s, const char *suffix)
 }
 
 /* Refuses an output path that exists (without -y) or cannot be created. */
-static void check_writable(const char *option, const char *path, int overwrite)
+static void check_writable(const char *option, const char *file, int overwrite)
 {
-	int err = outfile_check(path, overwrite);
-	enum outfile_what what = err ? outfile_what(path) : OUTFILE_NOTHING;
+	int err = outfile_check(file, overwrite);
+	enum outfile_what what = err ? outfile_what(file) : OUTFILE_NOTHING;
+	const char *path = CLI_CUT_PATH(file);
 
+	if (err == -ENOMEM) {
+		report("out of memory");
+		exit(EXIT_FAILURE);
+	}
 	if (err == -ELOOP || (err == -EEXIST && what == OUTFILE_DANGLING))
 		usage_error("%s: '%s' is a symbolic link to nothing (or a loop): not followed",
 		            option, path);
@@ -315,7 +322,7 @@ static void check_output(struct run *r)
 	if (has_suffix(out, ".png")) {
 		r->kind = OUT_PNG;
 		if (framename_check(out, why, sizeof(why)) != 0)
-			usage_error("--output: bad PNG pattern '%s': %s", out, why);
+			usage_error("--output: bad PNG pattern '%s': %s", CLI_CUT_PATH(out), why);
 		/*
 		 * The frames' names must be free (or -y).  Checked up front for the
 		 * first PNG_PRECHECK frames; beyond, writing refuses to replace a
@@ -324,7 +331,7 @@ static void check_output(struct run *r)
 		char name[4096];
 		for (long k = 0; k < s->frames && k < PNG_PRECHECK; k++) {
 			if (framename_format(name, sizeof(name), out, s->start_number + k) != 0)
-				usage_error("--output: PNG pattern '%s' makes names too long", out);
+				usage_error("--output: PNG pattern '%s' makes names too long", CLI_CUT_PATH(out));
 			check_writable("--output", name, s->overwrite);
 		}
 		return;
@@ -335,7 +342,7 @@ static void check_output(struct run *r)
 			usage_error("--output: refusing to write video to a terminal (redirect or pipe it)");
 	} else if (!video_path_supported(out)) {
 		usage_error("--output: unknown kind of file '%s' (expected %s, a PNG pattern such as f_%%05d.png, or -)",
-		            out, video_extensions());
+		            CLI_CUT_PATH(out), video_extensions());
 	} else {
 		r->kind = OUT_VIDEO;
 	}
@@ -408,7 +415,7 @@ static void check_side_files(struct run *r)
 			continue;
 		for (int j = 0; j < i; j++)
 			if (path[j] && same_path(path[i], path[j]) && !is_special(path[i]))
-				usage_error("%s: '%s' is also the %s", opt[i], path[i], opt[j]);
+				usage_error("%s: '%s' is also the %s", opt[i], CLI_CUT_PATH(path[i]), opt[j]);
 		if (i == 3 && strcmp(path[i], "-") == 0)
 			continue; /* the summary may go to standard output */
 		check_writable(opt[i], path[i], s->overwrite);
@@ -618,6 +625,8 @@ static void make_obstacles(struct run *r)
 	}
 }
 
+_Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
+
 /* Builds the flock from --init or the seed; usage errors exit 2. */
 static void build_flock(struct run *r)
 {
@@ -633,19 +642,31 @@ static void build_flock(struct run *r)
 	}
 	if (s->init) {
 		struct traj_error te;
+		struct stat sb;
+		const char *name = CLI_CUT_PATH(s->init);
 		FILE *f = fopen(s->init, "r");
+		if (!f && errno == ENOMEM) {
+			report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
+			exit(EXIT_FAILURE);
+		}
 		if (!f)
-			usage_error("--init: cannot open '%s': %s", s->init, strerror(errno));
+			usage_error("--init: cannot open '%s': %s", name, strerror(errno));
+		if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
+			usage_error("--init: '%s' is a directory", name);
 		int err = traj_load(f, &st, &te);
 		fclose(f);
 		if (err == -EINVAL && te.line)
-			usage_error("--init: '%s' line %ld: %s", s->init, te.line, te.what);
+			usage_error("--init: '%s' line %ld: %s", name, te.line, te.what);
 		if (err == -EINVAL)
-			usage_error("--init: '%s': %s", s->init, te.what);
+			usage_error("--init: '%s': %s", name, te.what);
+		if (err == -ENOMEM) { /* the machine's fault, not the file's */
+			report("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
+			exit(EXIT_FAILURE);
+		}
 		if (err)
-			usage_error("--init: cannot read '%s': %s", s->init, strerror(-err));
+			usage_error("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 		if (st.n > (size_t)CLI_MAX_BOIDS)
-			usage_error("--init: '%s' has %zu boids (at most %ld)", s->init, st.n, CLI_MAX_BOIDS);
+			usage_error("--init: '%s' has %zu boids (at most %ld)", name, st.n, CLI_MAX_BOIDS);
 		s->boids = (long)st.n;
 	}
 	if (s->predators > s->boids && !cli_given(s, "predators"))
@@ -775,36 +796,47 @@ static int step_n(struct run *r, long n)
 	return 0;
 }
 
+/*
+ * A side file (--trajectory, --metrics) failed: say so once and remove it,
+ * but let the run go on, so that a finished video is never thrown away
+ * because of a side file.  main() exits 1 at the end.
+ */
+static void side_file_failed(struct run *r, struct outfile *o, const char *what,
+                             const char *path, int err)
+{
+	runtime_error(what, path, err);
+	outfile_abort(o);
+	r->side_failed = 1;
+}
+
 /* Per-frame work that needs the live flock, in frame order. */
-static int record_frame(struct run *r, long frame)
+static void record_frame(struct run *r, long frame)
 {
 	const struct settings *s = &r->set;
 	const struct sim *m = &r->sim;
 
-	if (s->trajectory) {
+	if (s->trajectory && r->traj_file.path) {
 		int err = traj_write_frame(r->traj_file.fp, frame, m->n, m->x, m->y, m->vx, m->vy);
-		if (err) {
-			stage_failed(r, "cannot write", s->trajectory, err);
-			return -1;
-		}
+		if (err)
+			side_file_failed(r, &r->traj_file, "cannot write", s->trajectory, err);
 	}
-	if (r->want_metrics) {
+	if (r->want_metrics && !r->metrics_failed) {
 		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
 		                            sim_wraps(m), s->flock_radius };
 		int err = metrics_compute(&r->mctx, &in, &r->mlast);
 		if (err) {
-			stage_failed(r, "cannot measure the flock for", s->metrics ? s->metrics : s->summary, err);
-			return -1;
+			side_file_failed(r, &r->metrics_file, "cannot measure the flock for",
+			                 s->metrics ? s->metrics : s->summary, err);
+			r->metrics_failed = 1;
+			return;
 		}
 		for (size_t i = 0; i < METRICS_COUNT; i++)
 			r->msum[i] += metrics_value(&r->mlast, i);
 		r->mcount++;
-		if (s->metrics && (err = metrics_write_row(r->metrics_file.fp, frame, &r->mlast)) != 0) {
-			stage_failed(r, "cannot write", s->metrics, err);
-			return -1;
-		}
+		if (s->metrics && r->metrics_file.path &&
+		    (err = metrics_write_row(r->metrics_file.fp, frame, &r->mlast)) != 0)
+			side_file_failed(r, &r->metrics_file, "cannot write", s->metrics, err);
 	}
-	return 0;
 }
 
 /* Adds the current positions to the trail ring. */
@@ -855,8 +887,7 @@ static void *produce(void *arg)
 			stage_failed(r, NULL, NULL, 0);
 			break;
 		}
-		if (record_frame(r, k) != 0)
-			break;
+		record_frame(r, k);
 		push_trail(r);
 		struct frameq_slot *slot = frameq_get_empty(r->queue);
 		if (!slot)
@@ -1003,8 +1034,7 @@ static int run_frames(struct run *r, struct progress *bar)
 		for (long k = 0; k < s->frames && !stop_signal; k++) {
 			if (k > 0 && step_n(r, s->substeps) != 0)
 				return EXIT_FAILURE;
-			if (record_frame(r, k) != 0)
-				return r->failed;
+			record_frame(r, k);
 			r->frames_done = k + 1;
 			progress_update(bar, r->frames_done);
 		}
@@ -1155,6 +1185,10 @@ int main(int argc, char **argv)
 	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
 	int parsed = cli_parse(&r.set, argc, argv, err, sizeof(err));
 	switch (parsed) {
+	case CLI_NOMEM:
+		report("%s", err);
+		cli_release(&r.set);
+		return EXIT_FAILURE;
 	case CLI_ERROR:
 		report("%s", err);
 		cli_release(&r.set);
@@ -1251,12 +1285,16 @@ int main(int argc, char **argv)
 	status = close_outputs(&r, status);
 	double wall = progress_now() - bar.start;
 	/* A run that failed (after its options were accepted) or was stopped
-	 * says so in its summary: "status" tells a result from the rest. */
-	if (s->summary && (status == 0 || status == 1 || (status == 128 + stop_signal && r.frames_done > 0))) {
+	 * says so in its summary: "status" tells a result from the rest.  A
+	 * summary that cannot measure (metrics failed) is not written. */
+	if (s->summary && !r.metrics_failed &&
+	    (status == 0 || status == 1 || (status == 128 + stop_signal && r.frames_done > 0))) {
 		int st = write_summary(&r, wall, status);
 		if (st)
 			status = st;
 	}
+	if (r.side_failed && (status == 0 || status == 128 + stop_signal))
+		status = EXIT_FAILURE; /* the other outputs are kept */
 
 	if (!s->quiet && (status == 0 || status == 128 + stop_signal)) {
 		double t = wall;

@@ -557,19 +557,27 @@ double metrics_value(const struct metrics *m, size_t i)
 	}
 }
 
+/* The failing write's own errno (ENOSPC, EPIPE ...), -EIO only when it left none. */
+static int write_error(void)
+{
+	return errno ? -errno : -EIO;
+}
+
 int metrics_write_header(FILE *f)
 {
+	errno = 0;
 	if (fputs("frame", f) < 0)
-		return -EIO;
+		return write_error();
 	for (size_t i = 0; i < METRICS_COUNT; i++)
 		if (fprintf(f, ",%s", names[i]) < 0)
-			return -EIO;
-	return fputc('\n', f) == EOF ? -EIO : 0;
+			return write_error();
+	return fputc('\n', f) == EOF ? write_error() : 0;
 }
 
 int metrics_write_row(FILE *f, long frame, const struct metrics *m)
 {
+	errno = 0;
 	int w = fprintf(f, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%ld\n", frame, m->polarization,
 	                m->milling, m->mean_speed, m->nn_distance, m->gyration, m->clusters);
-	return w < 0 ? -EIO : 0;
+	return w < 0 ? write_error() : 0;
 }

@@ -371,14 +371,33 @@ static void steer_block(void *ctx, size_t task)
 		steer_one(s, s->vx, s->vy, s->nvx, s->nvy, order ? order[k] : k);
 }
 
+/* x within +-SIM_STATE_MAX; NaN (never expected) becomes 0. */
+static double bound(double x)
+{
+	return x > -SIM_STATE_MAX ? (x < SIM_STATE_MAX ? x : SIM_STATE_MAX)
+	       : x == x ? -SIM_STATE_MAX : 0;
+}
+
+static void bound_state(struct sim *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		s->x[i] = bound(s->x[i]);
+		s->y[i] = bound(s->y[i]);
+		s->vx[i] = bound(s->vx[i]);
+		s->vy[i] = bound(s->vy[i]);
+	}
+}
+
 int sim_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
 
 	if (p->model != SIM_HARDEN) {
 		int err = models_step(s);
-		if (!err)
+		if (!err) {
+			bound_state(s);
 			s->steps++;
+		}
 		return err;
 	}
 
@@ -413,6 +432,7 @@ int sim_step(struct sim *s)
 	else
 		for (size_t i = 0; i < s->n; i++)
 			move_one(s, i, 0);
+	bound_state(s);
 	s->steps++;
 	return 0;
 }

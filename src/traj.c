@@ -2,12 +2,16 @@
  * traj — trajectory CSV writer and last-frame loader; see include/traj.h.
  */
 #include "traj.h"
+#include "lineread.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* The stream's own error (ENOSPC says more than EIO), or -EIO. */
 static int write_error(void)
@@ -117,9 +121,9 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 	err->line = 0;
 	err->what[0] = 0;
 
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	while ((len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		while (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
 		if ((size_t)len != strlen(line)) {
 			ret = fail(err, lineno, "NUL byte in line");
@@ -164,6 +168,10 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 				ret = fail(err, lineno, "%s '%.40s' is not a finite number",
 				           names[k], field[2 + k]);
 				goto out;
+			} else if (fabs(v[k]) > TRAJ_VALUE_MAX) {
+				ret = fail(err, lineno, "%s '%.40s' is beyond the limit (-%s to %s)",
+				           names[k], field[2 + k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
+				goto out;
 			}
 		if (fr != frame) {
 			if (fr < frame) {
@@ -181,8 +189,13 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 		if (ret)
 			goto out;
 	}
-	if (ferror(f)) {
-		ret = -EIO;
+	if (len == -E2BIG) {
+		ret = fail(err, lineno + 1, "line longer than %ld bytes", LINEREAD_MAX);
+		goto out;
+	}
+	if (len != LINEREAD_EOF) { /* a read error is not the end of the file */
+		err->line = lineno + 1;
+		ret = (int)len;
 		goto out;
 	}
 	if (lineno == 0) {

@@ -99,7 +99,8 @@ struct encoder {
 static const struct encoder encoders[] = {
 	{ "libx264",    0, 51, 23, x26x_presets, "veryfast", NULL, 1 },
 	{ "libx264rgb", 0, 51, 23, x26x_presets, "veryfast", NULL, 1 },
-	{ "libx265",    0, 51, 28, x26x_presets, NULL, NULL, 1 },
+	/* x265 logs to stderr itself, past av_log: silence it (failures come back as codes) */
+	{ "libx265",    0, 51, 28, x26x_presets, NULL, "x265-params=log-level=none", 1 },
 	{ "libvpx-vp9", 0, 63, 41, NULL, NULL,
 	  "b=0:deadline=realtime:cpu-used=6:row-mt=1", 0 },
 	{ "libvpx",     4, 63, -1, NULL, NULL, "deadline=realtime:cpu-used=6", 0 },

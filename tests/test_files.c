@@ -30,7 +30,7 @@ static int load_text(const char *text, struct traj_state *st, struct traj_error 
 Test(files, trajectory_round_trips_every_double_exactly)
 {
 	double x[3] = { 0.1, 1e-300, 640 }, y[3] = { 1.0 / 3, -0.0, 359.99999999999994 };
-	double vx[3] = { -0.5, 4.999999999999999, 1e10 }, vy[3] = { 2.2250738585072014e-308, 3, -1 };
+	double vx[3] = { -0.5, 4.999999999999999, 1e9 }, vy[3] = { 2.2250738585072014e-308, 3, -1 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -69,6 +69,7 @@ Test(files, malformed_trajectories_name_the_line)
 		{ "frame,id,x,y,vx,vy\n1,0,1,2,3,4\n0,0,1,2,3,4\n", 3, "frame 0 after frame 1" },
 		{ "frame,id,x,y,vx,vy\n-1,0,1,2,3,4\n", 2, "frame" },
 		{ "frame,id,x,y,vx,vy\n0,0,1,2,3,4\n\n", 3, "empty line" },
+		{ "frame,id,x,y,vx,vy\n0,0,1e300,2,3,4\n", 2, "x '1e300' is beyond the limit" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct traj_state st;

@@ -441,6 +441,8 @@ static void ref_config_read(const uint8_t *data, size_t size, struct ref_config 
 	for (long ln = 1; !rc->bad && (l = fuzz_line(data, size, ln, &len)); ln++) {
 		while (len > 0 && l[len - 1] == '\r')
 			len--;
+		if (ln == 1 && len >= 3 && memcmp(l, "\xef\xbb\xbf", 3) == 0)
+			l += 3, len -= 3; /* a byte-order mark opening the file is skipped */
 		if (memchr(l, 0, len)) {
 			rc->bad = ln, rc->why = "NUL";
 			break;
@@ -1054,8 +1056,9 @@ int fuzz_traj(const uint8_t *data, size_t size)
 	if (r == 0) {
 		FUZZ_CHECK(st.n >= 1 && st.frame >= 0, "n %zu frame %ld", st.n, st.frame);
 		for (size_t i = 0; i < st.n; i++)
-			FUZZ_CHECK(isfinite(st.x[i]) && isfinite(st.y[i]) && isfinite(st.vx[i]) &&
-			           isfinite(st.vy[i]), "row %zu is not finite", i);
+			FUZZ_CHECK(fabs(st.x[i]) <= TRAJ_VALUE_MAX && fabs(st.y[i]) <= TRAJ_VALUE_MAX &&
+			           fabs(st.vx[i]) <= TRAJ_VALUE_MAX && fabs(st.vy[i]) <= TRAJ_VALUE_MAX,
+			           "row %zu is beyond the bound or not finite", i);
 		fuzz_check_last_frame(data, size, &st);
 		/* What was loaded, written and loaded again, is the same to the bit. */
 		char *text = fuzz_write(st.frame, st.n, st.x, st.y, st.vx, st.vy, &len);
@@ -1070,12 +1073,14 @@ int fuzz_traj(const uint8_t *data, size_t size)
 	traj_state_release(&st);
 	FUZZ_CHECK(st.n == 0 && !st.x, "traj_state_release left data");
 
-	/* The input's last 32 bytes as one boid: any finite state the writer
-	 * writes, the loader reads back to the bit. */
+	/* The input's last 32 bytes as one boid: any state within the bound
+	 * the simulation keeps (TRAJ_VALUE_MAX), the writer writes and the
+	 * loader reads back to the bit. */
 	double v[4];
 	if (size >= sizeof(v)) {
 		memcpy(v, data + size - sizeof(v), sizeof(v));
-		if (isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]) && isfinite(v[3])) {
+		if (fabs(v[0]) <= TRAJ_VALUE_MAX && fabs(v[1]) <= TRAJ_VALUE_MAX &&
+		    fabs(v[2]) <= TRAJ_VALUE_MAX && fabs(v[3]) <= TRAJ_VALUE_MAX) {
 			char *text = fuzz_write(0, 1, &v[0], &v[1], &v[2], &v[3], &len);
 			int r2 = fuzz_load(text, len, &back, &te2);
 			FUZZ_CHECK(r2 == 0, "written state does not load (%d): line %ld: %s\n%s", r2,
