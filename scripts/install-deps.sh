@@ -15,6 +15,7 @@
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
 #                single-node Slurm with munge, valgrind (make test-integration)
 #   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
+#   bench        what make bench compares with and computes with: ffmpeg, bc
 #   all          every purpose above (make check, make deps); also the default
 set -eu
 
@@ -25,9 +26,10 @@ pkgs_test="libcriterion-dev ffmpeg python3"
 pkgs_sweep="parallel rsync openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
 pkgs_integration="openssh-server slurm-wlm munge valgrind"
 pkgs_dev="clang libclang-rt-14-dev valgrind"
+pkgs_bench="ffmpeg bc"
 
 usage() {
-	echo "usage: scripts/install-deps.sh [--list] [run|build|test|sweep|integration|dev|all]..." >&2
+	echo "usage: scripts/install-deps.sh [--list] [run|build|test|sweep|integration|dev|bench|all]..." >&2
 	exit 2
 }
 
@@ -36,13 +38,13 @@ purposes=""
 for a in "$@"; do
 	case "$a" in
 	--list) list=1 ;;
-	run | build | test | sweep | integration | dev) purposes="$purposes $a" ;;
-	all) purposes="$purposes run build test sweep integration dev" ;;
+	run | build | test | sweep | integration | dev | bench) purposes="$purposes $a" ;;
+	all) purposes="$purposes run build test sweep integration dev bench" ;;
 	-h | --help) usage ;;
 	*) echo "install-deps: unknown purpose '$a'" >&2; usage ;;
 	esac
 done
-[ -n "$purposes" ] || purposes="run build test sweep integration dev"
+[ -n "$purposes" ] || purposes="run build test sweep integration dev bench"
 
 wanted=""
 for p in $purposes; do
