@@ -1,14 +1,19 @@
 # boids — build, test, install.
 #
-#   make            build build/boids
-#   make demo       install dependencies, build, render flock.mp4 with the defaults
-#   make test       install dependencies, build, run the test suite
-#   make check      the test suite under AddressSanitizer + UBSan (build-san/)
-#   make bench      benchmarks, printed as ratios (scripts/bench.sh)
-#   make deps       install the Debian packages (scripts/install-deps.sh)
-#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, completions, examples)
-#   make deb        build/boids_VERSION_ARCH.deb (mk/deb.mk)
-#   V=1             show the commands
+#   make                  build build/boids
+#   make demo             install what building needs, build, render flock.mp4 with the defaults
+#   make test             the hermetic tier: unit, command-line, render and video tests (< 1 min)
+#   make test-integration the machine tier: ssh sweeps on loopback, Slurm, full disks,
+#                         signals, a clean clone as an ordinary user, valgrind
+#   make check            every tier, then both test binaries under ASan + UBSan (build-san/)
+#   make check-valgrind   short renders of every kind under valgrind memcheck
+#   make bench            benchmarks, printed as ratios (scripts/bench.sh)
+#   make deps             install every Debian package any target needs
+#   make install          PREFIX=/usr/local DESTDIR= (binary, man page, completions, examples)
+#   make deb              build/boids_VERSION_ARCH.deb (mk/deb.mk)
+#   V=1                   show the commands
+#
+# Each target installs only the packages of its purposes (scripts/install-deps.sh).
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -34,8 +39,9 @@ OBJS  = $(SRCS:src/%.c=$(BUILD)/%.o)
 LIB_OBJS = $(filter-out $(BUILD)/main.o,$(OBJS))
 TSRCS = $(wildcard tests/*.c)
 TOBJS = $(TSRCS:tests/%.c=$(BUILD)/tests/%.o)
-# Machine-level tests (ssh on loopback, Slurm, full disks, signals): their own
-# binary, run by `make test-integration`; they share tests/common.c.
+# Machine-level tests (ssh on loopback, Slurm, full disks, signals, a clean
+# clone): their own binary, run by `make test-integration`; they share
+# tests/common.c.
 ISRCS = $(wildcard tests/integration/*.c)
 IOBJS = $(ISRCS:tests/integration/%.c=$(BUILD)/tests/integration/%.o) $(BUILD)/tests/common.o
 
@@ -45,7 +51,7 @@ else
 Q = @
 endif
 
-.PHONY: all deps demo test test-integration check check-valgrind bench fuzz install uninstall clean pkgcheck
+.PHONY: all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install uninstall clean pkgcheck
 
 all: $(BUILD)/boids
 
@@ -87,42 +93,51 @@ $(BUILD)/bench_sim: tests/bench/bench_sim.c $(LIB_OBJS) | pkgcheck
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
 bench:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh build bench
 	@$(MAKE) --no-print-directory $(BUILD)/boids $(BUILD)/bench_sim
 	@BUILD=$(BUILD) scripts/bench.sh
 
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh all
 
-# The suite runs the real binary too (command-line tests), so build both.
+# The hermetic tier.  The suite runs the real binary too (command-line
+# tests), so build both.
 test:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh build test
 	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/run
 	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run $(TESTFLAGS)
 
-# The machine-level tier: ssh sweeps on loopback, Slurm when it can start,
-# full disks, signals.
+# The machine tier: ssh sweeps on loopback, Slurm when it can start, full
+# disks, signals, a clean clone as an ordinary user; then valgrind.
 test-integration:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh build test sweep integration
 	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/integration/run
 	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/integration/run $(TESTFLAGS)
+	@$(MAKE) --no-print-directory valgrind-renders
 
-# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Every tier, then both test binaries under AddressSanitizer +
+# UndefinedBehaviorSanitizer (the clean-clone test runs once, above).
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 BOIDS_BIN=$(abspath build-san/boids)
 check:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh all
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory test-integration
 	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-		NEED_TESTS=1 build-san/boids build-san/tests/run
-	@ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		BOIDS_BIN=$(abspath build-san/boids) build-san/tests/run $(TESTFLAGS)
+		NEED_TESTS=1 build-san/boids build-san/tests/run build-san/tests/integration/run
+	@echo "== the hermetic tier under ASan + UBSan"
+	@$(SAN_ENV) build-san/tests/run $(TESTFLAGS)
+	@echo "== the machine tier under ASan + UBSan"
+	@$(SAN_ENV) build-san/tests/integration/run --filter='!(fresh)/*' $(TESTFLAGS)
 
 # A short render of every kind under valgrind memcheck: no errors, no leaks.
 VALGRIND = valgrind -q --error-exitcode=1 --suppressions=tests/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect \
 	--errors-for-leak-kinds=definite,indirect
 check-valgrind:
-	@scripts/install-deps.sh
-	@$(MAKE) --no-print-directory $(BUILD)/boids
+	@scripts/install-deps.sh build dev
+	@$(MAKE) --no-print-directory valgrind-renders
+valgrind-renders: $(BUILD)/boids
 	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && set -e && \
 	for out in v.mp4 v.gif f_%02d.png; do \
 		echo "  VALGRIND boids -o $$out"; \
@@ -136,7 +151,7 @@ check-valgrind:
 	echo "check-valgrind: no errors, no leaks"
 
 demo:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh build
 	@$(MAKE) --no-print-directory $(BUILD)/boids
 	$(BUILD)/boids -y -o flock.mp4
 

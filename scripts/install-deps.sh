@@ -1,20 +1,65 @@
 #!/bin/sh
-# Installs the Debian packages boids needs to build, test, benchmark and
-# render its demo.  Does nothing (quietly) when they are all present.
-# Runs apt-get as root, or through sudo when there is one.
+# Installs the Debian 12 packages boids needs for one or more purposes, and
+# nothing else (no recommended packages).  Quiet and quick when they are all
+# present; runs apt-get as root, or through sudo when there is one.
+#
+#   scripts/install-deps.sh PURPOSE...      e.g.  scripts/install-deps.sh build test
+#   scripts/install-deps.sh --list PURPOSE...   print the packages, install nothing
+#
+# Purposes (the README's install section gives the size of each):
+#   run          the shared libraries build/boids is linked with
+#   build        compiler, make, pkg-config and the libraries' headers (make, make demo)
+#   test         what the hermetic suite calls: Criterion, ffmpeg, python3 (make test)
+#   sweep        scripts/sweep, chart and contact-sheet: GNU parallel, rsync, the
+#                ssh client, gnuplot, ImageMagick, python3 and the DejaVu font
+#   integration  the machine-level tier: an ssh server for loopback sweeps, a
+#                single-node Slurm with munge, valgrind (make test-integration)
+#   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
+#   bench        what make bench compares with and computes with: ffmpeg, bc
+#   all          every purpose above (make check, make deps); also the default
 set -eu
 
-PACKAGES="
-build-essential pkg-config
-libcairo2-dev libpng-dev
-libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
-libcriterion-dev
-ffmpeg valgrind clang libclang-rt-14-dev
-parallel gnuplot-nox python3 bc imagemagick openssh-server openssh-client rsync
-"
+pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscale6 libavfilter8"
+pkgs_build="gcc libc6-dev make pkg-config
+	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev"
+pkgs_test="libcriterion-dev ffmpeg python3"
+pkgs_sweep="parallel rsync openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
+pkgs_integration="openssh-server slurm-wlm munge valgrind"
+pkgs_dev="clang libclang-rt-14-dev valgrind"
+pkgs_bench="ffmpeg bc"
+
+usage() {
+	echo "usage: scripts/install-deps.sh [--list] [run|build|test|sweep|integration|dev|bench|all]..." >&2
+	exit 2
+}
+
+list=0
+purposes=""
+for a in "$@"; do
+	case "$a" in
+	--list) list=1 ;;
+	run | build | test | sweep | integration | dev | bench) purposes="$purposes $a" ;;
+	all) purposes="$purposes run build test sweep integration dev bench" ;;
+	-h | --help) usage ;;
+	*) echo "install-deps: unknown purpose '$a'" >&2; usage ;;
+	esac
+done
+[ -n "$purposes" ] || purposes="run build test sweep integration dev bench"
+
+wanted=""
+for p in $purposes; do
+	eval "wanted=\"\$wanted \$pkgs_$p\""
+done
+# one line each, once
+wanted=$(printf '%s\n' $wanted | sort -u | tr '\n' ' ')
+
+if [ "$list" = 1 ]; then
+	printf '%s\n' $wanted
+	exit 0
+fi
 
 missing=""
-for p in $PACKAGES; do
+for p in $wanted; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 	case "$status" in
 	*"install ok installed"*) ;;
@@ -23,13 +68,14 @@ for p in $PACKAGES; do
 done
 [ -z "$missing" ] && exit 0
 
-echo "install-deps: installing:$missing"
+echo "install-deps: installing for$purposes:$missing"
 if [ "$(id -u)" -eq 0 ]; then
 	SUDO=""
 elif command -v sudo >/dev/null 2>&1; then
 	SUDO="sudo"
 else
 	echo "install-deps: need root (or sudo) to install:$missing" >&2
+	echo "install-deps: as root: apt-get install --no-install-recommends$missing" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
