@@ -143,14 +143,15 @@ int outfile_check(const char *path, int overwrite)
 	if (S_ISLNK(st.st_mode)) {
 		if (!overwrite)
 			return -EEXIST;
-		real = realpath(path, NULL);
-		if (!real)
+		/* follow it: a link to a pipe (/dev/stdout) has no name to resolve */
+		if (stat(path, &st) != 0)
 			return errno == ENOENT || errno == ELOOP ? -ELOOP : -errno;
-		if (stat(real, &st) != 0) {
-			err = -errno;
-			goto out;
+		if (S_ISREG(st.st_mode)) { /* replaced through a temporary beside the target */
+			real = realpath(path, NULL);
+			if (!real)
+				return -errno;
+			path = real;
 		}
-		path = real;
 	}
 	if (S_ISDIR(st.st_mode))
 		err = -EISDIR;
@@ -160,7 +161,6 @@ int outfile_check(const char *path, int overwrite)
 		err = -EEXIST;
 	else if (S_ISREG(st.st_mode))
 		err = check_tmp_name(path);
-out:
 	free(real);
 	return err;
 }
@@ -170,15 +170,20 @@ const char *outfile_name(const struct outfile *o)
 	return o->direct ? o->path : o->tmp;
 }
 
-/* Writes a device or FIFO in place: opened once, never a regular file. */
-static int begin_direct(struct outfile *o)
+/*
+ * Writes a device or FIFO in place: opened once, never a regular file.
+ * follow: o->path is a symlink the user asked to write through (-y), such
+ * as /dev/stdout, whose target may have no name (a pipe); the fstat below
+ * still refuses anything but a device or FIFO.
+ */
+static int begin_direct(struct outfile *o, int follow)
 {
 	struct stat st;
 	int fd;
 
 	o->direct = 1;
 	/* a FIFO blocks here until a reader comes; EINTR goes back to the caller */
-	fd = open(o->path, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open(o->path, O_WRONLY | O_NOCTTY | (follow ? 0 : O_NOFOLLOW) | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) != 0 || !is_special(st.st_mode)) {
@@ -254,6 +259,15 @@ int outfile_begin(struct outfile *o, const char *path, int overwrite)
 	if (exists && S_ISLNK(st.st_mode)) {
 		if (!overwrite)
 			return -EEXIST;
+		struct stat target;
+		if (stat(path, &target) == 0 && is_special(target.st_mode)) {
+			if (!(o->path = strdup(path)))
+				return -ENOMEM;
+			err = begin_direct(o, 1); /* /dev/stdout, a link to a FIFO */
+			if (err)
+				goto fail;
+			return 0;
+		}
 		o->path = realpath(path, NULL); /* write the link's target */
 		if (!o->path)
 			return errno == ENOENT ? -ELOOP : -errno;
@@ -270,7 +284,7 @@ int outfile_begin(struct outfile *o, const char *path, int overwrite)
 		goto fail;
 	}
 	if (exists && is_special(st.st_mode))
-		err = overwrite ? begin_direct(o) : -EEXIST;
+		err = overwrite ? begin_direct(o, 0) : -EEXIST;
 	else /* an existing file without overwrite: commit's link() refuses it */
 		err = begin_tmp(o, exists && overwrite ? &st : NULL);
 	if (err)

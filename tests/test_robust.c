@@ -293,8 +293,8 @@ Test(robust, a_huge_value_in_a_message_keeps_the_reason)
 		{ "--init $(head -c 5000 /dev/zero | tr '\\0' x)", "File name too long" },
 		{ "--config $(head -c 5000 /dev/zero | tr '\\0' x)", "File name too long" },
 		{ "$(head -c 5000 /dev/zero | tr '\\0' x)", "(options start with -; see --help)" },
-		{ "-o $(head -c 5000 /dev/zero | tr '\\0' x).mp4", "File name too long" },
-		{ "-o $(head -c 5000 /dev/zero | tr '\\0' x).png", "no frame number field" },
+		{ "-o $(head -c 5000 /dev/zero | tr '\\0' x).mp4", "the name is too long" },
+		{ "-o $(head -c 5000 /dev/zero | tr '\\0' x).png", "the name is too long" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		cr_assert_eq(tc_sh("'%s' -f 1 %s %s 2>err.txt", getenv("BOIDS_BIN"),
