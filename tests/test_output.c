@@ -65,9 +65,9 @@ Test(output, thread_count_never_changes_the_bytes)
 		int threads = (int[]){ 1, 2, 8 }[t];
 		cr_assert_eq(tc_sh("mkdir t%d", threads), 0);
 		for (int i = 0; i < 4; i++)
-			cr_assert_eq(tc_boids("-q -f 20 -n 3000 -s 480x270 --update synchronous --threads %d -o t%d/%s",
+			cr_assert_eq(tc_boids("-q -f 12 -n 1500 -s 320x180 --update synchronous --threads %d -o t%d/%s",
 			                      threads, threads, outs[i]), 0, "%s", tc_stderr());
-		cr_assert_eq(tc_boids("-q -f 20 -n 3000 -s 480x270 --update synchronous --threads %d -o t%d/f%%02d.png --trajectory t%d/t.csv",
+		cr_assert_eq(tc_boids("-q -f 12 -n 1500 -s 320x180 --update synchronous --threads %d -o t%d/f%%02d.png --trajectory t%d/t.csv",
 		                      threads, threads, threads), 0);
 	}
 	char a[64], b[64];

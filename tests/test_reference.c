@@ -4,7 +4,7 @@
  * article's code): boids writes a trajectory, the reference re-advances
  * every frame from boids' own state and must land on the next frame to
  * 1e-9.  The start state (frame 0) is checked against each program's too.
- * Small flocks and 100 frames here; tests/integration/reference.c runs
+ * Small flocks and 50 frames here; tests/integration/reference.c runs
  * 500 frames of every model's defaults.
  */
 #include <criterion/criterion.h>
@@ -25,7 +25,7 @@ static int check(const char *args, const char *ref, const char *refargs, int fra
 }
 
 #define AGREE(args, ref, refargs) do { \
-	int st_ = check(args, ref, refargs, 100); \
+	int st_ = check(args, ref, refargs, 50); \
 	char *e_ = tc_slurp("ref.err", NULL); \
 	cr_assert_eq(st_, 0, "%s.py %s on boids %s: %s", ref, refargs, args, e_ ? e_ : "?"); \
 	free(e_); \
