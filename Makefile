@@ -110,7 +110,7 @@ test:
 # The machine tier: ssh sweeps on loopback, Slurm when it can start, full
 # disks, signals, a clean clone as an ordinary user; then valgrind.
 test-integration:
-	@scripts/install-deps.sh build test sweep integration
+	@scripts/install-deps.sh build test sweep integration package
 	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/integration/run
 	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/integration/run $(TESTFLAGS)
 	@$(MAKE) --no-print-directory valgrind-renders

@@ -10,7 +10,7 @@ DEB_FILE     = $(BUILD)/boids_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 .PHONY: deb
 deb:
-	@scripts/install-deps.sh build
+	@scripts/install-deps.sh build package
 	@$(MAKE) --no-print-directory $(BUILD)/boids
 	@rm -rf $(BUILD)/deb && mkdir -p $(DEB_ROOT)/DEBIAN $(BUILD)/deb/src/debian
 	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr >/dev/null

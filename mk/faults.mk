@@ -16,7 +16,7 @@ FAULT_WRAP = $(foreach f,malloc calloc realloc strdup strndup fopen fdopen \
 .PHONY: test-faults
 
 test-faults:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh build test
 	@$(MAKE) --no-print-directory BUILD=$(FAULTS_BUILD) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
 		$(FAULTS_BUILD)/boids-faults
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \

@@ -9,27 +9,30 @@
 # Purposes (the README's install section gives the size of each):
 #   run          the shared libraries build/boids is linked with
 #   build        compiler, make, pkg-config and the libraries' headers (make, make demo)
-#   test         what the hermetic suite calls: Criterion, ffmpeg, python3 (make test)
-#   sweep        scripts/sweep, chart and contact-sheet: GNU parallel, rsync, the
+#   test         what the hermetic suite calls: Criterion, ffmpeg, python3, and zsh
+#                to check the completion script it parses (make test)
+#   sweep        scripts/sweep, chart and contact-sheet: GNU parallel, the
 #                ssh client, gnuplot, ImageMagick, python3 and the DejaVu font
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
 #                single-node Slurm with munge, valgrind (make test-integration)
 #   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
 #   bench        what make bench compares with and computes with: ffmpeg, bc
+#   package      make deb: dpkg-shlibdeps (dpkg-dev) and strip
 #   all          every purpose above (make check, make deps); also the default
 set -eu
 
 pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscale6 libavfilter8"
 pkgs_build="gcc libc6-dev make pkg-config
 	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev"
-pkgs_test="libcriterion-dev ffmpeg python3"
-pkgs_sweep="parallel rsync openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
+pkgs_test="libcriterion-dev ffmpeg python3 zsh"
+pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
 pkgs_integration="openssh-server slurm-wlm munge valgrind"
 pkgs_dev="clang libclang-rt-14-dev valgrind"
 pkgs_bench="ffmpeg bc"
+pkgs_package="dpkg-dev binutils"
 
 usage() {
-	echo "usage: scripts/install-deps.sh [--list] [run|build|test|sweep|integration|dev|bench|all]..." >&2
+	echo "usage: scripts/install-deps.sh [--list] [run|build|test|sweep|integration|dev|bench|package|all]..." >&2
 	exit 2
 }
 
@@ -38,13 +41,13 @@ purposes=""
 for a in "$@"; do
 	case "$a" in
 	--list) list=1 ;;
-	run | build | test | sweep | integration | dev | bench) purposes="$purposes $a" ;;
-	all) purposes="$purposes run build test sweep integration dev bench" ;;
+	run | build | test | sweep | integration | dev | bench | package) purposes="$purposes $a" ;;
+	all) purposes="$purposes run build test sweep integration dev bench package" ;;
 	-h | --help) usage ;;
 	*) echo "install-deps: unknown purpose '$a'" >&2; usage ;;
 	esac
 done
-[ -n "$purposes" ] || purposes="run build test sweep integration dev bench"
+[ -n "$purposes" ] || purposes="run build test sweep integration dev bench package"
 
 wanted=""
 for p in $purposes; do
