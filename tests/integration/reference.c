@@ -14,7 +14,7 @@ static void agree500(const char *args, const char *ref, const char *refargs)
 {
 	tc_tmpdir();
 	cr_assert_eq(tc_boids("-q --no-render -f 500 --trajectory t.csv %s", args), 0, "%s", tc_stderr());
-	int st = tc_sh("python3 '%s/tests/ref/%s.py' t.csv --frames 500 --check-start %s >ref.out 2>ref.err",
+	int st = tc_sh("python3 -B '%s/tests/ref/%s.py' t.csv --frames 500 --check-start %s >ref.out 2>ref.err",
 	               getenv("BOIDS_SRC") ? getenv("BOIDS_SRC") : SRCDIR, ref, refargs);
 	char *e = tc_slurp("ref.err", NULL);
 	cr_assert_eq(st, 0, "%s.py on boids %s: %s", ref, args, e ? e : "?");
