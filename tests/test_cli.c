@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "cli.h"
 #include "common.h"
@@ -22,6 +23,40 @@ static int one_line(const char *s)
 	return nl && nl[1] == 0;
 }
 
+/*
+ * A row the option parser itself refuses is checked in this process, which
+ * saves starting boids (0.15 s of CPU each: it maps 167 shared libraries):
+ * cli_parse() must return CLI_ERROR with one line naming the option, which
+ * main() prints as "boids: LINE" with exit 2 (the rows that reach main's
+ * own checks, and tests elsewhere, hold main to that).  Returns 0 for a row
+ * that needs the binary: shell syntax wordexp() leaves to a shell, or one
+ * the parser accepts.
+ */
+static int refused_by_the_parser(const char *args, const char *expect)
+{
+	wordexp_t we;
+	if (strstr(args, "$(") || strchr(args, '`') || strchr(args, '>') || strchr(args, '|') ||
+	    wordexp(args, &we, WRDE_NOCMD | WRDE_UNDEF) != 0)
+		return 0;
+	char **argv = calloc(we.we_wordc + 2, sizeof(*argv));
+	cr_assert_not_null(argv);
+	argv[0] = "boids";
+	for (size_t i = 0; i < we.we_wordc; i++)
+		argv[i + 1] = we.we_wordv[i];
+	struct settings s;
+	char err[512];
+	int r = cli_parse(&s, (int)we.we_wordc + 1, argv, err, sizeof(err));
+	cli_release(&s);
+	if (r == CLI_ERROR) {
+		cr_expect(strstr(err, expect) != NULL, "'boids %s': message does not name '%s': %s",
+		          args, expect, err);
+		cr_expect(!strchr(err, '\n') && err[0], "'boids %s': not one line: [%s]", args, err);
+	}
+	free(argv);
+	wordfree(&we);
+	return r == CLI_ERROR;
+}
+
 Test(cli, every_malformed_invocation_exits_2_naming_the_option)
 {
 	char path[512];
@@ -29,7 +64,7 @@ Test(cli, every_malformed_invocation_exits_2_naming_the_option)
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f, "cannot open %s", path);
 	char line[1024];
-	int cases = 0;
+	int cases = 0, parsed = 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		if (!line[0] || line[0] == '#')
@@ -38,6 +73,11 @@ Test(cli, every_malformed_invocation_exits_2_naming_the_option)
 		cr_assert_not_null(tab, "bad table line: %s", line);
 		*tab = 0;
 		const char *expect = line, *args = tab + 1;
+		if (refused_by_the_parser(args, expect)) {
+			parsed++;
+			cases++;
+			continue;
+		}
 		int st = tc_boids("%s", args);
 		const char *err = tc_stderr();
 		cr_expect_eq(st, 2, "'boids %s' exited %d, not 2 (stderr: %s)", args, st, err);
@@ -50,6 +90,7 @@ Test(cli, every_malformed_invocation_exits_2_naming_the_option)
 	}
 	fclose(f);
 	cr_assert_geq(cases, 40);
+	cr_assert_lt(parsed, cases, "some rows must reach the binary's own checks");
 }
 
 /*
