@@ -118,14 +118,14 @@ static long count_frames(const char *path, int *playable)
 	return n;
 }
 
-/* The progress bar prints "done/total frames" once frames are written. */
+/* A progress line says "boids: done/total frames" once frames are written. */
 #define PROGRESS " frames"
 
 static void interrupted_video(int sig, int expect)
 {
 	struct bg b;
 	/* far more frames than it can make before the signal */
-	bg_start(&b, "-q --progress always -s 640x360 -n 500 -f 1000000 -o v.mp4");
+	bg_start(&b, "-q --progress lines --progress-interval 0.1 -s 640x360 -n 500 -f 1000000 -o v.mp4");
 	bg_wait_for(&b, PROGRESS);
 	int st = bg_signal(&b, sig);
 	cr_assert_eq(st, expect, "exit %d after signal %d: %s", st, sig, b.err);
@@ -155,7 +155,7 @@ Test(reliability, sigint_during_png_output_leaves_only_whole_pngs)
 {
 	struct bg b;
 	cr_assert_eq(mkdir("f", 0755), 0);
-	bg_start(&b, "-q --progress always -s 640x360 -n 500 -f 1000000 -o f/%07d.png");
+	bg_start(&b, "-q --progress lines --progress-interval 0.1 -s 640x360 -n 500 -f 1000000 -o f/%07d.png");
 	bg_wait_for(&b, PROGRESS);
 	cr_assert_eq(bg_signal(&b, SIGINT), 130, "%s", b.err);
 	int n = tc_count_files("f");

@@ -60,8 +60,8 @@ static void wait_progress(int fd, long frames)
 				line[used] = 0;
 				used = 0;
 				long done;
-				char *at = strchr(line, ']');
-				if (at && sscanf(at + 1, " %ld/", &done) == 1 && done >= frames)
+				/* "boids: 12/100000 frames (0%), ..." (--progress lines) */
+				if (sscanf(line, "boids: %ld/", &done) == 1 && done >= frames)
 					return;
 			} else {
 				line[used++] = buf[i];
@@ -107,7 +107,7 @@ static long count_frames(const char *path)
 static void stopped_video(const int *sigs, int nsigs, int expect)
 {
 	int fd;
-	pid_t pid = start("--progress always -s 640x360 -n 500 -f 100000 -o v.mp4 --trajectory t.csv", &fd);
+	pid_t pid = start("--progress lines --progress-interval 0.1 -s 640x360 -n 500 -f 100000 -o v.mp4 --trajectory t.csv", &fd);
 	wait_progress(fd, 5);
 	for (int i = 0; i < nsigs; i++)
 		kill(pid, sigs[i]);
