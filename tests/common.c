@@ -124,3 +124,13 @@ int tc_count_files(const char *path)
 	closedir(d);
 	return n;
 }
+
+int tc_same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *x = tc_slurp(a, &la), *y = tc_slurp(b, &lb);
+	int same = x && y && la == lb && memcmp(x, y, la) == 0;
+	free(x);
+	free(y);
+	return same;
+}

@@ -27,6 +27,9 @@ const char *tc_stderr(void);
 /* Reads a whole file; NULL if missing.  *len gets its size. */
 char *tc_slurp(const char *path, size_t *len);
 
+/* 1 when both files exist and hold the same bytes, else 0. */
+int tc_same_file(const char *a, const char *b);
+
 /* Number of entries in a directory, "." and ".." excluded. */
 int tc_count_files(const char *dir);
 

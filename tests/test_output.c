@@ -19,15 +19,6 @@ static void teardown(void) { tc_cleanup(); }
 
 TestSuite(output, .init = setup, .fini = teardown, .timeout = 180);
 
-static int same_file(const char *a, const char *b)
-{
-	size_t la, lb;
-	char *x = tc_slurp(a, &la), *y = tc_slurp(b, &lb);
-	int same = x && y && la == lb && memcmp(x, y, la) == 0;
-	free(x);
-	free(y);
-	return same;
-}
 
 Test(output, boids_alone_writes_the_default_clip)
 {
@@ -55,7 +46,7 @@ Test(output, boids_alone_writes_the_default_clip)
 	cr_assert_eq(tc_boids("%s", ""), 2);
 	cr_assert_eq(tc_sh("mv flock.mp4 first.mp4"), 0);
 	cr_assert_eq(tc_boids("%s", ""), 0);
-	cr_assert(same_file("flock.mp4", "first.mp4"), "a second run wrote other bytes");
+	cr_assert(tc_same_file("flock.mp4", "first.mp4"), "a second run wrote other bytes");
 }
 
 Test(output, thread_count_never_changes_the_bytes)
@@ -75,7 +66,7 @@ Test(output, thread_count_never_changes_the_bytes)
 		for (int t = 1; t < 3; t++) {
 			snprintf(a, sizeof(a), "t1/%s", outs[i]);
 			snprintf(b, sizeof(b), "t%d/%s", (int[]){ 1, 2, 8 }[t], outs[i]);
-			cr_expect(same_file(a, b), "%s and %s differ", a, b);
+			cr_expect(tc_same_file(a, b), "%s and %s differ", a, b);
 		}
 	cr_assert_eq(tc_sh("for f in t1/f*.png; do cmp -s $f t8/${f#t1/} || exit 1; done"), 0);
 }
@@ -161,8 +152,8 @@ Test(output, option_effects_show_in_the_picture)
 	cr_assert_eq(tc_boids("-q -f 1 --shape polygon -o poly_%%d.png"), 0);
 	cr_assert_eq(tc_boids("-q -f 1 --shape curve -o curve_%%d.png"), 0);
 	cr_assert_eq(tc_boids("-q -f 1 --shape curve --boid-size 2 -o big_%%d.png"), 0);
-	cr_assert(!same_file("poly_0.png", "curve_0.png"));
-	cr_assert(!same_file("big_0.png", "curve_0.png"));
+	cr_assert(!tc_same_file("poly_0.png", "curve_0.png"));
+	cr_assert(!tc_same_file("big_0.png", "curve_0.png"));
 	cr_assert_eq(tc_boids("-q -f 1 --antialias none -o aa_%%d.png"), 0);
 	p = read_png("aa_0.png", &w, &h);
 	int colours = 0;
@@ -193,8 +184,8 @@ Test(output, trails_obstacles_noise_and_opengl_look)
 	/* trails: more boid-coloured pixels than without */
 	cr_assert_eq(tc_boids("-q -f 30 -o a_%%02d.png"), 0);
 	cr_assert_eq(tc_boids("-q -f 30 --trail 10 -o t_%%02d.png"), 0);
-	cr_assert(!same_file("a_29.png", "t_29.png"));
-	cr_assert(same_file("a_00.png", "t_00.png"), "frame 0 has no history, so no trail");
+	cr_assert(!tc_same_file("a_29.png", "t_29.png"));
+	cr_assert(tc_same_file("a_00.png", "t_00.png"), "frame 0 has no history, so no trail");
 	/* the OpenGL look: yellow predators */
 	cr_assert_eq(tc_boids("-q -f 1 --opengl --print-config"), 0);
 	cr_assert(strstr(tc_stdout(), "trail = 20\n") && strstr(tc_stdout(), "predator-color = #ffff00\n") &&
@@ -207,7 +198,7 @@ Test(output, trails_obstacles_noise_and_opengl_look)
 	p = read_png("n_0.png", &w, &h);
 	cr_assert(memcmp(p, p + 3 * (200 * 640 + 400), 3) != 0, "noise background is flat");
 	free(p);
-	cr_assert(!same_file("n_0.png", "m_0.png"), "the seed does not change the noise");
+	cr_assert(!tc_same_file("n_0.png", "m_0.png"), "the seed does not change the noise");
 }
 
 Test(output, obstacles_round_trip_through_a_config_file)
@@ -234,7 +225,7 @@ Test(output, every_model_renders_from_its_defaults)
 		/* the canvas article's "few hundred birds" are 300, the others 100 */
 		cr_assert_eq(tc_sh("test $(grep -c '^29,' %s.csv) -eq %d", models[i], i == 3 ? 300 : 100), 0);
 	}
-	cr_assert(!same_file("processing.csv", "canvas.csv"));
+	cr_assert(!tc_same_file("processing.csv", "canvas.csv"));
 	/* the steering target is drawn: a fixed one shows up in the picture */
 	cr_assert_eq(tc_boids("-q -m steering --target 100,100 --target-color '#ff0000' -f 1 -o s_%%d.png"), 0);
 	int w, h;

@@ -12,15 +12,6 @@
 
 TestSuite(stills, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup);
 
-static int same_file(const char *a, const char *b)
-{
-	size_t la, lb;
-	char *x = tc_slurp(a, &la), *y = tc_slurp(b, &lb);
-	int same = x && y && la == lb && memcmp(x, y, la) == 0;
-	free(x);
-	free(y);
-	return same;
-}
 
 Test(stills, a_still_is_the_chosen_frame_of_the_sequence)
 {
@@ -28,10 +19,10 @@ Test(stills, a_still_is_the_chosen_frame_of_the_sequence)
 	cr_assert_eq(tc_boids("-q -f 12 -n 60 -s 160x90 -o last.png"), 0);
 	cr_assert_eq(tc_boids("-q -f 12 -n 60 -s 160x90 -o first.png --poster 0"), 0);
 	cr_assert_eq(tc_boids("-q -f 12 -n 60 -s 160x90 -o fifth.png --poster 5"), 0);
-	cr_assert(same_file("last.png", "f_11.png"), "the default still is the last frame");
-	cr_assert(same_file("first.png", "f_00.png"));
-	cr_assert(same_file("fifth.png", "f_05.png"));
-	cr_assert(!same_file("first.png", "f_11.png"), "frames differ, so the test can tell");
+	cr_assert(tc_same_file("last.png", "f_11.png"), "the default still is the last frame");
+	cr_assert(tc_same_file("first.png", "f_00.png"));
+	cr_assert(tc_same_file("fifth.png", "f_05.png"));
+	cr_assert(!tc_same_file("first.png", "f_11.png"), "frames differ, so the test can tell");
 	cr_assert_eq(tc_count_files("."), 15); /* 12 frames and 3 stills, nothing else */
 }
 
