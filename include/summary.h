@@ -59,7 +59,8 @@ int summary_options_hash(const struct settings *set, char out[72]);
 /*
  * Writes the summary and flushes f.  Strings are escaped so that the JSON is
  * valid UTF-8 whatever bytes they hold: a byte outside a well-formed UTF-8
- * sequence becomes U+FFFD.  Returns 0 or the failing write's -errno (-EIO
+ * sequence becomes U+FFFD.  Returns 0, -ENOMEM when the options hash cannot
+ * be made (nothing is written then), or the failing write's -errno (-EIO
  * if it left none).
  */
 int summary_write(FILE *f, const struct summary *s);

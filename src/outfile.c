@@ -374,28 +374,26 @@ void outfile_abort(struct outfile *o)
 
 /* ------------------------------------------------------------------ locks */
 
-/* dir/.base.lock, malloc'ed. */
-static char *lock_name(const char *path)
+/* dir/.base.lock into buf (no allocation: unlocking must not fail);
+ * 0 or -ENAMETOOLONG. */
+static int lock_name(const char *path, char *buf, size_t len)
 {
 	const char *base, *ext;
 	size_t dirlen;
 
 	split(path, &base, &ext, &dirlen);
-	size_t len = dirlen + 1 + strlen(base) + 5 + 1;
-	char *name = malloc(len);
-	if (name)
-		snprintf(name, len, "%.*s.%s.lock", (int)dirlen, path, base);
-	return name;
+	int n = snprintf(buf, len, "%.*s.%s.lock", (int)dirlen, path, base);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 int outfile_lock(const char *path)
 {
 	struct stat a, b;
-	char *name = lock_name(path);
+	char name[PATH_MAX + 16];
 	int fd, err;
 
-	if (!name)
-		return -ENOMEM;
+	if ((err = lock_name(path, name, sizeof(name))) != 0)
+		return err;
 	for (;;) {
 		fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, file_mode());
 		if (fd < 0) {
@@ -415,17 +413,16 @@ int outfile_lock(const char *path)
 		}
 		close(fd);
 	}
-	free(name);
 	return err;
 }
 
 void outfile_unlock(const char *path, int fd)
 {
+	char name[PATH_MAX + 16];
+
 	if (fd < 0)
 		return;
-	char *name = lock_name(path);
-	if (name)
+	if (lock_name(path, name, sizeof(name)) == 0)
 		unlink(name); /* while still holding it: see outfile_lock */
-	free(name);
 	close(fd);
 }

@@ -143,6 +143,10 @@ int summary_write(FILE *f, const struct summary *s)
 	size_t n;
 	const struct cli_option *opts = cli_options(&n);
 	char v[4096];
+	/* first: a summary without its hash could not be matched to its sweep */
+	int err = summary_options_hash(s->set, hash);
+	if (err)
+		return err;
 
 	errno = 0;
 	fprintf(f, "{\n  \"version\": \"%s\",\n  \"seed\": %llu,\n", BOIDS_VERSION,
@@ -157,10 +161,7 @@ int summary_write(FILE *f, const struct summary *s)
 		host[0] = 0;
 	put_string(f, host);
 	fputs(",\n  \"options_hash\": ", f);
-	if (summary_options_hash(s->set, hash) == 0)
-		put_string(f, hash);
-	else
-		fputs("null", f);
+	put_string(f, hash);
 	fputs(",\n  \"parameters\": {", f);
 	int first = 1;
 	for (size_t i = 0; i < n; i++) {
