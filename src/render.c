@@ -454,6 +454,18 @@ static void draw_tail(struct renderer *r, const struct render_view *v, size_t i,
 	}
 }
 
+/* A circle of radius r with a tick of half-length t across it ahead. */
+static void range_ring(cairo_t *cr, uint32_t rgb, double r, double t)
+{
+	set_color(cr, rgb);
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, 0, 0, r, 0, 2 * M_PI);
+	cairo_stroke(cr);
+	cairo_move_to(cr, 0, r - t);
+	cairo_line_to(cr, 0, r + t);
+	cairo_stroke(cr);
+}
+
 /*
  * The OpenGL version's "Ranges" overlay (DrawRanges), around the last boid
  * and turned with it: a yellow cross showing its axes, a magenta circle of
@@ -480,20 +492,8 @@ static void draw_ranges(struct renderer *r, const struct render_view *v)
 	cairo_move_to(cr, 0, 0);
 	cairo_line_to(cr, 0, 10);
 	cairo_stroke(cr);
-	set_color(cr, 0xFF00FF); /* Magenta */
-	cairo_new_sub_path(cr);
-	cairo_arc(cr, 0, 0, near, 0, 2 * M_PI);
-	cairo_stroke(cr);
-	cairo_move_to(cr, 0, near - 5);
-	cairo_line_to(cr, 0, near + 5);
-	cairo_stroke(cr);
-	set_color(cr, 0x90EE90); /* LightGreen */
-	cairo_new_sub_path(cr);
-	cairo_arc(cr, 0, 0, far, 0, 2 * M_PI);
-	cairo_stroke(cr);
-	cairo_move_to(cr, 0, far - 10);
-	cairo_line_to(cr, 0, far + 10);
-	cairo_stroke(cr);
+	range_ring(cr, 0xFF00FF, near, 5);  /* Magenta */
+	range_ring(cr, 0x90EE90, far, 10);  /* LightGreen */
 	cairo_restore(cr);
 }
 

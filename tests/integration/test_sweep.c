@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "sweep_util.h"
 
 #define SWEEP "'" SRCDIR "/scripts/sweep' --bin \"$BOIDS_BIN\""
 #define FAST "--frames 20 --boids 30 --threads 1"
@@ -26,26 +27,6 @@ static void setup(void) { tmp = tc_tmpdir(); }
 static void teardown(void) { tc_cleanup(); }
 
 TestSuite(sweep, .init = setup, .fini = teardown, .timeout = 300);
-
-/* Runs a shell command with stdout in out.txt and stderr in err.txt. */
-static int sh(const char *cmd)
-{
-	return tc_sh("%s >out.txt 2>err.txt", cmd);
-}
-
-static char *text(const char *path)
-{
-	char *t = tc_slurp(path, NULL);
-	return t ? t : strdup("");
-}
-
-static void expect_status(int got, int want, const char *what)
-{
-	char *o = text("out.txt"), *e = text("err.txt");
-	cr_assert_eq(got, want, "%s: exit %d, not %d\nstdout: %s\nstderr: %s", what, got, want, o, e);
-	free(o);
-	free(e);
-}
 
 static long lines(const char *path)
 {

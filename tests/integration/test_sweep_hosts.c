@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "sweep_util.h"
 
 #define SWEEP "'" SRCDIR "/scripts/sweep' --bin \"$BOIDS_BIN\""
 #define FAST "--frames 5 --boids 20 --threads 1"
@@ -35,21 +36,6 @@ static void teardown(void)
 
 TestSuite(sweep_hosts, .init = setup, .fini = teardown, .timeout = 600);
 
-static char *text(const char *path)
-{
-	char *t = tc_slurp(path, NULL);
-	return t ? t : strdup("");
-}
-
-static void expect_status(int got, int want, const char *what)
-{
-	char *o = text("out.txt"), *e = text("err.txt");
-	cr_assert_eq(got, want, "%s: exit %d, not %d\nstdout: %s\nstderr: %s", what, got, want, o, e);
-	free(o);
-	free(e);
-}
-
-static int sh(const char *cmd) { return tc_sh("%s >out.txt 2>err.txt", cmd); }
 
 /*
  * A private sshd on 127.0.0.1 in the foreground of nothing: -f our config,
