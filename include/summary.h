@@ -38,7 +38,7 @@
 enum summary_status { SUMMARY_COMPLETE, SUMMARY_INTERRUPTED, SUMMARY_FAILED };
 
 struct summary {
-	const struct settings *set;
+	const struct config *set;        /* the run's settings */
 	int status;                      /* enum summary_status */
 	int signal;                      /* the signal that interrupted the run, or 0 */
 	long frames_asked;               /* frames the run was asked for */
@@ -54,7 +54,7 @@ struct summary {
  * Writes "sha256:" and the 64 hex digits of the options hash (see above)
  * into out.  Returns 0 or -errno (-ENOMEM).
  */
-int summary_options_hash(const struct settings *set, char out[72]);
+int summary_options_hash(const struct config *set, char out[72]);
 
 /*
  * Writes the summary and flushes f.  Strings are escaped so that the JSON is

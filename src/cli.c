@@ -2,11 +2,14 @@
  * cli — options, config files, validation and help; see include/cli.h.
  *
  * Everything about an option lives in one row of `options[]` below: its
- * name, type, default, range, placeholder and help line.  Parsing
- * (getopt_long), config keys (inih), --help and --print-config are all
- * driven by that table, and a test checks the man page against it, so the
- * five cannot drift apart.  To add an option: add a field to struct
- * settings, a row here, and a line to docs/boids.1.
+ * name, type and the field of struct config it fills (AT() checks the
+ * field's C type), default, range, placeholder, units, group and help
+ * line.  Parsing (getopt_long), config keys, --help, --print-config and
+ * --list-options are all driven by that table; tests hold the man page and
+ * docs/MODEL.md against the binary.  What depends on several settings is
+ * the resolve step's (below).  To add an option: a field in the struct of
+ * the module that reads it, a row here, and an entry in docs/boids.1
+ * (docs/ARCHITECTURE.md, "Settings", has an example).
  */
 #include "cli.h"
 
@@ -27,23 +30,42 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-#define OFF(f) offsetof(struct settings, f)
 
-static const char *const edges_names[] = { "bounce", "wrap", "both", "none", NULL };
-static const char *const update_names[] = { "sequential", "synchronous", NULL };
-static const char *const shape_names[] = { "curve", "repo", "polygon", "triangle", "arrow", "circle", NULL };
-static const char *const outline_names[] = { "listing", "final", NULL };
-static const char *const paint_names[] = { "fill", "stroke", NULL };
-static const char *const grid_names[] = { "cairo", "gdi", NULL };
-static const char *const look_names[] = { "model", "original", "harden-windows", "canvas-article", NULL };
-static const char *const separation_names[] = { "unit", "inverse", NULL };
-static const char *const turn_names[] = { "short", "steady", NULL };
-static const char *const trail_style_names[] = { "fade", "opengl", NULL };
-static const char *const gl_avoid_names[] = { "own", "all", NULL };
-static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
-static const char *const progress_names[] = { "auto", "always", "never", "lines", "json", NULL };
-static const char *const bg_names[] = { "flat", "noise", NULL };
-static const char *const model_names[] = { "harden", "processing", "steering", "canvas", "opengl", NULL };
+/* The names of the CLI_ENUM rows' values, each with the value stored. */
+#define END { NULL, 0 }
+static const struct cli_choice edges_names[] = {
+	{ "bounce", SIM_BOUNCE }, { "wrap", SIM_WRAP }, { "both", SIM_BOUNCE | SIM_WRAP },
+	{ "none", SIM_EDGES_NONE }, END };
+static const struct cli_choice update_names[] = {
+	{ "sequential", SIM_SEQUENTIAL }, { "synchronous", SIM_SYNCHRONOUS }, END };
+static const struct cli_choice shape_names[] = {
+	{ "curve", RENDER_CURVE }, { "repo", RENDER_REPO }, { "polygon", RENDER_POLYGON },
+	{ "triangle", RENDER_TRIANGLE }, { "arrow", RENDER_ARROW }, { "circle", RENDER_CIRCLE }, END };
+static const struct cli_choice outline_names[] = {
+	{ "listing", RENDER_OUTLINE_LISTING }, { "final", RENDER_OUTLINE_FINAL }, END };
+static const struct cli_choice paint_names[] = { { "fill", RENDER_FILL }, { "stroke", RENDER_STROKE }, END };
+static const struct cli_choice grid_names[] = { { "cairo", RENDER_GRID_CAIRO }, { "gdi", RENDER_GRID_GDI }, END };
+static const struct cli_choice look_names[] = {
+	{ "model", RUN_LOOK_MODEL }, { "original", RUN_LOOK_ORIGINAL },
+	{ "harden-windows", RUN_LOOK_HARDEN_WINDOWS }, { "canvas-article", RUN_LOOK_CANVAS_ARTICLE }, END };
+static const struct cli_choice separation_names[] = {
+	{ "unit", SIM_SEP_UNIT }, { "inverse", SIM_SEP_INVERSE }, END };
+static const struct cli_choice turn_names[] = { { "short", 0 }, { "steady", 1 }, END }; /* steer_steady_turn */
+static const struct cli_choice trail_style_names[] = {
+	{ "fade", RENDER_TRAIL_FADE }, { "opengl", RENDER_TRAIL_OPENGL }, END };
+static const struct cli_choice gl_avoid_names[] = { { "own", 0 }, { "all", 1 }, END }; /* gl_avoid_all */
+static const struct cli_choice aa_names[] = {
+	{ "none", RENDER_AA_NONE }, { "fast", RENDER_AA_FAST }, { "good", RENDER_AA_GOOD },
+	{ "best", RENDER_AA_BEST }, END };
+static const struct cli_choice progress_names[] = {
+	{ "auto", RUN_PROGRESS_AUTO }, { "always", RUN_PROGRESS_ALWAYS }, { "never", RUN_PROGRESS_NEVER },
+	{ "lines", RUN_PROGRESS_LINES }, { "json", RUN_PROGRESS_JSON }, END };
+static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
+static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
+/* The models, for -m; parse_model() and model_name() are their only readers. */
+static const struct cli_choice model_names[] = {
+	{ "harden", SIM_HARDEN }, { "processing", SIM_PROCESSING }, { "steering", SIM_STEERING },
+	{ "canvas", SIM_CANVAS }, { "opengl", SIM_OPENGL }, END };
 /* What each model is, for --list-models (docs/MODEL.md has the equations). */
 static const char *const model_about[] = {
 	"Scott Harden's \"Boids in C#\" (seeds/000): the default, bit for bit",
@@ -54,7 +76,38 @@ static const char *const model_about[] = {
 };
 _Static_assert(sizeof model_about / sizeof *model_about + 1 == sizeof model_names / sizeof *model_names,
                "one line of model_about per model");
-static const char *const proc_limit_names[] = { "length", "components", NULL };
+
+/* A CLI_ENUM row writes an int: every enum it points at must be one. */
+_Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separation) == sizeof(int) &&
+               sizeof(enum sim_model) == sizeof(int) && sizeof(enum render_shape) == sizeof(int) &&
+               sizeof(enum render_outline) == sizeof(int) && sizeof(enum render_paint) == sizeof(int) &&
+               sizeof(enum render_grid) == sizeof(int) && sizeof(enum render_antialias) == sizeof(int) &&
+               sizeof(enum render_trail_style) == sizeof(int) &&
+               sizeof(enum render_background) == sizeof(int) && sizeof(enum run_look) == sizeof(int) &&
+               sizeof(enum run_progress) == sizeof(int) && sizeof(enum sim_target_mode) == sizeof(int),
+               "an enum is not int-sized");
+
+/*
+ * Where a row's value goes: its type and its field in struct config.  AT()
+ * refuses to compile unless the field has the C type the row's type writes,
+ * so a row can never point at the wrong kind of field.
+ */
+#define AT(f, T) (offsetof(struct config, f) + 0 * sizeof(_Generic(&((struct config *)0)->f, T *: 1)))
+#define T_LONG(f)     CLI_LONG, AT(f, long)
+#define T_INT(f)      CLI_INT, AT(f, int)
+#define T_COUNT(f)    CLI_COUNT, AT(f, size_t)
+#define T_U64(f)      CLI_U64, AT(f, uint64_t)
+#define T_DOUBLE(f)   CLI_DOUBLE, AT(f, double)
+#define T_STRING(f)   CLI_STRING, AT(f, char *)
+#define T_CSTRING(f)  CLI_STRING, AT(f, const char *) /* video's: cli_release() frees them */
+#define T_ENUM(f, E)  CLI_ENUM, AT(f, E)
+#define T_FLAG(f)     CLI_FLAG, AT(f, int)
+#define T_COLOR(f)    CLI_COLOR, AT(f, uint32_t)
+#define T_FIELD       CLI_FIELD, AT(sim.width, double)          /* and sim.height */
+#define T_MODEL       CLI_MODEL, AT(sim.model, enum sim_model)
+#define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y */
+#define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
+#define T_ACTION      CLI_ACTION, 0
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
 static const char S_MODELS[] = "Other models (docs/MODEL.md)";
@@ -67,279 +120,279 @@ static const char S_INFO[] = "Information";
 #define BIG 1e300  /* "no bound" */
 #define LIM 1e6    /* bound of model numbers: keeps every sum finite */
 
-/* name, short, type, offset, default, min, max, flags, arg, section, help, choices */
+/* name, short, type and field, default, min, max, flags, arg, units, group, help, choices */
 static const struct cli_option options[] = {
-	{ "boids", 'n', CLI_LONG, OFF(boids), "100", 1, CLI_MAX_BOIDS, CLI_BRIEF, "N", S_MODEL,
+	{ "boids", 'n', T_COUNT(run.boids), "100", 1, CLI_MAX_BOIDS, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "number of boids, predators included", NULL },
-	{ "size", 's', CLI_SIZE, OFF(width), "640x360", 1, CLI_MAX_FIELD, CLI_BRIEF, "WxH", S_MODEL,
+	{ "size", 's', T_FIELD, "640x360", 1, CLI_MAX_FIELD, CLI_BRIEF, "WxH", "px", S_MODEL,
 	  "field size in pixels", NULL },
-	{ "seed", 0, CLI_U64, OFF(seed), "1", 0, 0, CLI_BRIEF, "N", S_MODEL,
+	{ "seed", 0, T_U64(run.seed), "1", 0, 0, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "seed of the initial flock", NULL },
-	{ "predators", 0, CLI_LONG, OFF(predators), "3", 0, CLI_MAX_BOIDS, CLI_BRIEF, "N", S_MODEL,
+	{ "predators", 0, T_COUNT(sim.predators), "3", 0, CLI_MAX_BOIDS, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "the first N boids are predators", NULL },
-	{ "edges", 0, CLI_ENUM, OFF(edges), "bounce", 0, 0, CLI_BRIEF, "MODE", S_MODEL,
+	{ "edges", 0, T_ENUM(sim.edges, unsigned), "bounce", 0, 0, CLI_BRIEF, "MODE", NULL, S_MODEL,
 	  "bounce, wrap, both or none", edges_names },
-	{ "update", 0, CLI_ENUM, OFF(update), "sequential", 0, 0, 0, "MODE", S_MODEL,
+	{ "update", 0, T_ENUM(sim.update, enum sim_update), "sequential", 0, 0, 0, "MODE", NULL, S_MODEL,
 	  "sequential (in place, as the original) or synchronous", update_names },
-	{ "flock-radius", 0, CLI_DOUBLE, OFF(flock_radius), "50", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
+	{ "flock-radius", 0, T_DOUBLE(sim.flock_radius), "50", 0, LIM, CLI_GT_MIN, "R", "px", S_MODEL,
 	  "cohesion: neighbours closer than R pixels", NULL },
-	{ "flock-weight", 0, CLI_DOUBLE, OFF(flock_weight), "0.0003", -LIM, LIM, 0, "W", S_MODEL,
+	{ "flock-weight", 0, T_DOUBLE(sim.flock_weight), "0.0003", -LIM, LIM, 0, "W", NULL, S_MODEL,
 	  "cohesion: steer toward their centre, times W", NULL },
-	{ "align-radius", 0, CLI_DOUBLE, OFF(align_radius), "50", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
+	{ "align-radius", 0, T_DOUBLE(sim.align_radius), "50", 0, LIM, CLI_GT_MIN, "R", "px", S_MODEL,
 	  "alignment: neighbours closer than R pixels", NULL },
-	{ "align-weight", 0, CLI_DOUBLE, OFF(align_weight), "0.01", -LIM, LIM, 0, "W", S_MODEL,
+	{ "align-weight", 0, T_DOUBLE(sim.align_weight), "0.01", -LIM, LIM, 0, "W", NULL, S_MODEL,
 	  "alignment: match their mean velocity, times W", NULL },
-	{ "avoid-radius", 0, CLI_DOUBLE, OFF(avoid_radius), "20", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
+	{ "avoid-radius", 0, T_DOUBLE(sim.avoid_radius), "20", 0, LIM, CLI_GT_MIN, "R", "px", S_MODEL,
 	  "separation: boids closer than R pixels", NULL },
-	{ "avoid-weight", 0, CLI_DOUBLE, OFF(avoid_weight), "0.001", -LIM, LIM, 0, "W", S_MODEL,
+	{ "avoid-weight", 0, T_DOUBLE(sim.avoid_weight), "0.001", -LIM, LIM, 0, "W", NULL, S_MODEL,
 	  "separation: push away by closeness, times W", NULL },
-	{ "predator-radius", 0, CLI_DOUBLE, OFF(predator_radius), "150", 0, LIM, CLI_GT_MIN, "R", S_MODEL,
+	{ "predator-radius", 0, T_DOUBLE(sim.predator_radius), "150", 0, LIM, CLI_GT_MIN, "R", "px", S_MODEL,
 	  "flee predators closer than R pixels", NULL },
-	{ "predator-weight", 0, CLI_DOUBLE, OFF(predator_weight), "0.00005", -LIM, LIM, 0, "W", S_MODEL,
+	{ "predator-weight", 0, T_DOUBLE(sim.predator_weight), "0.00005", -LIM, LIM, 0, "W", NULL, S_MODEL,
 	  "flee predators by closeness, times W", NULL },
-	{ "min-speed", 0, CLI_DOUBLE, OFF(min_speed), "1", 0, LIM, 0, "V", S_MODEL,
+	{ "min-speed", 0, T_DOUBLE(sim.min_speed), "1", 0, LIM, 0, "V", "px/step", S_MODEL,
 	  "slowest speed after a move, pixels per step", NULL },
-	{ "max-speed", 0, CLI_DOUBLE, OFF(max_speed), "5", 0, LIM, CLI_GT_MIN, "V", S_MODEL,
+	{ "max-speed", 0, T_DOUBLE(sim.max_speed), "5", 0, LIM, CLI_GT_MIN, "V", "px/step", S_MODEL,
 	  "fastest speed after a move, pixels per step", NULL },
-	{ "wall-pad", 0, CLI_DOUBLE, OFF(wall_pad), "50", 0, LIM, 0, "D", S_MODEL,
+	{ "wall-pad", 0, T_DOUBLE(sim.wall_pad), "50", 0, LIM, 0, "D", "px", S_MODEL,
 	  "bounce: margin along each edge, pixels", NULL },
-	{ "wall-turn", 0, CLI_DOUBLE, OFF(wall_turn), "0.5", 0, LIM, 0, "V", S_MODEL,
+	{ "wall-turn", 0, T_DOUBLE(sim.wall_turn), "0.5", 0, LIM, 0, "V", "px/step", S_MODEL,
 	  "bounce: velocity change per step inside the margin", NULL },
-	{ "warmup", 0, CLI_LONG, OFF(warmup), "0", 0, CLI_MAX_FRAMES, 0, "N", S_MODEL,
+	{ "warmup", 0, T_LONG(run.warmup), "0", 0, CLI_MAX_FRAMES, 0, "N", "steps", S_MODEL,
 	  "steps simulated before frame 0", NULL },
-	{ "substeps", 0, CLI_LONG, OFF(substeps), "1", 1, 1000, 0, "N", S_MODEL,
+	{ "substeps", 0, T_LONG(run.substeps), "1", 1, 1000, 0, "N", "steps", S_MODEL,
 	  "steps per frame", NULL },
-	{ "threads", 0, CLI_LONG, OFF(threads), "auto", 1, 256, CLI_AUTO, "N", S_MODEL,
+	{ "threads", 0, T_LONG(run.threads), "auto", 1, 256, CLI_AUTO, "N", NULL, S_MODEL,
 	  "worker threads (auto: one per core); never changes the output", NULL },
 
-	{ "model", 'm', CLI_ENUM, OFF(model), "harden", 0, 0, CLI_BRIEF, "NAME", S_MODELS,
+	{ "model", 'm', T_MODEL, "harden", 0, 0, CLI_BRIEF, "NAME", NULL, S_MODELS,
 	  "harden, processing, steering, canvas, opengl", model_names },
-	{ "target", 0, CLI_TARGET, OFF(target), "lissajous", 0, 0, CLI_BRIEF, "WHERE", S_MODELS,
+	{ "target", 0, T_TARGET, "lissajous", 0, 0, CLI_BRIEF, "WHERE", NULL, S_MODELS,
 	  "steering target: lissajous, X,Y or none", NULL },
-	{ "obstacle-margin", 0, CLI_DOUBLE, OFF(obstacle_margin), "30", 0, LIM, 0, "D", S_MODELS,
+	{ "obstacle-margin", 0, T_DOUBLE(sim.obstacle_margin), "30", 0, LIM, 0, "D", "px", S_MODELS,
 	  "obstacles: push starts D pixels outside a circle", NULL },
-	{ "obstacle-weight", 0, CLI_DOUBLE, OFF(obstacle_weight), "0.2", 0, LIM, 0, "W", S_MODELS,
+	{ "obstacle-weight", 0, T_DOUBLE(sim.obstacle_weight), "0.2", 0, LIM, 0, "W", NULL, S_MODELS,
 	  "obstacles: push per pixel of depth, times W", NULL },
-	{ "target-amp-x", 0, CLI_DOUBLE, OFF(target_amp_x), "0.3", 0, 0.5, 0, "F", S_MODELS,
+	{ "target-amp-x", 0, T_DOUBLE(sim.target_amp_x), "0.3", 0, 0.5, 0, "F", "of the width", S_MODELS,
 	  "lissajous target: x amplitude, fraction of the width", NULL },
-	{ "target-amp-y", 0, CLI_DOUBLE, OFF(target_amp_y), "0.3", 0, 0.5, 0, "F", S_MODELS,
+	{ "target-amp-y", 0, T_DOUBLE(sim.target_amp_y), "0.3", 0, 0.5, 0, "F", "of the height", S_MODELS,
 	  "lissajous target: y amplitude, fraction of the height", NULL },
-	{ "target-freq-x", 0, CLI_DOUBLE, OFF(target_freq_x), "3", 0, LIM, 0, "N", S_MODELS,
+	{ "target-freq-x", 0, T_DOUBLE(sim.target_freq_x), "3", 0, LIM, 0, "N", NULL, S_MODELS,
 	  "lissajous target: x cycles per period", NULL },
-	{ "target-freq-y", 0, CLI_DOUBLE, OFF(target_freq_y), "2", 0, LIM, 0, "N", S_MODELS,
+	{ "target-freq-y", 0, T_DOUBLE(sim.target_freq_y), "2", 0, LIM, 0, "N", NULL, S_MODELS,
 	  "lissajous target: y cycles per period", NULL },
-	{ "target-period", 0, CLI_DOUBLE, OFF(target_period), "1200", 0, LIM, CLI_GT_MIN, "STEPS", S_MODELS,
+	{ "target-period", 0, T_DOUBLE(sim.target_period), "1200", 0, LIM, CLI_GT_MIN, "STEPS", "steps", S_MODELS,
 	  "lissajous target: steps per period", NULL },
-	{ "proc-cohesion-radius", 0, CLI_DOUBLE, OFF(proc_cohesion_radius), "40", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	{ "proc-cohesion-radius", 0, T_DOUBLE(sim.proc_cohesion_radius), "40", 0, LIM, CLI_GT_MIN, "R", "px", S_MODELS,
 	  "processing: cohesion range, pixels", NULL },
-	{ "proc-separation-radius", 0, CLI_DOUBLE, OFF(proc_separation_radius), "10", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	{ "proc-separation-radius", 0, T_DOUBLE(sim.proc_separation_radius), "10", 0, LIM, CLI_GT_MIN, "R", "px", S_MODELS,
 	  "processing: separation range, pixels", NULL },
-	{ "proc-alignment-radius", 0, CLI_DOUBLE, OFF(proc_alignment_radius), "40", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	{ "proc-alignment-radius", 0, T_DOUBLE(sim.proc_alignment_radius), "40", 0, LIM, CLI_GT_MIN, "R", "px", S_MODELS,
 	  "processing: alignment range, pixels", NULL },
-	{ "proc-cohesion-weight", 0, CLI_DOUBLE, OFF(proc_cohesion_weight), "0.5", -LIM, LIM, 0, "W", S_MODELS,
+	{ "proc-cohesion-weight", 0, T_DOUBLE(sim.proc_cohesion_weight), "0.5", -LIM, LIM, 0, "W", "px/step^2", S_MODELS,
 	  "processing: cohesion weight", NULL },
-	{ "proc-separation-weight", 0, CLI_DOUBLE, OFF(proc_separation_weight), "4", -LIM, LIM, 0, "W", S_MODELS,
+	{ "proc-separation-weight", 0, T_DOUBLE(sim.proc_separation_weight), "4", -LIM, LIM, 0, "W", "px/step^2", S_MODELS,
 	  "processing: separation weight", NULL },
-	{ "proc-alignment-weight", 0, CLI_DOUBLE, OFF(proc_alignment_weight), "4", -LIM, LIM, 0, "W", S_MODELS,
+	{ "proc-alignment-weight", 0, T_DOUBLE(sim.proc_alignment_weight), "4", -LIM, LIM, 0, "W", "px/step^2", S_MODELS,
 	  "processing: alignment weight", NULL },
-	{ "proc-max-force", 0, CLI_DOUBLE, OFF(proc_max_force), "0", 0, LIM, 0, "A", S_MODELS,
+	{ "proc-max-force", 0, T_DOUBLE(sim.proc_max_force), "0", 0, LIM, 0, "A", "px/step^2", S_MODELS,
 	  "processing: acceleration limit, pixels/step^2 (0: none, the listing; sketch 5)", NULL },
-	{ "proc-max-speed", 0, CLI_DOUBLE, OFF(proc_max_speed), "0", 0, LIM, 0, "V", S_MODELS,
+	{ "proc-max-speed", 0, T_DOUBLE(sim.proc_max_speed), "0", 0, LIM, 0, "V", "px/step", S_MODELS,
 	  "processing: speed limit, pixels/step (0: none, the listing; sketch 3)", NULL },
-	{ "separation", 0, CLI_ENUM, OFF(proc_separation), "unit", 0, 0, 0, "LAW", S_MODELS,
+	{ "separation", 0, T_ENUM(sim.proc_separation, enum sim_separation), "unit", 0, 0, 0, "LAW", NULL, S_MODELS,
 	  "processing: unit (the Java listing) or inverse (unit/distance) pushes", separation_names },
-	{ "proc-limit", 0, CLI_ENUM, OFF(proc_limit), "length", 0, 0, 0, "HOW", S_MODELS,
+	{ "proc-limit", 0, T_ENUM(sim.proc_limit_components, int), "length", 0, 0, 0, "HOW", NULL, S_MODELS,
 	  "processing: limit the vectors' length, or each component (the sketch)", proc_limit_names },
-	{ "proc-jitter", 0, CLI_DOUBLE, OFF(proc_jitter), "0", 0, LIM, 0, "J", S_MODELS,
+	{ "proc-jitter", 0, T_DOUBLE(sim.proc_jitter), "0", 0, LIM, 0, "J", "px/step^2", S_MODELS,
 	  "processing: random push in [-J, J] per component (the sketch: 6)", NULL },
-	{ "steer-radius", 0, CLI_DOUBLE, OFF(steer_radius), "20", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	{ "steer-radius", 0, T_DOUBLE(sim.steer_radius), "20", 0, LIM, CLI_GT_MIN, "R", "px", S_MODELS,
 	  "steering: neighbour range, pixels", NULL },
-	{ "steer-cohesion-steps", 0, CLI_DOUBLE, OFF(steer_cohesion_steps), "100", 1, LIM, 0, "S", S_MODELS,
+	{ "steer-cohesion-steps", 0, T_DOUBLE(sim.steer_cohesion_steps), "100", 1, LIM, 0, "S", NULL, S_MODELS,
 	  "steering: cohesion divides the offset by S", NULL },
-	{ "steer-cohesion-weight", 0, CLI_DOUBLE, OFF(steer_cohesion_weight), "0.05", -LIM, LIM, 0, "W", S_MODELS,
+	{ "steer-cohesion-weight", 0, T_DOUBLE(sim.steer_cohesion_weight), "0.05", -LIM, LIM, 0, "W", NULL, S_MODELS,
 	  "steering: cohesion weight", NULL },
-	{ "steer-separation-steps", 0, CLI_DOUBLE, OFF(steer_separation_steps), "1", 1, LIM, 0, "S", S_MODELS,
+	{ "steer-separation-steps", 0, T_DOUBLE(sim.steer_separation_steps), "1", 1, LIM, 0, "S", NULL, S_MODELS,
 	  "steering: separation divides every push by S", NULL },
-	{ "steer-socialize-weight", 0, CLI_DOUBLE, OFF(steer_socialize_weight), "0", -LIM, LIM, 0, "V", S_MODELS,
+	{ "steer-socialize-weight", 0, T_DOUBLE(sim.steer_socialize_weight), "0", -LIM, LIM, 0, "V", "px/step", S_MODELS,
 	  "steering: a boid alone heads for the others' centre, pixels/step (0: off)", NULL },
-	{ "steer-separation-weight", 0, CLI_DOUBLE, OFF(steer_separation_weight), "156.25", -LIM, LIM, 0, "W", S_MODELS,
+	{ "steer-separation-weight", 0, T_DOUBLE(sim.steer_separation_weight), "156.25", -LIM, LIM, 0, "W", "px^3/step", S_MODELS,
 	  "steering: separation (1/r^2) weight", NULL },
-	{ "steer-alignment-weight", 0, CLI_DOUBLE, OFF(steer_alignment_weight), "0.25", -LIM, LIM, 0, "W", S_MODELS,
+	{ "steer-alignment-weight", 0, T_DOUBLE(sim.steer_alignment_weight), "0.25", -LIM, LIM, 0, "W", "px/step", S_MODELS,
 	  "steering: alignment weight", NULL },
-	{ "steer-seek-weight", 0, CLI_DOUBLE, OFF(steer_seek_weight), "0", 0, LIM, 0, "V", S_MODELS,
+	{ "steer-seek-weight", 0, T_DOUBLE(sim.steer_seek_weight), "0", 0, LIM, 0, "V", "px/step", S_MODELS,
 	  "steering: speed of seeking the target (0: off)", NULL },
-	{ "steer-arrival-radius", 0, CLI_DOUBLE, OFF(steer_arrival_radius), "50", 0, LIM, 0, "R", S_MODELS,
+	{ "steer-arrival-radius", 0, T_DOUBLE(sim.steer_arrival_radius), "50", 0, LIM, 0, "R", "px", S_MODELS,
 	  "steering: slow down within R of the target (0: off)", NULL },
-	{ "steer-arrival-speed", 0, CLI_DOUBLE, OFF(steer_arrival_speed), "5", 0, LIM, 0, "V", S_MODELS,
+	{ "steer-arrival-speed", 0, T_DOUBLE(sim.steer_arrival_speed), "5", 0, LIM, 0, "V", "px/step", S_MODELS,
 	  "steering: top arrival speed, pixels/step", NULL },
-	{ "steer-max-speed", 0, CLI_DOUBLE, OFF(steer_max_speed), "3.75", 0, LIM, CLI_GT_MIN, "V", S_MODELS,
+	{ "steer-max-speed", 0, T_DOUBLE(sim.steer_max_speed), "3.75", 0, LIM, CLI_GT_MIN, "V", "px/step", S_MODELS,
 	  "steering: velocity limit, pixels/step", NULL },
-	{ "steer-max-turn", 0, CLI_DOUBLE, OFF(steer_max_turn), "6.4", 0, 180, CLI_GT_MIN, "DEG", S_MODELS,
+	{ "steer-max-turn", 0, T_DOUBLE(sim.steer_max_turn), "6.4", 0, 180, CLI_GT_MIN, "DEG", "deg/step", S_MODELS,
 	  "steering: rotation limit, degrees per step", NULL },
-	{ "steer-turn", 0, CLI_ENUM, OFF(steer_turn), "short", 0, 0, 0, "WAY", S_MODELS,
+	{ "steer-turn", 0, T_ENUM(sim.steer_steady_turn, int), "short", 0, 0, 0, "WAY", NULL, S_MODELS,
 	  "steering: turn the short way (Unity), or steady: over 150 degrees always +", turn_names },
-	{ "canvas-visual-range", 0, CLI_DOUBLE, OFF(canvas_visual_range), "50", 0, LIM, CLI_GT_MIN, "R", S_MODELS,
+	{ "canvas-visual-range", 0, T_DOUBLE(sim.canvas_visual_range), "50", 0, LIM, CLI_GT_MIN, "R", "px", S_MODELS,
 	  "canvas: visual range, pixels", NULL },
-	{ "canvas-cohesion-resistance", 0, CLI_DOUBLE, OFF(canvas_cohesion_resistance), "10", 0, LIM, CLI_GT_MIN, "K", S_MODELS,
+	{ "canvas-cohesion-resistance", 0, T_DOUBLE(sim.canvas_cohesion_resistance), "10", 0, LIM, CLI_GT_MIN, "K", NULL, S_MODELS,
 	  "canvas: cohesion divided by K", NULL },
-	{ "canvas-separation-distance", 0, CLI_DOUBLE, OFF(canvas_separation_distance), "15", 0, LIM, 0, "D", S_MODELS,
+	{ "canvas-separation-distance", 0, T_DOUBLE(sim.canvas_separation_distance), "15", 0, LIM, 0, "D", "px", S_MODELS,
 	  "canvas: separation distance, pixels", NULL },
-	{ "canvas-alignment-eagerness", 0, CLI_DOUBLE, OFF(canvas_alignment_eagerness), "0.05", -LIM, LIM, 0, "E", S_MODELS,
+	{ "canvas-alignment-eagerness", 0, T_DOUBLE(sim.canvas_alignment_eagerness), "0.05", -LIM, LIM, 0, "E", NULL, S_MODELS,
 	  "canvas: alignment eagerness", NULL },
-	{ "canvas-speed", 0, CLI_DOUBLE, OFF(canvas_speed), "100", 0, LIM, CLI_GT_MIN, "V", S_MODELS,
+	{ "canvas-speed", 0, T_DOUBLE(sim.canvas_speed), "100", 0, LIM, CLI_GT_MIN, "V", "px/s", S_MODELS,
 	  "canvas: constant speed, pixels per second", NULL },
-	{ "canvas-dt", 0, CLI_DOUBLE, OFF(canvas_dt), "0.016666666666666666", 0, LIM, CLI_GT_MIN, "S", S_MODELS,
+	{ "canvas-dt", 0, T_DOUBLE(sim.canvas_dt), "0.016666666666666666", 0, LIM, CLI_GT_MIN, "S", "s", S_MODELS,
 	  "canvas: time step, seconds (1/60)", NULL },
 
-	{ "gl-flock-radius", 0, CLI_DOUBLE, OFF(gl_flock_radius), "100", 0, LIM, CLI_GT_MIN, "R", S_GL,
+	{ "gl-flock-radius", 0, T_DOUBLE(sim.gl_flock_radius), "100", 0, LIM, CLI_GT_MIN, "R", "px", S_GL,
 	  "cohesion: others closer than R pixels", NULL },
-	{ "gl-flock-weight", 0, CLI_DOUBLE, OFF(gl_flock_weight), "0.0005", -LIM, LIM, 0, "W", S_GL,
+	{ "gl-flock-weight", 0, T_DOUBLE(sim.gl_flock_weight), "0.0005", -LIM, LIM, 0, "W", NULL, S_GL,
 	  "cohesion: steer toward their centre, times W", NULL },
-	{ "gl-predator-sight", 0, CLI_DOUBLE, OFF(gl_predator_sight), "2", 0, 100, 0, "K", S_GL,
+	{ "gl-predator-sight", 0, T_DOUBLE(sim.gl_predator_sight), "2", 0, 100, 0, "K", NULL, S_GL,
 	  "cohesion: predators see K times as far", NULL },
-	{ "gl-avoid-radius", 0, CLI_DOUBLE, OFF(gl_avoid_radius), "20", 0, LIM, CLI_GT_MIN, "R", S_GL,
+	{ "gl-avoid-radius", 0, T_DOUBLE(sim.gl_avoid_radius), "20", 0, LIM, CLI_GT_MIN, "R", "px", S_GL,
 	  "separation: boids closer than R pixels", NULL },
-	{ "gl-avoid-weight", 0, CLI_DOUBLE, OFF(gl_avoid_weight), "0.005", -LIM, LIM, 0, "W", S_GL,
+	{ "gl-avoid-weight", 0, T_DOUBLE(sim.gl_avoid_weight), "0.005", -LIM, LIM, 0, "W", NULL, S_GL,
 	  "separation: push away by offset x closeness, times W", NULL },
-	{ "gl-avoid", 0, CLI_ENUM, OFF(gl_avoid), "own", 0, 0, 0, "KIND", S_GL,
+	{ "gl-avoid", 0, T_ENUM(sim.gl_avoid_all, int), "own", 0, 0, 0, "KIND", NULL, S_GL,
 	  "separation: from its own kind only (own) or from all", gl_avoid_names },
-	{ "gl-align-radius", 0, CLI_DOUBLE, OFF(gl_align_radius), "100", 0, LIM, CLI_GT_MIN, "R", S_GL,
+	{ "gl-align-radius", 0, T_DOUBLE(sim.gl_align_radius), "100", 0, LIM, CLI_GT_MIN, "R", "px", S_GL,
 	  "alignment: others closer than R pixels", NULL },
-	{ "gl-align-weight", 0, CLI_DOUBLE, OFF(gl_align_weight), "0.03", -LIM, LIM, 0, "W", S_GL,
+	{ "gl-align-weight", 0, T_DOUBLE(sim.gl_align_weight), "0.03", -LIM, LIM, 0, "W", NULL, S_GL,
 	  "alignment: match their mean velocity, times W", NULL },
-	{ "gl-flee-radius", 0, CLI_DOUBLE, OFF(gl_flee_radius), "100", 0, LIM, CLI_GT_MIN, "R", S_GL,
+	{ "gl-flee-radius", 0, T_DOUBLE(sim.gl_flee_radius), "100", 0, LIM, CLI_GT_MIN, "R", "px", S_GL,
 	  "flee predators closer than R pixels", NULL },
-	{ "gl-flee-weight", 0, CLI_DOUBLE, OFF(gl_flee_weight), "0.002", -LIM, LIM, 0, "W", S_GL,
+	{ "gl-flee-weight", 0, T_DOUBLE(sim.gl_flee_weight), "0.002", -LIM, LIM, 0, "W", NULL, S_GL,
 	  "flee: away by the offset times W (not by closeness)", NULL },
-	{ "gl-wall-pad", 0, CLI_DOUBLE, OFF(gl_wall_pad), "100", 0, LIM, 0, "D", S_GL,
+	{ "gl-wall-pad", 0, T_DOUBLE(sim.gl_wall_pad), "100", 0, LIM, 0, "D", "px", S_GL,
 	  "walls: margin along each edge, pixels", NULL },
-	{ "gl-wall-turn", 0, CLI_DOUBLE, OFF(gl_wall_turn), "0.1", 0, LIM, 0, "V", S_GL,
+	{ "gl-wall-turn", 0, T_DOUBLE(sim.gl_wall_turn), "0.1", 0, LIM, 0, "V", "px/step", S_GL,
 	  "walls: velocity change per step inside the margin", NULL },
-	{ "gl-speed-min", 0, CLI_DOUBLE, OFF(gl_speed_min), "0.5", 0, LIM, 0, "V", S_GL,
+	{ "gl-speed-min", 0, T_DOUBLE(sim.gl_speed_min), "0.5", 0, LIM, 0, "V", NULL, S_GL,
 	  "target speeds are drawn from [min, max) at the start", NULL },
-	{ "gl-speed-max", 0, CLI_DOUBLE, OFF(gl_speed_max), "1.5", 0, LIM, 0, "V", S_GL,
+	{ "gl-speed-max", 0, T_DOUBLE(sim.gl_speed_max), "1.5", 0, LIM, 0, "V", NULL, S_GL,
 	  "(see --gl-speed-min)", NULL },
-	{ "gl-predator-boost", 0, CLI_DOUBLE, OFF(gl_predator_boost), "0.5", 0, LIM, 0, "V", S_GL,
+	{ "gl-predator-boost", 0, T_DOUBLE(sim.gl_predator_boost), "0.5", 0, LIM, 0, "V", NULL, S_GL,
 	  "added to a predator's target speed", NULL },
-	{ "gl-speed-ease", 0, CLI_DOUBLE, OFF(gl_speed_ease), "0.1", 0, 1, 0, "F", S_GL,
+	{ "gl-speed-ease", 0, T_DOUBLE(sim.gl_speed_ease), "0.1", 0, 1, 0, "F", NULL, S_GL,
 	  "each step the speed moves this fraction toward the target", NULL },
-	{ "gl-step", 0, CLI_DOUBLE, OFF(gl_step), "2", 0, 100, CLI_GT_MIN, "K", S_GL,
+	{ "gl-step", 0, T_DOUBLE(sim.gl_step), "2", 0, 100, CLI_GT_MIN, "K", NULL, S_GL,
 	  "the speed slider: a step moves a boid K times its velocity", NULL },
 
-	{ "frames", 'f', CLI_LONG, OFF(frames), "300", 1, CLI_MAX_FRAMES, CLI_BRIEF, "N", S_RUN,
+	{ "frames", 'f', T_LONG(run.frames), "300", 1, CLI_MAX_FRAMES, CLI_BRIEF, "N", "frames", S_RUN,
 	  "frames to write", NULL },
-	{ "duration", 0, CLI_DOUBLE, OFF(duration), "auto", 0, 1e7, CLI_GT_MIN | CLI_AUTO | CLI_BRIEF, "SECONDS", S_RUN,
+	{ "duration", 0, T_DOUBLE(run.duration), "auto", 0, 1e7, CLI_GT_MIN | CLI_AUTO | CLI_BRIEF, "SECONDS", "s", S_RUN,
 	  "frames = SECONDS x fps, instead of -f", NULL },
-	{ "output", 'o', CLI_STRING, OFF(output), "flock.mp4", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	{ "output", 'o', T_STRING(run.output), "flock.mp4", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "a video (.mp4 .webm .gif), f_%05d.png or -", NULL },
-	{ "trajectory", 0, CLI_STRING, OFF(trajectory), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	{ "trajectory", 0, T_STRING(run.trajectory), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "write every frame's state as CSV", NULL },
-	{ "init", 0, CLI_STRING, OFF(init), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	{ "init", 0, T_STRING(run.init), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "start from a trajectory CSV's last frame", NULL },
-	{ "metrics", 0, CLI_STRING, OFF(metrics), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	{ "metrics", 0, T_STRING(run.metrics), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "write flock metrics per frame as CSV", NULL },
-	{ "summary", 0, CLI_STRING, OFF(summary), "", 0, 0, CLI_BRIEF, "FILE", S_RUN,
+	{ "summary", 0, T_STRING(run.summary), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "write a JSON summary of the run (- stdout)", NULL },
-	{ "poster", 0, CLI_LONG, OFF(poster), "auto", 0, CLI_MAX_FRAMES - 1, CLI_AUTO, "N", S_RUN,
+	{ "poster", 0, T_LONG(run.poster), "auto", 0, CLI_MAX_FRAMES - 1, CLI_AUTO, "N", "frame", S_RUN,
 	  "frame a still (-o NAME.png, no %d) holds, from 0 (auto: the last)", NULL },
-	{ "overwrite", 'y', CLI_FLAG, OFF(overwrite), "no", 0, 0, CLI_BRIEF, NULL, S_RUN,
+	{ "overwrite", 'y', T_FLAG(run.overwrite), "no", 0, 0, CLI_BRIEF, NULL, NULL, S_RUN,
 	  "replace existing output files", NULL },
-	{ "no-clobber", 0, CLI_FLAG, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_RUN,
+	{ "no-clobber", 0, T_FLAG(run.overwrite), NULL, 0, 0, CLI_NOCONFIG | CLI_NEGATE, NULL, NULL, S_RUN,
 	  "never replace existing files (the default; cancels -y)", NULL },
-	{ "no-render", 0, CLI_FLAG, OFF(no_render), "no", 0, 0, CLI_BRIEF, NULL, S_RUN,
+	{ "no-render", 0, T_FLAG(run.no_render), "no", 0, 0, CLI_BRIEF, NULL, NULL, S_RUN,
 	  "simulate only: no pictures", NULL },
-	{ "progress", 0, CLI_ENUM, OFF(progress), "auto", 0, 0, CLI_BRIEF, "HOW", S_RUN,
+	{ "progress", 0, T_ENUM(run.progress, enum run_progress), "auto", 0, 0, CLI_BRIEF, "HOW", NULL, S_RUN,
 	  "auto, always, lines, json or never", progress_names },
-	{ "progress-interval", 0, CLI_DOUBLE, OFF(progress_interval), "5", 0.1, 86400, 0, "SECONDS", S_RUN,
+	{ "progress-interval", 0, T_DOUBLE(run.progress_interval), "5", 0.1, 86400, 0, "SECONDS", "s", S_RUN,
 	  "seconds between progress lines (lines, json, always off a terminal)", NULL },
-	{ "quiet", 'q', CLI_FLAG, OFF(quiet), "no", 0, 0, CLI_BRIEF, NULL, S_RUN,
+	{ "quiet", 'q', T_FLAG(run.quiet), "no", 0, 0, CLI_BRIEF, NULL, NULL, S_RUN,
 	  "no progress and no closing line", NULL },
 
-	{ "scale", 0, CLI_DOUBLE, OFF(scale), "1", 0, 64, CLI_GT_MIN | CLI_BRIEF, "S", S_DRAW,
+	{ "scale", 0, T_DOUBLE(render.scale), "1", 0, 64, CLI_GT_MIN | CLI_BRIEF, "S", NULL, S_DRAW,
 	  "picture = field x S", NULL },
-	{ "shape", 0, CLI_ENUM, OFF(shape), "curve", 0, 0, 0, "SHAPE", S_DRAW,
+	{ "shape", 0, T_ENUM(render.shape, enum render_shape), "curve", 0, 0, 0, "SHAPE", NULL, S_DRAW,
 	  "curve (C# spline), repo (= --outline final), polygon, triangle (canvas), arrow (OpenGL), circle", shape_names },
-	{ "outline", 0, CLI_ENUM, OFF(outline), "listing", 0, 0, 0, "WHICH", S_DRAW,
+	{ "outline", 0, T_ENUM(render.outline, enum render_outline), "listing", 0, 0, 0, "WHICH", NULL, S_DRAW,
 	  "C# outline points: listing (the article's) or final (the program's, smaller)", outline_names },
-	{ "paint", 0, CLI_ENUM, OFF(paint), "fill", 0, 0, 0, "HOW", S_DRAW,
+	{ "paint", 0, T_ENUM(render.paint, enum render_paint), "fill", 0, 0, 0, "HOW", NULL, S_DRAW,
 	  "fill the outline, or stroke it with a 1-pixel line", paint_names },
-	{ "pixel-grid", 0, CLI_ENUM, OFF(pixel_grid), "cairo", 0, 0, 0, "GRID", S_DRAW,
+	{ "pixel-grid", 0, T_ENUM(render.grid, enum render_grid), "cairo", 0, 0, 0, "GRID", NULL, S_DRAW,
 	  "cairo (pixel centres at .5), or gdi: centres on whole coordinates (GDI+)", grid_names },
-	{ "look", 0, CLI_ENUM, OFF(look), "model", 0, 0, 0, "LOOK", S_DRAW,
+	{ "look", 0, T_ENUM(run.look, enum run_look), "model", 0, 0, 0, "LOOK", NULL, S_DRAW,
 	  "model, original (as its author's program showed it), harden-windows or canvas-article", look_names },
-	{ "boid-size", 0, CLI_DOUBLE, OFF(boid_size), "1", 0.01, 100, 0, "K", S_DRAW,
+	{ "boid-size", 0, T_DOUBLE(render.boid_size), "1", 0.01, 100, 0, "K", NULL, S_DRAW,
 	  "scale the outline by K, 0.01..100", NULL },
-	{ "background", 0, CLI_COLOR, OFF(background), "#003366", 0, 0, CLI_BRIEF, "COLOR", S_DRAW,
+	{ "background", 0, T_COLOR(render.background), "#003366", 0, 0, CLI_BRIEF, "COLOR", NULL, S_DRAW,
 	  "background colour: #RRGGBB or a CSS name", NULL },
-	{ "boid-color", 0, CLI_COLOR, OFF(boid_color), "#90ee90", 0, 0, CLI_BRIEF, "COLOR", S_DRAW,
+	{ "boid-color", 0, T_COLOR(render.boid_color), "#90ee90", 0, 0, CLI_BRIEF, "COLOR", NULL, S_DRAW,
 	  "colour of the boids", NULL },
-	{ "predator-color", 0, CLI_COLOR, OFF(predator_color), "#ffffff", 0, 0, 0, "COLOR", S_DRAW,
+	{ "predator-color", 0, T_COLOR(render.predator_color), "#ffffff", 0, 0, 0, "COLOR", NULL, S_DRAW,
 	  "colour of the predators (white)", NULL },
-	{ "antialias", 0, CLI_ENUM, OFF(antialias), "good", 0, 0, 0, "MODE", S_DRAW,
+	{ "antialias", 0, T_ENUM(render.antialias, enum render_antialias), "good", 0, 0, 0, "MODE", NULL, S_DRAW,
 	  "none, fast, good or best", aa_names },
-	{ "trail", 0, CLI_LONG, OFF(trail), "0", 0, CLI_MAX_TRAIL, 0, "N", S_DRAW,
+	{ "trail", 0, T_LONG(run.trail), "0", 0, CLI_MAX_TRAIL, 0, "N", "frames", S_DRAW,
 	  "draw each boid's last N positions as a fading line", NULL },
-	{ "trail-style", 0, CLI_ENUM, OFF(trail_style), "fade", 0, 0, 0, "STYLE", S_DRAW,
+	{ "trail-style", 0, T_ENUM(render.trail_style, enum render_trail_style), "fade", 0, 0, 0, "STYLE", NULL, S_DRAW,
 	  "fade (1 px, all trails first) or opengl (2 px, each before its boid)", trail_style_names },
-	{ "show-ranges", 0, CLI_FLAG, OFF(show_ranges), "no", 0, 0, 0, NULL, S_DRAW,
+	{ "show-ranges", 0, T_FLAG(render.show_ranges), "no", 0, 0, 0, NULL, NULL, S_DRAW,
 	  "draw the rule radii around the last boid (the OpenGL version's Ranges)", NULL },
-	{ "predator-size", 0, CLI_DOUBLE, OFF(predator_size), "1", 0.01, 100, 0, "K", S_DRAW,
+	{ "predator-size", 0, T_DOUBLE(render.predator_size), "1", 0.01, 100, 0, "K", NULL, S_DRAW,
 	  "predators' outline K times the boids', 0.01..100", NULL },
-	{ "opengl", 0, CLI_FLAG, OFF(opengl), "no", 0, 0, 0, NULL, S_DRAW,
+	{ "opengl", 0, T_FLAG(run.opengl), "no", 0, 0, 0, NULL, NULL, S_DRAW,
 	  "the article's OpenGL look: --trail 20, yellow predators 1.5x (unless set)", NULL },
-	{ "background-style", 0, CLI_ENUM, OFF(background_style), "flat", 0, 0, 0, "STYLE", S_DRAW,
+	{ "background-style", 0, T_ENUM(render.background_style, enum render_background), "flat", 0, 0, 0, "STYLE", NULL, S_DRAW,
 	  "flat, or noise: seeded Perlin clouds around the background colour", bg_names },
-	{ "obstacle", 0, CLI_CIRCLES, OFF(obstacles), "", 0, LIM, CLI_BRIEF, "X,Y,R", S_DRAW,
+	{ "obstacle", 0, T_CIRCLES, "", 0, LIM, CLI_BRIEF, "X,Y,R", NULL, S_DRAW,
 	  "a circle every model avoids (repeatable)", NULL },
-	{ "obstacle-color", 0, CLI_COLOR, OFF(obstacle_color), "#5a7896", 0, 0, 0, "COLOR", S_DRAW,
+	{ "obstacle-color", 0, T_COLOR(render.obstacle_color), "#5a7896", 0, 0, 0, "COLOR", NULL, S_DRAW,
 	  "colour of the obstacles", NULL },
-	{ "target-color", 0, CLI_COLOR, OFF(target_color), "#ffcc00", 0, 0, 0, "COLOR", S_DRAW,
+	{ "target-color", 0, T_COLOR(render.target_color), "#ffcc00", 0, 0, 0, "COLOR", NULL, S_DRAW,
 	  "colour of the steering target's marker", NULL },
-	{ "start-number", 0, CLI_LONG, OFF(start_number), "0", 0, 1e9, 0, "N", S_DRAW,
+	{ "start-number", 0, T_LONG(run.start_number), "0", 0, 1e9, 0, "N", NULL, S_DRAW,
 	  "number of the first PNG of a sequence", NULL },
-	{ "png-level", 0, CLI_LONG, OFF(png_level), "1", 0, 9, 0, "N", S_DRAW,
+	{ "png-level", 0, T_LONG(run.png_level), "1", 0, 9, 0, "N", NULL, S_DRAW,
 	  "PNG compression level, 0 (none) to 9 (smallest)", NULL },
 
-	{ "fps", 'r', CLI_LONG, OFF(fps), "30", 1, 1000, CLI_BRIEF, "N", S_VIDEO,
+	{ "fps", 'r', T_LONG(run.fps), "30", 1, 1000, CLI_BRIEF, "N", "frames/s", S_VIDEO,
 	  "frames per second", NULL },
-	{ "codec", 0, CLI_STRING, OFF(codec), "", 0, 0, CLI_BRIEF, "NAME", S_VIDEO,
+	{ "codec", 0, T_CSTRING(video.codec), "", 0, 0, CLI_BRIEF, "NAME", NULL, S_VIDEO,
 	  "FFmpeg encoder (libx264; webm: libvpx-vp9)", NULL },
-	{ "crf", 0, CLI_LONG, OFF(crf), "auto", 0, 63, CLI_AUTO | CLI_BRIEF, "N", S_VIDEO,
+	{ "crf", 0, T_INT(video.crf), "auto", 0, 63, CLI_AUTO | CLI_BRIEF, "N", NULL, S_VIDEO,
 	  "constant rate factor (23 H.264, 41 VP9)", NULL },
-	{ "preset", 0, CLI_STRING, OFF(preset), "", 0, 0, CLI_BRIEF, "NAME", S_VIDEO,
+	{ "preset", 0, T_CSTRING(video.preset), "", 0, 0, CLI_BRIEF, "NAME", NULL, S_VIDEO,
 	  "encoder speed preset (H.264: veryfast)", NULL },
-	{ "bitrate", 0, CLI_STRING, OFF(bitrate), "", 0, 0, 0, "RATE", S_VIDEO,
+	{ "bitrate", 0, T_CSTRING(video.bitrate), "", 0, 0, 0, "RATE", NULL, S_VIDEO,
 	  "target bitrate such as 2M instead of constant quality", NULL },
-	{ "pix-fmt", 0, CLI_STRING, OFF(pix_fmt), "", 0, 0, 0, "FMT", S_VIDEO,
+	{ "pix-fmt", 0, T_CSTRING(video.pix_fmt), "", 0, 0, 0, "FMT", NULL, S_VIDEO,
 	  "encoder pixel format (default yuv420p; rgb8 for GIF)", NULL },
-	{ "gop", 0, CLI_LONG, OFF(gop), "auto", 1, 100000, CLI_AUTO, "N", S_VIDEO,
+	{ "gop", 0, T_INT(video.gop), "auto", 1, 100000, CLI_AUTO, "N", "frames", S_VIDEO,
 	  "frames between keyframes", NULL },
 
-	{ "encoder-threads", 0, CLI_LONG, OFF(encoder_threads), "4", 1, 64, CLI_AUTO, "N", S_VIDEO,
+	{ "encoder-threads", 0, T_INT(video.threads), "4", 1, 64, CLI_AUTO, "N", NULL, S_VIDEO,
 	  "encoder threads; a fixed count gives the same bytes on every machine", NULL },
 
-	{ "config", 'c', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, "FILE", S_INFO,
+	{ "config", 'c', T_ACTION, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, "FILE", NULL, S_INFO,
 	  "read key = value settings from FILE first", NULL },
-	{ "completion", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, "SHELL", S_INFO,
+	{ "completion", 0, T_ACTION, NULL, 0, 0, CLI_NOCONFIG, "SHELL", NULL, S_INFO,
 	  "print the bash or zsh completion script and exit", NULL },
-	{ "print-config", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	{ "print-config", 0, T_ACTION, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, NULL, S_INFO,
 	  "print the settings as a config file, exit", NULL },
-	{ "list-options", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG, NULL, S_INFO,
+	{ "list-options", 0, T_ACTION, NULL, 0, 0, CLI_NOCONFIG, NULL, NULL, S_INFO,
 	  "print every option as JSON (for scripts such as scripts/sweep) and exit", NULL },
-	{ "list-models", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	{ "list-models", 0, T_ACTION, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, NULL, S_INFO,
 	  "list the models (-m), exit", NULL },
-	{ "list-codecs", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	{ "list-codecs", 0, T_ACTION, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, NULL, S_INFO,
 	  "list the encoders for each container, exit", NULL },
-	{ "help", 'h', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	{ "help", 'h', T_ACTION, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, NULL, S_INFO,
 	  "show this help and exit", NULL },
-	{ "help-all", 0, CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	{ "help-all", 0, T_ACTION, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, NULL, S_INFO,
 	  "show every option and exit", NULL },
-	{ "version", 'V', CLI_ACTION, 0, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, S_INFO,
+	{ "version", 'V', T_ACTION, NULL, 0, 0, CLI_NOCONFIG | CLI_BRIEF, NULL, NULL, S_INFO,
 	  "show the version and exit", NULL },
 };
 
 #define NOPTS (sizeof(options) / sizeof(options[0]))
-_Static_assert(NOPTS <= sizeof(((struct settings *)0)->given), "struct settings: given[] too small");
+_Static_assert(NOPTS <= CONFIG_MAX_OPTIONS, "struct run_options: given[] too small");
 
 const struct cli_option *cli_options(size_t *count)
 {
@@ -360,11 +413,11 @@ static size_t index_of(const struct cli_option *o)
 	return (size_t)(o - options);
 }
 
-int cli_given(const struct settings *s, const char *name)
+int cli_given(const struct config *c, const char *name)
 {
 	const struct cli_option *o = cli_find(name);
 
-	return o ? s->given[index_of(o)] : 0;
+	return o ? c->run.given[index_of(o)] : 0;
 }
 
 /* ------------------------------------------------------------ value parsing */
@@ -431,6 +484,7 @@ static bool starts_badly(const char *v)
 	return *v == 0 || isspace((unsigned char)*v);
 }
 
+/* A whole number of a CLI_LONG, CLI_INT or CLI_COUNT row ("auto": min - 1). */
 static int parse_long(const struct cli_option *o, const char *v, long *out,
                       char *err, size_t errlen)
 {
@@ -438,7 +492,7 @@ static int parse_long(const struct cli_option *o, const char *v, long *out,
 
 	describe_range(o, range, sizeof(range));
 	if ((o->flags & CLI_AUTO) && strcmp(v, "auto") == 0) {
-		*out = -1;
+		*out = (long)o->min - 1;
 		return 0;
 	}
 	errno = 0;
@@ -458,7 +512,7 @@ static int parse_double(const struct cli_option *o, const char *v, double *out,
 
 	describe_range(o, range, sizeof(range));
 	if ((o->flags & CLI_AUTO) && strcmp(v, "auto") == 0) {
-		*out = -1;
+		*out = o->min - 1;
 		return 0;
 	}
 	errno = 0;
@@ -494,7 +548,7 @@ static int parse_u64(const struct cli_option *o, const char *v, uint64_t *out,
 	return 0;
 }
 
-static int parse_size(const struct cli_option *o, const char *v, long *w, long *h,
+static int parse_size(const struct cli_option *o, const char *v, double *w, double *h,
                       char *err, size_t errlen)
 {
 	char *end, *end2;
@@ -514,8 +568,8 @@ static int parse_size(const struct cli_option *o, const char *v, long *w, long *
 	if (errno == ERANGE || a < 1 || b < 1 || a > max || b > max)
 		return errf(err, errlen, "--%s: %s is out of range (width and height from 1 to %ld)",
 		            o->name, CUT(v), max);
-	*w = a;
-	*h = b;
+	*w = (double)a;
+	*h = (double)b;
 	return 0;
 bad:
 	return errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, CUT(v));
@@ -526,15 +580,45 @@ static int parse_enum(const struct cli_option *o, const char *v, int *out,
 {
 	char list[128] = "";
 
-	for (int i = 0; o->choices[i]; i++) {
-		if (strcmp(v, o->choices[i]) == 0) {
-			*out = i;
+	for (int i = 0; o->choices[i].name; i++) {
+		if (strcmp(v, o->choices[i].name) == 0) {
+			*out = o->choices[i].value;
 			return 0;
 		}
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-		         i ? ", " : "", o->choices[i]);
+		         i ? ", " : "", o->choices[i].name);
 	}
 	return errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CUT(v), list);
+}
+
+/* The name of a CLI_ENUM row's value. */
+static const char *enum_name(const struct cli_option *o, int value)
+{
+	for (int i = 0; o->choices[i].name; i++)
+		if (o->choices[i].value == value)
+			return o->choices[i].name;
+	return "?"; /* only a value no row wrote */
+}
+
+/* -m NAME: the model.  The one place that turns a name into a model. */
+static int parse_model(const struct cli_option *o, const char *v, enum sim_model *out,
+                       char *err, size_t errlen)
+{
+	int m;
+
+	if (parse_enum(o, v, &m, err, errlen))
+		return -1;
+	*out = (enum sim_model)m;
+	return 0;
+}
+
+/* The name of a model, for --print-config.  The one place that names one. */
+static const char *model_name(enum sim_model m)
+{
+	for (int i = 0; model_names[i].name; i++)
+		if (model_names[i].value == (int)m)
+			return model_names[i].name;
+	return "?";
 }
 
 static int parse_flag(const struct cli_option *o, const char *v, int *out,
@@ -572,36 +656,39 @@ static int parse_tuple(const char *v, double *out, int count)
 	return *p ? -1 : 0; /* trailing junk */
 }
 
-static int parse_circle(struct settings *s, const struct cli_option *o, const char *v,
+/* --obstacle X,Y,R: one more circle, in the flock's and the renderer's types. */
+static int parse_circle(struct run_options *run, const struct cli_option *o, const char *v,
                         char *err, size_t errlen)
 {
 	double c[3];
 
 	if (!*v) {
-		s->obstacles_n = 0; /* an empty value clears the list */
+		run->obstacles_n = 0; /* an empty value clears the list */
 		return 0;
 	}
 	if (parse_tuple(v, c, 3) || !(c[2] > 0))
 		return errf(err, errlen, "--%s: '%s' is not X,Y,R (numbers within 1e6, R above 0)", o->name, CUT(v));
-	if (s->obstacles_n >= CLI_MAX_OBSTACLES)
-		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CLI_MAX_OBSTACLES);
-	memcpy(s->obstacles[s->obstacles_n++], c, sizeof(c));
+	if (run->obstacles_n >= CONFIG_MAX_OBSTACLES)
+		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CONFIG_MAX_OBSTACLES);
+	run->obstacles[run->obstacles_n] = (struct sim_obstacle){ c[0], c[1], c[2] };
+	run->circles[run->obstacles_n++] = (struct render_circle){ c[0], c[1], c[2] };
 	return 0;
 }
 
-static int parse_target(struct settings *s, const struct cli_option *o, const char *v,
+/* --target: the steering model's target, straight into sim_params. */
+static int parse_target(struct sim_params *p, const struct cli_option *o, const char *v,
                         char *err, size_t errlen)
 {
 	double xy[2];
 
 	if (strcmp(v, "none") == 0) {
-		s->target = CLI_TARGET_NONE;
+		p->target_mode = SIM_TARGET_NONE;
 	} else if (strcmp(v, "lissajous") == 0) {
-		s->target = CLI_TARGET_LISSAJOUS;
+		p->target_mode = SIM_TARGET_LISSAJOUS;
 	} else if (parse_tuple(v, xy, 2) == 0) {
-		s->target = CLI_TARGET_FIXED;
-		s->target_x = xy[0];
-		s->target_y = xy[1];
+		p->target_mode = SIM_TARGET_FIXED;
+		p->target_x = xy[0];
+		p->target_y = xy[1];
 	} else {
 		return errf(err, errlen, "--%s: '%s' is not X,Y, lissajous or none", o->name, CUT(v));
 	}
@@ -609,23 +696,34 @@ static int parse_target(struct settings *s, const struct cli_option *o, const ch
 }
 
 /* Parses v (NULL for a flag on the command line) into the option's field. */
-static int set_value(struct settings *s, const struct cli_option *o, const char *v,
+static int set_value(struct config *c, const struct cli_option *o, const char *v,
                      char *err, size_t errlen)
 {
-	char *base = (char *)s;
-	void *field = base + o->offset;
+	void *field = (char *)c + o->offset;
+	long whole;
+	int e;
 
 	switch (o->type) {
 	case CLI_LONG:
 		return parse_long(o, v, field, err, errlen);
+	case CLI_INT:
+		if ((e = parse_long(o, v, &whole, err, errlen)) == 0)
+			*(int *)field = (int)whole; /* the range fits an int */
+		return e;
+	case CLI_COUNT:
+		if ((e = parse_long(o, v, &whole, err, errlen)) == 0)
+			*(size_t *)field = (size_t)whole; /* min >= 0 */
+		return e;
 	case CLI_U64:
 		return parse_u64(o, v, field, err, errlen);
 	case CLI_DOUBLE:
 		return parse_double(o, v, field, err, errlen);
-	case CLI_SIZE:
-		return parse_size(o, v, &s->width, &s->height, err, errlen);
+	case CLI_FIELD:
+		return parse_size(o, v, &c->sim.width, &c->sim.height, err, errlen);
 	case CLI_ENUM:
 		return parse_enum(o, v, field, err, errlen);
+	case CLI_MODEL:
+		return parse_model(o, v, &c->sim.model, err, errlen);
 	case CLI_COLOR: {
 		uint32_t rgb;
 		if (color_parse(v, &rgb) != 0)
@@ -643,22 +741,20 @@ static int set_value(struct settings *s, const struct cli_option *o, const char 
 		*p = copy;
 		return 0;
 	}
-	case CLI_FLAG:
-		if (strcmp(o->name, "no-clobber") == 0) {
-			int no;
-			if (v && parse_flag(o, v, &no, err, errlen))
-				return -1;
-			if (!v || no)
-				s->overwrite = 0;
-			return 0;
-		}
-		if (!v)
-			return *(int *)field = 1, 0;
-		return parse_flag(o, v, field, err, errlen);
+	case CLI_FLAG: {
+		int yes = 1;
+		if (v && parse_flag(o, v, &yes, err, errlen))
+			return -1;
+		if (o->flags & CLI_NEGATE) /* --no-clobber: "yes" clears the field, "no" leaves it */
+			*(int *)field = yes ? 0 : *(int *)field;
+		else
+			*(int *)field = yes;
+		return 0;
+	}
 	case CLI_CIRCLES:
-		return parse_circle(s, o, v, err, errlen);
+		return parse_circle(&c->run, o, v, err, errlen);
 	case CLI_TARGET:
-		return parse_target(s, o, v, err, errlen);
+		return parse_target(&c->sim, o, v, err, errlen);
 	case CLI_ACTION:
 		break;
 	}
@@ -722,7 +818,7 @@ static int unquote(char *v, const char **why)
 	return 0;
 }
 
-static int read_config(struct settings *s, const char *path, char *err, size_t errlen)
+static int read_config(struct config *c, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, msg[256];
@@ -780,11 +876,11 @@ static int read_config(struct settings *s, const char *path, char *err, size_t e
 			ret = errf(err, errlen, "%s:%ld: unknown key '%s'", CLI_CUT_PATH(path), lineno, CUT(p));
 			break;
 		}
-		if ((ret = set_value(s, o, v, msg, sizeof(msg))) != 0) {
+		if ((ret = set_value(c, o, v, msg, sizeof(msg))) != 0) {
 			errf(err, errlen, "%s:%ld: %s", CLI_CUT_PATH(path), lineno, msg);
 			break;
 		}
-		s->given[index_of(o)] = 1; /* from a file */
+		c->run.given[index_of(o)] = 1; /* from a file */
 	}
 	if (ret == 0 && len == -E2BIG)
 		ret = errf(err, errlen, "%s:%ld: line longer than %ld bytes", CLI_CUT_PATH(path), lineno + 1,
@@ -821,76 +917,227 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 		errf(err, errlen, "unknown option '%s' (see --help)", CUT(arg));
 }
 
+/* ------------------------------------------------------------------ resolve */
+
+/*
+ * What depends on several settings is worked out in one step, resolve(),
+ * once the defaults, the config files and the command line are read:
+ *
+ *   model_defaults()   --look for this model, the look's drawing settings and
+ *                      the model's program's values, for what was not given
+ *   opengl_look()      --opengl's extras, for what was not given
+ *   check_across()     the checks between options; --duration into frames;
+ *                      --no-render against --output
+ *   link_modules()     what the modules read but nobody types: the picture
+ *                      size (field x --scale), the seeds of the noises, the
+ *                      obstacle lists they borrow, the target's centre and
+ *                      the radii --show-ranges draws
+ */
+
 /* Sets option `name` to `value`, as typed, unless the user set it. */
-static int fill_in(struct settings *s, const char *name, const char *value, char *err, size_t errlen)
+static int fill_in(struct config *c, const char *name, const char *value, char *err, size_t errlen)
 {
 	const struct cli_option *o = cli_find(name);
 
-	if (!o || cli_given(s, name))
+	if (!o || cli_given(c, name))
 		return 0;
-	return set_value(s, o, value, err, errlen);
+	return set_value(c, o, value, err, errlen);
+}
+
+/* fill_in() for each "key=value" of a NULL-terminated list. */
+static int fill_in_list(struct config *c, const char *const *kv, char *err, size_t errlen)
+{
+	for (int e = 0; *kv; kv++) {
+		char key[64];
+		const char *eq = strchr(*kv, '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - *kv), *kv);
+		if ((e = fill_in(c, key, eq + 1, err, errlen)) != 0)
+			return e;
+	}
+	return 0;
+}
+
+/* The drawing settings of a look ("key=value"), NULL-terminated. */
+static const char *const *look_settings(enum run_look look)
+{
+	static const char *const none[] = { NULL };
+	static const char *const harden_windows[] = {
+		"size=584x361",      /* the window's field */
+		"outline=final",     /* the final code's */
+		"pixel-grid=gdi",
+		"warmup=1",          /* advance, then paint */
+		NULL };
+	static const char *const canvas_article[] = {
+		"shape=triangle", "paint=stroke", "boid-color=red", "background=white",
+		"background-style=noise", NULL };
+
+	return look == RUN_LOOK_HARDEN_WINDOWS ? harden_windows :
+	       look == RUN_LOOK_CANVAS_ARTICLE ? canvas_article : none;
 }
 
 /*
- * The defaults of the model's program (docs/MODEL.md) and of --look, for
- * every setting the user did not give.  The table's defaults are the C#
- * article's; harden changes nothing here.
+ * Everything that depends on the model, for the settings the user did not
+ * give: which look "model" and "original" mean for it, then that look's
+ * settings, then the values of the model's program (docs/MODEL.md,
+ * "Defaults: the program's").  The table's defaults are the C# article's,
+ * so harden changes nothing but the look.
  */
-static int model_defaults(struct settings *s, char *err, size_t errlen)
+static int model_defaults(struct config *c, char *err, size_t errlen)
 {
-	int look = s->look, e = 0;
+	static const char *const harden[] = { NULL };
+	static const char *const processing[] = { "predators=0", NULL };
+	static const char *const steering[] = { "predators=0", "edges=none", NULL }; /* no walls */
+	static const char *const canvas[] = { "predators=0", "boids=300", NULL }; /* "a few hundred birds" */
+	static const char *const opengl[] = { "predators=0", "boids=250", "size=1157x578", "shape=arrow",
+	                                      "boid-color=white", "trail-style=opengl", NULL };
+	enum sim_model m = c->sim.model;
+	enum run_look look = c->run.look;
+	int e;
 
-	if (look == CLI_LOOK_ORIGINAL || look == CLI_LOOK_MODEL) {
-		if (s->model == CLI_MODEL_CANVAS)
-			look = CLI_LOOK_CANVAS_ARTICLE; /* the canvas model's own look */
-		else if (s->model == CLI_MODEL_HARDEN && look == CLI_LOOK_ORIGINAL)
-			look = CLI_LOOK_HARDEN_WINDOWS;
+	if (m == SIM_CANVAS && (look == RUN_LOOK_ORIGINAL || look == RUN_LOOK_MODEL))
+		look = RUN_LOOK_CANVAS_ARTICLE; /* the canvas model's own look */
+	else if (m == SIM_HARDEN && look == RUN_LOOK_ORIGINAL)
+		look = RUN_LOOK_HARDEN_WINDOWS;
+	c->run.look_used = look;
+	if ((e = fill_in_list(c, look_settings(look), err, errlen)) != 0)
+		return e;
+	e = fill_in_list(c, m == SIM_PROCESSING ? processing : m == SIM_STEERING ? steering :
+	                    m == SIM_CANVAS ? canvas : m == SIM_OPENGL ? opengl : harden, err, errlen);
+	if (!e && m == SIM_CANVAS && !cli_given(c, "substeps")) {
+		/* the page steps 60 times a second: 1/(dt fps) steps a frame */
+		double k = round(1 / (c->sim.canvas_dt * (double)c->run.fps));
+		c->run.substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
 	}
-	switch (s->model) {
-	case CLI_MODEL_STEERING:
-		e = fill_in(s, "edges", "none", err, errlen); /* the scene has no walls */
-		break;
-	case CLI_MODEL_CANVAS:
-		/* "a few hundred birds"; the page steps 60 times a second */
-		e = fill_in(s, "boids", "300", err, errlen);
-		if (!e && !cli_given(s, "substeps")) {
-			double k = round(1 / (s->canvas_dt * (double)s->fps));
-			s->substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
-		}
-		break;
-	default:
-		break;
-	}
-	if (!e && look == CLI_LOOK_HARDEN_WINDOWS) {
-		e = fill_in(s, "size", "584x361", err, errlen);  /* the window's field */
-		if (!e)
-			e = fill_in(s, "outline", "final", err, errlen); /* the final code's */
-		if (!e)
-			e = fill_in(s, "pixel-grid", "gdi", err, errlen);
-		if (!e)
-			e = fill_in(s, "warmup", "1", err, errlen);  /* advance, then paint */
-	}
-	if (!e && look == CLI_LOOK_CANVAS_ARTICLE) {
-		e = fill_in(s, "shape", "triangle", err, errlen);
-		if (!e)
-			e = fill_in(s, "paint", "stroke", err, errlen);
-		if (!e)
-			e = fill_in(s, "boid-color", "red", err, errlen);
-		if (!e)
-			e = fill_in(s, "background", "white", err, errlen);
-		if (!e)
-			e = fill_in(s, "background-style", "noise", err, errlen);
-	}
+	if (m == SIM_OPENGL)
+		c->run.opengl = 1; /* and its look's extras below */
 	return e;
 }
 
-int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errlen)
+/* --opengl: the OpenGL version's look fills in what was not set. */
+static int opengl_look(struct config *c, char *err, size_t errlen)
+{
+	static const char *const extras[] = { "trail=20", "predator-color=#ffff00", "predator-size=1.5", NULL };
+
+	return c->run.opengl ? fill_in_list(c, extras, err, errlen) : 0;
+}
+
+/* The checks between options, and the settings one option gives another. */
+static int check_across(struct config *c, char *err, size_t errlen)
+{
+	struct run_options *run = &c->run;
+
+	if (c->sim.gl_speed_min > c->sim.gl_speed_max)
+		return errf(err, errlen, "--gl-speed-min (%g) must not be above --gl-speed-max (%g)",
+		            c->sim.gl_speed_min, c->sim.gl_speed_max);
+	if (c->sim.min_speed > c->sim.max_speed)
+		return errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
+		            c->sim.min_speed, c->sim.max_speed);
+	/* --frames and --duration: the command line wins over a file; both from
+	 * the same place contradict each other. */
+	int gd = cli_given(c, "duration"), gf = cli_given(c, "frames");
+	if (gd && gf && run->duration > 0) {
+		if (gd == gf)
+			return errf(err, errlen, "--frames and --duration contradict each other: give one");
+		if (gf > gd)
+			run->duration = -1;
+	}
+	if (run->duration > 0) {
+		double f = round(run->duration * (double)run->fps);
+		if (f < 1 || f > CLI_MAX_FRAMES)
+			return errf(err, errlen, "--duration: %g s at %ld fps is %.0f frames (expected 1 to %ld)",
+			            run->duration, run->fps, f, CLI_MAX_FRAMES);
+		run->frames = (long)f;
+		run->duration = -1; /* resolved: --print-config shows frames */
+	}
+	/* --no-render and --output: the command line wins over a file, and a
+	 * file that has both (--print-config writes every key) means no render.
+	 * Both on the command line stay a contradiction (main refuses it). */
+	int gn = cli_given(c, "no-render"), go = cli_given(c, "output");
+	if (run->no_render && go && gn != go) {
+		if (gn > go)
+			run->given[index_of(cli_find("output"))] = 0;
+		else
+			run->no_render = 0;
+	} else if (run->no_render && go == 1 && gn == 1) {
+		run->given[index_of(cli_find("output"))] = 0;
+	}
+	if (!run->output && !run->no_render)
+		return errf(err, errlen, "--output: needs a file name, a PNG pattern or -");
+	double pw = round(c->sim.width * c->render.scale), ph = round(c->sim.height * c->render.scale);
+	if (!run->no_render && (pw > CLI_MAX_PICTURE || ph > CLI_MAX_PICTURE || pw < 1 || ph < 1))
+		return errf(err, errlen, "--scale: %.0fx%.0f at scale %g is a %.0fx%.0f picture (each side from 1 to %ld)",
+		            c->sim.width, c->sim.height, c->render.scale, pw, ph, CLI_MAX_PICTURE);
+	return 0;
+}
+
+/*
+ * The radii --show-ranges draws around the last boid: the model's
+ * separation and cohesion radii.
+ */
+static void range_radii(const struct sim_params *p, double *near, double *far)
+{
+	switch (p->model) {
+	case SIM_PROCESSING:
+		*near = p->proc_separation_radius, *far = p->proc_cohesion_radius;
+		break;
+	case SIM_STEERING:
+		*near = *far = p->steer_radius;
+		break;
+	case SIM_CANVAS:
+		*near = p->canvas_separation_distance, *far = p->canvas_visual_range;
+		break;
+	case SIM_OPENGL:
+		*near = p->gl_avoid_radius, *far = p->gl_flock_radius;
+		break;
+	default:
+		*near = p->avoid_radius, *far = p->flock_radius;
+		break;
+	}
+}
+
+/* What the modules read that nobody types: each from the settings it follows. */
+static void link_modules(struct config *c)
+{
+	struct run_options *run = &c->run;
+
+	c->render.width = (int)lround(c->sim.width * c->render.scale);
+	c->render.height = (int)lround(c->sim.height * c->render.scale);
+	c->sim.noise_seed = run->seed;    /* processing's jitter */
+	c->render.noise_seed = run->seed; /* the noise background's clouds */
+	if (c->sim.target_mode != SIM_TARGET_FIXED) {
+		c->sim.target_x = c->sim.width / 2; /* sim_target() draws it there */
+		c->sim.target_y = c->sim.height / 2;
+	}
+	c->sim.obstacles = run->obstacles_n ? run->obstacles : NULL;
+	c->sim.obstacles_n = run->obstacles_n;
+	c->render.obstacles = run->obstacles_n ? run->circles : NULL;
+	c->render.obstacles_n = run->obstacles_n;
+	range_radii(&c->sim, &c->render.range_near, &c->render.range_far);
+}
+
+/* The resolve step: see the top of this section.  0 or -1 (err says why). */
+static int resolve(struct config *c, char *err, size_t errlen)
+{
+	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
+	    check_across(c, err, errlen) != 0)
+		return -1;
+	link_modules(c);
+	return 0;
+}
+
+/* ----------------------------------------------------------- parse */
+
+int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 {
 	struct option longopts[NOPTS + 1];
 	char shortopts[3 * NOPTS + 2], *sp = shortopts;
 	int result = CLI_RUN, cmdline_list = 0;
 
-	memset(s, 0, sizeof(*s));
+	/* the modules' own defaults for what has no option, then the table's */
+	memset(c, 0, sizeof(*c));
+	sim_params_default(&c->sim, 640, 360);
+	render_params_default(&c->render, 640, 360);
+	video_options_default(&c->video);
 	err[0] = 0;
 	*sp++ = ':'; /* report a missing argument as ':' */
 	for (size_t i = 0; i < NOPTS; i++) {
@@ -903,7 +1150,7 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			if (takes_arg)
 				*sp++ = ':';
 		}
-		int e = o->def ? set_value(s, o, o->def, err, errlen) : 0;
+		int e = o->def ? set_value(c, o, o->def, err, errlen) : 0;
 		if (e)
 			return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR; /* or a bad row in the table */
 	}
@@ -914,9 +1161,9 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 	for (int pass = 0; pass < 2; pass++) {
 		optind = 0; /* full reset, including glibc's internal state */
 		opterr = 0;
-		int c, li;
-		while ((c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
-			if (c == '?') {
+		int ch, li;
+		while ((ch = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
+			if (ch == '?') {
 				for (size_t i = 0; optopt && i < NOPTS; i++)
 					if (longopts[i].val == optopt && longopts[i].has_arg == no_argument &&
 					    strncmp(argv[optind - 1], "--", 2) == 0)
@@ -925,7 +1172,7 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 					return errf(err, errlen, "unknown option '-%c' (see --help)", optopt), CLI_ERROR;
 				return unknown_option(argv[optind - 1], err, errlen), CLI_ERROR;
 			}
-			if (c == ':') {
+			if (ch == ':') {
 				const struct cli_option *o = NULL;
 				for (size_t i = 0; i < NOPTS; i++)
 					if (longopts[i].val == optopt)
@@ -935,13 +1182,13 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 			}
 			const struct cli_option *o = NULL;
 			for (size_t i = 0; i < NOPTS; i++)
-				if (longopts[i].val == c)
+				if (longopts[i].val == ch)
 					o = &options[i];
 			if (!o)
 				continue;
 			bool is_config = strcmp(o->name, "config") == 0;
 			if (pass == 0) {
-				int e = is_config ? read_config(s, optarg, err, errlen) : 0;
+				int e = is_config ? read_config(c, optarg, err, errlen) : 0;
 				if (e)
 					return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
 				continue;
@@ -955,7 +1202,7 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 					if (strcmp(optarg, "bash") != 0 && strcmp(optarg, "zsh") != 0)
 						return errf(err, errlen, "--completion: '%s' is not bash or zsh",
 						            optarg), CLI_ERROR;
-					s->completion = optarg;
+					c->run.completion = optarg;
 					return CLI_COMPLETION;
 				}
 				if (strcmp(o->name, "version") == 0)
@@ -971,101 +1218,27 @@ int cli_parse(struct settings *s, int argc, char **argv, char *err, size_t errle
 				continue;
 			}
 			if (o->type == CLI_CIRCLES && !cmdline_list) {
-				s->obstacles_n = 0; /* the command line's list replaces the file's */
+				c->run.obstacles_n = 0; /* the command line's list replaces the file's */
 				cmdline_list = 1;
 			}
-			int e = set_value(s, o, optarg, err, errlen);
+			int e = set_value(c, o, optarg, err, errlen);
 			if (e)
 				return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
-			s->given[index_of(o)] = 2; /* from the command line: wins over a file */
+			c->run.given[index_of(o)] = 2; /* from the command line: wins over a file */
 		}
 		if (pass == 0 && optind < argc)
 			return errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
 			            CUT(argv[optind])), CLI_ERROR;
 	}
 
-	/* None of the other models' seeds has predators. */
-	if (s->model != CLI_MODEL_HARDEN && !cli_given(s, "predators"))
-		s->predators = 0;
-	/* Each model's program's defaults, then the look, for what was not set. */
-	if (model_defaults(s, err, errlen) != 0)
-		return CLI_ERROR;
-
-	/* -m opengl: the OpenGL program's window and look where not set. */
-	if (s->model == CLI_MODEL_OPENGL) {
-		if (!cli_given(s, "boids"))
-			s->boids = 250;
-		if (!cli_given(s, "size"))
-			s->width = 1157, s->height = 578;
-		if (!cli_given(s, "shape"))
-			s->shape = CLI_SHAPE_ARROW;
-		if (!cli_given(s, "boid-color"))
-			s->boid_color = 0xffffff;
-		if (!cli_given(s, "trail-style"))
-			s->trail_style = CLI_TRAIL_OPENGL;
-		s->opengl = 1; /* and the three extras below */
-	}
-
-	/* The OpenGL version's look fills in what was not set explicitly. */
-	if (s->opengl) {
-		if (!cli_given(s, "trail"))
-			s->trail = 20;
-		if (!cli_given(s, "predator-color"))
-			s->predator_color = 0xffff00;
-		if (!cli_given(s, "predator-size"))
-			s->predator_size = 1.5;
-	}
-
-	/* Cross-option checks. */
-	if (s->gl_speed_min > s->gl_speed_max)
-		return errf(err, errlen, "--gl-speed-min (%g) must not be above --gl-speed-max (%g)",
-		            s->gl_speed_min, s->gl_speed_max), CLI_ERROR;
-	if (s->min_speed > s->max_speed)
-		return errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
-		            s->min_speed, s->max_speed), CLI_ERROR;
-	/* --frames and --duration: the command line wins over a file; both from
-	 * the same place contradict each other. */
-	int gd = cli_given(s, "duration"), gf = cli_given(s, "frames");
-	if (gd && gf && s->duration > 0) {
-		if (gd == gf)
-			return errf(err, errlen, "--frames and --duration contradict each other: give one"), CLI_ERROR;
-		if (gf > gd)
-			s->duration = -1;
-	}
-	if (s->duration > 0) {
-		double f = round(s->duration * (double)s->fps);
-		if (f < 1 || f > CLI_MAX_FRAMES)
-			return errf(err, errlen, "--duration: %g s at %ld fps is %.0f frames (expected 1 to %ld)",
-			            s->duration, s->fps, f, CLI_MAX_FRAMES), CLI_ERROR;
-		s->frames = (long)f;
-		s->duration = -1; /* resolved: --print-config shows frames */
-	}
-	/* --no-render and --output: the command line wins over a file, and a
-	 * file that has both (--print-config writes every key) means no render.
-	 * Both on the command line stay a contradiction (main refuses it). */
-	int gn = cli_given(s, "no-render"), go = cli_given(s, "output");
-	if (s->no_render && go && gn != go) {
-		if (gn > go)
-			s->given[index_of(cli_find("output"))] = 0;
-		else
-			s->no_render = 0;
-	} else if (s->no_render && go == 1 && gn == 1) {
-		s->given[index_of(cli_find("output"))] = 0;
-	}
-	if (!s->output && !s->no_render)
-		return errf(err, errlen, "--output: needs a file name, a PNG pattern or -"), CLI_ERROR;
-	double pw = round((double)s->width * s->scale), ph = round((double)s->height * s->scale);
-	if (!s->no_render && (pw > CLI_MAX_PICTURE || ph > CLI_MAX_PICTURE || pw < 1 || ph < 1))
-		return errf(err, errlen, "--scale: %ldx%ld at scale %g is a %.0fx%.0f picture (each side from 1 to %ld)",
-		            s->width, s->height, s->scale, pw, ph, CLI_MAX_PICTURE), CLI_ERROR;
-	return result;
+	return resolve(c, err, errlen) != 0 ? CLI_ERROR : result;
 }
 
-void cli_release(struct settings *s)
+void cli_release(struct config *c)
 {
 	for (size_t i = 0; i < NOPTS; i++)
 		if (options[i].type == CLI_STRING) {
-			char **p = (char **)((char *)s + options[i].offset);
+			char **p = (char **)(void *)((char *)c + options[i].offset);
 			free(*p);
 			*p = NULL;
 		}
@@ -1073,26 +1246,34 @@ void cli_release(struct settings *s)
 
 /* ------------------------------------------------------------------ output */
 
-void cli_format_value(const struct settings *s, const struct cli_option *o, char *buf, size_t len)
+/* The string field of a CLI_STRING row, NULL when unset. */
+static const char *string_value(const struct config *c, const struct cli_option *o)
 {
-	const char *base = (const char *)s;
-	const void *field = base + o->offset;
+	return *(char *const *)(const void *)((const char *)c + o->offset);
+}
+
+void cli_format_value(const struct config *c, const struct cli_option *o, char *buf, size_t len)
+{
+	const void *field = (const char *)c + o->offset;
+	long whole = 0;
 
 	switch (o->type) {
-	case CLI_LONG: {
-		long v = *(const long *)field;
-		if ((o->flags & CLI_AUTO) && v < 0)
+	case CLI_LONG:
+	case CLI_INT:
+	case CLI_COUNT:
+		whole = o->type == CLI_LONG ? *(const long *)field :
+		        o->type == CLI_INT ? *(const int *)field : (long)*(const size_t *)field;
+		if ((o->flags & CLI_AUTO) && whole < (long)o->min)
 			snprintf(buf, len, "auto");
 		else
-			snprintf(buf, len, "%ld", v);
+			snprintf(buf, len, "%ld", whole);
 		break;
-	}
 	case CLI_U64:
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
 		break;
 	case CLI_DOUBLE: {
 		double v = *(const double *)field;
-		if ((o->flags & CLI_AUTO) && v < 0) {
+		if ((o->flags & CLI_AUTO) && v < o->min) {
 			snprintf(buf, len, "auto");
 			break;
 		}
@@ -1106,21 +1287,24 @@ void cli_format_value(const struct settings *s, const struct cli_option *o, char
 		}
 		break;
 	}
-	case CLI_SIZE:
-		snprintf(buf, len, "%ldx%ld", s->width, s->height);
+	case CLI_FIELD:
+		snprintf(buf, len, "%.0fx%.0f", c->sim.width, c->sim.height);
 		break;
 	case CLI_STRING: {
-		const char *v = *(char *const *)field;
+		const char *v = string_value(c, o);
 		snprintf(buf, len, "%s", v ? v : "");
 		break;
 	}
 	case CLI_ENUM:
-		snprintf(buf, len, "%s", o->choices[*(const int *)field]);
+		snprintf(buf, len, "%s", enum_name(o, *(const int *)field));
+		break;
+	case CLI_MODEL:
+		snprintf(buf, len, "%s", model_name(c->sim.model));
 		break;
 	case CLI_COLOR: {
-		char c[8];
-		color_format(*(const uint32_t *)field, c);
-		snprintf(buf, len, "%s", c);
+		char rgb[8];
+		color_format(*(const uint32_t *)field, rgb);
+		snprintf(buf, len, "%s", rgb);
 		break;
 	}
 	case CLI_FLAG:
@@ -1128,15 +1312,15 @@ void cli_format_value(const struct settings *s, const struct cli_option *o, char
 		break;
 	case CLI_CIRCLES: /* all of them, ';'-separated (--print-config writes one a line) */
 		buf[0] = 0;
-		for (long i = 0; i < s->obstacles_n; i++)
+		for (size_t i = 0; i < c->run.obstacles_n; i++)
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%.17g,%.17g,%.17g", i ? ";" : "",
-			         s->obstacles[i][0], s->obstacles[i][1], s->obstacles[i][2]);
+			         c->run.obstacles[i].x, c->run.obstacles[i].y, c->run.obstacles[i].r);
 		break;
 	case CLI_TARGET:
-		if (s->target == CLI_TARGET_FIXED)
-			snprintf(buf, len, "%.17g,%.17g", s->target_x, s->target_y);
+		if (c->sim.target_mode == SIM_TARGET_FIXED)
+			snprintf(buf, len, "%.17g,%.17g", c->sim.target_x, c->sim.target_y);
 		else
-			snprintf(buf, len, "%s", s->target == CLI_TARGET_NONE ? "none" : "lissajous");
+			snprintf(buf, len, "%s", c->sim.target_mode == SIM_TARGET_NONE ? "none" : "lissajous");
 		break;
 	case CLI_ACTION:
 		buf[0] = 0;
@@ -1170,9 +1354,9 @@ static void put_config_value(FILE *f, const char *v)
 	fputc('"', f);
 }
 
-void cli_print_config(FILE *f, const struct settings *s)
+void cli_print_config(FILE *f, const struct config *c)
 {
-	const char *section = NULL;
+	const char *group = NULL;
 
 	fprintf(f, "# boids %s settings; read back with: boids --config FILE\n", BOIDS_VERSION);
 	for (size_t i = 0; i < NOPTS; i++) {
@@ -1180,26 +1364,26 @@ void cli_print_config(FILE *f, const struct settings *s)
 		char v[4096];
 		if (o->flags & CLI_NOCONFIG)
 			continue;
-		if (o->section != section) {
-			fprintf(f, "\n# %s\n", o->section);
-			section = o->section;
+		if (o->group != group) {
+			fprintf(f, "\n# %s\n", o->group);
+			group = o->group;
 		}
 		if (o->type == CLI_CIRCLES) {
 			/* one line an obstacle; an empty value first clears the list */
 			fprintf(f, "%s = \n", o->name);
-			for (long k = 0; k < s->obstacles_n; k++)
-				fprintf(f, "%s = %.17g,%.17g,%.17g\n", o->name, s->obstacles[k][0],
-				        s->obstacles[k][1], s->obstacles[k][2]);
+			for (size_t k = 0; k < c->run.obstacles_n; k++)
+				fprintf(f, "%s = %.17g,%.17g,%.17g\n", o->name, c->run.obstacles[k].x,
+				        c->run.obstacles[k].y, c->run.obstacles[k].r);
 			continue;
 		}
 		if (o->type == CLI_STRING) { /* straight from the settings: no length limit */
-			const char *str = *(char *const *)(const void *)((const char *)s + o->offset);
+			const char *str = string_value(c, o);
 			fprintf(f, "%s = ", o->name);
 			put_config_value(f, str ? str : "");
 			fputc('\n', f);
 			continue;
 		}
-		cli_format_value(s, o, v, sizeof(v));
+		cli_format_value(c, o, v, sizeof(v));
 		fprintf(f, "%s = ", o->name);
 		put_config_value(f, v);
 		fputc('\n', f);
@@ -1221,11 +1405,24 @@ static void put_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* ", "name": V": a numeric row's bound, null for other rows and for none. */
+static void put_json_bound(FILE *f, const char *name, const struct cli_option *o, double v)
+{
+	int numeric = o->type == CLI_LONG || o->type == CLI_INT || o->type == CLI_COUNT ||
+	              o->type == CLI_DOUBLE || o->type == CLI_FIELD;
+
+	if (numeric && fabs(v) < BIG)
+		fprintf(f, ", \"%s\": %.17g", name, v);
+	else
+		fprintf(f, ", \"%s\": null", name);
+}
+
 void cli_print_options_json(FILE *f)
 {
 	static const char *const type_names[] = {
-		[CLI_LONG] = "integer", [CLI_U64] = "unsigned", [CLI_DOUBLE] = "number",
-		[CLI_SIZE] = "size", [CLI_STRING] = "string", [CLI_ENUM] = "choice",
+		[CLI_LONG] = "integer", [CLI_INT] = "integer", [CLI_COUNT] = "integer",
+		[CLI_U64] = "unsigned", [CLI_DOUBLE] = "number", [CLI_FIELD] = "size",
+		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
 		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
 		[CLI_TARGET] = "target", [CLI_ACTION] = "action",
 	};
@@ -1251,18 +1448,25 @@ void cli_print_options_json(FILE *f)
 		fputs(", \"choices\": ", f);
 		if (o->choices) {
 			fputc('[', f);
-			for (size_t k = 0; o->choices[k]; k++) {
+			for (size_t k = 0; o->choices[k].name; k++) {
 				fputs(k ? ", " : "", f);
-				put_json_string(f, o->choices[k]);
+				put_json_string(f, o->choices[k].name);
 			}
 			fputc(']', f);
 		} else {
 			fputs("null", f);
 		}
 		fputs(", \"group\": ", f);
-		put_json_string(f, o->section);
+		put_json_string(f, o->group);
 		fputs(", \"help\": ", f);
 		put_json_string(f, o->help);
+		fputs(", \"units\": ", f);
+		if (o->units)
+			put_json_string(f, o->units);
+		else
+			fputs("null", f);
+		put_json_bound(f, "min", o, o->min);
+		put_json_bound(f, "max", o, o->max);
 		fputc('}', f);
 	}
 	fputs("\n]}\n", f);
@@ -1295,7 +1499,7 @@ static void print_wrapped(FILE *f, int col, const char *text)
 void cli_print_help(FILE *f, int all)
 {
 	enum { COL = 26 };
-	const char *section = NULL;
+	const char *group = NULL;
 
 	fprintf(f,
 	        "Usage: boids [OPTION]...\n"
@@ -1307,9 +1511,9 @@ void cli_print_help(FILE *f, int all)
 		char left[96], text[320];
 		if (!all && !(o->flags & CLI_BRIEF))
 			continue;
-		if (o->section != section) {
-			fprintf(f, "\n%s:\n", o->section);
-			section = o->section;
+		if (o->group != group) {
+			fprintf(f, "\n%s:\n", o->group);
+			group = o->group;
 		}
 		int n = snprintf(left, sizeof(left), "  %c%c%s--%s%s%s",
 		                 o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
@@ -1339,6 +1543,6 @@ void cli_print_help(FILE *f, int all)
 
 void cli_print_models(FILE *f)
 {
-	for (size_t i = 0; model_names[i]; i++)
-		fprintf(f, "%-11s %s%s\n", model_names[i], model_about[i], i == 0 ? " [default]" : "");
+	for (size_t i = 0; model_names[i].name; i++)
+		fprintf(f, "%-11s %s%s\n", model_names[i].name, model_about[i], i == 0 ? " [default]" : "");
 }

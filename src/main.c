@@ -48,14 +48,13 @@ enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) *
 
 /* Everything one run holds; released by run_release(). */
 struct run {
-	struct settings set;
+	struct config cfg;           /* every setting (cli_parse), each module's part its own */
 	enum output_kind kind;
 	long poster;            /* OUT_STILL: the frame written */
 	int pic_w, pic_h;            /* picture size, pixels */
 	struct pool *pool;
 	struct sim sim;
 	struct video *video;
-	struct video_options vopt;
 	struct outfile video_file;   /* temporary file behind a video */
 	struct outfile traj_file;
 	struct outfile metrics_file;
@@ -72,8 +71,6 @@ struct run {
 	double *hist_x, *hist_y;     /* trail * n each */
 	long hist_count;             /* frames in the ring, <= trail */
 	long hist_next;              /* ring slot the next frame goes to */
-	struct render_circle *obstacles; /* for the renderers */
-	struct sim_obstacle *sim_obstacles; /* for the flock */
 	/* pipeline */
 	struct frameq *queue;
 	int drawers;                 /* drawing threads */
@@ -295,11 +292,11 @@ static void check_writable(const char *option, const char *file, int overwrite)
 /* Works out the kind of output and validates it before any file exists. */
 static void check_output(struct run *r)
 {
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 	char why[256];
 
 	if (s->no_render) {
-		if (cli_given(s, "output"))
+		if (cli_given(&r->cfg, "output"))
 			usage_error("--output: nothing is drawn with --no-render (drop one of them)");
 		r->kind = OUT_NONE;
 		return;
@@ -346,18 +343,17 @@ static void check_output(struct run *r)
 	} else {
 		r->kind = OUT_VIDEO;
 	}
-	if (video_check(out, r->pic_w, r->pic_h, (int)s->fps, &r->vopt, why, sizeof(why)) != 0) {
+	if (video_check(out, r->pic_w, r->pic_h, (int)s->fps, &r->cfg.video, why, sizeof(why)) != 0) {
 		/* A picture whose odd size is the model's or the look's own (the
 		 * C# window's 584x361, opengl's 1157x578) gets one more row or
 		 * column of background at the bottom or right for encoders that
 		 * need even sizes; a size the user chose is refused instead. */
-		int windows = s->look == CLI_LOOK_HARDEN_WINDOWS ||
-		              (s->look == CLI_LOOK_ORIGINAL && s->model == CLI_MODEL_HARDEN);
-		int own = windows || !(cli_given(s, "size") || cli_given(s, "scale"));
+		int windows = s->look_used == RUN_LOOK_HARDEN_WINDOWS;
+		int own = windows || !(cli_given(&r->cfg, "size") || cli_given(&r->cfg, "scale"));
 		int w2 = r->pic_w + (r->pic_w & 1), h2 = r->pic_h + (r->pic_h & 1);
 		char why2[256];
 		if (!own || (w2 == r->pic_w && h2 == r->pic_h) ||
-		    video_check(out, w2, h2, (int)s->fps, &r->vopt, why2, sizeof(why2)) != 0)
+		    video_check(out, w2, h2, (int)s->fps, &r->cfg.video, why2, sizeof(why2)) != 0)
 			usage_error("%s", why);
 		if (!s->quiet)
 			fprintf(stderr, "boids: note: %s needs even sizes: the %dx%d picture is padded to %dx%d\n",
@@ -405,7 +401,7 @@ static int is_special(const char *path)
 /* --trajectory, --metrics, --summary: writable, and no two files the same. */
 static void check_side_files(struct run *r)
 {
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 	const char *opt[] = { "--output", "--trajectory", "--metrics", "--summary" };
 	const char *path[] = { r->kind == OUT_VIDEO ? s->output : r->kind == OUT_STDOUT ? "-" : NULL,
 	                       s->trajectory, s->metrics, s->summary };
@@ -422,164 +418,6 @@ static void check_side_files(struct run *r)
 	}
 }
 
-static void settings_to_params(const struct settings *s, struct sim_params *p)
-{
-	static const unsigned edges[] = {
-		[CLI_EDGES_BOUNCE] = SIM_BOUNCE,
-		[CLI_EDGES_WRAP] = SIM_WRAP,
-		[CLI_EDGES_BOTH] = SIM_BOUNCE | SIM_WRAP,
-		[CLI_EDGES_NONE] = SIM_EDGES_NONE,
-	};
-
-	sim_params_default(p, (double)s->width, (double)s->height);
-	p->predators = (size_t)s->predators;
-	p->flock_radius = s->flock_radius;
-	p->flock_weight = s->flock_weight;
-	p->align_radius = s->align_radius;
-	p->align_weight = s->align_weight;
-	p->avoid_radius = s->avoid_radius;
-	p->avoid_weight = s->avoid_weight;
-	p->predator_radius = s->predator_radius;
-	p->predator_weight = s->predator_weight;
-	p->min_speed = s->min_speed;
-	p->max_speed = s->max_speed;
-	p->wall_pad = s->wall_pad;
-	p->wall_turn = s->wall_turn;
-	p->edges = edges[s->edges];
-	p->update = s->update == CLI_SYNCHRONOUS ? SIM_SYNCHRONOUS : SIM_SEQUENTIAL;
-
-	static const enum sim_model models[] = {
-		[CLI_MODEL_HARDEN] = SIM_HARDEN,
-		[CLI_MODEL_PROCESSING] = SIM_PROCESSING,
-		[CLI_MODEL_STEERING] = SIM_STEERING,
-		[CLI_MODEL_CANVAS] = SIM_CANVAS,
-		[CLI_MODEL_OPENGL] = SIM_OPENGL,
-	};
-	static const enum sim_target_mode targets[] = {
-		[CLI_TARGET_NONE] = SIM_TARGET_NONE,
-		[CLI_TARGET_FIXED] = SIM_TARGET_FIXED,
-		[CLI_TARGET_LISSAJOUS] = SIM_TARGET_LISSAJOUS,
-	};
-	p->model = models[s->model];
-	p->target_mode = targets[s->target];
-	if (s->target == CLI_TARGET_FIXED) {
-		p->target_x = s->target_x;
-		p->target_y = s->target_y;
-	}
-	p->proc_limit_components = s->proc_limit == 1;
-	p->proc_separation = s->proc_separation == CLI_SEP_INVERSE ? SIM_SEP_INVERSE : SIM_SEP_UNIT;
-	p->steer_separation_steps = s->steer_separation_steps;
-	p->steer_socialize_weight = s->steer_socialize_weight;
-	p->steer_steady_turn = s->steer_turn == CLI_TURN_STEADY;
-	p->noise_seed = s->seed;
-	p->obstacle_margin = s->obstacle_margin;
-	p->obstacle_weight = s->obstacle_weight;
-	p->target_amp_x = s->target_amp_x;
-	p->target_amp_y = s->target_amp_y;
-	p->target_freq_x = s->target_freq_x;
-	p->target_freq_y = s->target_freq_y;
-	p->target_period = s->target_period;
-	p->proc_cohesion_radius = s->proc_cohesion_radius;
-	p->proc_separation_radius = s->proc_separation_radius;
-	p->proc_alignment_radius = s->proc_alignment_radius;
-	p->proc_cohesion_weight = s->proc_cohesion_weight;
-	p->proc_separation_weight = s->proc_separation_weight;
-	p->proc_alignment_weight = s->proc_alignment_weight;
-	p->proc_max_force = s->proc_max_force;
-	p->proc_max_speed = s->proc_max_speed;
-	p->proc_jitter = s->proc_jitter;
-	p->steer_radius = s->steer_radius;
-	p->steer_cohesion_steps = s->steer_cohesion_steps;
-	p->steer_cohesion_weight = s->steer_cohesion_weight;
-	p->steer_separation_weight = s->steer_separation_weight;
-	p->steer_alignment_weight = s->steer_alignment_weight;
-	p->steer_seek_weight = s->steer_seek_weight;
-	p->steer_arrival_radius = s->steer_arrival_radius;
-	p->steer_arrival_speed = s->steer_arrival_speed;
-	p->steer_max_speed = s->steer_max_speed;
-	p->steer_max_turn = s->steer_max_turn;
-	p->canvas_visual_range = s->canvas_visual_range;
-	p->canvas_cohesion_resistance = s->canvas_cohesion_resistance;
-	p->canvas_separation_distance = s->canvas_separation_distance;
-	p->canvas_alignment_eagerness = s->canvas_alignment_eagerness;
-	p->canvas_speed = s->canvas_speed;
-	p->canvas_dt = s->canvas_dt;
-	p->gl_flock_radius = s->gl_flock_radius;
-	p->gl_flock_weight = s->gl_flock_weight;
-	p->gl_predator_sight = s->gl_predator_sight;
-	p->gl_avoid_radius = s->gl_avoid_radius;
-	p->gl_avoid_weight = s->gl_avoid_weight;
-	p->gl_avoid_all = s->gl_avoid == 1;
-	p->gl_align_radius = s->gl_align_radius;
-	p->gl_align_weight = s->gl_align_weight;
-	p->gl_flee_radius = s->gl_flee_radius;
-	p->gl_flee_weight = s->gl_flee_weight;
-	p->gl_wall_pad = s->gl_wall_pad;
-	p->gl_wall_turn = s->gl_wall_turn;
-	p->gl_speed_min = s->gl_speed_min;
-	p->gl_speed_max = s->gl_speed_max;
-	p->gl_predator_boost = s->gl_predator_boost;
-	p->gl_speed_ease = s->gl_speed_ease;
-	p->gl_step = s->gl_step;
-}
-
-static void settings_to_render(struct run *r, struct render_params *p)
-{
-	const struct settings *s = &r->set;
-	static const enum render_shape shapes[] = {
-		[CLI_SHAPE_CURVE] = RENDER_CURVE,
-		[CLI_SHAPE_REPO] = RENDER_REPO,
-		[CLI_SHAPE_POLYGON] = RENDER_POLYGON,
-		[CLI_SHAPE_TRIANGLE] = RENDER_TRIANGLE,
-		[CLI_SHAPE_ARROW] = RENDER_ARROW,
-		[CLI_SHAPE_CIRCLE] = RENDER_CIRCLE,
-	};
-	static const enum render_antialias aa[] = {
-		[CLI_AA_NONE] = RENDER_AA_NONE,
-		[CLI_AA_FAST] = RENDER_AA_FAST,
-		[CLI_AA_GOOD] = RENDER_AA_GOOD,
-		[CLI_AA_BEST] = RENDER_AA_BEST,
-	};
-
-	render_params_default(p, r->pic_w, r->pic_h);
-	p->scale = s->scale;
-	p->shape = shapes[s->shape];
-	p->outline = s->outline == CLI_OUTLINE_FINAL ? RENDER_OUTLINE_FINAL : RENDER_OUTLINE_LISTING;
-	p->paint = s->paint == CLI_PAINT_STROKE ? RENDER_STROKE : RENDER_FILL;
-	p->grid = s->pixel_grid == CLI_GRID_GDI ? RENDER_GRID_GDI : RENDER_GRID_CAIRO;
-	p->boid_size = s->boid_size;
-	p->background = s->background;
-	p->boid_color = s->boid_color;
-	p->predator_color = s->predator_color;
-	p->antialias = aa[s->antialias];
-	p->predator_size = s->predator_size;
-	p->background_style = s->background_style == CLI_BG_NOISE ? RENDER_BG_NOISE : RENDER_BG_FLAT;
-	p->noise_seed = s->seed;
-	p->obstacles = r->obstacles;
-	p->obstacles_n = r->obstacles ? (size_t)s->obstacles_n : 0;
-	p->obstacle_color = s->obstacle_color;
-	p->target_color = s->target_color;
-	p->trail_style = s->trail_style == CLI_TRAIL_OPENGL ? RENDER_TRAIL_OPENGL : RENDER_TRAIL_FADE;
-	p->show_ranges = s->show_ranges;
-	switch (s->model) { /* --show-ranges: the model's separation and cohesion radii */
-	case CLI_MODEL_PROCESSING:
-		p->range_near = s->proc_separation_radius, p->range_far = s->proc_cohesion_radius;
-		break;
-	case CLI_MODEL_STEERING:
-		p->range_near = p->range_far = s->steer_radius;
-		break;
-	case CLI_MODEL_CANVAS:
-		p->range_near = s->canvas_separation_distance, p->range_far = s->canvas_visual_range;
-		break;
-	case CLI_MODEL_OPENGL:
-		p->range_near = s->gl_avoid_radius, p->range_far = s->gl_flock_radius;
-		break;
-	default:
-		p->range_near = s->avoid_radius, p->range_far = s->flock_radius;
-		break;
-	}
-}
-
 /*
  * Refuses, before allocating, a run whose memory would not fit: the flock
  * and its grids, and per pipeline slot a copy of the state, the trail and
@@ -588,7 +426,7 @@ static void settings_to_render(struct run *r, struct render_params *p)
  */
 static void check_memory(const struct run *r)
 {
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 	double n = (double)s->boids, slots = r->kind == OUT_NONE ? 0 : r->drawers + 3;
 	double trail = s->trail > 1 ? (double)s->trail : 0;
 	double picture = (double)r->pic_w * r->pic_h * 4 * 2.5; /* ARGB + yuv + encoder */
@@ -602,44 +440,15 @@ static void check_memory(const struct run *r)
 		            bytes / 1073741824.0, phys / 1073741824.0);
 }
 
-/*
- * The obstacles of the settings, once for the flock and once for the
- * renderers: the same circles in each module's own type (render knows
- * nothing of sim).  Runs before anything else is allocated.
- */
-static void make_obstacles(struct run *r)
-{
-	const struct settings *s = &r->set;
-	size_t n = (size_t)s->obstacles_n;
-
-	r->sim_obstacles = calloc(n, sizeof(*r->sim_obstacles));
-	r->obstacles = calloc(n, sizeof(*r->obstacles));
-	if (!r->sim_obstacles || !r->obstacles) {
-		report("out of memory");
-		exit(EXIT_FAILURE);
-	}
-	for (size_t i = 0; i < n; i++) {
-		const double *c = s->obstacles[i];
-		r->sim_obstacles[i] = (struct sim_obstacle){ c[0], c[1], c[2] };
-		r->obstacles[i] = (struct render_circle){ c[0], c[1], c[2] };
-	}
-}
-
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
 
 /* Builds the flock from --init or the seed; usage errors exit 2. */
 static void build_flock(struct run *r)
 {
-	struct settings *s = &r->set;
-	struct sim_params p;
+	struct run_options *s = &r->cfg.run;
+	struct sim_params *p = &r->cfg.sim;
 	struct traj_state st = { 0 };
 
-	settings_to_params(s, &p);
-	if (s->obstacles_n) {
-		make_obstacles(r);
-		p.obstacles = r->sim_obstacles;
-		p.obstacles_n = (size_t)s->obstacles_n;
-	}
 	if (s->init) {
 		struct traj_error te;
 		struct stat sb;
@@ -667,17 +476,17 @@ static void build_flock(struct run *r)
 			usage_error("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 		if (st.n > (size_t)CLI_MAX_BOIDS)
 			usage_error("--init: '%s' has %zu boids (at most %ld)", name, st.n, CLI_MAX_BOIDS);
-		s->boids = (long)st.n;
+		s->boids = st.n;
 	}
-	if (s->predators > s->boids && !cli_given(s, "predators"))
-		s->predators = s->boids; /* the default 3 in a flock of 2 */
-	if (s->predators > s->boids)
-		usage_error("--predators: %ld is more than the %ld boids", s->predators, s->boids);
+	if (p->predators > s->boids && !cli_given(&r->cfg, "predators"))
+		p->predators = s->boids; /* the default 3 in a flock of 2 */
+	if (p->predators > s->boids)
+		usage_error("--predators: %zu is more than the %zu boids", p->predators, s->boids);
 	check_memory(r);
 
 	long threads = s->threads > 0 ? s->threads : sysconf(_SC_NPROCESSORS_ONLN);
 	r->pool = pool_new(threads > 0 ? (int)threads : 1);
-	if (!r->pool || sim_init(&r->sim, &p, (size_t)s->boids, r->pool) != 0) {
+	if (!r->pool || sim_init(&r->sim, p, s->boids, r->pool) != 0) {
 		report("out of memory for %ld boids", s->boids);
 		exit(EXIT_FAILURE);
 	}
@@ -698,7 +507,7 @@ static void build_flock(struct run *r)
 
 static int write_png(struct run *r, struct renderer *rd, long frame)
 {
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 	char name[4096];
 	struct outfile o;
 	int stride;
@@ -727,7 +536,7 @@ static int write_png(struct run *r, struct renderer *rd, long frame)
 
 static int open_outputs(struct run *r)
 {
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 	char why[256];
 	int err;
 
@@ -768,7 +577,7 @@ static int open_outputs(struct run *r)
 		fd = r->video_file.fd; /* libavformat writes through it, never by name */
 	}
 	err = video_open_fd(&r->video, fd, s->output, r->pic_w, r->pic_h, (int)s->fps,
-	                    &r->vopt, why, sizeof(why));
+	                    &r->cfg.video, why, sizeof(why));
 	if (err) {
 		report("cannot write '%s': %s", s->output, why);
 		return EXIT_FAILURE;
@@ -812,7 +621,7 @@ static void side_file_failed(struct run *r, struct outfile *o, const char *what,
 /* Per-frame work that needs the live flock, in frame order. */
 static void record_frame(struct run *r, long frame)
 {
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 	const struct sim *m = &r->sim;
 
 	if (s->trajectory && r->traj_file.path) {
@@ -822,7 +631,7 @@ static void record_frame(struct run *r, long frame)
 	}
 	if (r->want_metrics && !r->metrics_failed) {
 		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
-		                            sim_wraps(m), s->flock_radius };
+		                            sim_wraps(m), r->cfg.sim.flock_radius };
 		int err = metrics_compute(&r->mctx, &in, &r->mlast);
 		if (err) {
 			side_file_failed(r, &r->metrics_file, "cannot measure the flock for",
@@ -843,7 +652,7 @@ static void record_frame(struct run *r, long frame)
 static void push_trail(struct run *r)
 {
 	size_t n = r->sim.n, bytes = n * sizeof(double);
-	long len = r->set.trail;
+	long len = r->cfg.run.trail;
 
 	if (len < 2)
 		return;
@@ -858,7 +667,7 @@ static void push_trail(struct run *r)
 static void copy_trail(const struct run *r, struct slot_data *d)
 {
 	size_t n = r->sim.n, bytes = n * sizeof(double);
-	long len = r->set.trail, first = (r->hist_next - r->hist_count + len) % (len ? len : 1);
+	long len = r->cfg.run.trail, first = (r->hist_next - r->hist_count + len) % (len ? len : 1);
 
 	d->trail_len = (size_t)r->hist_count;
 	for (long k = 0; k < r->hist_count; k++) {
@@ -876,7 +685,7 @@ static void copy_trail(const struct run *r, struct slot_data *d)
 static void *produce(void *arg)
 {
 	struct run *r = arg;
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 	size_t bytes = r->sim.n * sizeof(double);
 	long k;
 
@@ -914,7 +723,7 @@ static void *draw(void *arg)
 
 	while ((slot = frameq_get_stepped(r->queue))) {
 		struct slot_data *d = slot->user;
-		struct render_view v = { .n = r->sim.n, .predators = (size_t)r->set.predators,
+		struct render_view v = { .n = r->sim.n, .predators = r->cfg.sim.predators,
 		                         .x = d->x, .y = d->y, .vx = d->vx, .vy = d->vy,
 		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
 		                         .trail_y = d->trail_y, .has_target = d->has_target,
@@ -925,7 +734,7 @@ static void *draw(void *arg)
 		}
 		int err = render_frame(d->renderer, &v);
 		if (err) {
-			stage_failed(r, "cannot draw a frame of", r->set.output, err);
+			stage_failed(r, "cannot draw a frame of", r->cfg.run.output, err);
 			break;
 		}
 		if ((r->kind == OUT_PNG || r->kind == OUT_STILL) &&
@@ -935,7 +744,7 @@ static void *draw(void *arg)
 			int stride;
 			const unsigned char *px = render_pixels(d->renderer, &stride);
 			if ((err = video_picture_fill(d->pic, px, stride)) != 0) {
-				stage_failed(r, "cannot convert a frame of", r->set.output, err);
+				stage_failed(r, "cannot convert a frame of", r->cfg.run.output, err);
 				break;
 			}
 		}
@@ -968,13 +777,15 @@ static int make_slots(struct run *r)
 	struct render_params rp;
 	size_t n = r->sim.n;
 
-	if (r->set.trail > 1) {
-		size_t cells = (size_t)r->set.trail * (n ? n : 1);
+	if (r->cfg.run.trail > 1) {
+		size_t cells = (size_t)r->cfg.run.trail * (n ? n : 1);
 		if (!(r->hist_x = malloc(2 * cells * sizeof(double))))
 			return -ENOMEM;
 		r->hist_y = r->hist_x + cells;
 	}
-	settings_to_render(r, &rp);
+	rp = r->cfg.render;
+	rp.width = r->pic_w; /* padded to even sizes where the encoder needs them */
+	rp.height = r->pic_h;
 	r->queue = frameq_new(r->drawers + 3);
 	if (!r->queue)
 		return -ENOMEM;
@@ -986,8 +797,8 @@ static int make_slots(struct run *r)
 		d->y = d->x + n;
 		d->vx = d->x + 2 * n;
 		d->vy = d->x + 3 * n;
-		if (r->set.trail > 1) {
-			size_t cells = (size_t)r->set.trail * (n ? n : 1);
+		if (r->cfg.run.trail > 1) {
+			size_t cells = (size_t)r->cfg.run.trail * (n ? n : 1);
 			if (!(d->trail_x = malloc(2 * cells * sizeof(double))))
 				return -ENOMEM;
 			d->trail_y = d->trail_x + cells;
@@ -1003,18 +814,18 @@ static int make_slots(struct run *r)
  * How progress is reported: a bar only on a terminal (never control
  * characters in a file), lines or JSON wherever asked.
  */
-static enum progress_mode progress_mode(const struct settings *s)
+static enum progress_mode progress_mode(const struct run_options *s)
 {
 	int tty = isatty(STDERR_FILENO);
 
 	switch (s->progress) {
-	case CLI_PROGRESS_AUTO:
+	case RUN_PROGRESS_AUTO:
 		return tty && !s->quiet ? PROGRESS_BAR : PROGRESS_OFF;
-	case CLI_PROGRESS_ALWAYS:
+	case RUN_PROGRESS_ALWAYS:
 		return tty ? PROGRESS_BAR : PROGRESS_LINES;
-	case CLI_PROGRESS_LINES:
+	case RUN_PROGRESS_LINES:
 		return PROGRESS_LINES;
-	case CLI_PROGRESS_JSON:
+	case RUN_PROGRESS_JSON:
 		return PROGRESS_JSON;
 	default:
 		return PROGRESS_OFF;
@@ -1028,7 +839,7 @@ static enum progress_mode progress_mode(const struct settings *s)
  */
 static int run_frames(struct run *r, struct progress *bar)
 {
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 
 	if (r->kind == OUT_NONE) {
 		for (long k = 0; k < s->frames && !stop_signal; k++) {
@@ -1086,7 +897,7 @@ static int run_frames(struct run *r, struct progress *bar)
  */
 static int close_outputs(struct run *r, int status)
 {
-	const struct settings *s = &r->set;
+	const struct run_options *s = &r->cfg.run;
 	int err;
 
 	outfile_unlock(s->output, r->png_lock);
@@ -1125,8 +936,8 @@ static int close_outputs(struct run *r, int status)
 /* Writes --summary once everything else is finished; status is the run's. */
 static int write_summary(struct run *r, double wall, int status)
 {
-	const struct settings *s = &r->set;
-	struct summary sum = { s, SUMMARY_COMPLETE, 0, s->frames, r->frames_done, wall,
+	const struct run_options *s = &r->cfg.run;
+	struct summary sum = { &r->cfg, SUMMARY_COMPLETE, 0, s->frames, r->frames_done, wall,
 	                       r->kind == OUT_NONE ? NULL : r->kind == OUT_STDOUT ? "-" : s->output,
 	                       r->mcount > 0, r->mlast, { 0 } };
 	if (stop_signal) {
@@ -1166,11 +977,9 @@ static void run_release(struct run *r)
 	free_slots(r);
 	sim_release(&r->sim);
 	free(r->hist_x);
-	free(r->obstacles);
-	free(r->sim_obstacles);
 	metrics_ctx_release(&r->mctx);
 	pool_free(r->pool);
-	cli_release(&r->set);
+	cli_release(&r->cfg);
 }
 
 int main(int argc, char **argv)
@@ -1183,60 +992,52 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.png_lock = -1;
 	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
-	int parsed = cli_parse(&r.set, argc, argv, err, sizeof(err));
+	int parsed = cli_parse(&r.cfg, argc, argv, err, sizeof(err));
 	switch (parsed) {
 	case CLI_NOMEM:
 		report("%s", err);
-		cli_release(&r.set);
+		cli_release(&r.cfg);
 		return EXIT_FAILURE;
 	case CLI_ERROR:
 		report("%s", err);
-		cli_release(&r.set);
+		cli_release(&r.cfg);
 		return EXIT_USAGE;
 	case CLI_HELP:
 	case CLI_HELP_ALL:
 		cli_print_help(stdout, parsed == CLI_HELP_ALL);
-		cli_release(&r.set);
+		cli_release(&r.cfg);
 		return stdout_status();
 	case CLI_COMPLETION:
-		completion_print(stdout, r.set.completion);
-		cli_release(&r.set);
+		completion_print(stdout, r.cfg.run.completion);
+		cli_release(&r.cfg);
 		return stdout_status();
 	case CLI_VERSION:
 		printf("boids %s\n", BOIDS_VERSION);
-		cli_release(&r.set);
+		cli_release(&r.cfg);
 		return stdout_status();
 	case CLI_PRINT_CONFIG:
-		cli_print_config(stdout, &r.set);
-		cli_release(&r.set);
+		cli_print_config(stdout, &r.cfg);
+		cli_release(&r.cfg);
 		return stdout_status();
 	case CLI_LIST_OPTIONS:
 		cli_print_options_json(stdout);
-		cli_release(&r.set);
+		cli_release(&r.cfg);
 		return stdout_status();
 	case CLI_LIST_MODELS:
 		cli_print_models(stdout);
-		cli_release(&r.set);
+		cli_release(&r.cfg);
 		return stdout_status();
 	case CLI_LIST_CODECS:
 		video_list_codecs(stdout);
-		cli_release(&r.set);
+		cli_release(&r.cfg);
 		return stdout_status();
 	default:
 		break;
 	}
-	struct settings *s = &r.set;
+	struct run_options *s = &r.cfg.run;
 
-	r.pic_w = (int)lround((double)s->width * s->scale);
-	r.pic_h = (int)lround((double)s->height * s->scale);
-	video_options_default(&r.vopt);
-	r.vopt.codec = s->codec;
-	r.vopt.crf = (int)s->crf;
-	r.vopt.preset = s->preset;
-	r.vopt.bitrate = s->bitrate;
-	r.vopt.pix_fmt = s->pix_fmt;
-	r.vopt.gop = s->gop > 0 ? (int)s->gop : 0;
-	r.vopt.threads = s->encoder_threads > 0 ? (int)s->encoder_threads : 0;
+	r.pic_w = r.cfg.render.width;
+	r.pic_h = r.cfg.render.height;
 
 	/* Validate everything a user can get wrong before creating any file. */
 	check_output(&r);

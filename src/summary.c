@@ -76,7 +76,8 @@ static void put_number(FILE *f, double v)
 /* Is the formatted value of a numeric option a plain JSON number? */
 static int is_number(const struct cli_option *o, const char *v)
 {
-	if (o->type != CLI_LONG && o->type != CLI_U64 && o->type != CLI_DOUBLE)
+	if (o->type != CLI_LONG && o->type != CLI_INT && o->type != CLI_COUNT && o->type != CLI_U64 &&
+	    o->type != CLI_DOUBLE)
 		return 0;
 	return strcmp(v, "auto") != 0;
 }
@@ -95,7 +96,7 @@ static int hash_skips(const char *line, size_t len)
 	return 0;
 }
 
-int summary_options_hash(const struct settings *set, char out[72])
+int summary_options_hash(const struct config *set, char out[72])
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -150,7 +151,7 @@ int summary_write(FILE *f, const struct summary *s)
 
 	errno = 0;
 	fprintf(f, "{\n  \"version\": \"%s\",\n  \"seed\": %llu,\n", BOIDS_VERSION,
-	        (unsigned long long)s->set->seed);
+	        (unsigned long long)s->set->run.seed);
 	fprintf(f, "  \"status\": \"%s\",\n  \"signal\": ", status_names[s->status]);
 	if (s->signal)
 		fprintf(f, "%d", s->signal);

@@ -43,7 +43,7 @@ static int refused_by_the_parser(const char *args, const char *expect)
 	argv[0] = "boids";
 	for (size_t i = 0; i < we.we_wordc; i++)
 		argv[i + 1] = we.we_wordv[i];
-	struct settings s;
+	struct config s;
 	char err[512];
 	int r = cli_parse(&s, (int)we.we_wordc + 1, argv, err, sizeof(err));
 	cli_release(&s);

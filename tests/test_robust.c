@@ -358,7 +358,7 @@ Test(robust, the_summary_is_valid_utf8_whatever_bytes_the_path_holds)
 	                   " sys.exit(d['output'] != 'a\\ufffdb\\u00e9c\\ufffd\\ufffd\\ufffdd/v.y4m')\""), 0);
 
 	/* in memory: every byte value, alone and after a lead byte */
-	struct settings set;
+	struct config set;
 	char err[256], *argv[] = { "boids", "--no-render", NULL };
 	cr_assert_eq(cli_parse(&set, 2, argv, err, sizeof(err)), CLI_RUN, "%s", err);
 	char path[3 * 256 + 1];

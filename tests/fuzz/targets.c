@@ -160,7 +160,7 @@ static void fuzz_check_message(const char *what, const char *msg, size_t len, in
 
 /* -------------------------------------------------------- settings (cli.h) */
 
-static const void *fuzz_field(const struct settings *s, const struct cli_option *o)
+static const void *fuzz_field(const struct config *s, const struct cli_option *o)
 {
 	return (const char *)s + o->offset;
 }
@@ -176,61 +176,73 @@ static int fuzz_in(double v, double lo, double hi)
  * options done.  Stated twice: by hand for what main and sim rely on, then
  * for every row of the table.
  */
-static void fuzz_check_settings(const struct settings *s)
+static void fuzz_check_settings(const struct config *c)
 {
-	FUZZ_CHECK(s->boids >= 1 && s->boids <= CLI_MAX_BOIDS, "boids %ld", s->boids);
-	FUZZ_CHECK(s->width >= 1 && s->width <= CLI_MAX_FIELD && s->height >= 1 &&
-	           s->height <= CLI_MAX_FIELD, "size %ldx%ld", s->width, s->height);
-	FUZZ_CHECK(s->predators >= 0 && s->predators <= CLI_MAX_BOIDS, "predators %ld", s->predators);
-	FUZZ_CHECK(s->edges >= CLI_EDGES_BOUNCE && s->edges <= CLI_EDGES_NONE, "edges %d", s->edges);
-	FUZZ_CHECK(s->update == CLI_SEQUENTIAL || s->update == CLI_SYNCHRONOUS, "update %d", s->update);
-	FUZZ_CHECK(s->flock_radius > 0 && s->align_radius > 0 && s->avoid_radius > 0 &&
-	           s->predator_radius > 0, "a radius is not above 0");
-	FUZZ_CHECK(isfinite(s->flock_radius) && isfinite(s->flock_weight) &&
-	           isfinite(s->align_radius) && isfinite(s->align_weight) &&
-	           isfinite(s->avoid_radius) && isfinite(s->avoid_weight) &&
-	           isfinite(s->predator_radius) && isfinite(s->predator_weight) &&
-	           isfinite(s->wall_pad) && isfinite(s->wall_turn), "a model number is not finite");
-	FUZZ_CHECK(fuzz_in(s->min_speed, 0, HUGE_VAL) && fuzz_in(s->max_speed, 0, HUGE_VAL) &&
-	           s->max_speed > 0 && s->min_speed <= s->max_speed,
-	           "speeds %g..%g", s->min_speed, s->max_speed);
-	FUZZ_CHECK(s->wall_pad >= 0 && s->wall_turn >= 0, "wall %g %g", s->wall_pad, s->wall_turn);
+	const struct sim_params *p = &c->sim;
+	const struct render_params *rp = &c->render;
+	const struct run_options *s = &c->run;
+
+	FUZZ_CHECK(s->boids >= 1 && s->boids <= CLI_MAX_BOIDS, "boids %zu", s->boids);
+	FUZZ_CHECK(p->width >= 1 && p->width <= CLI_MAX_FIELD && p->height >= 1 &&
+	           p->height <= CLI_MAX_FIELD && p->width == floor(p->width) && p->height == floor(p->height),
+	           "size %gx%g", p->width, p->height);
+	FUZZ_CHECK(p->predators <= CLI_MAX_BOIDS, "predators %zu", p->predators);
+	FUZZ_CHECK(p->edges <= (SIM_BOUNCE | SIM_WRAP), "edges %u", p->edges);
+	FUZZ_CHECK(p->update == SIM_SEQUENTIAL || p->update == SIM_SYNCHRONOUS, "update %d", (int)p->update);
+	FUZZ_CHECK(p->flock_radius > 0 && p->align_radius > 0 && p->avoid_radius > 0 &&
+	           p->predator_radius > 0, "a radius is not above 0");
+	FUZZ_CHECK(isfinite(p->flock_radius) && isfinite(p->flock_weight) &&
+	           isfinite(p->align_radius) && isfinite(p->align_weight) &&
+	           isfinite(p->avoid_radius) && isfinite(p->avoid_weight) &&
+	           isfinite(p->predator_radius) && isfinite(p->predator_weight) &&
+	           isfinite(p->wall_pad) && isfinite(p->wall_turn), "a model number is not finite");
+	FUZZ_CHECK(fuzz_in(p->min_speed, 0, HUGE_VAL) && fuzz_in(p->max_speed, 0, HUGE_VAL) &&
+	           p->max_speed > 0 && p->min_speed <= p->max_speed,
+	           "speeds %g..%g", p->min_speed, p->max_speed);
+	FUZZ_CHECK(p->wall_pad >= 0 && p->wall_turn >= 0, "wall %g %g", p->wall_pad, p->wall_turn);
 	FUZZ_CHECK(s->warmup >= 0 && s->warmup <= CLI_MAX_FRAMES, "warmup %ld", s->warmup);
 	FUZZ_CHECK(s->substeps >= 1 && s->substeps <= 1000, "substeps %ld", s->substeps);
-	FUZZ_CHECK(s->threads == -1 || (s->threads >= 1 && s->threads <= 256), "threads %ld", s->threads);
+	FUZZ_CHECK(s->threads == 0 || (s->threads >= 1 && s->threads <= 256), "threads %ld", s->threads);
 	FUZZ_CHECK(s->frames >= 1 && s->frames <= CLI_MAX_FRAMES, "frames %ld", s->frames);
 	FUZZ_CHECK(s->duration < 0, "duration %g not resolved into frames", s->duration);
 	FUZZ_CHECK(s->output || s->no_render, "no output and rendering on");
 	FUZZ_CHECK(s->overwrite == 0 || s->overwrite == 1, "overwrite %d", s->overwrite);
 	FUZZ_CHECK(s->no_render == 0 || s->no_render == 1, "no_render %d", s->no_render);
 	FUZZ_CHECK(s->quiet == 0 || s->quiet == 1, "quiet %d", s->quiet);
-	FUZZ_CHECK(s->progress >= CLI_PROGRESS_AUTO && s->progress <= CLI_PROGRESS_NEVER,
-	           "progress %d", s->progress);
-	FUZZ_CHECK(fuzz_in(s->scale, 0, 64) && s->scale > 0, "scale %g", s->scale);
-	FUZZ_CHECK(s->outline == CLI_OUTLINE_LISTING || s->outline == CLI_OUTLINE_FINAL, "outline %d", s->outline);
-	FUZZ_CHECK(s->paint == CLI_PAINT_FILL || s->paint == CLI_PAINT_STROKE, "paint %d", s->paint);
-	FUZZ_CHECK(s->pixel_grid == CLI_GRID_CAIRO || s->pixel_grid == CLI_GRID_GDI, "grid %d", s->pixel_grid);
-	FUZZ_CHECK(s->look >= CLI_LOOK_MODEL && s->look <= CLI_LOOK_CANVAS_ARTICLE, "look %d", s->look);
-	FUZZ_CHECK(s->proc_separation == CLI_SEP_UNIT || s->proc_separation == CLI_SEP_INVERSE,
-	           "separation %d", s->proc_separation);
-	FUZZ_CHECK(s->steer_turn == CLI_TURN_SHORT || s->steer_turn == CLI_TURN_STEADY, "turn %d", s->steer_turn);
-	FUZZ_CHECK(s->shape >= CLI_SHAPE_CURVE && s->shape <= CLI_SHAPE_CIRCLE, "shape %d", s->shape);
-	FUZZ_CHECK(s->trail_style == CLI_TRAIL_FADE || s->trail_style == CLI_TRAIL_OPENGL,
-	           "trail style %d", s->trail_style);
-	FUZZ_CHECK(s->gl_speed_min <= s->gl_speed_max, "gl speeds %g..%g", s->gl_speed_min, s->gl_speed_max);
-	FUZZ_CHECK(fuzz_in(s->boid_size, 0, 100) && s->boid_size > 0, "boid size %g", s->boid_size);
-	FUZZ_CHECK(s->background <= 0xFFFFFF && s->boid_color <= 0xFFFFFF &&
-	           s->predator_color <= 0xFFFFFF, "a colour above 0xffffff");
-	FUZZ_CHECK(s->antialias >= CLI_AA_NONE && s->antialias <= CLI_AA_BEST, "antialias %d", s->antialias);
+	FUZZ_CHECK(s->progress <= RUN_PROGRESS_JSON, "progress %d", (int)s->progress);
+	FUZZ_CHECK(fuzz_in(rp->scale, 0, 64) && rp->scale > 0, "scale %g", rp->scale);
+	FUZZ_CHECK(rp->outline == RENDER_OUTLINE_LISTING || rp->outline == RENDER_OUTLINE_FINAL,
+	           "outline %d", (int)rp->outline);
+	FUZZ_CHECK(rp->paint == RENDER_FILL || rp->paint == RENDER_STROKE, "paint %d", (int)rp->paint);
+	FUZZ_CHECK(rp->grid == RENDER_GRID_CAIRO || rp->grid == RENDER_GRID_GDI, "grid %d", (int)rp->grid);
+	FUZZ_CHECK(s->look <= RUN_LOOK_CANVAS_ARTICLE && s->look_used <= RUN_LOOK_CANVAS_ARTICLE,
+	           "look %d", (int)s->look);
+	FUZZ_CHECK(p->proc_separation == SIM_SEP_UNIT || p->proc_separation == SIM_SEP_INVERSE,
+	           "separation %d", (int)p->proc_separation);
+	FUZZ_CHECK(p->steer_steady_turn == 0 || p->steer_steady_turn == 1, "turn %d", p->steer_steady_turn);
+	FUZZ_CHECK(rp->shape <= RENDER_CIRCLE, "shape %d", (int)rp->shape);
+	FUZZ_CHECK(rp->trail_style == RENDER_TRAIL_FADE || rp->trail_style == RENDER_TRAIL_OPENGL,
+	           "trail style %d", (int)rp->trail_style);
+	FUZZ_CHECK(p->gl_speed_min <= p->gl_speed_max, "gl speeds %g..%g", p->gl_speed_min, p->gl_speed_max);
+	FUZZ_CHECK(fuzz_in(rp->boid_size, 0, 100) && rp->boid_size > 0, "boid size %g", rp->boid_size);
+	FUZZ_CHECK(rp->background <= 0xFFFFFF && rp->boid_color <= 0xFFFFFF &&
+	           rp->predator_color <= 0xFFFFFF, "a colour above 0xffffff");
+	FUZZ_CHECK(rp->antialias <= RENDER_AA_BEST, "antialias %d", (int)rp->antialias);
 	FUZZ_CHECK(s->start_number >= 0 && s->start_number <= 1000000000L, "start %ld", s->start_number);
 	FUZZ_CHECK(s->png_level >= 0 && s->png_level <= 9, "png level %ld", s->png_level);
 	FUZZ_CHECK(s->fps >= 1 && s->fps <= 1000, "fps %ld", s->fps);
-	FUZZ_CHECK(s->crf == -1 || (s->crf >= 0 && s->crf <= 63), "crf %ld", s->crf);
-	FUZZ_CHECK(s->gop == -1 || (s->gop >= 1 && s->gop <= 100000), "gop %ld", s->gop);
+	FUZZ_CHECK(c->video.crf == -1 || (c->video.crf >= 0 && c->video.crf <= 63), "crf %d", c->video.crf);
+	FUZZ_CHECK(c->video.gop == 0 || (c->video.gop >= 1 && c->video.gop <= 100000), "gop %d", c->video.gop);
+	FUZZ_CHECK(c->video.threads >= 0 && c->video.threads <= 64, "encoder threads %d", c->video.threads);
+	FUZZ_CHECK(p->noise_seed == s->seed && rp->noise_seed == s->seed, "the noise seeds are not --seed");
+	FUZZ_CHECK(p->obstacles_n == s->obstacles_n && rp->obstacles_n == s->obstacles_n &&
+	           (s->obstacles_n == 0 || (p->obstacles == s->obstacles && rp->obstacles == s->circles)),
+	           "the obstacle lists are not linked");
 	if (!s->no_render) {
-		double pw = round((double)s->width * s->scale), ph = round((double)s->height * s->scale);
-		FUZZ_CHECK(pw >= 1 && ph >= 1 && pw <= CLI_MAX_PICTURE && ph <= CLI_MAX_PICTURE,
-		           "picture %gx%g", pw, ph);
+		double pw = round(p->width * rp->scale), ph = round(p->height * rp->scale);
+		FUZZ_CHECK(pw >= 1 && ph >= 1 && pw <= CLI_MAX_PICTURE && ph <= CLI_MAX_PICTURE &&
+		           pw == rp->width && ph == rp->height, "picture %gx%g (%dx%d)", pw, ph,
+		           rp->width, rp->height);
 	}
 
 	size_t n;
@@ -238,19 +250,22 @@ static void fuzz_check_settings(const struct settings *s)
 	FUZZ_CHECK(n <= sizeof(s->given), "%zu options but given[] has room for %zu", n, sizeof(s->given));
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_option *o = &opt[i];
-		const void *f = fuzz_field(s, o);
+		const void *f = fuzz_field(c, o);
 		if (o->flags & CLI_NOCONFIG)
 			continue;
 		switch (o->type) {
-		case CLI_LONG: {
-			long v = *(const long *)f;
-			FUZZ_CHECK(((o->flags & CLI_AUTO) && v == -1) || ((double)v >= o->min && (double)v <= o->max),
-			           "--%s %ld", o->name, v);
+		case CLI_LONG:
+		case CLI_INT:
+		case CLI_COUNT: {
+			long v = o->type == CLI_LONG ? *(const long *)f : o->type == CLI_INT ? *(const int *)f :
+			         (long)*(const size_t *)f;
+			FUZZ_CHECK(((o->flags & CLI_AUTO) && v == (long)o->min - 1) ||
+			           ((double)v >= o->min && (double)v <= o->max), "--%s %ld", o->name, v);
 			break;
 		}
 		case CLI_DOUBLE: {
 			double v = *(const double *)f;
-			FUZZ_CHECK(((o->flags & CLI_AUTO) && v == -1) ||
+			FUZZ_CHECK(((o->flags & CLI_AUTO) && v == o->min - 1) ||
 			           (fuzz_in(v, o->min, o->max) && !((o->flags & CLI_GT_MIN) && v == o->min)),
 			           "--%s %g", o->name, v);
 			break;
@@ -260,11 +275,12 @@ static void fuzz_check_settings(const struct settings *s)
 			FUZZ_CHECK(!v || *v, "--%s is set to the empty string (should be unset)", o->name);
 			break;
 		}
-		case CLI_ENUM: {
+		case CLI_ENUM:
+		case CLI_MODEL: {
 			int v = *(const int *)f, k = 0;
-			while (o->choices[k])
+			while (o->choices[k].name && o->choices[k].value != v)
 				k++;
-			FUZZ_CHECK(v >= 0 && v < k, "--%s %d", o->name, v);
+			FUZZ_CHECK(o->choices[k].name, "--%s %d", o->name, v);
 			break;
 		}
 		case CLI_FLAG: {
@@ -276,23 +292,25 @@ static void fuzz_check_settings(const struct settings *s)
 			FUZZ_CHECK(*(const uint32_t *)f <= 0xFFFFFF, "--%s", o->name);
 			break;
 		case CLI_CIRCLES:
-			FUZZ_CHECK(s->obstacles_n >= 0 && s->obstacles_n <= CLI_MAX_OBSTACLES,
-			           "--%s: %ld circles", o->name, s->obstacles_n);
-			for (long k = 0; k < s->obstacles_n; k++)
-				FUZZ_CHECK(fuzz_in(s->obstacles[k][0], -FUZZ_LIM, FUZZ_LIM) &&
-				           fuzz_in(s->obstacles[k][1], -FUZZ_LIM, FUZZ_LIM) &&
-				           fuzz_in(s->obstacles[k][2], 0, FUZZ_LIM) && s->obstacles[k][2] > 0,
-				           "--%s %ld: %g,%g,%g", o->name, k, s->obstacles[k][0],
-				           s->obstacles[k][1], s->obstacles[k][2]);
+			FUZZ_CHECK(s->obstacles_n <= CONFIG_MAX_OBSTACLES,
+			           "--%s: %zu circles", o->name, s->obstacles_n);
+			for (size_t k = 0; k < s->obstacles_n; k++) {
+				const struct sim_obstacle *ob = &s->obstacles[k];
+				const struct render_circle *ci = &s->circles[k];
+				FUZZ_CHECK(fuzz_in(ob->x, -FUZZ_LIM, FUZZ_LIM) && fuzz_in(ob->y, -FUZZ_LIM, FUZZ_LIM) &&
+				           fuzz_in(ob->r, 0, FUZZ_LIM) && ob->r > 0 &&
+				           ci->x == ob->x && ci->y == ob->y && ci->r == ob->r,
+				           "--%s %zu: %g,%g,%g", o->name, k, ob->x, ob->y, ob->r);
+			}
 			break;
 		case CLI_TARGET:
-			FUZZ_CHECK(s->target == CLI_TARGET_NONE || s->target == CLI_TARGET_LISSAJOUS ||
-			           (s->target == CLI_TARGET_FIXED && fuzz_in(s->target_x, -FUZZ_LIM, FUZZ_LIM) &&
-			            fuzz_in(s->target_y, -FUZZ_LIM, FUZZ_LIM)),
-			           "--%s %d %g,%g", o->name, s->target, s->target_x, s->target_y);
+			FUZZ_CHECK(p->target_mode == SIM_TARGET_NONE || p->target_mode == SIM_TARGET_LISSAJOUS ||
+			           (p->target_mode == SIM_TARGET_FIXED && fuzz_in(p->target_x, -FUZZ_LIM, FUZZ_LIM) &&
+			            fuzz_in(p->target_y, -FUZZ_LIM, FUZZ_LIM)),
+			           "--%s %d %g,%g", o->name, (int)p->target_mode, p->target_x, p->target_y);
 			break;
 		case CLI_U64:
-		case CLI_SIZE:
+		case CLI_FIELD:
 		case CLI_ACTION:
 			break;
 		}
@@ -300,7 +318,7 @@ static void fuzz_check_settings(const struct settings *s)
 }
 
 /* Are two parsed settings the same, option by option (bookkeeping aside)? */
-static void fuzz_check_same(const struct settings *a, const struct settings *b, const char *context)
+static void fuzz_check_same(const struct config *a, const struct config *b, const char *context)
 {
 	size_t n;
 	const struct cli_option *opt = cli_options(&n);
@@ -315,21 +333,26 @@ static void fuzz_check_same(const struct settings *a, const struct settings *b, 
 		case CLI_LONG:
 			same = *(const long *)fa == *(const long *)fb;
 			break;
+		case CLI_COUNT:
+			same = *(const size_t *)fa == *(const size_t *)fb;
+			break;
 		case CLI_U64:
 			same = *(const uint64_t *)fa == *(const uint64_t *)fb;
 			break;
 		case CLI_DOUBLE:
 			same = memcmp(fa, fb, sizeof(double)) == 0;
 			break;
-		case CLI_SIZE:
-			same = a->width == b->width && a->height == b->height;
+		case CLI_FIELD:
+			same = a->sim.width == b->sim.width && a->sim.height == b->sim.height;
 			break;
 		case CLI_STRING: {
 			const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;
 			same = (!sa && !sb) || (sa && sb && strcmp(sa, sb) == 0);
 			break;
 		}
+		case CLI_INT:
 		case CLI_ENUM:
+		case CLI_MODEL:
 		case CLI_FLAG:
 			same = *(const int *)fa == *(const int *)fb;
 			break;
@@ -337,14 +360,16 @@ static void fuzz_check_same(const struct settings *a, const struct settings *b, 
 			same = *(const uint32_t *)fa == *(const uint32_t *)fb;
 			break;
 		case CLI_CIRCLES:
-			same = a->obstacles_n == b->obstacles_n && a->obstacles_n >= 0 &&
-			       a->obstacles_n <= CLI_MAX_OBSTACLES &&
-			       memcmp(a->obstacles, b->obstacles, (size_t)a->obstacles_n * sizeof(a->obstacles[0])) == 0;
+			same = a->run.obstacles_n == b->run.obstacles_n &&
+			       a->run.obstacles_n <= CONFIG_MAX_OBSTACLES &&
+			       memcmp(a->run.obstacles, b->run.obstacles,
+			              a->run.obstacles_n * sizeof(a->run.obstacles[0])) == 0;
 			break;
 		case CLI_TARGET:
-			same = a->target == b->target && (a->target != CLI_TARGET_FIXED ||
-			       (memcmp(&a->target_x, &b->target_x, sizeof(double)) == 0 &&
-			        memcmp(&a->target_y, &b->target_y, sizeof(double)) == 0));
+			same = a->sim.target_mode == b->sim.target_mode &&
+			       (a->sim.target_mode != SIM_TARGET_FIXED ||
+			        (memcmp(&a->sim.target_x, &b->sim.target_x, sizeof(double)) == 0 &&
+			         memcmp(&a->sim.target_y, &b->sim.target_y, sizeof(double)) == 0));
 			break;
 		case CLI_ACTION:
 			break;
@@ -513,7 +538,7 @@ static void ref_config_free(struct ref_config *rc)
  * of the flags, options that make every check across options pass: then
  * only a refused value can make it fail.
  */
-static int ref_config_parse(const struct ref_config *rc, long upto, int settle, struct settings *t, char *err)
+static int ref_config_parse(const struct ref_config *rc, long upto, int settle, struct config *t, char *err)
 {
 	static char s0[] = "--min-speed=0", s1[] = "--max-speed=1", s2[] = "--duration=auto", s3[] = "--no-render";
 	char *settled[] = { s0, s1, s2, s3 };
@@ -534,10 +559,10 @@ static int ref_config_parse(const struct ref_config *rc, long upto, int settle, 
  * A file that cli_parse() accepted as --config (giving s) is within the
  * format, and means what its keys mean as options.
  */
-static void fuzz_check_file_as_options(const uint8_t *data, size_t size, const struct settings *s)
+static void fuzz_check_file_as_options(const uint8_t *data, size_t size, const struct config *s)
 {
 	struct ref_config rc;
-	struct settings t;
+	struct config t;
 	char err[FUZZ_ERRLEN];
 
 	ref_config_read(data, size, &rc);
@@ -556,7 +581,7 @@ static void fuzz_check_file_as_options(const uint8_t *data, size_t size, const s
  * within the documented format, meaning the same as options.  Its numbers
  * are written as by hand: no exponent from 1e-4 to 1e15 (50, not 5e+01).
  */
-static void fuzz_check_print_config(const struct settings *s)
+static void fuzz_check_print_config(const struct config *s)
 {
 	size_t n;
 	const struct cli_option *opt = cli_options(&n);
@@ -580,7 +605,7 @@ static void fuzz_check_print_config(const struct settings *s)
 	char arg0[] = "boids", arg1[] = "--config", arg2[40];
 	snprintf(arg2, sizeof(arg2), "%s", fuzz_memfile(1, text, len));
 	char *argv[] = { arg0, arg1, arg2, NULL };
-	struct settings t;
+	struct config t;
 	int r = cli_parse(&t, 3, argv, err, sizeof(err));
 	FUZZ_CHECK(r == CLI_RUN, "--print-config output does not read back (%d: %s):\n%s", r, err, text);
 	fuzz_check_same(s, &t, "--print-config read back");
@@ -667,7 +692,7 @@ int fuzz_cli(const uint8_t *data, size_t size)
 		if (fuzz_unsafe_arg(argv[i]))
 			goto out;
 
-	struct settings s, t;
+	struct config s, t;
 	char *err = fuzz_xmalloc(FUZZ_ERRLEN), *err2 = fuzz_xmalloc(16);
 	int r = cli_parse(&s, argc, argv, err, FUZZ_ERRLEN);
 	FUZZ_CHECK(r == CLI_ERROR || r == CLI_RUN || r == CLI_HELP || r == CLI_VERSION ||
@@ -705,9 +730,9 @@ int fuzz_cli(const uint8_t *data, size_t size)
 			snprintf(a2, sizeof(a2), "--target=%.17g,%.17g", v, v);
 			char *av[] = { a0, a1, a2, NULL };
 			int r3 = cli_parse(&t, 3, av, err, FUZZ_ERRLEN);
-			FUZZ_CHECK(r3 == CLI_RUN && memcmp(&t.flock_weight, &v, sizeof(v)) == 0 &&
-			           t.target == CLI_TARGET_FIXED && memcmp(&t.target_x, &v, sizeof(v)) == 0 &&
-			           memcmp(&t.target_y, &v, sizeof(v)) == 0,
+			FUZZ_CHECK(r3 == CLI_RUN && memcmp(&t.sim.flock_weight, &v, sizeof(v)) == 0 &&
+			           t.sim.target_mode == SIM_TARGET_FIXED && memcmp(&t.sim.target_x, &v, sizeof(v)) == 0 &&
+			           memcmp(&t.sim.target_y, &v, sizeof(v)) == 0,
 			           "%s %s: %s", a1, a2, r3 == CLI_ERROR ? err : "read differently");
 			cli_release(&t);
 		}
@@ -735,7 +760,7 @@ static void fuzz_check_config_error(const char *err, const char *path, const str
 {
 	size_t plen = strlen(path);
 	char msg[FUZZ_ERRLEN];
-	struct settings t;
+	struct config t;
 	int r;
 
 	if (strncmp(err, path, plen) != 0 || err[plen] != ':') {
@@ -778,7 +803,7 @@ int fuzz_config(const uint8_t *data, size_t size)
 	char arg0[] = "boids", arg1[] = "--config", arg2[40];
 	snprintf(arg2, sizeof(arg2), "%s", fuzz_memfile(0, data, size));
 	char *argv[] = { arg0, arg1, arg2, NULL };
-	struct settings s, t;
+	struct config s, t;
 	char *err = fuzz_xmalloc(FUZZ_ERRLEN);
 
 	int r = cli_parse(&s, 3, argv, err, FUZZ_ERRLEN);

@@ -1,0 +1,98 @@
+/*
+ * config — every setting of a run, in the structs of the modules that use
+ * them.
+ *
+ * struct config is what cli_parse() fills: one part per consumer, each in
+ * that module's own types (sim's enums and size_t counts, render's enums,
+ * video's options), so that a module is handed its part as it is and no
+ * setting is ever copied from one struct into another.  What belongs to
+ * no library module (how many frames, which files, how loud) is the run's:
+ * struct run_options, read by main.
+ *
+ * Every field below that has an option is written only through the option
+ * table in src/cli.c (one row: name, type, range, default, units, help,
+ * group); the fields without one are the modules' own defaults
+ * (sim_params_default(), render_params_default(), video_options_default())
+ * or are set by cli_resolve() from several settings (see include/cli.h).
+ * docs/ARCHITECTURE.md, "Settings", walks through adding one.
+ */
+#ifndef BOIDS_CONFIG_H
+#define BOIDS_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "render.h"
+#include "sim.h"
+#include "video.h"
+
+#define CONFIG_MAX_OBSTACLES 64
+#define CONFIG_MAX_OPTIONS 160 /* rows of the option table (cli.c checks) */
+
+/* --progress: how the run reports while it works. */
+enum run_progress {
+	RUN_PROGRESS_AUTO,    /* a bar on a terminal unless -q, else nothing */
+	RUN_PROGRESS_ALWAYS,  /* a bar on a terminal, else lines */
+	RUN_PROGRESS_NEVER,
+	RUN_PROGRESS_LINES,   /* a line every progress_interval seconds */
+	RUN_PROGRESS_JSON,    /* the same as JSON objects */
+};
+
+/* --look: a preset of drawing settings (and the harden window's field). */
+enum run_look {
+	RUN_LOOK_MODEL,          /* the model's own look (canvas: canvas-article) */
+	RUN_LOOK_ORIGINAL,       /* as its author's program showed it */
+	RUN_LOOK_HARDEN_WINDOWS, /* the C# window: 584x361, final outline, GDI+ grid */
+	RUN_LOOK_CANVAS_ARTICLE, /* red stroked triangles on white noise */
+};
+
+/* What belongs to the run rather than to a module; main reads it. */
+struct run_options {
+	size_t boids;           /* flock size [1..CLI_MAX_BOIDS] (100) */
+	uint64_t seed;          /* initial flock, processing's noise, the noise background (1) */
+	long warmup;            /* steps before frame 0 (0) */
+	long substeps;          /* steps per frame [1..1000] (1) */
+	long threads;           /* worker threads [1..256]; 0: one per core (0) */
+	long frames;            /* frames to write (300); --duration resolved into it */
+	double duration;        /* seconds; -1: not given (frames rules); -1 after cli_resolve() */
+	long poster;            /* frame a still -o NAME.png holds; -1: the last (-1) */
+	long fps;               /* frames per second [1..1000] (30) */
+	char *output;           /* video file, PNG pattern or "-"; NULL with no_render */
+	char *trajectory;       /* CSV, or NULL */
+	char *init;             /* CSV to start from, or NULL */
+	char *metrics;          /* per-frame flock metrics CSV, or NULL */
+	char *summary;          /* run summary JSON ("-": stdout), or NULL */
+	int overwrite;          /* -y: replace existing files */
+	int no_render;          /* simulate only */
+	int quiet;              /* no progress, no closing line */
+	enum run_progress progress;
+	double progress_interval; /* seconds between progress lines (5) */
+	long trail;             /* positions drawn behind each boid; 0: none (0) */
+	long start_number;      /* number of the first PNG of a sequence (0) */
+	long png_level;         /* zlib level 0..9 (1) */
+	enum run_look look;     /* as given; look_used is what was applied */
+	enum run_look look_used; /* set by cli_resolve(): model/original resolved */
+	int opengl;             /* the OpenGL version's look extras (no) */
+	struct sim_obstacle obstacles[CONFIG_MAX_OBSTACLES]; /* --obstacle, for the flock */
+	struct render_circle circles[CONFIG_MAX_OBSTACLES];  /* the same circles, for drawing */
+	size_t obstacles_n;     /* circles in both lists */
+
+	/* cli's bookkeeping */
+	const char *completion; /* --completion SHELL (points into argv) */
+	unsigned char given[CONFIG_MAX_OPTIONS]; /* per table row: 0 default, 1 config file,
+	                                          * 2 command line (cli_given()) */
+};
+
+/*
+ * The whole configuration.  After cli_resolve(), sim.obstacles and
+ * render.obstacles point into run: a struct config is used where it was
+ * filled, never copied.
+ */
+struct config {
+	struct sim_params sim;
+	struct render_params render;
+	struct video_options video;
+	struct run_options run;
+};
+
+#endif
