@@ -152,14 +152,16 @@ static void in_help_all(const char *name, const char *def, void *ctx)
 	cr_expect(at, "--help-all does not list %s", key);
 	if (!at || !def || strcmp(def, "none") == 0)
 		return;
-	/* the entry's default, "[X]", before the next option's entry */
+	/* the entry's default, "[X]" or "[X UNITS]", before the next option's entry */
 	char want[112];
-	snprintf(want, sizeof(want), "[%s]", def);
+	snprintf(want, sizeof(want), "[%s", def);
 	const char *next = strstr(at + 2, "\n  ");
 	while (next && next[3] == ' ')
 		next = strstr(next + 1, "\n  "); /* continuation lines */
 	const char *d = strstr(at, want);
-	cr_expect(d && (!next || d < next), "--help-all: %s does not show the man page's default %s",
+	while (d && d[strlen(want)] != ']' && d[strlen(want)] != ' ')
+		d = strstr(d + 1, want);
+	cr_expect(d && (!next || d < next), "--help-all: %s does not show the man page's default %s]",
 	          key, want);
 }
 
@@ -206,45 +208,76 @@ Test(cli, version_prints_the_version)
 	cr_assert_eq(tc_boids("-V"), 0);
 }
 
-Test(cli, man_page_documents_every_option_and_default)
+/* The options boids itself lists (--list-options), for the man page test. */
+struct listed {
+	int n;
+	struct { char name[64], def[128]; int has_def, flag, in_man; } o[256];
+};
+
+/* The value of "key": "..." in a line of --list-options; 0 when null or absent. */
+static int json_field(const char *line, const char *key, char *out, size_t len)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/docs/boids.1", getenv("BOIDS_SRC") ? getenv("BOIDS_SRC") : SRCDIR);
-	char *man = tc_slurp(path, NULL);
-	cr_assert_not_null(man, "no man page at %s", path);
-	size_t n;
-	const struct cli_option *o = cli_options(&n);
-	for (size_t i = 0; i < n; i++) {
-		char name[80] = "\\-\\-", *w = name + 4;
-		/* roff writes every dash of an option as \- (a plain - may print as a hyphen) */
-		for (const char *c = o[i].name; *c && w < name + sizeof(name) - 3; c++) {
-			if (*c == '-')
-				*w++ = '\\';
-			*w++ = *c;
-		}
-		*w = 0;
-		/* the option's own entry: "\fB\-\-name\fR" starting a line (or after
-		 * the short form) and followed by "=" or the end of the line */
-		char head[96];
-		snprintf(head, sizeof(head), "\\fB%s\\fR", name);
-		char *at = NULL;
-		for (char *c = strstr(man, head); c && !at; c = strstr(c + 1, head)) {
-			char after = c[strlen(head)];
-			int starts = c == man || c[-1] == '\n' || (c - man >= 2 && c[-2] == ',' && c[-1] == ' ');
-			if (starts && (after == '=' || after == '\n'))
-				at = c;
-		}
-		cr_expect(at, "man page lacks %s", o[i].name);
-		if (!at || !o[i].def || !*o[i].def || o[i].type == CLI_FLAG)
-			continue;
-		/* The default is stated in the option's paragraph: "Default: X". */
-		char *next = strstr(at, "\n.TP");
-		char def[96];
-		snprintf(def, sizeof(def), "Default: %s", o[i].def);
-		char *d = strstr(at, def);
-		cr_expect(d && (!next || d < next), "man page: --%s does not say '%s'", o[i].name, def);
+	char pat[64];
+	snprintf(pat, sizeof(pat), "\"%s\": \"", key);
+	const char *at = strstr(line, pat);
+	if (!at)
+		return 0;
+	at += strlen(pat);
+	size_t k = 0;
+	for (; *at && *at != '"' && k + 1 < len; at++)
+		out[k++] = *at == '\\' ? *++at : *at;
+	out[k] = 0;
+	return 1;
+}
+
+static void list_options(struct listed *l)
+{
+	cr_assert_eq(tc_boids("--list-options"), 0);
+	const char *json = tc_stdout();
+	l->n = 0;
+	for (const char *line = strstr(json, "\n  {"); line && l->n < 256; line = strstr(line + 1, "\n  {")) {
+		char one[4096], type[32];
+		snprintf(one, sizeof(one), "%.*s", (int)strcspn(line + 1, "\n"), line + 1);
+		cr_assert(json_field(one, "name", l->o[l->n].name, sizeof(l->o[l->n].name)), "%s", one);
+		l->o[l->n].has_def = json_field(one, "default", l->o[l->n].def, sizeof(l->o[l->n].def));
+		l->o[l->n].flag = json_field(one, "type", type, sizeof(type)) && strcmp(type, "flag") == 0;
+		l->o[l->n].in_man = 0;
+		l->n++;
 	}
-	free(man);
+}
+
+/* One man page entry: boids must have it, with the default the page states. */
+static void in_list(const char *name, const char *def, void *ctx)
+{
+	struct listed *l = ctx;
+	int i = 0;
+	while (i < l->n && strcmp(l->o[i].name, name) != 0)
+		i++;
+	cr_expect(i < l->n, "the man page documents --%s, which boids --list-options does not list", name);
+	if (i == l->n)
+		return;
+	l->o[i].in_man = 1;
+	if (!l->o[i].has_def || !*l->o[i].def || l->o[i].flag)
+		return;
+	size_t k = strlen(l->o[i].def);
+	cr_expect(def && strncmp(def, l->o[i].def, k) == 0 && strchr(" .,;)", def[k]),
+	          "--%s: the man page says 'Default: %s', boids --list-options \"%s\"", name,
+	          def ? def : "(none)", l->o[i].def);
+}
+
+/*
+ * The man page (written by hand) and the binary list the same options,
+ * with the same defaults: each entry of docs/boids.1 is an option boids
+ * has, and each option boids lists has its entry.
+ */
+Test(cli, man_page_documents_exactly_the_binarys_options)
+{
+	static struct listed l;
+	list_options(&l);
+	cr_assert_geq(l.n, 100, "boids --list-options lists %d options", l.n);
+	cr_assert_geq(man_options(in_list, &l), 100);
+	for (int i = 0; i < l.n; i++)
+		cr_expect(l.o[i].in_man, "boids has --%s, the man page lacks it", l.o[i].name);
 }
 
 Test(cli, print_config_reproduces_the_settings)

@@ -1,0 +1,287 @@
+/*
+ * Settings against facts that do not come from the option table: the
+ * defaults docs/MODEL.md documents (read from the prose and its tables),
+ * the modules' own types and enums (a value must land in the field the
+ * module reads, as the module spells it), and the resolve step's numbers
+ * worked out here by hand.
+ */
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common.h"
+
+static void setup(void) { tc_tmpdir(); }
+static void teardown(void) { tc_cleanup(); }
+
+TestSuite(settings, .init = setup, .fini = teardown, .timeout = 120);
+
+/* ------------------------------------------------ docs/MODEL.md's defaults */
+
+/* Where sim reads each parameter MODEL.md names, by sim.h's own field names. */
+#define D(f) { #f, offsetof(struct sim_params, f), 'd' }
+#define I(f) { #f, offsetof(struct sim_params, f), 'i' }
+static const struct { const char *name; size_t offset; char kind; } sim_fields[] = {
+	D(flock_radius), D(flock_weight), D(align_radius), D(align_weight), D(avoid_radius),
+	D(avoid_weight), D(predator_radius), D(predator_weight), D(obstacle_margin), D(obstacle_weight),
+	D(proc_cohesion_radius), D(proc_separation_radius), D(proc_alignment_radius),
+	D(proc_cohesion_weight), D(proc_separation_weight), D(proc_alignment_weight), D(proc_max_force),
+	D(proc_max_speed), I(proc_limit_components), D(proc_jitter), D(steer_radius),
+	D(steer_cohesion_steps), D(steer_cohesion_weight), D(steer_separation_weight),
+	D(steer_alignment_weight), D(steer_seek_weight), D(steer_arrival_radius), D(steer_arrival_speed),
+	D(steer_max_speed), D(steer_max_turn), D(canvas_speed), D(canvas_dt), D(canvas_visual_range),
+	D(canvas_cohesion_resistance), D(canvas_separation_distance), D(canvas_alignment_eagerness),
+	D(gl_flock_radius), D(gl_flock_weight), D(gl_predator_sight), D(gl_avoid_radius),
+	D(gl_avoid_weight), D(gl_align_radius), D(gl_align_weight), D(gl_flee_radius), D(gl_flee_weight),
+	D(gl_wall_pad), D(gl_wall_turn), D(gl_speed_ease), D(gl_predator_boost), D(gl_step),
+};
+
+/* The options whose names are not the field's with '-' for '_'. */
+static const char *option_of(const char *field, char *buf, size_t len)
+{
+	if (strcmp(field, "proc_separation") == 0)
+		return "separation";
+	if (strcmp(field, "proc_limit_components") == 0)
+		return "proc-limit"; /* length or components: the struct is checked instead */
+	snprintf(buf, len, "%s", field);
+	for (char *c = buf; *c; c++)
+		if (*c == '_')
+			*c = '-';
+	return buf;
+}
+
+/* A documented default: "40", "0 (none)", "1/60", "unit".  1 and *v for a number. */
+static int doc_number(const char *text, double *v)
+{
+	char *end;
+	*v = strtod(text, &end);
+	if (end == text)
+		return 0;
+	if (*end == '/') /* a fraction */
+		*v /= strtod(end + 1, NULL);
+	return 1;
+}
+
+/* The value of `key = value` in --print-config's output, or NULL. */
+static const char *config_value(const char *config, const char *key, char *buf, size_t len)
+{
+	size_t k = strlen(key);
+	for (const char *l = config; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, key, k) == 0 && strncmp(l + k, " = ", 3) == 0) {
+			snprintf(buf, len, "%.*s", (int)strcspn(l + k + 3, "\n"), l + k + 3);
+			return buf;
+		}
+	return NULL;
+}
+
+struct doc_check {
+	const char *config;       /* boids --print-config */
+	const struct config *c;   /* the same, parsed here */
+	int checked;
+};
+
+/* Holds one documented default against the binary and the struct sim reads. */
+static void check_documented(struct doc_check *dc, const char *field, const char *text)
+{
+	char key[64], got[128];
+	double doc, v;
+	int numeric = doc_number(text, &doc);
+	const char *value = config_value(dc->config, option_of(field, key, sizeof(key)), got, sizeof(got));
+
+	cr_expect(value, "MODEL.md documents %s, but --print-config has no %s", field, key);
+	if (value && numeric && doc_number(value, &v))
+		cr_expect_eq(v, doc, "MODEL.md: %s is %s; boids --print-config: %s = %s", field, text, key, value);
+	else if (value && !numeric)
+		cr_expect(strncmp(text, value, strlen(value)) == 0 && !isalnum((unsigned char)text[strlen(value)]),
+		          "MODEL.md: %s is %s; boids --print-config: %s = %s", field, text, key, value);
+	for (size_t i = 0; numeric && i < sizeof(sim_fields) / sizeof(*sim_fields); i++) {
+		if (strcmp(sim_fields[i].name, field) != 0)
+			continue;
+		const char *at = (const char *)&dc->c->sim + sim_fields[i].offset;
+		double is = sim_fields[i].kind == 'd' ? *(const double *)(const void *)at
+		                                     : *(const int *)(const void *)at;
+		cr_expect_eq(is, doc, "MODEL.md: %s is %s; struct sim_params has %.17g", field, text, is);
+	}
+	dc->checked++;
+}
+
+Test(settings, the_defaults_docs_model_md_states_are_the_programs)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/docs/MODEL.md", SRCDIR);
+	char *md = tc_slurp(path, NULL);
+	cr_assert_not_null(md, "no %s", path);
+	cr_assert_eq(tc_boids("--print-config"), 0);
+	char *config = strdup(tc_stdout());
+	struct config c;
+	char err[256], *argv[] = { "boids", NULL };
+	cr_assert_eq(cli_parse(&c, 1, argv, err, sizeof(err)), CLI_RUN, "%s", err);
+	struct doc_check dc = { config, &c, 0 };
+
+	for (char *l = md; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char line[512];
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(l, "\n"), l);
+		/* a parameter table's row: | `name` symbol | default | ... */
+		char field[64], def[64];
+		if (sscanf(line, "| `%63[a-z_]` %*[^|]| %63[^|]", field, def) == 2 ||
+		    sscanf(line, "| `%63[a-z_]` | %63[^|]", field, def) == 2) {
+			check_documented(&dc, field, def);
+			continue;
+		}
+		/* the harden rules' table: | flock (cohesion) | r_f = 50 | w_f = 0.0003 | ... */
+		char rule[32], radius[32], weight[32];
+		if (sscanf(line, "| %31[a-z] %*[^|]| r_%*c = %31[^ |] | w_%*c = %31[^ |] |", rule, radius, weight) == 3 ||
+		    sscanf(line, "| %31[a-z] | r_%*c = %31[^ |] | w_%*c = %31[^ |] |", rule, radius, weight) == 3) {
+			snprintf(field, sizeof(field), "%s_radius", rule);
+			check_documented(&dc, field, radius);
+			snprintf(field, sizeof(field), "%s_weight", rule);
+			check_documented(&dc, field, weight);
+			continue;
+		}
+		/* the prose: "`gl_flock_radius` (100)", "`obstacle_weight` 0.2 per pixel" */
+		for (char *b = strchr(line, '`'); b; b = strchr(b + 1, '`')) {
+			char name[64];
+			int used = 0;
+			if (sscanf(b, "`%63[a-z_]`%n", name, &used) != 1 || used == 0 || !strchr(name, '_'))
+				continue;
+			const char *p = b + used;
+			p += strspn(p, " (");
+			char *end;
+			strtod(p, &end);
+			if (p == b + used || end == p || isalnum((unsigned char)*end) || *end == '/')
+				continue;
+			for (size_t i = 0; i < sizeof(sim_fields) / sizeof(*sim_fields); i++)
+				if (strcmp(sim_fields[i].name, name) == 0) {
+					snprintf(def, sizeof(def), "%.*s", (int)(end - p), p);
+					check_documented(&dc, name, def);
+				}
+			b += used - 1;
+		}
+	}
+	/* the harden rules (8), processing (11), steering (10), canvas (6),
+	 * opengl (14), obstacles (2): the parse must have found them */
+	cr_expect_geq(dc.checked, 50, "only %d documented defaults found in MODEL.md", dc.checked);
+	cli_release(&c);
+	free(config);
+	free(md);
+}
+
+/* ------------------------------------- a value lands where its module reads */
+
+static int parse(struct config *c, const char *args)
+{
+	char buf[1024], *argv[64], err[256];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "%s", args);
+	argv[argc++] = "boids";
+	for (char *w = strtok(buf, " "); w && argc < 63; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	int r = cli_parse(c, argc, argv, err, sizeof(err));
+	cr_assert_eq(r, CLI_RUN, "boids %s: %s", args, err);
+	return r;
+}
+
+Test(settings, options_land_in_the_struct_of_the_module_that_reads_them)
+{
+	struct config c;
+
+	parse(&c, "--flock-radius 12.5 --edges both --update synchronous --proc-limit components "
+	          "--steer-turn steady --gl-avoid all --separation inverse --predators 2 -n 7 "
+	          "--shape arrow --pixel-grid gdi --antialias none --boid-color #010203 --scale 2 "
+	          "--crf 30 --gop 12 --codec libx264 --encoder-threads auto --target 10,20 --seed 9");
+	cr_expect_eq(c.sim.flock_radius, 12.5);
+	cr_expect_eq(c.sim.edges, SIM_BOUNCE | SIM_WRAP);
+	cr_expect_eq(c.sim.update, SIM_SYNCHRONOUS);
+	cr_expect_eq(c.sim.proc_limit_components, 1);
+	cr_expect_eq(c.sim.steer_steady_turn, 1);
+	cr_expect_eq(c.sim.gl_avoid_all, 1);
+	cr_expect_eq(c.sim.proc_separation, SIM_SEP_INVERSE);
+	cr_expect_eq(c.sim.predators, 2);
+	cr_expect_eq(c.run.boids, 7);
+	cr_expect_eq(c.sim.target_mode, SIM_TARGET_FIXED);
+	cr_expect(c.sim.target_x == 10 && c.sim.target_y == 20);
+	cr_expect_eq(c.render.shape, RENDER_ARROW);
+	cr_expect_eq(c.render.grid, RENDER_GRID_GDI);
+	cr_expect_eq(c.render.antialias, RENDER_AA_NONE);
+	cr_expect_eq(c.render.boid_color, 0x010203);
+	cr_expect_eq(c.video.crf, 30);
+	cr_expect_eq(c.video.gop, 12);
+	cr_expect_str_eq(c.video.codec, "libx264");
+	cr_expect_eq(c.video.threads, 0, "auto is video_options' 0");
+	cr_expect(c.sim.noise_seed == 9 && c.render.noise_seed == 9, "the noise seeds follow --seed");
+	cli_release(&c);
+
+	/* the defaults that mean "the module decides" are the modules' own */
+	parse(&c, "");
+	cr_expect_eq(c.video.crf, -1, "video_options: -1 is the encoder's default crf");
+	cr_expect_eq(c.video.gop, 0, "video_options: 0 is the encoder's default gop");
+	cr_expect_null(c.video.codec);
+	cr_expect_eq(c.run.threads, 0);
+	cr_expect_eq(c.run.poster, -1);
+	cr_expect_eq(c.sim.edges, SIM_BOUNCE);
+	cr_expect_eq(c.sim.model, SIM_HARDEN);
+	cr_expect(c.sim.target_x == 320 && c.sim.target_y == 180, "no fixed target: the field's centre");
+	cr_expect(c.sim.obstacles == NULL && c.render.obstacles == NULL);
+	cli_release(&c);
+
+	parse(&c, "--obstacle 1,2,3 --obstacle 4,5,6");
+	cr_assert(c.sim.obstacles_n == 2 && c.render.obstacles_n == 2);
+	cr_expect(c.sim.obstacles[1].x == 4 && c.sim.obstacles[1].y == 5 && c.sim.obstacles[1].r == 6);
+	cr_expect(c.render.obstacles[0].x == 1 && c.render.obstacles[0].y == 2 && c.render.obstacles[0].r == 3);
+	cli_release(&c);
+}
+
+/* --------------------------------------------------------- the resolve step */
+
+Test(settings, the_resolve_step_works_out_what_depends_on_several_settings)
+{
+	struct config c;
+
+	/* the picture is the field times --scale, rounded */
+	parse(&c, "--size 101x51 --scale 1.5");
+	cr_expect(c.render.width == 152 && c.render.height == 77, "%dx%d", c.render.width, c.render.height);
+	cli_release(&c);
+
+	/* canvas steps 60 times a second: 1/(dt fps) steps a frame */
+	parse(&c, "-m canvas");
+	cr_expect_eq(c.run.substeps, 2, "60/30");
+	cr_expect_eq(c.run.boids, 300);
+	cr_expect_eq(c.sim.predators, 0);
+	cr_expect_eq(c.render.shape, RENDER_TRIANGLE, "the canvas article's look");
+	cr_expect_eq(c.render.background_style, RENDER_BG_NOISE);
+	cli_release(&c);
+	parse(&c, "-m canvas --fps 12");
+	cr_expect_eq(c.run.substeps, 5, "60/12");
+	cli_release(&c);
+	parse(&c, "-m canvas --fps 12 --substeps 3 -n 9 --shape circle");
+	cr_expect(c.run.substeps == 3 && c.run.boids == 9 && c.render.shape == RENDER_CIRCLE,
+	          "what the user gives wins");
+	cli_release(&c);
+
+	/* the OpenGL program's window and look */
+	parse(&c, "-m opengl");
+	cr_expect(c.sim.width == 1157 && c.sim.height == 578 && c.run.boids == 250);
+	cr_expect(c.run.opengl && c.run.trail == 20 && c.render.predator_size == 1.5);
+	cr_expect_eq(c.render.trail_style, RENDER_TRAIL_OPENGL);
+	cr_expect(c.render.range_near == c.sim.gl_avoid_radius && c.render.range_far == c.sim.gl_flock_radius,
+	          "--show-ranges draws the model's own radii");
+	cli_release(&c);
+
+	/* the C# window */
+	parse(&c, "--look original");
+	cr_expect(c.sim.width == 584 && c.sim.height == 361 && c.run.warmup == 1);
+	cr_expect_eq(c.run.look_used, RUN_LOOK_HARDEN_WINDOWS);
+	cr_expect_eq(c.render.outline, RENDER_OUTLINE_FINAL);
+	cli_release(&c);
+
+	/* --duration becomes frames at the fps */
+	parse(&c, "--duration 2.5 --fps 24");
+	cr_expect(c.run.frames == 60 && c.run.duration < 0);
+	cli_release(&c);
+}
