@@ -32,7 +32,6 @@
 #define CLI_MAX_FIELD   16384L      /* field width or height, pixels */
 #define CLI_MAX_PICTURE 16384L      /* picture width or height after --scale */
 #define CLI_MAX_FRAMES  100000000L
-#define CLI_MAX_OBSTACLES 64
 #define CLI_MAX_TRAIL   1000
 
 enum cli_type {               /* what a value looks like, and the field it goes to */

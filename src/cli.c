@@ -1127,18 +1127,26 @@ static int resolve(struct config *c, char *err, size_t errlen)
 
 /* ----------------------------------------------------------- parse */
 
-int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
+/* The modules' own defaults for what has no option, then every row's. */
+static int set_defaults(struct config *c, char *err, size_t errlen)
 {
-	struct option longopts[NOPTS + 1];
-	char shortopts[3 * NOPTS + 2], *sp = shortopts;
-	int result = CLI_RUN, cmdline_list = 0;
-
-	/* the modules' own defaults for what has no option, then the table's */
 	memset(c, 0, sizeof(*c));
 	sim_params_default(&c->sim, 640, 360);
 	render_params_default(&c->render, 640, 360);
 	video_options_default(&c->video);
-	err[0] = 0;
+	for (size_t i = 0; i < NOPTS; i++) {
+		int e = options[i].def ? set_value(c, &options[i], options[i].def, err, errlen) : 0;
+		if (e)
+			return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR; /* or a bad row in the table */
+	}
+	return 0;
+}
+
+/* getopt_long's tables from the rows: long options, then the letters. */
+static void getopt_tables(struct option *longopts, char *shortopts)
+{
+	char *sp = shortopts;
+
 	*sp++ = ':'; /* report a missing argument as ':' */
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct cli_option *o = &options[i];
@@ -1150,12 +1158,66 @@ int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 			if (takes_arg)
 				*sp++ = ':';
 		}
-		int e = o->def ? set_value(c, o, o->def, err, errlen) : 0;
-		if (e)
-			return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR; /* or a bad row in the table */
 	}
 	*sp = 0;
 	longopts[NOPTS] = (struct option){ 0, 0, 0, 0 };
+}
+
+/* The row getopt_long's value `val` stands for, or NULL. */
+static const struct cli_option *row_of(const struct option *longopts, int val)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (longopts[i].val == val)
+			return &options[i];
+	return NULL;
+}
+
+/* getopt_long refused argv[optind - 1] ('?' or ':'): says why in err. */
+static void getopt_error(int ch, char **argv, const struct option *longopts, char *err, size_t errlen)
+{
+	const struct cli_option *o = optopt ? row_of(longopts, optopt) : NULL;
+
+	if (ch == ':')
+		errf(err, errlen, "--%s needs a value (%s)", o ? o->name : "?", o && o->arg ? o->arg : "");
+	else if (o && longopts[index_of(o)].has_arg == no_argument && strncmp(argv[optind - 1], "--", 2) == 0)
+		errf(err, errlen, "--%s does not take a value", o->name);
+	else if (optopt && optopt < LONG_ONLY)
+		errf(err, errlen, "unknown option '-%c' (see --help)", optopt);
+	else
+		unknown_option(argv[optind - 1], err, errlen);
+}
+
+/* An action (--help, --version, ...): what cli_parse() returns for it. */
+static int action(const struct cli_option *o, struct config *c, char *err, size_t errlen)
+{
+	static const struct { const char *name; enum cli_result result; } actions[] = {
+		{ "help", CLI_HELP }, { "help-all", CLI_HELP_ALL }, { "version", CLI_VERSION },
+		{ "print-config", CLI_PRINT_CONFIG }, { "list-options", CLI_LIST_OPTIONS },
+		{ "list-models", CLI_LIST_MODELS }, { "list-codecs", CLI_LIST_CODECS },
+	};
+
+	if (strcmp(o->name, "completion") == 0) {
+		if (strcmp(optarg, "bash") != 0 && strcmp(optarg, "zsh") != 0)
+			return errf(err, errlen, "--completion: '%s' is not bash or zsh", optarg), CLI_ERROR;
+		c->run.completion = optarg;
+		return CLI_COMPLETION;
+	}
+	for (size_t i = 0; i < sizeof(actions) / sizeof(*actions); i++)
+		if (strcmp(o->name, actions[i].name) == 0)
+			return actions[i].result;
+	return CLI_RUN; /* --config: read in the first pass */
+}
+
+int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
+{
+	struct option longopts[NOPTS + 1];
+	char shortopts[3 * NOPTS + 2];
+	int result = CLI_RUN, cmdline_list = 0, e;
+
+	err[0] = 0;
+	if ((e = set_defaults(c, err, errlen)) != 0)
+		return e;
+	getopt_tables(longopts, shortopts);
 
 	/* Two passes: config files first, whatever their place, then the rest. */
 	for (int pass = 0; pass < 2; pass++) {
@@ -1163,66 +1225,30 @@ int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 		opterr = 0;
 		int ch, li;
 		while ((ch = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
-			if (ch == '?') {
-				for (size_t i = 0; optopt && i < NOPTS; i++)
-					if (longopts[i].val == optopt && longopts[i].has_arg == no_argument &&
-					    strncmp(argv[optind - 1], "--", 2) == 0)
-						return errf(err, errlen, "--%s does not take a value", options[i].name), CLI_ERROR;
-				if (optopt && optopt < LONG_ONLY)
-					return errf(err, errlen, "unknown option '-%c' (see --help)", optopt), CLI_ERROR;
-				return unknown_option(argv[optind - 1], err, errlen), CLI_ERROR;
-			}
-			if (ch == ':') {
-				const struct cli_option *o = NULL;
-				for (size_t i = 0; i < NOPTS; i++)
-					if (longopts[i].val == optopt)
-						o = &options[i];
-				return errf(err, errlen, "--%s needs a value (%s)", o ? o->name : "?",
-				            o && o->arg ? o->arg : ""), CLI_ERROR;
-			}
-			const struct cli_option *o = NULL;
-			for (size_t i = 0; i < NOPTS; i++)
-				if (longopts[i].val == ch)
-					o = &options[i];
+			if (ch == '?' || ch == ':')
+				return getopt_error(ch, argv, longopts, err, errlen), CLI_ERROR;
+			const struct cli_option *o = row_of(longopts, ch);
 			if (!o)
 				continue;
-			bool is_config = strcmp(o->name, "config") == 0;
 			if (pass == 0) {
-				int e = is_config ? read_config(c, optarg, err, errlen) : 0;
+				e = strcmp(o->name, "config") == 0 ? read_config(c, optarg, err, errlen) : 0;
 				if (e)
 					return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
 				continue;
 			}
 			if (o->type == CLI_ACTION) {
-				if (strcmp(o->name, "help") == 0)
-					return CLI_HELP;
-				if (strcmp(o->name, "help-all") == 0)
-					return CLI_HELP_ALL;
-				if (strcmp(o->name, "completion") == 0) {
-					if (strcmp(optarg, "bash") != 0 && strcmp(optarg, "zsh") != 0)
-						return errf(err, errlen, "--completion: '%s' is not bash or zsh",
-						            optarg), CLI_ERROR;
-					c->run.completion = optarg;
-					return CLI_COMPLETION;
-				}
-				if (strcmp(o->name, "version") == 0)
-					return CLI_VERSION;
-				if (strcmp(o->name, "print-config") == 0)
-					result = CLI_PRINT_CONFIG;
-				if (strcmp(o->name, "list-options") == 0)
-					return CLI_LIST_OPTIONS;
-				if (strcmp(o->name, "list-models") == 0)
-					return CLI_LIST_MODELS;
-				if (strcmp(o->name, "list-codecs") == 0)
-					return CLI_LIST_CODECS;
+				int r = action(o, c, err, errlen);
+				if (r == CLI_PRINT_CONFIG)
+					result = r; /* after the rest of the options */
+				else if (r != CLI_RUN)
+					return r;
 				continue;
 			}
 			if (o->type == CLI_CIRCLES && !cmdline_list) {
 				c->run.obstacles_n = 0; /* the command line's list replaces the file's */
 				cmdline_list = 1;
 			}
-			int e = set_value(c, o, optarg, err, errlen);
-			if (e)
+			if ((e = set_value(c, o, optarg, err, errlen)) != 0)
 				return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
 			c->run.given[index_of(o)] = 2; /* from the command line: wins over a file */
 		}
@@ -1230,7 +1256,6 @@ int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 			return errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
 			            CUT(argv[optind])), CLI_ERROR;
 	}
-
 	return resolve(c, err, errlen) != 0 ? CLI_ERROR : result;
 }
 
@@ -1480,6 +1505,8 @@ static void print_wrapped(FILE *f, int col, const char *text)
 
 	while (*text) {
 		size_t word = strcspn(text, " ");
+		if (*text == '[' && strchr(text, ']')) /* "[50 px]" stays on one line */
+			word = (size_t)(strchr(text, ']') - text) + 1;
 		if (at > col && at + 1 + (int)word > WIDTH) {
 			fprintf(f, "\n%*s", col, "");
 			at = col;
