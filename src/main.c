@@ -10,8 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libavutil/error.h>
-#include <libavutil/log.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -201,16 +199,16 @@ static void usage_error(const char *fmt, ...)
 /* Reports a runtime failure about `path`; err is a negative errno/AVERROR. */
 static int runtime_error(const char *what, const char *path, int err)
 {
-	char buf[AV_ERROR_MAX_STRING_SIZE];
+	char buf[128];
 
-	if (err == AVERROR(EINTR) && stop_signal)
+	if (err == -EINTR && stop_signal)
 		return EXIT_FAILURE; /* a signal ended a wait (a FIFO's open): not a failure to report */
 	if (err == -ESTALE) {
 		report("%s '%s': its temporary file was replaced by someone else; nothing written",
 		       what, path);
 		return EXIT_FAILURE;
 	}
-	av_strerror(err, buf, sizeof(buf));
+	video_strerror(err, buf, sizeof(buf));
 	report("%s '%s': %s", what, CLI_CUT_PATH(path), buf);
 	return EXIT_FAILURE;
 }
@@ -1182,7 +1180,7 @@ int main(int argc, char **argv)
 	mask_stop_signals(1); /* threads made from here on leave them to main */
 	memset(&r, 0, sizeof(r));
 	r.png_lock = -1;
-	av_log_set_level(AV_LOG_QUIET); /* failures come back as codes; we report them */
+	video_quiet_logs(); /* failures come back as codes; we report them */
 	int parsed = cli_parse(&r.set, argc, argv, err, sizeof(err));
 	switch (parsed) {
 	case CLI_NOMEM:

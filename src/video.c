@@ -39,7 +39,10 @@
 #include <libavutil/dict.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
+#include <libavutil/log.h>
+#include <libavutil/mem.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/sha.h>
 #include <libswscale/swscale.h>
 
 /* ---------------------------------------------------------------- tables */
@@ -1365,4 +1368,58 @@ void video_list_codecs(FILE *f)
 		}
 		fputc('\n', f);
 	}
+}
+
+/* ---------------------------------------------------------------- FFmpeg for the others */
+
+void video_strerror(int err, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	if (av_strerror(err, buf, len) < 0)
+		snprintf(buf, len, "error %d", err);
+}
+
+void video_quiet_logs(void)
+{
+	av_log_set_level(AV_LOG_QUIET);
+}
+
+int video_sha256(const void *data, size_t len, unsigned char digest[32])
+{
+	struct AVSHA *sha = av_sha_alloc();
+
+	if (!sha || av_sha_init(sha, 256) < 0) {
+		av_free(sha);
+		return -ENOMEM;
+	}
+	av_sha_update(sha, data, len);
+	av_sha_final(sha, digest);
+	av_free(sha);
+	return 0;
+}
+
+int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
+                   char *buf, size_t len)
+{
+	struct video_options def;
+	struct resolved s;
+	char crf[24] = "", preset[64] = "", rate[40] = "";
+
+	if (!o) {
+		video_options_default(&def);
+		o = &def;
+	}
+	int ret = resolve(&s, name, w, h, fps, o, 0, buf, len);
+	if (ret < 0)
+		return ret;
+	if (s.crf >= 0)
+		snprintf(crf, sizeof crf, ", crf %d", s.crf);
+	if (s.preset)
+		snprintf(preset, sizeof preset, ", preset %s", s.preset);
+	if (s.bitrate)
+		snprintf(rate, sizeof rate, ", %" PRId64 " bit/s", s.bitrate);
+	snprintf(buf, len, "%s (%s, %s%s%s%s)", s.ofmt->name, s.codec->name,
+	         av_get_pix_fmt_name(s.pix_fmt), crf, preset, rate);
+	return 0;
 }
