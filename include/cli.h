@@ -75,6 +75,7 @@ struct settings {
 	int overwrite;          /* -y */
 	int no_render;          /* simulate only */
 	int quiet;
+	int verbose;            /* say the thread counts and the output chosen, on stderr */
 	int progress;           /* enum cli_progress */
 	double progress_interval; /* seconds between progress lines */
 	/* drawing */

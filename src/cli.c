@@ -254,6 +254,8 @@ static const struct cli_option options[] = {
 	  "seconds between progress lines (lines, json, always off a terminal)", NULL },
 	{ "quiet", 'q', CLI_FLAG, OFF(quiet), "no", 0, 0, CLI_BRIEF, NULL, S_RUN,
 	  "no progress and no closing line", NULL },
+	{ "verbose", 0, CLI_FLAG, OFF(verbose), "no", 0, 0, 0, NULL, S_RUN,
+	  "say the thread counts and why, and the codec and container, before the run", NULL },
 
 	{ "scale", 0, CLI_DOUBLE, OFF(scale), "1", 0, 64, CLI_GT_MIN | CLI_BRIEF, "S", S_DRAW,
 	  "picture = field x S", NULL },

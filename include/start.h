@@ -1,0 +1,41 @@
+/*
+ * start — builds the flock a run starts from: the obstacles, the starting
+ * state from --init or the seed, the worker pool, after refusing a run whose
+ * memory would not fit.  Part of main (the application layer): bad input is
+ * reported and exits 2, running out of memory exits 1.
+ */
+#ifndef BOIDS_START_H
+#define BOIDS_START_H
+
+#include "cli.h"
+#include "pool.h"
+#include "render.h"
+#include "sim.h"
+
+struct start {
+	struct sim sim;
+	struct pool *pool;
+	struct sim_obstacle *sim_obstacles; /* the obstacles for the flock */
+	struct render_circle *obstacles;    /* the same circles for the renderers; NULL if none */
+};
+
+/* What the rest of the run will hold, for the memory check. */
+struct start_budget {
+	int slots;               /* pipeline slots (0 without pictures) */
+	int pic_w, pic_h;        /* picture size, pixels */
+};
+
+/*
+ * Builds f from the settings and the model parameters p (p gets the
+ * obstacles): reads --init (its boid count replaces --boids in s), fits the
+ * default predators into a small flock, checks the memory, starts a pool of
+ * `threads` workers and places the boids.  Exits on failure (2 for bad
+ * input, 1 out of memory).
+ */
+void start_build(struct start *f, struct settings *s, struct sim_params *p, int threads,
+                 const struct start_budget *b);
+
+/* Frees everything start_build() made. */
+void start_release(struct start *f);
+
+#endif
