@@ -11,12 +11,14 @@
 #include "pool.h"
 #include "render.h"
 #include "sim.h"
+#include "traj.h"
 
 struct start {
 	struct sim sim;
 	struct pool *pool;
 	struct sim_obstacle *sim_obstacles; /* the obstacles for the flock */
 	struct render_circle *obstacles;    /* the same circles for the renderers; NULL if none */
+	struct traj_state init;             /* --init's state until start_build() places it */
 };
 
 /* What the rest of the run will hold, for the memory check. */
@@ -26,11 +28,18 @@ struct start_budget {
 };
 
 /*
- * Builds f from the settings and the model parameters p (p gets the
- * obstacles): reads --init (its boid count replaces --boids in s), fits the
- * default predators into a small flock, checks the memory, starts a pool of
- * `threads` workers and places the boids.  Exits on failure (2 for bad
+ * The inputs, read first so that their errors come before any output's:
+ * clears f, reads --init (its boid count replaces --boids in s) and fits
+ * the default predators into a small flock.  Exits on failure (2 for bad
  * input, 1 out of memory).
+ */
+void start_read(struct start *f, struct settings *s);
+
+/*
+ * Builds f, after start_read(), from the settings and the model parameters
+ * p (p gets the obstacles): checks the memory, starts a pool of `threads`
+ * workers and places the boids.  Exits on failure (2 for bad input, 1 out
+ * of memory).
  */
 void start_build(struct start *f, struct settings *s, struct sim_params *p, int threads,
                  const struct start_budget *b);

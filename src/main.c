@@ -279,9 +279,14 @@ static void say_plan(const struct run *r)
 	fprintf(stderr, "boids: output: %s\n", line);
 }
 
-/* Everything a user can get wrong is refused (exit 2) before any file exists. */
+/*
+ * Everything a user can get wrong is refused (exit 2) before any file
+ * exists: the inputs first (--config was read with the command line), then
+ * the outputs.
+ */
 static void check_run(struct run *r)
 {
+	start_read(&r->start, &r->set);
 	pipeline_threads(&r->set, &r->threads);
 	outputs_init(&r->out, &r->set, r->threads.encoder);
 	outputs_check(&r->out);

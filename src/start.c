@@ -91,25 +91,29 @@ static void load_init(const struct settings *s, struct traj_state *st)
 		report_usage("--init: '%s' has %zu boids (at most %ld)", name, st->n, CLI_MAX_BOIDS);
 }
 
-void start_build(struct start *f, struct settings *s, struct sim_params *p, int threads,
-                 const struct start_budget *b)
+void start_read(struct start *f, struct settings *s)
 {
-	struct traj_state st = { 0 };
-
 	memset(f, 0, sizeof(*f));
-	if (s->obstacles_n) {
-		make_obstacles(f, s);
-		p->obstacles = f->sim_obstacles;
-		p->obstacles_n = (size_t)s->obstacles_n;
-	}
 	if (s->init) {
-		load_init(s, &st);
-		s->boids = (long)st.n;
+		load_init(s, &f->init);
+		s->boids = (long)f->init.n;
 	}
 	if (s->predators > s->boids && !cli_given(s, "predators"))
 		s->predators = s->boids; /* the default 3 in a flock of 2 */
 	if (s->predators > s->boids)
 		report_usage("--predators: %ld is more than the %ld boids", s->predators, s->boids);
+}
+
+void start_build(struct start *f, struct settings *s, struct sim_params *p, int threads,
+                 const struct start_budget *b)
+{
+	struct traj_state *st = &f->init;
+
+	if (s->obstacles_n) {
+		make_obstacles(f, s);
+		p->obstacles = f->sim_obstacles;
+		p->obstacles_n = (size_t)s->obstacles_n;
+	}
 	check_memory(s, b);
 
 	f->pool = pool_new(threads);
@@ -120,17 +124,18 @@ void start_build(struct start *f, struct settings *s, struct sim_params *p, int 
 	/* with --init the seed still draws what a CSV does not hold (opengl's target speeds) */
 	sim_randomize(&f->sim, s->seed);
 	if (s->init) {
-		memcpy(f->sim.x, st.x, st.n * sizeof(double));
-		memcpy(f->sim.y, st.y, st.n * sizeof(double));
-		memcpy(f->sim.vx, st.vx, st.n * sizeof(double));
-		memcpy(f->sim.vy, st.vy, st.n * sizeof(double));
-		traj_state_release(&st);
+		memcpy(f->sim.x, st->x, st->n * sizeof(double));
+		memcpy(f->sim.y, st->y, st->n * sizeof(double));
+		memcpy(f->sim.vx, st->vx, st->n * sizeof(double));
+		memcpy(f->sim.vy, st->vy, st->n * sizeof(double));
+		traj_state_release(st);
 	}
 }
 
 void start_release(struct start *f)
 {
 	sim_release(&f->sim);
+	traj_state_release(&f->init);
 	pool_free(f->pool);
 	free(f->obstacles);
 	free(f->sim_obstacles);
