@@ -51,8 +51,21 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * Quality presets: the defaults of crf, preset, pixel format and encoder
+ * options that the user did not set, per encoder (libx264, libx265,
+ * libvpx-vp9; the others have one quality).  WEB is the plain default.
+ */
+enum video_quality {
+	VIDEO_QUALITY_WEB,     /* the defaults: small files that play in browsers */
+	VIDEO_QUALITY_DRAFT,   /* fastest preset, crf +5/+6: quick looks */
+	VIDEO_QUALITY_HIGH,    /* slower preset, crf -5 (VP9 -8): fewer artefacts */
+	VIDEO_QUALITY_ARCHIVE, /* lossless, 4:4:4: the frames as drawn, large files */
+};
+
 struct video_options {
 	const char *codec;    /* encoder name; NULL: the container's default */
+	enum video_quality quality; /* defaults for what is not set below (WEB) */
 	int crf;              /* constant rate factor; -1: the default */
 	const char *preset;   /* encoder preset; NULL: the default */
 	const char *bitrate;  /* e.g. "2M"; NULL: quality mode (crf) */

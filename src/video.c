@@ -110,6 +110,38 @@ static const struct encoder encoders[] = {
 	{ "gif",       -1, -1, -1, NULL, NULL, "gifflags=offsetting", 0 },
 };
 
+/*
+ * What --quality changes where the user set nothing, per encoder.  Draft
+ * and high move one step along the encoder's own scale from the web
+ * defaults above; archive is the encoder's lossless mode at 4:4:4 (x264:
+ * crf 0 at 8 bits is lossless; x265 and VP9 take lossless=1).
+ */
+struct quality {
+	const char *encoder;
+	enum video_quality q;
+	int crf;                  /* -1: the encoder row's */
+	const char *preset;       /* NULL: the encoder row's */
+	const char *pix_fmt;      /* NULL: the container's */
+	const char *extra;        /* applied before the encoder row's extra */
+	int lossless;             /* 1: no crf (the extra asks for lossless) */
+};
+
+static const struct quality qualities[] = {
+	{ "libx264",    VIDEO_QUALITY_DRAFT,   28, "ultrafast", NULL, NULL, 0 },
+	{ "libx264",    VIDEO_QUALITY_HIGH,    18, "slow", NULL, NULL, 0 },
+	{ "libx264",    VIDEO_QUALITY_ARCHIVE,  0, "medium", "yuv444p", NULL, 0 },
+	{ "libx264rgb", VIDEO_QUALITY_DRAFT,   28, "ultrafast", NULL, NULL, 0 },
+	{ "libx264rgb", VIDEO_QUALITY_HIGH,    18, "slow", NULL, NULL, 0 },
+	{ "libx264rgb", VIDEO_QUALITY_ARCHIVE,  0, "medium", NULL, NULL, 0 },
+	{ "libx265",    VIDEO_QUALITY_DRAFT,   34, "ultrafast", NULL, NULL, 0 },
+	{ "libx265",    VIDEO_QUALITY_HIGH,    23, "slow", NULL, NULL, 0 },
+	{ "libx265",    VIDEO_QUALITY_ARCHIVE, -1, "medium", "yuv444p",
+	  "x265-params=log-level=none:lossless=1", 1 },
+	{ "libvpx-vp9", VIDEO_QUALITY_DRAFT,   47, NULL, NULL, "cpu-used=8", 0 },
+	{ "libvpx-vp9", VIDEO_QUALITY_HIGH,    33, NULL, NULL, "deadline=good:cpu-used=2", 0 },
+	{ "libvpx-vp9", VIDEO_QUALITY_ARCHIVE, -1, NULL, "yuv444p", "lossless=1", 1 },
+};
+
 /* Pixel formats the yuv4mpegpipe muxer writes without -strict. */
 static const enum AVPixelFormat y4m_pix_fmts[] = {
 	AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
@@ -155,6 +187,7 @@ struct resolved {
 	const AVOutputFormat *ofmt;
 	const AVCodec *codec;
 	const struct encoder *er;   /* table row, NULL when not listed */
+	const struct quality *q;    /* --quality's row for this encoder, NULL if none */
 	enum AVPixelFormat pix_fmt;
 	int crf;                    /* -1: not set */
 	const char *preset;         /* NULL: not set */
@@ -206,6 +239,15 @@ static const struct encoder *encoder_row(const char *name)
 	for (i = 0; i < sizeof encoders / sizeof *encoders; i++)
 		if (strcmp(encoders[i].name, name) == 0)
 			return &encoders[i];
+	return NULL;
+}
+
+/* --quality's row for an encoder, or NULL (the web defaults, or an encoder with one quality). */
+static const struct quality *quality_row(const char *name, enum video_quality q)
+{
+	for (size_t i = 0; i < sizeof qualities / sizeof *qualities; i++)
+		if (qualities[i].q == q && strcmp(qualities[i].encoder, name) == 0)
+			return &qualities[i];
 	return NULL;
 }
 
@@ -578,6 +620,7 @@ static int resolve_encoder(struct resolved *s, const struct video_options *o,
 		            s->ct->ext[0] == '.' ? s->ct->ext : "y4m output",
 		            codec_title(s->codec), cname);
 	s->er = encoder_row(s->codec->name);
+	s->q = quality_row(s->codec->name, o->quality);
 
 	return 0;
 }
@@ -597,7 +640,7 @@ static int resolve_pix_fmt(struct resolved *s, const struct video_options *o,
 		if (s->pix_fmt == AV_PIX_FMT_NONE)
 			return fail(err, errlen, -EINVAL, "unknown pixel format '%s'", pname);
 	} else {
-		s->pix_fmt = av_get_pix_fmt(s->ct->pix_fmt);
+		s->pix_fmt = av_get_pix_fmt(s->q && s->q->pix_fmt ? s->q->pix_fmt : s->ct->pix_fmt);
 		if (!pix_fmt_listed(pix_fmts_of(s->codec), s->pix_fmt))
 			s->pix_fmt = pix_fmts_of(s->codec)[0];
 	}
@@ -709,7 +752,11 @@ static int resolve_rate(struct resolved *s, const struct video_options *o, int s
 		if (strict && s->bitrate && s->er && s->er->crf_xor_bitrate)
 			return fail(err, errlen, -EINVAL,
 			            "%s takes a crf or a bitrate, not both", cname);
-	} else if (!s->bitrate && s->er && s->er->crf >= 0) {
+	} else if (s->bitrate || (s->q && s->q->lossless)) {
+		; /* no crf */
+	} else if (s->q && s->q->crf >= 0) {
+		s->crf = s->q->crf;
+	} else if (s->er && s->er->crf >= 0) {
 		s->crf = s->er->crf;
 	}
 
@@ -741,6 +788,8 @@ static int resolve_preset(struct resolved *s, const struct video_options *o, int
 			return fail(err, errlen, -EINVAL, "%s has no preset '%s'",
 			            cname, o->preset);
 		}
+	} else if (s->q && s->q->preset) {
+		s->preset = s->q->preset;
 	} else if (s->er) {
 		s->preset = s->er->preset;
 	}
@@ -1017,6 +1066,8 @@ static int encoder_options(AVDictionary **opts, const struct resolved *s,
 		ret = av_dict_set(opts, "preset", s->preset, 0);
 	if (ret >= 0 && s->bitrate)
 		ret = av_dict_set_int(opts, "b", s->bitrate, 0);
+	if (ret >= 0 && s->q)
+		ret = dict_defaults(opts, s->q->extra); /* first: it wins over the row's */
 	if (ret >= 0 && s->er)
 		ret = dict_defaults(opts, s->er->extra);
 	return ret;
