@@ -65,6 +65,7 @@ struct run_options {
 	int overwrite;          /* -y: replace existing files */
 	int no_render;          /* simulate only */
 	int quiet;              /* no progress, no closing line */
+	int verbose;            /* say the thread counts and the output chosen, on stderr */
 	enum run_progress progress;
 	double progress_interval; /* seconds between progress lines (5) */
 	long trail;             /* positions drawn behind each boid; 0: none (0) */

@@ -39,8 +39,11 @@
  * video_free().  Frame k gets pts k in time base 1/fps.
  * Errors are negative AVERROR codes (which include -errno); messages for
  * usage errors come back in the caller's buffer, never printed.  FFmpeg's
- * own log (av_log_set_level) is the caller's to quieten; libx264 prints a
+ * own log is the caller's to quieten (video_quiet_logs()); libx264 prints a
  * few errors (an unknown preset) to stderr by itself.
+ *
+ * This is the only module that includes FFmpeg's headers: what the others
+ * need of FFmpeg (an error code's text, a quiet log, SHA-256) is here.
  */
 #ifndef BOIDS_VIDEO_H
 #define BOIDS_VIDEO_H
@@ -48,8 +51,21 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * Quality presets: the defaults of crf, preset, pixel format and encoder
+ * options that the user did not set, per encoder (libx264, libx265,
+ * libvpx-vp9; the others have one quality).  WEB is the plain default.
+ */
+enum video_quality {
+	VIDEO_QUALITY_WEB,     /* the defaults: small files that play in browsers */
+	VIDEO_QUALITY_DRAFT,   /* fastest preset, crf +5/+6: quick looks */
+	VIDEO_QUALITY_HIGH,    /* slower preset, crf -5 (VP9 -8): fewer artefacts */
+	VIDEO_QUALITY_ARCHIVE, /* lossless, 4:4:4: the frames as drawn, large files */
+};
+
 struct video_options {
 	const char *codec;    /* encoder name; NULL: the container's default */
+	enum video_quality quality; /* defaults for what is not set below (WEB) */
 	int crf;              /* constant rate factor; -1: the default */
 	const char *preset;   /* encoder preset; NULL: the default */
 	const char *bitrate;  /* e.g. "2M"; NULL: quality mode (crf) */
@@ -155,5 +171,26 @@ int video_close(struct video *v);
 
 /* Frees everything; video_free(NULL) does nothing. */
 void video_free(struct video *v);
+
+/*
+ * The text of a negative errno or AVERROR code ("No space left on device",
+ * "Invalid data found when processing input") in buf, always terminated.
+ */
+void video_strerror(int err, char *buf, size_t len);
+
+/* Silences FFmpeg's own log: failures come back as codes, the caller reports them. */
+void video_quiet_logs(void);
+
+/*
+ * SHA-256 of len bytes at data into digest.  Returns 0, or -ENOMEM.
+ * (libavutil's, so that no other library is needed for it.)
+ */
+int video_sha256(const void *data, size_t len, unsigned char digest[32]);
+
+/* What video_open() would choose for this name and options, for --verbose:
+ * "mp4 (libx264, yuv420p, crf 23, preset veryfast)".  Returns 0, or -EINVAL
+ * (the message in buf) when video_check() would refuse them. */
+int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
+                   char *buf, size_t len);
 
 #endif

@@ -17,7 +17,8 @@
 #                single-node Slurm with munge, valgrind (make test-integration)
 #   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
 #   bench        what make bench compares with and computes with: ffmpeg, bc
-#   package      make deb: dpkg-shlibdeps (dpkg-dev) and strip
+#   package      make deb: dpkg-shlibdeps (dpkg-dev), strip, and debootstrap for the
+#                test that installs the package into a bare Debian root
 #   all          every purpose above (make check, make deps); also the default
 set -eu
 
@@ -29,7 +30,7 @@ pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu
 pkgs_integration="openssh-server slurm-wlm munge valgrind"
 pkgs_dev="clang libclang-rt-14-dev valgrind"
 pkgs_bench="ffmpeg bc"
-pkgs_package="dpkg-dev binutils"
+pkgs_package="dpkg-dev binutils debootstrap"
 
 usage() {
 	echo "usage: scripts/install-deps.sh [--list] [run|build|test|sweep|integration|dev|bench|package|all]..." >&2

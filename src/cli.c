@@ -307,6 +307,8 @@ static const struct cli_option options[] = {
 	  "time between progress lines (lines, json, always off a terminal)", NULL },
 	{ "quiet", 'q', T_FLAG(run.quiet), "no", 0, 0, CLI_BRIEF, NULL, NULL, S_RUN,
 	  "no progress and no closing line", NULL },
+	{ "verbose", 0, T_FLAG(run.verbose), "no", 0, 0, 0, NULL, NULL, S_RUN,
+	  "say the thread counts and why, and the codec and container, before the run", NULL },
 
 	{ "scale", 0, T_DOUBLE(render.scale), "1", 0, 64, CLI_GT_MIN | CLI_BRIEF, "S", NULL, S_DRAW,
 	  "picture = field x S", NULL },

@@ -9,8 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libavutil/mem.h>
-#include <libavutil/sha.h>
+#include "video.h"
 
 /*
  * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
@@ -99,41 +98,37 @@ static int hash_skips(const char *line, size_t len)
 int summary_options_hash(const struct config *set, char out[72])
 {
 	char *text = NULL;
-	size_t size = 0;
-	uint8_t digest[32];
-	struct AVSHA *sha = av_sha_alloc();
+	size_t size = 0, kept = 0;
+	unsigned char digest[32];
 	FILE *m = open_memstream(&text, &size);
 	int err = 0;
 
-	if (!sha || !m || av_sha_init(sha, 256) < 0) {
-		err = -ENOMEM;
-		goto fail;
-	}
+	if (!m)
+		return -ENOMEM;
 	cli_print_config(m, set);
 	if (fclose(m) != 0) {
-		m = NULL;
 		err = -ENOMEM;
 		goto fail;
 	}
-	m = NULL;
+	/* the lines that identify the run, each with its newline, packed in place */
 	for (char *line = text; line < text + size;) {
 		char *nl = memchr(line, '\n', (size_t)(text + size - line));
 		size_t len = nl ? (size_t)(nl - line) : (size_t)(text + size - line);
 		if (!hash_skips(line, len)) {
-			av_sha_update(sha, (const uint8_t *)line, len);
-			av_sha_update(sha, (const uint8_t *)"\n", 1);
+			memmove(text + kept, line, len);
+			kept += len;
+			text[kept++] = '\n';
 		}
 		line += len + 1;
 	}
-	av_sha_final(sha, digest);
+	err = video_sha256(text, kept, digest);
+	if (err)
+		goto fail;
 	memcpy(out, "sha256:", 7);
 	for (int i = 0; i < 32; i++)
 		snprintf(out + 7 + 2 * i, 3, "%02x", digest[i]);
 fail:
-	if (m)
-		fclose(m);
 	free(text);
-	av_free(sha);
 	return err;
 }
 

@@ -39,7 +39,10 @@
 #include <libavutil/dict.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
+#include <libavutil/log.h>
+#include <libavutil/mem.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/sha.h>
 #include <libswscale/swscale.h>
 
 /* ---------------------------------------------------------------- tables */
@@ -107,6 +110,38 @@ static const struct encoder encoders[] = {
 	{ "gif",       -1, -1, -1, NULL, NULL, "gifflags=offsetting", 0 },
 };
 
+/*
+ * What --quality changes where the user set nothing, per encoder.  Draft
+ * and high move one step along the encoder's own scale from the web
+ * defaults above; archive is the encoder's lossless mode at 4:4:4 (x264:
+ * crf 0 at 8 bits is lossless; x265 and VP9 take lossless=1).
+ */
+struct quality {
+	const char *encoder;
+	enum video_quality q;
+	int crf;                  /* -1: the encoder row's */
+	const char *preset;       /* NULL: the encoder row's */
+	const char *pix_fmt;      /* NULL: the container's */
+	const char *extra;        /* applied before the encoder row's extra */
+	int lossless;             /* 1: no crf (the extra asks for lossless) */
+};
+
+static const struct quality qualities[] = {
+	{ "libx264",    VIDEO_QUALITY_DRAFT,   28, "ultrafast", NULL, NULL, 0 },
+	{ "libx264",    VIDEO_QUALITY_HIGH,    18, "slow", NULL, NULL, 0 },
+	{ "libx264",    VIDEO_QUALITY_ARCHIVE,  0, "medium", "yuv444p", NULL, 0 },
+	{ "libx264rgb", VIDEO_QUALITY_DRAFT,   28, "ultrafast", NULL, NULL, 0 },
+	{ "libx264rgb", VIDEO_QUALITY_HIGH,    18, "slow", NULL, NULL, 0 },
+	{ "libx264rgb", VIDEO_QUALITY_ARCHIVE,  0, "medium", NULL, NULL, 0 },
+	{ "libx265",    VIDEO_QUALITY_DRAFT,   34, "ultrafast", NULL, NULL, 0 },
+	{ "libx265",    VIDEO_QUALITY_HIGH,    23, "slow", NULL, NULL, 0 },
+	{ "libx265",    VIDEO_QUALITY_ARCHIVE, -1, "medium", "yuv444p",
+	  "x265-params=log-level=none:lossless=1", 1 },
+	{ "libvpx-vp9", VIDEO_QUALITY_DRAFT,   47, NULL, NULL, "cpu-used=8", 0 },
+	{ "libvpx-vp9", VIDEO_QUALITY_HIGH,    33, NULL, NULL, "deadline=good:cpu-used=2", 0 },
+	{ "libvpx-vp9", VIDEO_QUALITY_ARCHIVE, -1, NULL, "yuv444p", "lossless=1", 1 },
+};
+
 /* Pixel formats the yuv4mpegpipe muxer writes without -strict. */
 static const enum AVPixelFormat y4m_pix_fmts[] = {
 	AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
@@ -152,6 +187,7 @@ struct resolved {
 	const AVOutputFormat *ofmt;
 	const AVCodec *codec;
 	const struct encoder *er;   /* table row, NULL when not listed */
+	const struct quality *q;    /* --quality's row for this encoder, NULL if none */
 	enum AVPixelFormat pix_fmt;
 	int crf;                    /* -1: not set */
 	const char *preset;         /* NULL: not set */
@@ -203,6 +239,15 @@ static const struct encoder *encoder_row(const char *name)
 	for (i = 0; i < sizeof encoders / sizeof *encoders; i++)
 		if (strcmp(encoders[i].name, name) == 0)
 			return &encoders[i];
+	return NULL;
+}
+
+/* --quality's row for an encoder, or NULL (the web defaults, or an encoder with one quality). */
+static const struct quality *quality_row(const char *name, enum video_quality q)
+{
+	for (size_t i = 0; i < sizeof qualities / sizeof *qualities; i++)
+		if (qualities[i].q == q && strcmp(qualities[i].encoder, name) == 0)
+			return &qualities[i];
 	return NULL;
 }
 
@@ -518,15 +563,10 @@ out:
  * user (ranges, presets, even sizes); video_open() passes 0 so that the
  * encoder itself rejects what it does not take.
  */
-static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
-                   const struct video_options *o, int strict,
-                   char *err, size_t errlen)
+/* The container from the name, and the numbers any encoder needs. */
+static int resolve_container(struct resolved *s, const char *name, int w, int h, int fps,
+                             const struct video_options *o, int strict, char *err, size_t errlen)
 {
-	const char *cname, *pname;
-	const AVPixFmtDescriptor *desc;
-	const AVCodecDescriptor *cdesc;
-	int q;
-
 	memset(s, 0, sizeof *s);
 	s->crf = -1;
 	s->ct = container_of(name);
@@ -552,8 +592,17 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 		return fail(err, errlen, -EINVAL,
 		            "encoder threads %d is out of range 0..%d", o->threads, THREADS_MAX);
 
+	return 0;
+}
+
+/* The encoder: the container's default or o->codec, and the muxer must take it. */
+static int resolve_encoder(struct resolved *s, const struct video_options *o,
+                           char *err, size_t errlen)
+{
+	const char *cname = o->codec ? o->codec : s->ct->codec;
+	int q;
+
 	/* encoder */
-	cname = o->codec ? o->codec : s->ct->codec;
 	s->codec = avcodec_find_encoder_by_name(cname);
 	if (!s->codec) {
 		const AVCodec *d = avcodec_find_decoder_by_name(cname);
@@ -571,6 +620,18 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 		            s->ct->ext[0] == '.' ? s->ct->ext : "y4m output",
 		            codec_title(s->codec), cname);
 	s->er = encoder_row(s->codec->name);
+	s->q = quality_row(s->codec->name, o->quality);
+
+	return 0;
+}
+
+/* The pixel format: the container's default unless the encoder lacks it. */
+static int resolve_pix_fmt(struct resolved *s, const struct video_options *o,
+                           char *err, size_t errlen)
+{
+	const char *cname = o->codec ? o->codec : s->ct->codec;
+	const char *pname;
+	const AVPixFmtDescriptor *desc;
 
 	/* pixel format: the container's default unless the encoder lacks it */
 	if (o->pix_fmt) {
@@ -579,7 +640,7 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 		if (s->pix_fmt == AV_PIX_FMT_NONE)
 			return fail(err, errlen, -EINVAL, "unknown pixel format '%s'", pname);
 	} else {
-		s->pix_fmt = av_get_pix_fmt(s->ct->pix_fmt);
+		s->pix_fmt = av_get_pix_fmt(s->q && s->q->pix_fmt ? s->q->pix_fmt : s->ct->pix_fmt);
 		if (!pix_fmt_listed(pix_fmts_of(s->codec), s->pix_fmt))
 			s->pix_fmt = pix_fmts_of(s->codec)[0];
 	}
@@ -593,6 +654,15 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 	desc = av_pix_fmt_desc_get(s->pix_fmt);
 	if (!desc)
 		return fail(err, errlen, -EINVAL, "unknown pixel format '%s'", o->pix_fmt);
+
+	return 0;
+}
+
+/* strict: the picture fits the encoder, in whole chroma samples. */
+static int check_size(const struct resolved *s, int w, int h, int strict,
+                      char *err, size_t errlen)
+{
+	const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(s->pix_fmt);
 
 	/* the largest picture: the encoder's own limit, then libavcodec's */
 	if (strict) {
@@ -636,6 +706,16 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 		}
 	}
 
+	return 0;
+}
+
+/* Bitrate or constant quality (crf): what the encoder takes, in its range. */
+static int resolve_rate(struct resolved *s, const struct video_options *o, int strict,
+                        char *err, size_t errlen)
+{
+	const char *cname = o->codec ? o->codec : s->ct->codec;
+	const AVCodecDescriptor *cdesc;
+
 	/* bitrate */
 	if (o->bitrate) {
 		s->bitrate = parse_bitrate(o->bitrate);
@@ -672,9 +752,22 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 		if (strict && s->bitrate && s->er && s->er->crf_xor_bitrate)
 			return fail(err, errlen, -EINVAL,
 			            "%s takes a crf or a bitrate, not both", cname);
-	} else if (!s->bitrate && s->er && s->er->crf >= 0) {
+	} else if (s->bitrate || (s->q && s->q->lossless)) {
+		; /* no crf */
+	} else if (s->q && s->q->crf >= 0) {
+		s->crf = s->q->crf;
+	} else if (s->er && s->er->crf >= 0) {
 		s->crf = s->er->crf;
 	}
+
+	return 0;
+}
+
+/* The preset: one the encoder knows. */
+static int resolve_preset(struct resolved *s, const struct video_options *o, int strict,
+                          char *err, size_t errlen)
+{
+	const char *cname = o->codec ? o->codec : s->ct->codec;
 
 	/* preset */
 	if (o->preset) {
@@ -695,19 +788,37 @@ static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
 			return fail(err, errlen, -EINVAL, "%s has no preset '%s'",
 			            cname, o->preset);
 		}
+	} else if (s->q && s->q->preset) {
+		s->preset = s->q->preset;
 	} else if (s->er) {
 		s->preset = s->er->preset;
 	}
 
-	/* what only the muxer knows, asked before any work rather than at the header */
+	return 0;
+}
+
+static int resolve(struct resolved *s, const char *name, int w, int h, int fps,
+                   const struct video_options *o, int strict,
+                   char *err, size_t errlen)
+{
+	int ret;
+
+	if ((ret = resolve_container(s, name, w, h, fps, o, strict, err, errlen)) < 0 ||
+	    (ret = resolve_encoder(s, o, err, errlen)) < 0 ||
+	    (ret = resolve_pix_fmt(s, o, err, errlen)) < 0 ||
+	    (ret = check_size(s, w, h, strict, err, errlen)) < 0 ||
+	    (ret = resolve_rate(s, o, strict, err, errlen)) < 0 ||
+	    (ret = resolve_preset(s, o, strict, err, errlen)) < 0)
+		return ret;
 	if (strict) {
-		int ret = try_muxer(s, w, h, fps);
+		/* what only the muxer knows, asked before any work rather than at the header */
+		ret = try_muxer(s, w, h, fps);
 		if (ret == AVERROR(ENOMEM))
 			return fail(err, errlen, ret, "out of memory");
 		if (ret < 0)
 			return fail(err, errlen, -EINVAL, "%s cannot hold %s (encoder %s): the %s "
 			            "muxer refuses it", s->ct->ext[0] == '.' ? s->ct->ext : "y4m output",
-			            codec_title(s->codec), cname, s->ofmt->name);
+			            codec_title(s->codec), o->codec ? o->codec : s->ct->codec, s->ofmt->name);
 	}
 	return 0;
 }
@@ -888,6 +999,178 @@ static void dict_line(char *buf, size_t len, const AVDictionary *d)
 }
 
 /* video_open_fd(); own: close fd when done (also when this fails). */
+/* mux.c's add_stream: the output context (our descriptor, never a name),
+ * its one video stream, the encoder context, a packet and the frames. */
+static int add_stream(struct video *v, const struct resolved *s, char *err, size_t errlen)
+{
+	int ret = avformat_alloc_output_context2(&v->oc, s->ofmt, NULL, NULL);
+
+	if (ret < 0)
+		return fail(err, errlen, ret, "cannot set up %s output: %s", s->ofmt->name,
+		            av_err2str(ret));
+	/* no muxer version, fixed UIDs; our descriptor, never a name */
+	v->oc->flags |= AVFMT_FLAG_BITEXACT | AVFMT_FLAG_CUSTOM_IO;
+	v->oc->opaque = v;
+	v->oc->io_open = io_open;
+	v->oc->io_close2 = io_close2;
+	v->st = avformat_new_stream(v->oc, NULL);
+	v->enc = avcodec_alloc_context3(s->codec);
+	v->pkt = av_packet_alloc();
+	v->frame = av_frame_alloc();
+	v->filtered = av_frame_alloc();
+	if (!v->st || !v->enc || !v->pkt || !v->frame || !v->filtered)
+		return fail(err, errlen, AVERROR(ENOMEM), "out of memory");
+	return 0;
+}
+
+/* The encoder's size, rate and colour tags: BT.709 limited range for YUV. */
+static void set_encoder(struct video *v, const struct resolved *s, int w, int h, int fps,
+                        const struct video_options *o)
+{
+	const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(s->pix_fmt);
+
+	v->enc->width = w;
+	v->enc->height = h;
+	v->enc->time_base = (AVRational){ 1, fps };
+	v->enc->framerate = (AVRational){ fps, 1 };
+	v->enc->sample_aspect_ratio = (AVRational){ 1, 1 };
+	v->enc->pix_fmt = s->pix_fmt;
+	if (o->gop > 0)
+		v->enc->gop_size = o->gop;
+	v->enc->flags |= AV_CODEC_FLAG_BITEXACT;
+	if (v->oc->oformat->flags & AVFMT_GLOBALHEADER)
+		v->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+	if (!(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL))) {
+		v->enc->color_range = AVCOL_RANGE_MPEG;
+		if (desc->nb_components >= 3) {
+			v->enc->colorspace = AVCOL_SPC_BT709;
+			v->enc->color_primaries = AVCOL_PRI_BT709;
+			v->enc->color_trc = AVCOL_TRC_BT709;
+		}
+	}
+}
+
+/* The encoder's options: threads, crf, preset, bitrate and the table's extras. */
+static int encoder_options(AVDictionary **opts, const struct resolved *s,
+                           const struct video_options *o)
+{
+	int ret;
+
+	if (o->threads)
+		ret = av_dict_set_int(opts, "threads", o->threads, 0);
+	else
+		ret = av_dict_set(opts, "threads", "auto", 0);
+	if (ret >= 0 && s->crf >= 0)
+		ret = av_dict_set_int(opts, "crf", s->crf, 0);
+	if (ret >= 0 && s->preset)
+		ret = av_dict_set(opts, "preset", s->preset, 0);
+	if (ret >= 0 && s->bitrate)
+		ret = av_dict_set_int(opts, "b", s->bitrate, 0);
+	if (ret >= 0 && s->q)
+		ret = dict_defaults(opts, s->q->extra); /* first: it wins over the row's */
+	if (ret >= 0 && s->er)
+		ret = dict_defaults(opts, s->er->extra);
+	return ret;
+}
+
+/* mux.c's open_video: opens the encoder (every option must be taken) and
+ * copies its parameters to the stream. */
+static int open_codec(struct video *v, const struct resolved *s, const struct video_options *o,
+                      char *err, size_t errlen)
+{
+	AVDictionary *opts = NULL;
+	const AVDictionaryEntry *left;
+	char line[256];
+	int ret = encoder_options(&opts, s, o);
+
+	if (ret < 0) {
+		fail(err, errlen, ret, "out of memory");
+		goto fail;
+	}
+	dict_line(line, sizeof line, opts);
+	ret = avcodec_open2(v->enc, s->codec, &opts);
+	if (ret < 0) {
+		fail(err, errlen, ret, "cannot open encoder %s (%s): %s", s->codec->name,
+		     line, av_err2str(ret));
+		goto fail;
+	}
+	left = av_dict_get(opts, "", NULL, AV_DICT_IGNORE_SUFFIX);
+	if (left) {
+		ret = fail(err, errlen, AVERROR_OPTION_NOT_FOUND,
+		           "encoder %s does not take option '%s' (= '%s')",
+		           s->codec->name, left->key, left->value);
+		goto fail;
+	}
+	ret = avcodec_parameters_from_context(v->st->codecpar, v->enc);
+	if (ret < 0) {
+		fail(err, errlen, ret, "cannot set up the stream: %s", av_err2str(ret));
+		goto fail;
+	}
+	/* HEVC in MP4/MOV as 'hvc1' (parameter sets kept in the sample entry):
+	 * Apple's players want it, and libavformat writes 'hev1' otherwise. */
+	if (v->enc->codec_id == AV_CODEC_ID_HEVC &&
+	    (strcmp(s->ofmt->name, "mp4") == 0 || strcmp(s->ofmt->name, "mov") == 0))
+		v->st->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+	v->st->time_base = v->enc->time_base;
+	v->st->avg_frame_rate = v->enc->framerate;
+	v->st->sample_aspect_ratio = v->enc->sample_aspect_ratio;
+fail:
+	av_dict_free(&opts);
+	return ret < 0 ? ret : 0;
+}
+
+/* The conversion: a palette graph for pal8 GIF, swscale otherwise. */
+static int open_converter(struct video *v, const struct resolved *s, char *err, size_t errlen)
+{
+	int ret;
+
+	v->frame->format = s->pix_fmt == AV_PIX_FMT_PAL8 ? AV_PIX_FMT_RGB32 : s->pix_fmt;
+	v->frame->width = v->w;
+	v->frame->height = v->h;
+	ret = av_frame_get_buffer(v->frame, 0);
+	if (ret < 0)
+		return fail(err, errlen, ret, "out of memory");
+	if (s->pix_fmt == AV_PIX_FMT_PAL8)
+		return open_graph(v, err, errlen);
+	ret = make_sws(v, &v->sws);
+	if (ret < 0)
+		return fail(err, errlen, ret, "libswscale cannot convert to %s%s",
+		            av_pix_fmt_desc_get(s->pix_fmt)->name,
+		            v->enc->colorspace == AVCOL_SPC_BT709 ? " in BT.709" : "");
+	return 0;
+}
+
+/* mux.c's avio_open + avformat_write_header, on our descriptor. */
+static int open_output(struct video *v, const struct resolved *s, char *err, size_t errlen)
+{
+	AVDictionary *muxopts = NULL;
+	const AVDictionaryEntry *left;
+	unsigned char *buf = av_malloc(IO_BUFFER);
+	int ret;
+
+	if (buf)
+		v->oc->pb = avio_alloc_context(buf, IO_BUFFER, 1, v, NULL, fd_write,
+		                               v->seekable ? fd_seek : NULL);
+	if (!v->oc->pb) {
+		av_free(buf);
+		return fail(err, errlen, AVERROR(ENOMEM), "out of memory");
+	}
+	v->oc->pb->seekable = v->seekable ? AVIO_SEEKABLE_NORMAL : 0;
+	ret = av_dict_parse_string(&muxopts, s->ct->muxopts ? s->ct->muxopts : "",
+	                           "=", ":", 0);
+	if (ret >= 0)
+		ret = avformat_write_header(v->oc, &muxopts);
+	if (ret < 0) {
+		fail(err, errlen, ret, "cannot write the %s header: %s",
+		     s->ofmt->name, av_err2str(ret));
+	} else if ((left = av_dict_get(muxopts, "", NULL, AV_DICT_IGNORE_SUFFIX))) {
+		ret = fail(err, errlen, AVERROR_OPTION_NOT_FOUND,
+		           "muxer %s does not take option '%s'", s->ofmt->name, left->key);
+	}
+	av_dict_free(&muxopts);
+	return ret < 0 ? ret : 0;
+}
+
 static int open_fd(struct video **out, int fd, int own, const char *name,
                    int w, int h, int fps, const struct video_options *o,
                    char *err, size_t errlen)
@@ -895,12 +1178,7 @@ static int open_fd(struct video **out, int fd, int own, const char *name,
 	struct video_options def;
 	struct resolved s;
 	struct video *v;
-	AVDictionary *opts = NULL, *muxopts = NULL;
-	const AVDictionaryEntry *left;
-	const AVPixFmtDescriptor *desc;
-	unsigned char *buf;
 	struct stat st;
-	char line[256];
 	int ret;
 
 	*out = NULL;
@@ -926,149 +1204,16 @@ static int open_fd(struct video **out, int fd, int own, const char *name,
 		           s.ct->ext);
 		goto fail;
 	}
-
-	ret = avformat_alloc_output_context2(&v->oc, s.ofmt, NULL, NULL);
-	if (ret < 0) {
-		fail(err, errlen, ret, "cannot set up %s output: %s", s.ofmt->name,
-		     av_err2str(ret));
+	if ((ret = add_stream(v, &s, err, errlen)) < 0)
 		goto fail;
-	}
-	/* no muxer version, fixed UIDs; our descriptor, never a name */
-	v->oc->flags |= AVFMT_FLAG_BITEXACT | AVFMT_FLAG_CUSTOM_IO;
-	v->oc->opaque = v;
-	v->oc->io_open = io_open;
-	v->oc->io_close2 = io_close2;
-	v->st = avformat_new_stream(v->oc, NULL);
-	v->enc = avcodec_alloc_context3(s.codec);
-	v->pkt = av_packet_alloc();
-	v->frame = av_frame_alloc();
-	v->filtered = av_frame_alloc();
-	if (!v->st || !v->enc || !v->pkt || !v->frame || !v->filtered) {
-		ret = fail(err, errlen, AVERROR(ENOMEM), "out of memory");
+	set_encoder(v, &s, w, h, fps, o);
+	if ((ret = open_codec(v, &s, o, err, errlen)) < 0 ||
+	    (ret = open_converter(v, &s, err, errlen)) < 0 ||
+	    (ret = open_output(v, &s, err, errlen)) < 0)
 		goto fail;
-	}
-
-	/* encoder */
-	v->enc->width = w;
-	v->enc->height = h;
-	v->enc->time_base = (AVRational){ 1, fps };
-	v->enc->framerate = (AVRational){ fps, 1 };
-	v->enc->sample_aspect_ratio = (AVRational){ 1, 1 };
-	v->enc->pix_fmt = s.pix_fmt;
-	if (o->gop > 0)
-		v->enc->gop_size = o->gop;
-	v->enc->flags |= AV_CODEC_FLAG_BITEXACT;
-	if (v->oc->oformat->flags & AVFMT_GLOBALHEADER)
-		v->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-	desc = av_pix_fmt_desc_get(s.pix_fmt);
-	if (!(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL))) {
-		v->enc->color_range = AVCOL_RANGE_MPEG;
-		if (desc->nb_components >= 3) {
-			v->enc->colorspace = AVCOL_SPC_BT709;
-			v->enc->color_primaries = AVCOL_PRI_BT709;
-			v->enc->color_trc = AVCOL_TRC_BT709;
-		}
-	}
-
-	if (o->threads)
-		ret = av_dict_set_int(&opts, "threads", o->threads, 0);
-	else
-		ret = av_dict_set(&opts, "threads", "auto", 0);
-	if (ret >= 0 && s.crf >= 0)
-		ret = av_dict_set_int(&opts, "crf", s.crf, 0);
-	if (ret >= 0 && s.preset)
-		ret = av_dict_set(&opts, "preset", s.preset, 0);
-	if (ret >= 0 && s.bitrate)
-		ret = av_dict_set_int(&opts, "b", s.bitrate, 0);
-	if (ret >= 0 && s.er)
-		ret = dict_defaults(&opts, s.er->extra);
-	if (ret < 0) {
-		fail(err, errlen, ret, "out of memory");
-		goto fail;
-	}
-	dict_line(line, sizeof line, opts);
-	ret = avcodec_open2(v->enc, s.codec, &opts);
-	if (ret < 0) {
-		fail(err, errlen, ret, "cannot open encoder %s (%s): %s", s.codec->name,
-		     line, av_err2str(ret));
-		goto fail;
-	}
-	left = av_dict_get(opts, "", NULL, AV_DICT_IGNORE_SUFFIX);
-	if (left) {
-		ret = fail(err, errlen, AVERROR_OPTION_NOT_FOUND,
-		           "encoder %s does not take option '%s' (= '%s')",
-		           s.codec->name, left->key, left->value);
-		goto fail;
-	}
-	ret = avcodec_parameters_from_context(v->st->codecpar, v->enc);
-	if (ret < 0) {
-		fail(err, errlen, ret, "cannot set up the stream: %s", av_err2str(ret));
-		goto fail;
-	}
-	/* HEVC in MP4/MOV as 'hvc1' (parameter sets kept in the sample entry):
-	 * Apple's players want it, and libavformat writes 'hev1' otherwise. */
-	if (v->enc->codec_id == AV_CODEC_ID_HEVC &&
-	    (strcmp(s.ofmt->name, "mp4") == 0 || strcmp(s.ofmt->name, "mov") == 0))
-		v->st->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
-	v->st->time_base = v->enc->time_base;
-	v->st->avg_frame_rate = v->enc->framerate;
-	v->st->sample_aspect_ratio = v->enc->sample_aspect_ratio;
-
-	/* conversion: a palette graph for pal8 GIF, swscale otherwise */
-	v->frame->format = s.pix_fmt == AV_PIX_FMT_PAL8 ? AV_PIX_FMT_RGB32 : s.pix_fmt;
-	v->frame->width = w;
-	v->frame->height = h;
-	ret = av_frame_get_buffer(v->frame, 0);
-	if (ret < 0) {
-		fail(err, errlen, ret, "out of memory");
-		goto fail;
-	}
-	if (s.pix_fmt == AV_PIX_FMT_PAL8) {
-		ret = open_graph(v, err, errlen);
-		if (ret < 0)
-			goto fail;
-	} else {
-		ret = make_sws(v, &v->sws);
-		if (ret < 0) {
-			fail(err, errlen, ret, "libswscale cannot convert to %s%s", desc->name,
-			     v->enc->colorspace == AVCOL_SPC_BT709 ? " in BT.709" : "");
-			goto fail;
-		}
-	}
-
-	/* output */
-	buf = av_malloc(IO_BUFFER);
-	if (buf)
-		v->oc->pb = avio_alloc_context(buf, IO_BUFFER, 1, v, NULL, fd_write,
-		                               v->seekable ? fd_seek : NULL);
-	if (!v->oc->pb) {
-		av_free(buf);
-		ret = fail(err, errlen, AVERROR(ENOMEM), "out of memory");
-		goto fail;
-	}
-	v->oc->pb->seekable = v->seekable ? AVIO_SEEKABLE_NORMAL : 0;
-	ret = av_dict_parse_string(&muxopts, s.ct->muxopts ? s.ct->muxopts : "",
-	                           "=", ":", 0);
-	if (ret >= 0)
-		ret = avformat_write_header(v->oc, &muxopts);
-	if (ret < 0) {
-		fail(err, errlen, ret, "cannot write the %s header: %s",
-		     s.ofmt->name, av_err2str(ret));
-		goto fail;
-	}
-	left = av_dict_get(muxopts, "", NULL, AV_DICT_IGNORE_SUFFIX);
-	if (left) {
-		ret = fail(err, errlen, AVERROR_OPTION_NOT_FOUND,
-		           "muxer %s does not take option '%s'", s.ofmt->name, left->key);
-		goto fail;
-	}
-	av_dict_free(&opts);
-	av_dict_free(&muxopts);
 	*out = v;
 	return 0;
 fail:
-	av_dict_free(&opts);
-	av_dict_free(&muxopts);
 	video_free(v);
 	return ret;
 }
@@ -1365,4 +1510,58 @@ void video_list_codecs(FILE *f)
 		}
 		fputc('\n', f);
 	}
+}
+
+/* ---------------------------------------------------------------- FFmpeg for the others */
+
+void video_strerror(int err, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	if (av_strerror(err, buf, len) < 0)
+		snprintf(buf, len, "error %d", err);
+}
+
+void video_quiet_logs(void)
+{
+	av_log_set_level(AV_LOG_QUIET);
+}
+
+int video_sha256(const void *data, size_t len, unsigned char digest[32])
+{
+	struct AVSHA *sha = av_sha_alloc();
+
+	if (!sha || av_sha_init(sha, 256) < 0) {
+		av_free(sha);
+		return -ENOMEM;
+	}
+	av_sha_update(sha, data, len);
+	av_sha_final(sha, digest);
+	av_free(sha);
+	return 0;
+}
+
+int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
+                   char *buf, size_t len)
+{
+	struct video_options def;
+	struct resolved s;
+	char crf[24] = "", preset[64] = "", rate[40] = "";
+
+	if (!o) {
+		video_options_default(&def);
+		o = &def;
+	}
+	int ret = resolve(&s, name, w, h, fps, o, 0, buf, len);
+	if (ret < 0)
+		return ret;
+	if (s.crf >= 0)
+		snprintf(crf, sizeof crf, ", crf %d", s.crf);
+	if (s.preset)
+		snprintf(preset, sizeof preset, ", preset %s", s.preset);
+	if (s.bitrate)
+		snprintf(rate, sizeof rate, ", %" PRId64 " bit/s", s.bitrate);
+	snprintf(buf, len, "%s (%s, %s%s%s%s)", s.ofmt->name, s.codec->name,
+	         av_get_pix_fmt_name(s.pix_fmt), crf, preset, rate);
+	return 0;
 }

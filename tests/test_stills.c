@@ -38,3 +38,22 @@ Test(stills, a_poster_past_the_end_and_a_directory_are_refused_before_any_file)
 	cr_assert_eq(tc_count_files("."), 1);
 	cr_assert_eq(tc_count_files("shots"), 0);
 }
+
+Test(stills, input_errors_come_before_output_checks)
+{
+	/* an existing output is not the first thing a user with a bad input must fix */
+	cr_assert_eq(tc_sh("echo old > out.mp4 && printf 'x,y\\n' > bad.csv"), 0);
+	cr_assert_eq(tc_boids("--init missing.csv -o out.mp4"), 2);
+	cr_expect(strstr(tc_stderr(), "--init: cannot open 'missing.csv'"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--init bad.csv -o out.mp4"), 2);
+	cr_expect(strstr(tc_stderr(), "--init: 'bad.csv' line 1"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--config missing.conf -o out.mp4"), 2);
+	cr_expect(strstr(tc_stderr(), "--config: cannot open 'missing.conf'"), "%s", tc_stderr());
+	/* with good inputs, the output is what is wrong */
+	cr_assert_eq(tc_boids("-f 2 -n 5 --trajectory t.csv --no-render"), 0);
+	cr_assert_eq(tc_boids("--init t.csv -o out.mp4"), 2);
+	cr_expect(strstr(tc_stderr(), "'out.mp4' exists"), "%s", tc_stderr());
+	char *old = tc_slurp("out.mp4", NULL);
+	cr_expect_str_eq(old, "old\n");
+	free(old);
+}

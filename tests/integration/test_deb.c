@@ -1,7 +1,10 @@
 /*
  * make deb: the package holds the binary, man page, completions and
  * examples; its dependencies come from the linked libraries and apt can
- * resolve them; the packaged binary runs and writes a clip.
+ * resolve them; the packaged binary runs and writes a clip.  As root, the
+ * package is also installed into a bare Debian 12 root with dpkg -i
+ * (refused: its libraries are missing), then apt-get -f install, and the
+ * installed boids writes a clip there (deb-fresh-root.sh).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -9,7 +12,26 @@
 
 #include "common.h"
 
-TestSuite(deb, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout = 600);
+/* deb-fresh-root.sh on the package; a warning, not a verdict, where no bare root can be made */
+static void install_into_a_bare_root(void)
+{
+	int rc = tc_sh("'%s/tests/integration/deb-fresh-root.sh' src/build/boids_*.deb > fresh.log 2>&1", SRCDIR);
+	char *log = tc_slurp("fresh.log", NULL);
+	if (rc == 77) {
+		cr_log_warn("the package was not installed into a bare root here: %s", log ? log : "");
+		free(log);
+		return;
+	}
+	cr_assert_eq(rc, 0, "installing into a bare root failed:\n%s", log ? log : "");
+	free(log);
+	size_t len = 0;
+	char *clip = tc_slurp("clip.mp4", &len);
+	cr_assert(clip && len > 1000 && memcmp(clip + 4, "ftyp", 4) == 0,
+	          "the installed boids wrote no MP4 (%zu bytes)", len);
+	free(clip);
+}
+
+TestSuite(deb, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout = 1500);
 
 Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
 {
@@ -37,4 +59,6 @@ Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
 	/* the packaged binary runs */
 	cr_assert_eq(tc_sh("dpkg-deb -x src/build/boids_*.deb root && "
 	                   "root/usr/bin/boids -q -f 3 -o clip.mp4 && test -s clip.mp4"), 0);
+	cr_assert_eq(tc_sh("rm -rf root clip.mp4"), 0);
+	install_into_a_bare_root();
 }

@@ -1,0 +1,115 @@
+/*
+ * outputs — everything a run writes: the video (a file or y4m on standard
+ * output), one PNG per frame or one still, the --trajectory CSV, the
+ * --metrics CSV and the --summary JSON.  Part of main (the application
+ * layer): it reads the settings, reports its own failures through report.h
+ * and exits 2 on bad usage before any file exists.
+ *
+ * Lifecycle, in the order main calls it:
+ *   outputs_init()     the picture size and encoder options from the settings
+ *   outputs_check()    every output validated; exit 2 before any file exists
+ *   outputs_open()     the files created (under temporary names), headers written
+ *   outputs_record()   per frame, in order, with the live flock: trajectory, metrics
+ *   outputs_write_png() per drawn frame, from any drawing thread (PNG kinds);
+ *                      the video's frames go to `video` through the pipeline
+ *   outputs_finish()   every file closed and committed (or removed), then the summary
+ *   outputs_release()
+ * A file reaches its final name only at outputs_finish(), and only when the
+ * run succeeded or was stopped by a signal after its first frame.
+ */
+#ifndef BOIDS_OUTPUTS_H
+#define BOIDS_OUTPUTS_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "metrics.h"
+#include "outfile.h"
+#include "sim.h"
+#include "video.h"
+
+enum outputs_kind {
+	OUTPUTS_NONE,    /* --no-render: no pictures */
+	OUTPUTS_VIDEO,   /* a video file */
+	OUTPUTS_STDOUT,  /* y4m on standard output (-o -) */
+	OUTPUTS_PNG,     /* one PNG per frame, from a pattern */
+	OUTPUTS_STILL,   /* one PNG: the --poster frame */
+};
+
+struct outputs {
+	const struct config *cfg;    /* the run's settings */
+	enum outputs_kind kind;
+	long poster;                 /* OUTPUTS_STILL: the frame written */
+	int pic_w, pic_h;            /* picture size, pixels (padded to even for some encoders) */
+	struct video_options vopt;   /* cfg->video with the encoder threads decided */
+	struct video *video;         /* the encoder, once open (video kinds) */
+	/* private */
+	struct outfile video_file;   /* temporary file behind a video */
+	struct outfile traj_file;
+	struct outfile metrics_file;
+	int png_lock;                /* outfile_lock() of the PNG pattern, or -1 */
+	int want_metrics;            /* --metrics or --summary */
+	struct metrics_ctx mctx;
+	struct metrics mlast;        /* the last frame's metrics */
+	double msum[METRICS_COUNT];  /* sums over the frames, for the means */
+	long mcount;
+	long frames_done;            /* frames through every stage */
+	int side_failed;             /* a side file failed: reported and removed, the run goes on */
+	int metrics_failed;          /* no metrics: neither --metrics nor --summary is written */
+};
+
+/* Sets up out for the settings c (kept, not copied); encoder_threads is
+ * the encoder's thread count (0: auto). */
+void outputs_init(struct outputs *out, const struct config *c, int encoder_threads);
+
+/*
+ * Decides the kind of output and validates every output path before any
+ * file exists: bad usage is reported and exits 2.  May pad the picture
+ * (pic_w, pic_h) by one row or column for encoders that need even sizes,
+ * and says so on stderr unless -q.
+ */
+void outputs_check(struct outputs *out);
+
+/* One line for --verbose: what the pictures become ("mp4 (libx264, ...)"). */
+void outputs_describe(const struct outputs *out, char *buf, size_t len);
+
+/* Does frame k get drawn (every frame, except that a still draws only its poster)? */
+int outputs_draws(const struct outputs *out, long frame);
+
+/*
+ * Creates the files (temporary names), writes the CSV headers, locks a PNG
+ * pattern and opens the encoder.  A signal may end the wait for a FIFO's
+ * reader.  Returns an exit status (failures already reported).
+ */
+int outputs_open(struct outputs *out);
+
+/*
+ * The per-frame side files, from the live flock, in frame order.  A side
+ * file that fails is reported and removed, and the run goes on (to exit 1
+ * at the end): a finished video is never lost to a side file.
+ */
+void outputs_record(struct outputs *out, const struct sim *m, long frame);
+
+/*
+ * Writes frame `frame` (ARGB32 pixels, rows stride bytes apart) as a PNG,
+ * from any thread.  Returns 0 or a negative errno; on failure *what ("cannot
+ * create", "cannot write") and name (the file) say what to report.
+ */
+int outputs_write_png(struct outputs *out, const unsigned char *px, int stride, long frame,
+                      const char **what, char *name, size_t len);
+
+/*
+ * Finishes every output after frames_done frames, wall seconds, with the
+ * run's exit status so far: closes and commits the files (removes them after
+ * a failure, or when a signal came before the first frame), writes the
+ * summary, and turns a failed side file into exit 1.  Returns the exit status.
+ */
+int outputs_finish(struct outputs *out, int status, long frames_done, double wall);
+
+/* What the closing line names: the output, "standard output", the trajectory or "nothing written". */
+const char *outputs_name(const struct outputs *out);
+
+/* Frees everything; the files must have been finished. */
+void outputs_release(struct outputs *out);
+
+#endif

@@ -1,0 +1,508 @@
+/*
+ * outputs — everything a run writes; see include/outputs.h.  Start with
+ * outputs_check() (what is refused before any file exists), then
+ * outputs_open(), outputs_record() and outputs_finish().
+ */
+#include "outputs.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "framename.h"
+#include "pngout.h"
+#include "report.h"
+#include "signals.h"
+#include "summary.h"
+#include "traj.h"
+
+enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
+
+void outputs_init(struct outputs *out, const struct config *c, int encoder_threads)
+{
+	memset(out, 0, sizeof(*out));
+	out->cfg = c;
+	out->png_lock = -1;
+	out->pic_w = c->render.width;
+	out->pic_h = c->render.height;
+	out->vopt = c->video;
+	out->vopt.threads = encoder_threads; /* as pipeline_threads() decided */
+	metrics_ctx_init(&out->mctx);
+	out->want_metrics = c->run.metrics || c->run.summary;
+}
+
+/* ---------------------------------------------------------------- checking */
+
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+/* Refuses an output path that exists (without -y) or cannot be created. */
+static void check_writable(const char *option, const char *file, int overwrite)
+{
+	int err = outfile_check(file, overwrite);
+	enum outfile_what what = err ? outfile_what(file) : OUTFILE_NOTHING;
+	const char *path = CLI_CUT_PATH(file);
+
+	if (err == -ENOMEM) {
+		report("out of memory");
+		exit(EXIT_FAILURE);
+	}
+	if (err == -ELOOP || (err == -EEXIST && what == OUTFILE_DANGLING))
+		report_usage("%s: '%s' is a symbolic link to nothing (or a loop): not followed",
+		            option, path);
+	if (err == -EEXIST && what == OUTFILE_SYMLINK)
+		report_usage("%s: '%s' is a symbolic link (use -y to replace the file it points to)",
+		            option, path);
+	if (err == -EEXIST && (what == OUTFILE_FIFO || what == OUTFILE_DEVICE))
+		report_usage("%s: '%s' is %s (use -y to write into it)", option, path,
+		            outfile_what_name(what));
+	if (err == -EEXIST)
+		report_usage("%s: '%s' exists (use -y to overwrite)", option, path);
+	if (err == -ENXIO)
+		report_usage("%s: '%s' is a socket", option, path);
+	if (err == -ENAMETOOLONG)
+		report_usage("%s: cannot create '%s': the name is too long for the temporary "
+		            "file beside it (.NAME.XXXXXX.EXT must fit in %d bytes)", option, path,
+		            NAME_MAX);
+	if (err == -EISDIR)
+		report_usage("%s: '%s' is a directory", option, path);
+	if (err == -ENOENT || err == -ENOTDIR)
+		report_usage("%s: cannot create '%s': its directory does not exist", option, path);
+	if (err)
+		report_usage("%s: cannot create '%s': %s", option, path, strerror(-err));
+}
+
+/* A PNG pattern or a still: the names must be free (or -y). */
+static void check_png_output(struct outputs *out, const char *path)
+{
+	const struct run_options *s = &out->cfg->run;
+	char why[256];
+
+	if (!strchr(path, '%')) {
+		/* one picture: the frame --poster names, the last by default */
+		out->kind = OUTPUTS_STILL;
+		out->poster = s->poster >= 0 ? s->poster : s->frames - 1;
+		if (out->poster >= s->frames)
+			report_usage("--poster: frame %ld is past the last frame (%ld of %ld frames)",
+			            out->poster, s->frames - 1, s->frames);
+		check_writable("--output", path, s->overwrite);
+		return;
+	}
+	out->kind = OUTPUTS_PNG;
+	if (framename_check(path, why, sizeof(why)) != 0)
+		report_usage("--output: bad PNG pattern '%s': %s", CLI_CUT_PATH(path), why);
+	/*
+	 * The frames' names must be free (or -y).  Checked up front for the
+	 * first PNG_PRECHECK frames; beyond, writing refuses to replace a
+	 * file anyway (outfile_commit links, it does not rename, without -y).
+	 */
+	char name[4096];
+	for (long k = 0; k < s->frames && k < PNG_PRECHECK; k++) {
+		if (framename_format(name, sizeof(name), path, s->start_number + k) != 0)
+			report_usage("--output: PNG pattern '%s' makes names too long", CLI_CUT_PATH(path));
+		check_writable("--output", name, s->overwrite);
+	}
+}
+
+/*
+ * The encoder takes the picture: a picture whose odd size is the model's or
+ * the look's own (the C# window's 584x361, opengl's 1157x578) gets one more
+ * row or column of background at the bottom or right for encoders that need
+ * even sizes; a size the user chose is refused instead.
+ */
+static void check_encoder(struct outputs *out, const char *path)
+{
+	const struct run_options *s = &out->cfg->run;
+	char why[256], why2[256];
+
+	if (video_check(path, out->pic_w, out->pic_h, (int)s->fps, &out->vopt, why, sizeof(why)) == 0)
+		return;
+	int windows = s->look_used == RUN_LOOK_HARDEN_WINDOWS;
+	int own = windows || !(cli_given(out->cfg, "size") || cli_given(out->cfg, "scale"));
+	int w2 = out->pic_w + (out->pic_w & 1), h2 = out->pic_h + (out->pic_h & 1);
+	if (!own || (w2 == out->pic_w && h2 == out->pic_h) ||
+	    video_check(path, w2, h2, (int)s->fps, &out->vopt, why2, sizeof(why2)) != 0)
+		report_usage("%s", why);
+	if (!s->quiet)
+		fprintf(stderr, "boids: note: %s needs even sizes: the %dx%d picture is padded to %dx%d\n",
+		        path, out->pic_w, out->pic_h, w2, h2);
+	out->pic_w = w2;
+	out->pic_h = h2;
+}
+
+/* A video file or y4m on standard output. */
+static void check_video_output(struct outputs *out, const char *path)
+{
+	const struct run_options *s = &out->cfg->run;
+
+	if (strcmp(path, "-") == 0) {
+		out->kind = OUTPUTS_STDOUT;
+		if (isatty(STDOUT_FILENO))
+			report_usage("--output: refusing to write video to a terminal (redirect or pipe it)");
+	} else if (!video_path_supported(path)) {
+		report_usage("--output: unknown kind of file '%s' (expected %s, a PNG pattern such as f_%%05d.png, or -)",
+		            CLI_CUT_PATH(path), video_extensions());
+	} else {
+		out->kind = OUTPUTS_VIDEO;
+	}
+	check_encoder(out, path);
+	if (out->kind == OUTPUTS_VIDEO) {
+		check_writable("--output", path, s->overwrite);
+		struct stat st; /* -y into a FIFO or device: only a stream container */
+		if (video_needs_file(path) && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			report_usage("--output: '%s' is not a regular file, and %s needs one (it seeks "
+			            "and reads back); stream .mkv, .webm, .gif or .y4m instead", path,
+			            strrchr(path, '.'));
+	}
+}
+
+/* Works out the kind of output and validates it before any file exists. */
+static void check_picture_output(struct outputs *out)
+{
+	const struct run_options *s = &out->cfg->run;
+	const char *path = s->output;
+	struct stat sb;
+
+	if (s->no_render) {
+		if (cli_given(out->cfg, "output"))
+			report_usage("--output: nothing is drawn with --no-render (drop one of them)");
+		out->kind = OUTPUTS_NONE;
+		return;
+	}
+	if (has_suffix(path, "/") || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		report_usage("--output: '%s' is a directory (for one PNG per frame: -o '%s%sf_%%05d.png')",
+		            path, path, has_suffix(path, "/") ? "" : "/");
+	if (has_suffix(path, ".png"))
+		check_png_output(out, path);
+	else
+		check_video_output(out, path);
+}
+
+/*
+ * Do two output names mean the same file?  Compared as the resolved
+ * directory plus the last component, so t.csv, ./t.csv and d/../t.csv meet.
+ */
+static int same_path(const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return 1;
+	if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+		return 0;
+	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+	if (strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b) != 0)
+		return 0;
+	char da[4096], db[4096], ra[PATH_MAX], rb[PATH_MAX];
+	snprintf(da, sizeof(da), "%.*s", ba ? (int)(ba - a) + 1 : 1, ba ? a : ".");
+	snprintf(db, sizeof(db), "%.*s", bb ? (int)(bb - b) + 1 : 1, bb ? b : ".");
+	return realpath(da, ra) && realpath(db, rb) && strcmp(ra, rb) == 0;
+}
+
+/* Does path name an existing device, FIFO or socket (not a file to replace)? */
+static int is_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* --trajectory, --metrics, --summary: writable, and no two files the same. */
+static void check_side_files(struct outputs *out)
+{
+	const struct run_options *s = &out->cfg->run;
+	const char *opt[] = { "--output", "--trajectory", "--metrics", "--summary" };
+	const char *path[] = { out->kind == OUTPUTS_VIDEO ? s->output : out->kind == OUTPUTS_STDOUT ? "-" : NULL,
+	                       s->trajectory, s->metrics, s->summary };
+
+	for (int i = 1; i < 4; i++) {
+		if (!path[i])
+			continue;
+		for (int j = 0; j < i; j++)
+			if (path[j] && same_path(path[i], path[j]) && !is_special(path[i]))
+				report_usage("%s: '%s' is also the %s", opt[i], CLI_CUT_PATH(path[i]), opt[j]);
+		if (i == 3 && strcmp(path[i], "-") == 0)
+			continue; /* the summary may go to standard output */
+		check_writable(opt[i], path[i], s->overwrite);
+	}
+}
+
+/* ----------------------------------------------------------------- writing */
+
+int outputs_write_png(struct outputs *out, const unsigned char *px, int stride, long frame,
+                      const char **what, char *name, size_t len)
+{
+	const struct run_options *s = &out->cfg->run;
+	struct outfile o;
+
+	if (out->kind == OUTPUTS_STILL)
+		snprintf(name, len, "%s", s->output);
+	else
+		framename_format(name, len, s->output, s->start_number + frame);
+	*what = "cannot create";
+	int err = outfile_begin(&o, name, s->overwrite);
+	if (err)
+		return err;
+	*what = "cannot write";
+	err = pngout_write_stream(o.fp, out->pic_w, out->pic_h, stride, px, (int)s->png_level);
+	if (!err)
+		err = outfile_commit(&o);
+	else
+		outfile_abort(&o);
+	return err;
+}
+
+int outputs_open(struct outputs *out)
+{
+	const struct run_options *s = &out->cfg->run;
+	char why[256];
+	int err;
+
+	if (signals_caught())
+		return 128 + signals_caught(); /* narrows the gap before a FIFO's open() */
+	if (s->trajectory) {
+		err = outfile_begin(&out->traj_file, s->trajectory, s->overwrite);
+		if (!err)
+			err = traj_write_header(out->traj_file.fp);
+		if (err)
+			return report_failure("cannot write", s->trajectory, err);
+	}
+	if (s->metrics) {
+		err = outfile_begin(&out->metrics_file, s->metrics, s->overwrite);
+		if (!err)
+			err = metrics_write_header(out->metrics_file.fp);
+		if (err)
+			return report_failure("cannot write", s->metrics, err);
+	}
+	if (out->kind == OUTPUTS_PNG) {
+		/* two runs writing one pattern would interleave their frames */
+		out->png_lock = outfile_lock(s->output);
+		if (out->png_lock == -EBUSY) {
+			report("cannot write '%s': another run is writing this pattern (it holds "
+			       "the lock file beside it)", s->output);
+			return EXIT_FAILURE;
+		}
+		if (out->png_lock < 0)
+			return report_failure("cannot lock", s->output, out->png_lock);
+	}
+	if (out->kind == OUTPUTS_NONE || out->kind == OUTPUTS_PNG || out->kind == OUTPUTS_STILL)
+		return 0;
+	int fd = STDOUT_FILENO;
+	if (out->kind == OUTPUTS_VIDEO) {
+		err = outfile_begin(&out->video_file, s->output, s->overwrite);
+		if (err)
+			return report_failure("cannot create", s->output, err);
+		fd = out->video_file.fd; /* libavformat writes through it, never by name */
+	}
+	err = video_open_fd(&out->video, fd, s->output, out->pic_w, out->pic_h, (int)s->fps,
+	                    &out->vopt, why, sizeof(why));
+	if (err) {
+		report("cannot write '%s': %s", s->output, why);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+/*
+ * A side file (--trajectory, --metrics) failed: say so once and remove it,
+ * but let the run go on, so that a finished video is never thrown away
+ * because of a side file.  main() exits 1 at the end.
+ */
+static void side_file_failed(struct outputs *out, struct outfile *o, const char *what,
+                             const char *path, int err)
+{
+	report_failure(what, path, err);
+	outfile_abort(o);
+	out->side_failed = 1;
+}
+
+/* Per-frame work that needs the live flock, in frame order. */
+void outputs_record(struct outputs *out, const struct sim *m, long frame)
+{
+	const struct run_options *s = &out->cfg->run;
+
+	if (s->trajectory && out->traj_file.path) {
+		int err = traj_write_frame(out->traj_file.fp, frame, m->n, m->x, m->y, m->vx, m->vy);
+		if (err)
+			side_file_failed(out, &out->traj_file, "cannot write", s->trajectory, err);
+	}
+	if (out->want_metrics && !out->metrics_failed) {
+		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
+		                            sim_wraps(m), out->cfg->sim.flock_radius };
+		int err = metrics_compute(&out->mctx, &in, &out->mlast);
+		if (err) {
+			side_file_failed(out, &out->metrics_file, "cannot measure the flock for",
+			                 s->metrics ? s->metrics : s->summary, err);
+			out->metrics_failed = 1;
+			return;
+		}
+		for (size_t i = 0; i < METRICS_COUNT; i++)
+			out->msum[i] += metrics_value(&out->mlast, i);
+		out->mcount++;
+		if (s->metrics && out->metrics_file.path &&
+		    (err = metrics_write_row(out->metrics_file.fp, frame, &out->mlast)) != 0)
+			side_file_failed(out, &out->metrics_file, "cannot write", s->metrics, err);
+	}
+}
+
+/*
+ * Finishes every output (also after a signal); returns an exit status.
+ * Stopped before the first frame, there is nothing worth keeping: the
+ * temporary files are removed.
+ */
+static int close_outputs(struct outputs *out, int status)
+{
+	const struct run_options *s = &out->cfg->run;
+	int err;
+
+	outfile_unlock(s->output, out->png_lock);
+	out->png_lock = -1;
+	if (signals_caught() && out->frames_done == 0) {
+		outfile_abort(&out->video_file);
+		outfile_abort(&out->traj_file);
+		outfile_abort(&out->metrics_file);
+		return status;
+	}
+
+	if (out->video) {
+		err = video_close(out->video);
+		if (err && (!status || status == 128 + signals_caught())) /* a broken file is no result */
+			status = report_failure("cannot finish", s->output, err);
+	}
+	if (out->video_file.path) {
+		if (status && status != 128 + signals_caught())
+			outfile_abort(&out->video_file);
+		else if ((err = outfile_commit(&out->video_file)) != 0)
+			status = report_failure("cannot write", s->output, err);
+	}
+	struct outfile *files[] = { &out->traj_file, &out->metrics_file };
+	const char *names[] = { s->trajectory, s->metrics };
+	for (int i = 0; i < 2; i++) {
+		if (!files[i]->path)
+			continue;
+		if (status && status != 128 + signals_caught())
+			outfile_abort(files[i]);
+		else if ((err = outfile_commit(files[i])) != 0)
+			status = report_failure("cannot write", names[i], err);
+	}
+	return status;
+}
+
+/* Writes --summary once everything else is finished; status is the run's. */
+static int write_summary(struct outputs *out, double wall, int status)
+{
+	const struct run_options *s = &out->cfg->run;
+	struct summary sum = { out->cfg, SUMMARY_COMPLETE, 0, s->frames, out->frames_done, wall,
+	                       out->kind == OUTPUTS_NONE ? NULL : out->kind == OUTPUTS_STDOUT ? "-" : s->output,
+	                       out->mcount > 0, out->mlast, { 0 } };
+	if (signals_caught()) {
+		sum.status = SUMMARY_INTERRUPTED;
+		sum.signal = signals_caught();
+	} else if (status) {
+		sum.status = SUMMARY_FAILED;
+	}
+	for (size_t i = 0; i < METRICS_COUNT && out->mcount; i++)
+		sum.mean[i] = out->msum[i] / (double)out->mcount;
+
+	if (strcmp(s->summary, "-") == 0) {
+		int err = summary_write(stdout, &sum);
+		if (!err && fflush(stdout) != 0)
+			err = -errno;
+		return err ? report_failure("cannot write", "standard output", err) : 0;
+	}
+	struct outfile o;
+	signals_restart(0); /* a FIFO's reader may never come: a signal ends the wait */
+	int err = outfile_begin(&o, s->summary, s->overwrite);
+	signals_restart(1);
+	if (err == -EINTR && signals_caught())
+		return 128 + signals_caught();
+	if (!err) {
+		err = summary_write(o.fp, &sum);
+		if (err)
+			outfile_abort(&o);
+		else
+			err = outfile_commit(&o);
+	}
+	return err ? report_failure("cannot write", s->summary, err) : 0;
+}
+
+void outputs_check(struct outputs *out)
+{
+	check_picture_output(out);
+	check_side_files(out);
+}
+
+void outputs_describe(const struct outputs *out, char *buf, size_t len)
+{
+	const struct run_options *s = &out->cfg->run;
+
+	switch (out->kind) {
+	case OUTPUTS_NONE:
+		snprintf(buf, len, "no pictures (--no-render)");
+		break;
+	case OUTPUTS_PNG:
+		snprintf(buf, len, "PNG, one per frame (%dx%d)", out->pic_w, out->pic_h);
+		break;
+	case OUTPUTS_STILL:
+		snprintf(buf, len, "PNG, frame %ld only (%dx%d)", out->poster, out->pic_w, out->pic_h);
+		break;
+	default:
+		if (video_describe(out->kind == OUTPUTS_STDOUT ? "-" : s->output, out->pic_w,
+		                   out->pic_h, (int)s->fps, &out->vopt, buf, len) == 0) {
+			size_t n = strlen(buf);
+			snprintf(buf + n, len - n, ", %dx%d", out->pic_w, out->pic_h);
+		}
+		break;
+	}
+}
+
+int outputs_draws(const struct outputs *out, long frame)
+{
+	return out->kind != OUTPUTS_STILL || frame == out->poster;
+}
+
+int outputs_finish(struct outputs *out, int status, long frames_done, double wall)
+{
+	const struct run_options *s = &out->cfg->run;
+	int sig = signals_caught();
+
+	out->frames_done = frames_done;
+	status = close_outputs(out, status);
+	/* A run that failed (after its options were accepted) or was stopped
+	 * says so in its summary: "status" tells a result from the rest.  A
+	 * summary that cannot measure (metrics failed) is not written. */
+	if (s->summary && !out->metrics_failed &&
+	    (status == 0 || status == 1 || (status == 128 + sig && frames_done > 0))) {
+		int st = write_summary(out, wall, status);
+		if (st)
+			status = st;
+	}
+	if (out->side_failed && (status == 0 || status == 128 + sig))
+		status = EXIT_FAILURE; /* the other outputs are kept */
+	return status;
+}
+
+const char *outputs_name(const struct outputs *out)
+{
+	const struct run_options *s = &out->cfg->run;
+
+	if (out->kind == OUTPUTS_NONE)
+		return s->trajectory ? s->trajectory : "nothing written";
+	return out->kind == OUTPUTS_STDOUT ? "standard output" : s->output;
+}
+
+void outputs_release(struct outputs *out)
+{
+	video_free(out->video);
+	out->video = NULL;
+	metrics_ctx_release(&out->mctx);
+}

@@ -1,0 +1,405 @@
+/*
+ * pipeline — the frame loop, simulate -> draw -> encode; see
+ * include/pipeline.h.  Start reading at pipeline_run(): produce() is the
+ * producer thread, draw() a drawing thread, encode_in_order() the consumer.
+ */
+#include "pipeline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "frameq.h"
+#include "report.h"
+#include "signals.h"
+#include "video.h"
+
+/* What one pipeline slot carries: a copy of the flock and a renderer. */
+struct slot_data {
+	double *x, *y, *vx, *vy;     /* one block */
+	double *trail_x, *trail_y;   /* oldest first, trail_len * n each (one block) */
+	size_t trail_len;
+	int has_target;              /* the steering model's target, where it is */
+	double target_x, target_y;
+	struct renderer *renderer;
+	struct video_picture *pic;   /* the drawn frame, converted for the encoder */
+};
+
+/*
+ * Records that a pipeline stage failed: the first failure is reported and
+ * stops every stage; later ones (often consequences) stay silent.
+ */
+static void stage_failed(struct pipeline *p, const char *what, const char *path, int err)
+{
+	pthread_mutex_lock(&p->fail_lock);
+	if (!p->failed)
+		p->failed = path ? report_failure(what, path, err) : EXIT_FAILURE;
+	pthread_mutex_unlock(&p->fail_lock);
+	if (p->queue)
+		frameq_close(p->queue, -1);
+}
+
+static int has_failed(struct pipeline *p)
+{
+	pthread_mutex_lock(&p->fail_lock);
+	int f = p->failed;
+	pthread_mutex_unlock(&p->fail_lock);
+	return f;
+}
+
+int pipeline_step(struct pipeline *p, long n)
+{
+	for (long i = 0; i < n && !signals_caught(); i++) {
+		int err = sim_step(p->sim);
+		if (err) {
+			report("cannot step the flock: %s", strerror(-err));
+			return EXIT_FAILURE;
+		}
+	}
+	return 0;
+}
+
+
+/* Adds the current positions to the trail ring. */
+static void push_trail(struct pipeline *p)
+{
+	size_t n = p->sim->n, bytes = n * sizeof(double);
+	long len = p->cfg->run.trail;
+
+	if (len < 2)
+		return;
+	memcpy(p->hist_x + (size_t)p->hist_next * n, p->sim->x, bytes);
+	memcpy(p->hist_y + (size_t)p->hist_next * n, p->sim->y, bytes);
+	p->hist_next = (p->hist_next + 1) % len;
+	if (p->hist_count < len)
+		p->hist_count++;
+}
+
+/* Copies the ring into a slot, oldest frame first. */
+static void copy_trail(const struct pipeline *p, struct slot_data *d)
+{
+	size_t n = p->sim->n, bytes = n * sizeof(double);
+	long len = p->cfg->run.trail, first = (p->hist_next - p->hist_count + len) % (len ? len : 1);
+
+	d->trail_len = (size_t)p->hist_count;
+	for (long k = 0; k < p->hist_count; k++) {
+		long at = (first + k) % len;
+		memcpy(d->trail_x + (size_t)k * n, p->hist_x + (size_t)at * n, bytes);
+		memcpy(d->trail_y + (size_t)k * n, p->hist_y + (size_t)at * n, bytes);
+	}
+}
+
+/*
+ * Producer: steps the flock and hands a copy of each frame's state on.
+ * Stops early on a signal or a failure elsewhere, then closes the queue at
+ * the frames it made, so the later stages finish those and no more.
+ */
+static void *produce(void *arg)
+{
+	struct pipeline *p = arg;
+	const struct run_options *s = &p->cfg->run;
+	size_t bytes = p->sim->n * sizeof(double);
+	long k;
+
+	for (k = 0; k < s->frames; k++) {
+		if (signals_caught() || has_failed(p))
+			break;
+		if (k > 0 && pipeline_step(p, s->substeps) != 0) {
+			stage_failed(p, NULL, NULL, 0);
+			break;
+		}
+		outputs_record(p->out, p->sim, k);
+		push_trail(p);
+		struct frameq_slot *slot = frameq_get_empty(p->queue);
+		if (!slot)
+			break;
+		struct slot_data *d = slot->user;
+		memcpy(d->x, p->sim->x, bytes);
+		memcpy(d->y, p->sim->y, bytes);
+		memcpy(d->vx, p->sim->vx, bytes);
+		memcpy(d->vy, p->sim->vy, bytes);
+		copy_trail(p, d);
+		d->has_target = sim_target(p->sim, &d->target_x, &d->target_y);
+		slot->frame = k;
+		frameq_put_stepped(p->queue, slot);
+	}
+	frameq_close(p->queue, k);
+	return NULL;
+}
+
+/* Writes a drawn frame as a PNG; a failure stops every stage.  Returns 0 or -1. */
+static int write_png(struct pipeline *p, struct renderer *rd, long frame)
+{
+	char name[4096];
+	const char *what;
+	int stride;
+	const unsigned char *px = render_pixels(rd, &stride);
+	int err = outputs_write_png(p->out, px, stride, frame, &what, name, sizeof(name));
+
+	if (err) {
+		stage_failed(p, what, name, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Drawer: draws stepped frames, any order; PNG output is written here too. */
+static void *draw(void *arg)
+{
+	struct pipeline *p = arg;
+	struct frameq_slot *slot;
+
+	while ((slot = frameq_get_stepped(p->queue))) {
+		struct slot_data *d = slot->user;
+		struct render_view v = { .n = p->sim->n, .predators = p->cfg->sim.predators,
+		                         .x = d->x, .y = d->y, .vx = d->vx, .vy = d->vy,
+		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
+		                         .trail_y = d->trail_y, .has_target = d->has_target,
+		                         .target_x = d->target_x, .target_y = d->target_y };
+		if (!outputs_draws(p->out, slot->frame)) {
+			frameq_put_drawn(p->queue, slot); /* not the poster: nothing to draw */
+			continue;
+		}
+		int err = render_frame(d->renderer, &v);
+		if (err) {
+			stage_failed(p, "cannot draw a frame of", p->cfg->run.output, err);
+			break;
+		}
+		if ((p->out->kind == OUTPUTS_PNG || p->out->kind == OUTPUTS_STILL) &&
+		    write_png(p, d->renderer, slot->frame) != 0)
+			break;
+		if (d->pic) { /* convert here, in parallel, so the encoder only encodes */
+			int stride;
+			const unsigned char *px = render_pixels(d->renderer, &stride);
+			if ((err = video_picture_fill(d->pic, px, stride)) != 0) {
+				stage_failed(p, "cannot convert a frame of", p->cfg->run.output, err);
+				break;
+			}
+		}
+		frameq_put_drawn(p->queue, slot);
+	}
+	return NULL;
+}
+
+static void free_slots(struct pipeline *p)
+{
+	if (!p->queue)
+		return;
+	for (int i = 0; i < frameq_size(p->queue); i++) {
+		struct slot_data *d = frameq_slot(p->queue, i)->user;
+		if (!d)
+			continue;
+		render_free(d->renderer);
+		video_picture_free(d->pic);
+		free(d->trail_x);
+		free(d->x);
+		free(d);
+	}
+	frameq_free(p->queue);
+	p->queue = NULL;
+}
+
+/* Makes the queue: a few slots per drawer, each with a renderer. */
+static int make_slots(struct pipeline *p, const struct render_params *rp)
+{
+	size_t n = p->sim->n;
+
+	if (p->cfg->run.trail > 1) {
+		size_t cells = (size_t)p->cfg->run.trail * (n ? n : 1);
+		if (!(p->hist_x = malloc(2 * cells * sizeof(double))))
+			return -ENOMEM;
+		p->hist_y = p->hist_x + cells;
+	}
+	p->queue = frameq_new(p->drawers + 3);
+	if (!p->queue)
+		return -ENOMEM;
+	for (int i = 0; i < frameq_size(p->queue); i++) {
+		struct slot_data *d = calloc(1, sizeof(*d));
+		frameq_slot(p->queue, i)->user = d;
+		if (!d || !(d->x = malloc(4 * (n ? n : 1) * sizeof(double))))
+			return -ENOMEM;
+		d->y = d->x + n;
+		d->vx = d->x + 2 * n;
+		d->vy = d->x + 3 * n;
+		if (p->cfg->run.trail > 1) {
+			size_t cells = (size_t)p->cfg->run.trail * (n ? n : 1);
+			if (!(d->trail_x = malloc(2 * cells * sizeof(double))))
+				return -ENOMEM;
+			d->trail_y = d->trail_x + cells;
+		}
+		int err = render_new(&d->renderer, rp);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+enum progress_mode pipeline_progress_mode(const struct run_options *s)
+{
+	int tty = isatty(STDERR_FILENO);
+
+	switch (s->progress) {
+	case RUN_PROGRESS_AUTO:
+		return tty && !s->quiet ? PROGRESS_BAR : PROGRESS_OFF;
+	case RUN_PROGRESS_ALWAYS:
+		return tty ? PROGRESS_BAR : PROGRESS_LINES;
+	case RUN_PROGRESS_LINES:
+		return PROGRESS_LINES;
+	case RUN_PROGRESS_JSON:
+		return PROGRESS_JSON;
+	default:
+		return PROGRESS_OFF;
+	}
+}
+
+/* Steps the flock in this thread: no pictures, nothing to hand on. */
+static int run_inline(struct pipeline *p, struct progress *bar)
+{
+	const struct run_options *s = &p->cfg->run;
+
+	for (long k = 0; k < s->frames && !signals_caught(); k++) {
+		if (k > 0 && pipeline_step(p, s->substeps) != 0)
+			return EXIT_FAILURE;
+		outputs_record(p->out, p->sim, k);
+		p->frames_done = k + 1;
+		progress_update(bar, p->frames_done);
+	}
+	return 0;
+}
+
+/*
+ * Starts the producer and the drawers with the stop signals blocked (the
+ * threads inherit the mask: signals stay with the main thread).  Returns
+ * the drawers started, or -1 when not even the producer could start.
+ */
+static int start_threads(struct pipeline *p, pthread_t *producer, pthread_t *drawer)
+{
+	int started = 0;
+
+	signals_block(1);
+	if (pthread_create(producer, NULL, produce, p) != 0) {
+		signals_block(0);
+		report("cannot start a thread");
+		return -1;
+	}
+	for (; started < p->drawers; started++)
+		if (pthread_create(&drawer[started], NULL, draw, p) != 0)
+			break;
+	signals_block(0);
+	if (started == 0) {
+		stage_failed(p, NULL, NULL, 0);
+		report("cannot start a thread");
+	}
+	return started;
+}
+
+/* The consumer, in this thread: encodes the drawn frames in order. */
+static void encode_in_order(struct pipeline *p, struct progress *bar)
+{
+	struct frameq_slot *slot;
+
+	while ((slot = frameq_get_drawn(p->queue))) {
+		if (p->video) {
+			struct slot_data *d = slot->user;
+			int err = video_write_picture(p->video, d->pic);
+			if (err) {
+				frameq_put_empty(p->queue, slot);
+				stage_failed(p, "cannot write", p->cfg->run.output, err);
+				break;
+			}
+		}
+		frameq_put_empty(p->queue, slot);
+		p->frames_done++;
+		progress_update(bar, p->frames_done);
+	}
+}
+
+int pipeline_run(struct pipeline *p, struct progress *bar)
+{
+	pthread_t producer, drawer[PIPELINE_DRAW_MAX];
+
+	if (!p->queue)
+		return run_inline(p, bar);
+	int started = start_threads(p, &producer, drawer);
+	if (started < 0)
+		return EXIT_FAILURE;
+	encode_in_order(p, bar);
+	pthread_join(producer, NULL);
+	for (int i = 0; i < started; i++)
+		pthread_join(drawer[i], NULL);
+	return p->failed;
+}
+
+int pipeline_init(struct pipeline *p, const struct config *c, struct sim *sim,
+                  struct outputs *out, const struct render_params *rp, int drawers)
+{
+	memset(p, 0, sizeof(*p));
+	p->cfg = c;
+	p->sim = sim;
+	p->out = out;
+	p->drawers = drawers < 1 ? 1 : drawers > PIPELINE_DRAW_MAX ? PIPELINE_DRAW_MAX : drawers;
+	pthread_mutex_init(&p->fail_lock, NULL);
+	return out->kind == OUTPUTS_NONE ? 0 : make_slots(p, rp);
+}
+
+int pipeline_use_video(struct pipeline *p, struct video *v)
+{
+	p->video = v;
+	for (int i = 0; p->queue && i < frameq_size(p->queue); i++) {
+		struct slot_data *d = frameq_slot(p->queue, i)->user;
+		int err = video_picture_new(v, &d->pic);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void pipeline_release(struct pipeline *p)
+{
+	free_slots(p);
+	free(p->hist_x);
+	p->hist_x = p->hist_y = NULL;
+	pthread_mutex_destroy(&p->fail_lock);
+}
+
+/* ---------------------------------------------------------------- threads */
+
+void pipeline_threads(const struct config *c, struct pipeline_threads *t)
+{
+	long n = c->run.threads > 0 ? c->run.threads : sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(t, 0, sizeof(*t));
+	t->from_option = c->run.threads > 0;
+	t->sim = n > 0 ? (int)n : 1;
+	t->draw = t->sim;
+	if (t->draw > PIPELINE_DRAW_MAX) {
+		t->draw = PIPELINE_DRAW_MAX;
+		t->capped = 1;
+	}
+	t->encoder = c->video.threads; /* 0: auto */
+	t->encoder_given = cli_given(c, "encoder-threads");
+}
+
+void pipeline_threads_describe(const struct pipeline_threads *t, enum outputs_kind kind,
+                               char *buf, size_t len)
+{
+	const char *why = t->from_option ? "--threads" : "one per core";
+	char draw[80], enc[64];
+
+	if (kind == OUTPUTS_NONE)
+		snprintf(draw, sizeof(draw), "no drawing (--no-render)");
+	else if (t->capped)
+		snprintf(draw, sizeof(draw), "%d drawing (%s, at most %d)", t->draw, why,
+		         PIPELINE_DRAW_MAX);
+	else
+		snprintf(draw, sizeof(draw), "%d drawing (%s)", t->draw, why);
+	if (kind != OUTPUTS_VIDEO && kind != OUTPUTS_STDOUT)
+		snprintf(enc, sizeof(enc), "no encoder");
+	else if (t->encoder)
+		snprintf(enc, sizeof(enc), "encoder %d (%s)", t->encoder,
+		         t->encoder_given ? "--encoder-threads" : "the default, the same bytes on every machine");
+	else
+		snprintf(enc, sizeof(enc), "encoder auto (--encoder-threads auto: its choice)");
+	snprintf(buf, len, "%d simulation (%s), %s, %s", t->sim, why, draw, enc);
+}

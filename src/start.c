@@ -1,0 +1,116 @@
+/*
+ * start — the flock a run starts from; see include/start.h.  Start at
+ * start_build().
+ */
+#include "start.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "traj.h"
+
+_Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
+
+/*
+ * Refuses, before allocating, a run whose memory would not fit: the flock
+ * and its grids, and per pipeline slot a copy of the state, the trail and
+ * the picture (plus the trail ring).  The stated maximum is 80% of the
+ * machine's physical memory.
+ */
+static void check_memory(const struct run_options *s, const struct start_budget *b)
+{
+	double n = (double)s->boids, slots = b->slots;
+	double trail = s->trail > 1 ? (double)s->trail : 0;
+	double picture = (double)b->pic_w * b->pic_h * 4 * 2.5; /* ARGB + yuv + encoder */
+	double flock = n * (10 * 8 + 4 * 4) * 2;                  /* sim arrays, grids, metrics */
+	double bytes = flock + slots * (n * 32 + trail * n * 16 + picture) + trail * n * 16;
+	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+
+	if (phys > 0 && bytes > 0.8 * phys)
+		report_usage("this run needs about %.1f GiB of memory, more than 80%% of the %.1f GiB here "
+		             "(fewer --boids, a shorter --trail or a smaller picture)",
+		             bytes / 1073741824.0, phys / 1073741824.0);
+}
+
+/* Reads --init into st; bad input exits 2, no memory exits 1. */
+static void load_init(const struct run_options *s, struct traj_state *st)
+{
+	struct traj_error te;
+	struct stat sb;
+	const char *name = CLI_CUT_PATH(s->init);
+	FILE *f = fopen(s->init, "r");
+
+	if (!f && errno == ENOMEM) {
+		report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
+		exit(EXIT_FAILURE);
+	}
+	if (!f)
+		report_usage("--init: cannot open '%s': %s", name, strerror(errno));
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
+		report_usage("--init: '%s' is a directory", name);
+	int err = traj_load(f, st, &te);
+	fclose(f);
+	if (err == -EINVAL && te.line)
+		report_usage("--init: '%s' line %ld: %s", name, te.line, te.what);
+	if (err == -EINVAL)
+		report_usage("--init: '%s': %s", name, te.what);
+	if (err == -ENOMEM) { /* the machine's fault, not the file's */
+		report("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
+		exit(EXIT_FAILURE);
+	}
+	if (err)
+		report_usage("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
+	if (st->n > (size_t)CLI_MAX_BOIDS)
+		report_usage("--init: '%s' has %zu boids (at most %ld)", name, st->n, CLI_MAX_BOIDS);
+}
+
+void start_read(struct start *f, struct config *c)
+{
+	struct run_options *s = &c->run;
+	size_t *predators = &c->sim.predators;
+
+	memset(f, 0, sizeof(*f));
+	if (s->init) {
+		load_init(s, &f->init);
+		s->boids = f->init.n;
+	}
+	if (*predators > s->boids && !cli_given(c, "predators"))
+		*predators = s->boids; /* the default 3 in a flock of 2 */
+	if (*predators > s->boids)
+		report_usage("--predators: %zu is more than the %zu boids", *predators, s->boids);
+}
+
+void start_build(struct start *f, const struct config *c, int threads, const struct start_budget *b)
+{
+	const struct run_options *s = &c->run;
+	struct traj_state *st = &f->init;
+
+	check_memory(s, b);
+	f->pool = pool_new(threads);
+	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0) {
+		report("out of memory for %zu boids", s->boids);
+		exit(EXIT_FAILURE);
+	}
+	/* with --init the seed still draws what a CSV does not hold (opengl's target speeds) */
+	sim_randomize(&f->sim, s->seed);
+	if (s->init) {
+		memcpy(f->sim.x, st->x, st->n * sizeof(double));
+		memcpy(f->sim.y, st->y, st->n * sizeof(double));
+		memcpy(f->sim.vx, st->vx, st->n * sizeof(double));
+		memcpy(f->sim.vy, st->vy, st->n * sizeof(double));
+		traj_state_release(st);
+	}
+}
+
+void start_release(struct start *f)
+{
+	sim_release(&f->sim);
+	traj_state_release(&f->init);
+	pool_free(f->pool);
+	memset(f, 0, sizeof(*f));
+}
