@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "cli.h"
+#include "config.h"
 #include "metrics.h"
 #include "outfile.h"
 #include "sim.h"

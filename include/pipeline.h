@@ -20,7 +20,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "cli.h"
+#include "config.h"
 #include "outputs.h"
 #include "progress.h"
 #include "render.h"

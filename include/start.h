@@ -7,7 +7,7 @@
 #ifndef BOIDS_START_H
 #define BOIDS_START_H
 
-#include "cli.h"
+#include "config.h"
 #include "pool.h"
 #include "sim.h"
 #include "traj.h"

@@ -32,7 +32,7 @@
 
 #include <stdio.h>
 
-#include "cli.h"
+#include "config.h"
 #include "metrics.h"
 
 enum summary_status { SUMMARY_COMPLETE, SUMMARY_INTERRUPTED, SUMMARY_FAILED };

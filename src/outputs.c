@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "framename.h"
 #include "pngout.h"
 #include "report.h"

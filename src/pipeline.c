@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "frameq.h"
 #include "report.h"
 #include "signals.h"

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "common.h"
 #include "lineread.h"
 #include "summary.h"
