@@ -42,9 +42,11 @@ endif
 FUZZ_WARN   = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 FUZZ_SAN    = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=gnu11 -g -O1 $(FUZZ_WARN) $(FUZZ_SAN) -Iinclude -DFUZZ_STRICT=$(FUZZ_STRICT)
-FUZZ_LIBS   = -lm
-# cli.c needs color.c; nothing here touches Cairo or FFmpeg.
-FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c
+FUZZ_LIBS   = -lm -pthread
+# cli.c needs color.c and, for --list-models, the model registry (the models
+# and what they use: grid, pool, rng); nothing here touches Cairo or FFmpeg.
+FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c \
+              $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_BINS   = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
