@@ -68,6 +68,12 @@ struct boids_model {
  */
 const struct boids_model *const *model_list(void);
 
+/*
+ * The models' names in the same order, NULL-terminated: a constant the
+ * command line's option table points at (the choices of -m).
+ */
+extern const char *const model_names[];
+
 /* The model called name (exactly), or NULL if there is none. */
 const struct boids_model *model_find(const char *name);
 

@@ -44,7 +44,6 @@ static const char *const gl_avoid_names[] = { "own", "all", NULL };
 static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
 static const char *const progress_names[] = { "auto", "always", "never", "lines", "json", NULL };
 static const char *const bg_names[] = { "flat", "noise", NULL };
-static const char *const model_names[] = { "harden", "processing", "steering", "canvas", "opengl", NULL };
 static const char *const proc_limit_names[] = { "length", "components", NULL };
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";

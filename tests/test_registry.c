@@ -81,7 +81,9 @@ Test(registry, every_listed_model_is_found_and_steps_a_flock)
 		cr_assert(m->summary && *m->summary && m->seed && m->notes, "%s", m->name);
 		cr_assert(strstr(tc_stdout(), m->summary), "%s: its summary is what --list-models says", m->name);
 		steps_a_flock(m);
+		cr_assert_str_eq(model_names[i], m->name, "-m's choices follow the registry");
 	}
+	cr_assert_null(model_names[n]);
 
 	struct sim_params p;
 	sim_params_default(&p, 640, 360);

@@ -1,10 +1,11 @@
 /*
  * How the cost of a step grows with the flock, checked without timing
  * anything: the sequential models list boids that left their grid cell as
- * "escaped", and every later boid checks every listed one, so a step costs
- * O(N x escaped).  A list that holds a fixed fraction of the flock makes the
- * model quadratic (issue 24: boids at exactly their top speed were listed
- * through rounding).  These tests count the list (struct sim.escaped) and
+ * "escaped" (include/flock.h), and later boids look the listed ones up.  A
+ * list that holds a fixed fraction of the flock makes the model quadratic;
+ * boids moving at exactly their top speed must not be listed through
+ * rounding, only boids that really jump (a wrap, an obstacle's wall).
+ * These tests count the list (struct sim.escaped) and
  * check that the grid with its list still finds every neighbour brute force
  * finds, in every model, edge mode and update order.
  */

@@ -2,8 +2,9 @@
  * registry — the list of models; see include/model.h.
  *
  * Each model is one file of this folder that defines one
- * `const struct boids_model NAME_model`; the line X(NAME) below declares it
- * and lists it.  Adding a model is that file plus that line.
+ * `const struct boids_model NAME_model` whose .name is "NAME"; the line
+ * X(NAME) below declares it and lists it, and model_names has its name for
+ * the command line's -m.  Adding a model is that file plus that line.
  */
 #include <string.h>
 
@@ -22,6 +23,9 @@ MODELS(DECLARE)
 
 #define ENTRY(name) &name##_model,
 static const struct boids_model *const models[] = { MODELS(ENTRY) NULL };
+
+#define NAME(name) #name,
+const char *const model_names[] = { MODELS(NAME) NULL };
 
 const struct boids_model *const *model_list(void)
 {
