@@ -34,7 +34,8 @@ struct boids_model {
 	unsigned flags;         /* enum model_flags */
 
 	/* Fills this model's own fields of p (and nothing else) with its
-	 * program's numbers.  sim_params_default() calls every entry's. */
+	 * program's numbers.  sim_params_default() calls every entry's;
+	 * NULL for a model that has no fields of its own. */
 	void (*params_default)(struct sim_params *p);
 
 	/* The settings of the program's scene, as "key=value" with key a

@@ -28,7 +28,8 @@ void sim_params_default(struct sim_params *p, double width, double height)
 	p->search = SIM_SEARCH_GRID;
 	p->model = m[0]; /* harden */
 	for (; *m; m++)
-		(*m)->params_default(p);
+		if ((*m)->params_default)
+			(*m)->params_default(p);
 
 	p->obstacles = NULL;
 	p->obstacles_n = 0;
