@@ -88,6 +88,44 @@ void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
 /* ------------------------------------------------------ neighbour walk */
 
 /*
+ * The 3 x 3 cells around a point as at most three runs [k, k1) of
+ * grid-ordered copies, one per row.  Enough for a pass in which nobody
+ * moves (harden's steering: nobody escapes); flock_cands below adds the
+ * escaped boids.  Use:
+ *
+ *     struct flock_rows r;
+ *     flock_rows_begin(&r, &s->grid, x, y);
+ *     for (uint32_t k, k1; flock_rows_next(&r, &k, &k1);)
+ *         for (; k < k1; k++) ...
+ */
+struct flock_rows {
+	const struct grid *g;
+	int j, j1, i0, i1;      /* next row, last row, first and last column */
+};
+
+static inline void flock_rows_begin(struct flock_rows *r, const struct grid *g, double x, double y)
+{
+	int cx, cy;
+
+	grid_cell_of(g, x, y, &cx, &cy);
+	r->g = g;
+	r->i0 = cx > 0 ? cx - 1 : 0;
+	r->i1 = cx + 1 < g->nx ? cx + 1 : cx;
+	r->j = cy > 0 ? cy - 1 : 0;
+	r->j1 = cy + 1 < g->ny ? cy + 1 : cy;
+}
+
+static inline int flock_rows_next(struct flock_rows *r, uint32_t *k, uint32_t *k1)
+{
+	if (r->j > r->j1)
+		return 0;
+	size_t row = (size_t)r->j++ * (size_t)r->g->nx;
+	*k = r->g->start[row + (size_t)r->i0];
+	*k1 = r->g->start[row + (size_t)r->i1 + 1];
+	return 1;
+}
+
+/*
  * The grid-ordered copies k that may lie within the reach of a point: the
  * 3 x 3 cells around it, one contiguous run per row, minus escaped boids,
  * then the escaped boids whose new position lies in those cells (chained
@@ -99,11 +137,10 @@ void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
  *     for (uint32_t k; flock_cands_next(&it, &k);) ...
  */
 struct flock_cands {
-	const struct grid *g;
+	struct flock_rows rows; /* the 3 x 3 cells */
 	const unsigned char *escf;
 	const uint32_t *eschead, *escnext;
 	int nesc;               /* anything listed this step */
-	int j, j1, i0, i1;      /* next row, last row, first and last column */
 	uint32_t k, k1;         /* current run of copies */
 	int ej, ei;             /* escaped phase: next cell (row, column) */
 	uint32_t e;             /* next listed boid in the current chain, or UINT32_MAX */
@@ -112,28 +149,20 @@ struct flock_cands {
 static inline void flock_cands_begin(struct flock_cands *it, const struct flock_pass *f,
                                      double x, double y)
 {
-	const struct grid *g = &f->s->grid;
-	int cx, cy;
-
-	grid_cell_of(g, x, y, &cx, &cy);
-	it->g = g;
+	flock_rows_begin(&it->rows, &f->s->grid, x, y);
 	it->escf = f->s->escf;
 	it->eschead = f->s->eschead;
 	it->escnext = f->s->escnext;
 	it->nesc = f->nesc > 0;
-	it->i0 = cx > 0 ? cx - 1 : 0;
-	it->i1 = cx + 1 < g->nx ? cx + 1 : cx;
-	it->j = cy > 0 ? cy - 1 : 0;
-	it->j1 = cy + 1 < g->ny ? cy + 1 : cy;
 	it->k = it->k1 = 0;
-	it->ej = it->j;
-	it->ei = it->i0;
+	it->ej = it->rows.j;
+	it->ei = it->rows.i0;
 	it->e = UINT32_MAX;
 }
 
 static inline int flock_cands_next(struct flock_cands *it, uint32_t *k)
 {
-	for (;;) {
+	do {
 		while (it->k < it->k1) {
 			uint32_t kk = it->k++;
 			if (!it->escf[kk]) {
@@ -141,25 +170,21 @@ static inline int flock_cands_next(struct flock_cands *it, uint32_t *k)
 				return 1;
 			}
 		}
-		if (it->j > it->j1)
-			break;
-		size_t row = (size_t)it->j++ * (size_t)it->g->nx;
-		it->k = it->g->start[row + (size_t)it->i0];
-		it->k1 = it->g->start[row + (size_t)it->i1 + 1];
-	}
+	} while (flock_rows_next(&it->rows, &it->k, &it->k1));
 	if (!it->nesc)
 		return 0;
+	const struct flock_rows *r = &it->rows;
 	for (;;) {
 		if (it->e != UINT32_MAX) {
 			*k = it->e;
 			it->e = it->escnext[it->e];
 			return 1;
 		}
-		if (it->ej > it->j1)
+		if (it->ej > r->j1)
 			return 0;
-		it->e = it->eschead[(size_t)it->ej * (size_t)it->g->nx + (size_t)it->ei];
-		if (++it->ei > it->i1) {
-			it->ei = it->i0;
+		it->e = it->eschead[(size_t)it->ej * (size_t)r->g->nx + (size_t)it->ei];
+		if (++it->ei > r->i1) {
+			it->ei = r->i0;
 			it->ej++;
 		}
 	}

@@ -80,13 +80,15 @@ static struct flock_vec rules(const struct flock_pass *f, size_t b, double vx, d
 	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
 	double bx = s->x[b], by = s->y[b];
+	double reach2 = f->reach2;
 	struct sums u;
-	struct flock_cands it;
+	struct flock_rows rw;
 
 	memset(&u, 0, sizeof(u));
-	flock_cands_begin(&it, f, bx, by);
-	for (uint32_t k; flock_cands_next(&it, &k);)
-		visit(p, f->reach2, bx, by, s->gx[k], s->gy[k], s->gvx[k], s->gvy[k], &u);
+	flock_rows_begin(&rw, &s->grid, bx, by); /* nobody moves while steering: no escapes */
+	for (uint32_t k, k1; flock_rows_next(&rw, &k, &k1);)
+		for (; k < k1; k++)
+			visit(p, reach2, bx, by, s->gx[k], s->gy[k], s->gvx[k], s->gvy[k], &u);
 
 	double flock_x = 0, flock_y = 0, align_x = 0, align_y = 0;
 	if (u.fn) {
