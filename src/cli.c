@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "color.h"
+#include "model.h"
 #include "lineread.h"
 #include "traj.h"
 
@@ -43,17 +44,6 @@ static const char *const gl_avoid_names[] = { "own", "all", NULL };
 static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
 static const char *const progress_names[] = { "auto", "always", "never", "lines", "json", NULL };
 static const char *const bg_names[] = { "flat", "noise", NULL };
-static const char *const model_names[] = { "harden", "processing", "steering", "canvas", "opengl", NULL };
-/* What each model is, for --list-models (docs/MODEL.md has the equations). */
-static const char *const model_about[] = {
-	"Scott Harden's \"Boids in C#\" (seeds/000): the default, bit for bit",
-	"Kakehi's Processing flocking (seeds/002): the Java listing as written",
-	"the Unity steering behaviours (seeds/003): seek, arrival, turn limits",
-	"the TypeScript canvas boids (seeds/004): constant speed, 60 steps a second",
-	"the C# article's OpenGL version: target speeds, arrowheads, soft tails",
-};
-_Static_assert(sizeof model_about / sizeof *model_about + 1 == sizeof model_names / sizeof *model_names,
-               "one line of model_about per model");
 static const char *const proc_limit_names[] = { "length", "components", NULL };
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
@@ -1341,6 +1331,8 @@ void cli_print_help(FILE *f, int all)
 
 void cli_print_models(FILE *f)
 {
-	for (size_t i = 0; model_names[i]; i++)
-		fprintf(f, "%-11s %s%s\n", model_names[i], model_about[i], i == 0 ? " [default]" : "");
+	const struct boids_model *const *m = model_list();
+
+	for (size_t i = 0; m[i]; i++)
+		fprintf(f, "%-11s %s%s\n", m[i]->name, m[i]->summary, i == 0 ? " [default]" : "");
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "model.h"
 #include "completion.h"
 #include "start.h"
 #include "outputs.h"
@@ -89,19 +90,12 @@ static void settings_to_params(const struct settings *s, struct sim_params *p)
 	p->edges = edges[s->edges];
 	p->update = s->update == CLI_SYNCHRONOUS ? SIM_SYNCHRONOUS : SIM_SEQUENTIAL;
 
-	static const enum sim_model models[] = {
-		[CLI_MODEL_HARDEN] = SIM_HARDEN,
-		[CLI_MODEL_PROCESSING] = SIM_PROCESSING,
-		[CLI_MODEL_STEERING] = SIM_STEERING,
-		[CLI_MODEL_CANVAS] = SIM_CANVAS,
-		[CLI_MODEL_OPENGL] = SIM_OPENGL,
-	};
 	static const enum sim_target_mode targets[] = {
 		[CLI_TARGET_NONE] = SIM_TARGET_NONE,
 		[CLI_TARGET_FIXED] = SIM_TARGET_FIXED,
 		[CLI_TARGET_LISSAJOUS] = SIM_TARGET_LISSAJOUS,
 	};
-	p->model = models[s->model];
+	p->model = model_find(cli_find("model")->choices[s->model]); /* the parser checked the name */
 	p->target_mode = targets[s->target];
 	if (s->target == CLI_TARGET_FIXED) {
 		p->target_x = s->target_x;

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "render.h"
 #include "sim.h"
+#include "model_names.h"
 
 Test(defaults, option_table_matches_the_model)
 {
@@ -23,7 +24,7 @@ Test(defaults, option_table_matches_the_model)
 	cr_expect_eq(p.edges, SIM_BOUNCE);
 	cr_expect_eq(p.update, SIM_SEQUENTIAL);
 	cr_expect_eq(s.update, CLI_SEQUENTIAL);
-	cr_expect_eq(p.model, SIM_HARDEN);
+	cr_expect_eq(p.model, model_at(HARDEN));
 	cr_expect_eq(s.model, CLI_MODEL_HARDEN);
 	cr_expect_eq(p.target_mode, SIM_TARGET_LISSAJOUS);
 	cr_expect_eq(s.target, CLI_TARGET_LISSAJOUS);
