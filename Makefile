@@ -34,7 +34,7 @@ TEST_LIBS   = $(shell pkg-config --libs $(TEST_PKGS))
 ALL_CFLAGS  = -std=gnu11 $(WARN) -Iinclude $(PKG_CFLAGS) -pthread -MMD -MP $(CFLAGS)
 LIBS        = $(PKG_LIBS) -lm -pthread
 
-SRCS  = $(wildcard src/*.c)
+SRCS  = $(wildcard src/*.c src/models/*.c)
 OBJS  = $(SRCS:src/%.c=$(BUILD)/%.o)
 LIB_OBJS = $(filter-out $(BUILD)/main.o,$(OBJS))
 TSRCS = $(wildcard tests/*.c)

@@ -78,7 +78,7 @@ struct cli_option {
 	const char *units;      /* of the value: "px", "px/step", "s"; NULL: none */
 	const char *group;      /* --help heading */
 	const char *help;       /* one line, no trailing period */
-	const struct cli_choice *choices; /* CLI_ENUM and CLI_MODEL values, {NULL}-terminated */
+	const struct cli_choice *choices; /* CLI_ENUM values, {NULL}-terminated (cli_choice_name()) */
 };
 
 enum cli_result {
@@ -140,6 +140,12 @@ void cli_print_config(FILE *f, const struct config *c);
  * no bound).
  */
 void cli_print_options_json(FILE *f);
+
+/*
+ * The name of the k-th value of a choice (CLI_ENUM, or CLI_MODEL: the
+ * registry's models), or NULL past the last (and for other types).
+ */
+const char *cli_choice_name(const struct cli_option *o, size_t k);
 
 /* Writes --list-models: one line per model, its name and what it is. */
 void cli_print_models(FILE *f);

@@ -42,9 +42,11 @@ endif
 FUZZ_WARN   = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 FUZZ_SAN    = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=gnu11 -g -O1 $(FUZZ_WARN) $(FUZZ_SAN) -Iinclude -DFUZZ_STRICT=$(FUZZ_STRICT)
-FUZZ_LIBS   = -lm
-# cli.c needs color.c; nothing here touches Cairo or FFmpeg.
-FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c
+FUZZ_LIBS   = -lm -pthread
+# cli.c needs color.c and, for --list-models, the model registry (the models
+# and what they use: grid, pool, rng); nothing here touches Cairo or FFmpeg.
+FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c \
+              $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_BINS   = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
@@ -78,14 +80,15 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_main.c tests/fuzz/targets.h $(FUZZ_OBJS) |
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET=fuzz_$* -o $@ $< $(FUZZ_OBJS) $(FUZZ_LIBS)
 
 # Dictionaries for the mutator, scraped from the sources so that they follow
-# the option and colour tables.
-FUZZ_CHOICES = grep -o '_names\[\] = {[^}]*}' src/cli.c | grep -o '"[a-z]*"'
-$(FUZZ_BUILD)/dict/cli.dict: src/cli.c
+# the option and colour tables and the model registry (-m's names).
+FUZZ_CHOICES = grep -o '_names\[\] = {[^}]*}' src/cli.c | grep -o '"[a-z]*"'; \
+	sed -n 's/^[[:space:]]*X(\([a-z0-9]*\)).*/"\1"/p' src/models/registry.c
+$(FUZZ_BUILD)/dict/cli.dict: src/cli.c src/models/registry.c
 	@mkdir -p $(dir $@)
 	$(Q){ sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/"--\1"/p' src/cli.c; \
 	  sed -n "s/^[[:space:]]*{ \"[a-z0-9-]*\", '\\(.\\)'.*/\"-\\1\"/p" src/cli.c; $(FUZZ_CHOICES); \
 	  printf '"%s"\n' '\x00' = auto yes 640x360 '\x23fff' f_%05d.png 1e300 nan 1,2,3; } | sort -u >$@
-$(FUZZ_BUILD)/dict/config.dict: src/cli.c
+$(FUZZ_BUILD)/dict/config.dict: src/cli.c src/models/registry.c
 	@mkdir -p $(dir $@)
 	$(Q){ sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/"\1 = "/p' src/cli.c; $(FUZZ_CHOICES); \
 	  printf '"%s"\n' '\x0a' '\x0d\x0a' '\x00' '\x09' '\x23' ';' '[' '\x22' '\x5c' '\x5cn' '\x5c\x22' \

@@ -25,6 +25,7 @@
 
 #include "color.h"
 #include "lineread.h"
+#include "model.h"
 #include "traj.h"
 
 #define STR_(x) #x
@@ -62,24 +63,9 @@ static const struct cli_choice progress_names[] = {
 	{ "lines", RUN_PROGRESS_LINES }, { "json", RUN_PROGRESS_JSON }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
-/* The models, for -m; parse_model() and model_name() are their only readers. */
-static const struct cli_choice model_names[] = {
-	{ "harden", SIM_HARDEN }, { "processing", SIM_PROCESSING }, { "steering", SIM_STEERING },
-	{ "canvas", SIM_CANVAS }, { "opengl", SIM_OPENGL }, END };
-/* What each model is, for --list-models (docs/MODEL.md has the equations). */
-static const char *const model_about[] = {
-	"Scott Harden's \"Boids in C#\" (seeds/000): the default, bit for bit",
-	"Kakehi's Processing flocking (seeds/002): the Java listing as written",
-	"the Unity steering behaviours (seeds/003): seek, arrival, turn limits",
-	"the TypeScript canvas boids (seeds/004): constant speed, 60 steps a second",
-	"the C# article's OpenGL version: target speeds, arrowheads, soft tails",
-};
-_Static_assert(sizeof model_about / sizeof *model_about + 1 == sizeof model_names / sizeof *model_names,
-               "one line of model_about per model");
-
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
 _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separation) == sizeof(int) &&
-               sizeof(enum sim_model) == sizeof(int) && sizeof(enum render_shape) == sizeof(int) &&
+               sizeof(enum render_shape) == sizeof(int) &&
                sizeof(enum render_outline) == sizeof(int) && sizeof(enum render_paint) == sizeof(int) &&
                sizeof(enum render_grid) == sizeof(int) && sizeof(enum render_antialias) == sizeof(int) &&
                sizeof(enum render_trail_style) == sizeof(int) &&
@@ -104,7 +90,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_FLAG(f)     CLI_FLAG, AT(f, int)
 #define T_COLOR(f)    CLI_COLOR, AT(f, uint32_t)
 #define T_FIELD       CLI_FIELD, AT(sim.width, double)          /* and sim.height */
-#define T_MODEL       CLI_MODEL, AT(sim.model, enum sim_model)
+#define T_MODEL       CLI_MODEL, AT(sim.model, const struct boids_model *)
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
 #define T_ACTION      CLI_ACTION, 0
@@ -166,7 +152,7 @@ static const struct cli_option options[] = {
 	  "worker threads (auto: one per core); never changes the output", NULL },
 
 	{ "model", 'm', T_MODEL, "harden", 0, 0, CLI_BRIEF, "NAME", NULL, S_MODELS,
-	  "harden, processing, steering, canvas, opengl", model_names },
+	  "harden, processing, steering, canvas, opengl", NULL },
 	{ "target", 0, T_TARGET, "lissajous", 0, 0, CLI_BRIEF, "WHERE", NULL, S_MODELS,
 	  "steering target: lissajous, X,Y or none", NULL },
 	{ "obstacle-margin", 0, T_DOUBLE(sim.obstacle_margin), "30", 0, LIM, 0, "D", "px", S_MODELS,
@@ -602,25 +588,17 @@ static const char *enum_name(const struct cli_option *o, int value)
 	return "?"; /* only a value no row wrote */
 }
 
-/* -m NAME: the model.  The one place that turns a name into a model. */
-static int parse_model(const struct cli_option *o, const char *v, enum sim_model *out,
+/* -m NAME: the model, from the registry (include/model.h). */
+static int parse_model(const struct cli_option *o, const char *v, const struct boids_model **out,
                        char *err, size_t errlen)
 {
-	int m;
+	char list[128] = "";
 
-	if (parse_enum(o, v, &m, err, errlen))
-		return -1;
-	*out = (enum sim_model)m;
-	return 0;
-}
-
-/* The name of a model, for --print-config.  The one place that names one. */
-static const char *model_name(enum sim_model m)
-{
-	for (int i = 0; model_names[i].name; i++)
-		if (model_names[i].value == (int)m)
-			return model_names[i].name;
-	return "?";
+	if ((*out = model_find(v)) != NULL)
+		return 0;
+	for (size_t i = 0; model_names[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", model_names[i]);
+	return errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CUT(v), list);
 }
 
 static int parse_flag(const struct cli_option *o, const char *v, int *out,
@@ -926,14 +904,16 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
  * once the defaults, the config files and the command line are read:
  *
  *   model_defaults()   --look for this model, the look's drawing settings and
- *                      the model's program's values, for what was not given
+ *                      the model's program's values (its registry entry's
+ *                      look, original_look, program_defaults), for what was
+ *                      not given
  *   opengl_look()      --opengl's extras, for what was not given
  *   check_across()     the checks between options; --duration into frames;
  *                      --no-render against --output
  *   link_modules()     what the modules read but nobody types: the picture
  *                      size (field x --scale), the seeds of the noises, the
  *                      obstacle lists they borrow, the target's centre and
- *                      the radii --show-ranges draws
+ *                      the radii --show-ranges draws (the entry's ranges())
  */
 
 /* Sets option `name` to `value`, as typed, unless the user set it. */
@@ -986,32 +966,23 @@ static const char *const *look_settings(enum run_look look)
  */
 static int model_defaults(struct config *c, char *err, size_t errlen)
 {
-	static const char *const harden[] = { NULL };
-	static const char *const processing[] = { "predators=0", NULL };
-	static const char *const steering[] = { "predators=0", "edges=none", NULL }; /* no walls */
-	static const char *const canvas[] = { "predators=0", "boids=300", NULL }; /* "a few hundred birds" */
-	static const char *const opengl[] = { "predators=0", "boids=250", "size=1157x578", "shape=arrow",
-	                                      "boid-color=white", "trail-style=opengl", NULL };
-	enum sim_model m = c->sim.model;
+	const struct boids_model *m = c->sim.model;
 	enum run_look look = c->run.look;
+	const char *name = look == RUN_LOOK_ORIGINAL && m->original_look ? m->original_look :
+	                   look == RUN_LOOK_ORIGINAL || look == RUN_LOOK_MODEL ? m->look : NULL;
 	int e;
 
-	if (m == SIM_CANVAS && (look == RUN_LOOK_ORIGINAL || look == RUN_LOOK_MODEL))
-		look = RUN_LOOK_CANVAS_ARTICLE; /* the canvas model's own look */
-	else if (m == SIM_HARDEN && look == RUN_LOOK_ORIGINAL)
-		look = RUN_LOOK_HARDEN_WINDOWS;
+	if (name) /* the model's own look */
+		(void)parse_enum(cli_find("look"), name, (int *)&look, err, errlen);
 	c->run.look_used = look;
 	if ((e = fill_in_list(c, look_settings(look), err, errlen)) != 0)
 		return e;
-	e = fill_in_list(c, m == SIM_PROCESSING ? processing : m == SIM_STEERING ? steering :
-	                    m == SIM_CANVAS ? canvas : m == SIM_OPENGL ? opengl : harden, err, errlen);
-	if (!e && m == SIM_CANVAS && !cli_given(c, "substeps")) {
+	e = fill_in_list(c, m->program_defaults, err, errlen);
+	if (!e && m == model_find("canvas") && !cli_given(c, "substeps")) {
 		/* the page steps 60 times a second: 1/(dt fps) steps a frame */
 		double k = round(1 / (c->sim.canvas_dt * (double)c->run.fps));
 		c->run.substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
 	}
-	if (m == SIM_OPENGL)
-		c->run.opengl = 1; /* and its look's extras below */
 	return e;
 }
 
@@ -1072,31 +1043,6 @@ static int check_across(struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * The radii --show-ranges draws around the last boid: the model's
- * separation and cohesion radii.
- */
-static void range_radii(const struct sim_params *p, double *near, double *far)
-{
-	switch (p->model) {
-	case SIM_PROCESSING:
-		*near = p->proc_separation_radius, *far = p->proc_cohesion_radius;
-		break;
-	case SIM_STEERING:
-		*near = *far = p->steer_radius;
-		break;
-	case SIM_CANVAS:
-		*near = p->canvas_separation_distance, *far = p->canvas_visual_range;
-		break;
-	case SIM_OPENGL:
-		*near = p->gl_avoid_radius, *far = p->gl_flock_radius;
-		break;
-	default:
-		*near = p->avoid_radius, *far = p->flock_radius;
-		break;
-	}
-}
-
 /* What the modules read that nobody types: each from the settings it follows. */
 static void link_modules(struct config *c)
 {
@@ -1114,7 +1060,7 @@ static void link_modules(struct config *c)
 	c->sim.obstacles_n = run->obstacles_n;
 	c->render.obstacles = run->obstacles_n ? run->circles : NULL;
 	c->render.obstacles_n = run->obstacles_n;
-	range_radii(&c->sim, &c->render.range_near, &c->render.range_far);
+	c->sim.model->ranges(&c->sim, &c->render.range_near, &c->render.range_far); /* --show-ranges */
 }
 
 /* The resolve step: see the top of this section.  0 or -1 (err says why). */
@@ -1326,7 +1272,7 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		snprintf(buf, len, "%s", enum_name(o, *(const int *)field));
 		break;
 	case CLI_MODEL:
-		snprintf(buf, len, "%s", model_name(c->sim.model));
+		snprintf(buf, len, "%s", c->sim.model->name);
 		break;
 	case CLI_COLOR: {
 		char rgb[8];
@@ -1473,11 +1419,11 @@ void cli_print_options_json(FILE *f)
 		else
 			fputs("null", f);
 		fputs(", \"choices\": ", f);
-		if (o->choices) {
+		if (cli_choice_name(o, 0)) {
 			fputc('[', f);
-			for (size_t k = 0; o->choices[k].name; k++) {
+			for (size_t k = 0; cli_choice_name(o, k); k++) {
 				fputs(k ? ", " : "", f);
-				put_json_string(f, o->choices[k].name);
+				put_json_string(f, cli_choice_name(o, k));
 			}
 			fputc(']', f);
 		} else {
@@ -1574,6 +1520,15 @@ void cli_print_help(FILE *f, int all)
 
 void cli_print_models(FILE *f)
 {
-	for (size_t i = 0; model_names[i].name; i++)
-		fprintf(f, "%-11s %s%s\n", model_names[i].name, model_about[i], i == 0 ? " [default]" : "");
+	const struct boids_model *const *m = model_list();
+
+	for (size_t i = 0; m[i]; i++)
+		fprintf(f, "%-11s %s%s\n", m[i]->name, m[i]->summary, i == 0 ? " [default]" : "");
+}
+
+const char *cli_choice_name(const struct cli_option *o, size_t k)
+{
+	if (o->type == CLI_MODEL)
+		return model_names[k];
+	return o->choices ? o->choices[k].name : NULL;
 }

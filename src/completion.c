@@ -34,7 +34,7 @@ static void bash_words(FILE *f, const struct cli_option *o, size_t n, int (*want
 	}
 }
 
-static int is_enum(const struct cli_option *o) { return o->choices != NULL; }
+static int is_enum(const struct cli_option *o) { return cli_choice_name(o, 0) != NULL; }
 static int is_valued(const struct cli_option *o) { return takes_value(o) && !takes_file(o) && !is_enum(o); }
 
 static void print_bash(FILE *f)
@@ -56,8 +56,8 @@ static void print_bash(FILE *f)
 		if (o[i].short_name)
 			fprintf(f, "|-%c", o[i].short_name);
 		fputs(")\n\t\tCOMPREPLY=($(compgen -W \"", f);
-		for (int c = 0; o[i].choices[c].name; c++)
-			fprintf(f, "%s%s", c ? " " : "", o[i].choices[c].name);
+		for (int c = 0; cli_choice_name(&o[i], (size_t)c); c++)
+			fprintf(f, "%s%s", c ? " " : "", cli_choice_name(&o[i], (size_t)c));
 		fputs("\" -- \"$cur\")); return ;;\n", f);
 	}
 	fputs("\t", f);
@@ -112,8 +112,8 @@ static void print_zsh(FILE *f)
 				fputs("_files", f);
 			} else if (is_enum(p)) {
 				fputc('(', f);
-				for (int c = 0; p->choices[c].name; c++)
-					fprintf(f, "%s%s", c ? " " : "", p->choices[c].name);
+				for (int c = 0; cli_choice_name(p, (size_t)c); c++)
+					fprintf(f, "%s%s", c ? " " : "", cli_choice_name(p, (size_t)c));
 				fputc(')', f);
 			}
 		}

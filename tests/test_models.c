@@ -11,26 +11,27 @@
 
 #include "pool.h"
 #include "sim.h"
+#include "model_names.h"
 
 #define NEAR(a, b) cr_assert_float_eq((a), (b), 1e-12, "%s = %.17g, expected %.17g", #a, (double)(a), (double)(b))
 
 /* One model in a 1000 x 1000 field, no edges, no target, no predators. */
-static void make(struct sim *s, enum sim_model m, enum sim_update u, size_t n);
+static void make(struct sim *s, int m, enum sim_update u, size_t n);
 
 /* The processing model with boids' former improvements: limits 5 and 3, 1/d. */
 static void make_limited(struct sim *s, enum sim_update u, size_t n)
 {
-	make(s, SIM_PROCESSING, u, n);
+	make(s, PROCESSING, u, n);
 	s->p.proc_max_force = 5;
 	s->p.proc_max_speed = 3;
 	s->p.proc_separation = SIM_SEP_INVERSE;
 }
 
-static void make(struct sim *s, enum sim_model m, enum sim_update u, size_t n)
+static void make(struct sim *s, int m, enum sim_update u, size_t n)
 {
 	struct sim_params p;
 	sim_params_default(&p, 1000, 1000);
-	p.model = m;
+	p.model = model_at(m);
 	p.update = u;
 	p.predators = 0;
 	p.edges = SIM_EDGES_NONE;
@@ -55,7 +56,7 @@ Test(models, defaults_keep_harden_and_fill_every_model)
 {
 	struct sim_params p;
 	sim_params_default(&p, 640, 360);
-	cr_assert_eq(p.model, SIM_HARDEN);
+	cr_assert_eq(p.model, model_at(HARDEN));
 	cr_assert_eq(p.obstacles_n, 0);
 	cr_assert_eq(p.flock_radius, 50); /* the seed's own numbers are untouched */
 	cr_assert_eq(p.proc_cohesion_radius, 40);
@@ -126,7 +127,7 @@ Test(models, processing_sequential_sees_the_moved_boid)
 Test(models, processing_listing_unit_separation_and_no_limits)
 {
 	struct sim s;
-	make(&s, SIM_PROCESSING, SIM_SYNCHRONOUS, 3);
+	make(&s, PROCESSING, SIM_SYNCHRONOUS, 3);
 	put(&s, 0, 100, 100, 0, 0);
 	put(&s, 1, 106, 100, 0, 2);  /* 6 away */
 	put(&s, 2, 100, 108, 2, 0);  /* 8 away */
@@ -216,10 +217,10 @@ Test(models, processing_limits_by_length_or_by_component)
 Test(models, processing_and_canvas_wrap_to_the_other_edge)
 {
 	struct sim s;
-	enum sim_model m[] = { SIM_PROCESSING, SIM_CANVAS };
+	int m[] = { PROCESSING, CANVAS };
 	for (int i = 0; i < 2; i++) {
 		make(&s, m[i], SIM_SEQUENTIAL, 2);
-		double v = m[i] == SIM_CANVAS ? 100.0 / 60 : 2;
+		double v = m[i] == CANVAS ? 100.0 / 60 : 2;
 		put(&s, 0, 999.5, 500, v, 0);  /* alone: flies straight on */
 		put(&s, 1, 500, 0.5, 0, -v);
 		sim_step(&s);
@@ -235,7 +236,7 @@ Test(models, processing_jitter_is_seeded_bounded_and_per_boid)
 	struct sim a, b, c;
 	struct sim *all[] = { &a, &b, &c };
 	for (int i = 0; i < 3; i++) {
-		make(all[i], SIM_PROCESSING, SIM_SYNCHRONOUS, 50);
+		make(all[i], PROCESSING, SIM_SYNCHRONOUS, 50);
 		all[i]->p.proc_jitter = 1;
 		all[i]->p.noise_seed = i == 2 ? 8 : 7;
 		for (size_t j = 0; j < 50; j++) /* 100 apart: alone */
@@ -262,7 +263,7 @@ Test(models, processing_jitter_is_seeded_bounded_and_per_boid)
 Test(models, steering_two_boids_rotation_limited)
 {
 	struct sim s;
-	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 2);
+	make(&s, STEERING, SIM_SYNCHRONOUS, 2);
 	put(&s, 0, 100, 100, 1, 0);
 	put(&s, 1, 110, 100, 0, 1); /* 10 apart, < 20 */
 	sim_step(&s);
@@ -294,7 +295,7 @@ Test(models, steering_two_boids_rotation_limited)
 Test(models, steering_small_turns_pass_and_speed_is_limited)
 {
 	struct sim s;
-	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 2);
+	make(&s, STEERING, SIM_SYNCHRONOUS, 2);
 	put(&s, 0, 100, 100, 3, 0);
 	put(&s, 1, 115, 110, 3, .5); /* sqrt(325) = 18.03 away */
 	sim_step(&s);
@@ -309,7 +310,7 @@ Test(models, steering_small_turns_pass_and_speed_is_limited)
 	NEAR(s.vy[0], ny);
 	sim_release(&s);
 
-	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 1);
+	make(&s, STEERING, SIM_SYNCHRONOUS, 1);
 	put(&s, 0, 100, 100, 10, 0); /* too fast (--init): LimitVelocity makes it */
 	sim_step(&s);                /* 3.75, RotateTowards moves 10 by at most 3.75 */
 	NEAR(s.vx[0], 6.25);
@@ -320,7 +321,7 @@ Test(models, steering_small_turns_pass_and_speed_is_limited)
 Test(models, steering_arrival_one_step_by_hand)
 {
 	struct sim s;
-	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 1);
+	make(&s, STEERING, SIM_SYNCHRONOUS, 1);
 	s.p.target_mode = SIM_TARGET_FIXED;
 	s.p.target_x = 300, s.p.target_y = 100;
 	put(&s, 0, 100, 100, 0, 0);
@@ -347,7 +348,7 @@ Test(models, steering_arrival_one_step_by_hand)
 Test(models, steering_turns_one_fixed_way_when_the_target_is_behind)
 {
 	struct sim s;
-	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 1);
+	make(&s, STEERING, SIM_SYNCHRONOUS, 1);
 	s.p.target_mode = SIM_TARGET_FIXED;
 	s.p.target_x = 300, s.p.target_y = 498; /* behind, a little toward -y */
 	s.p.steer_steady_turn = 1;
@@ -360,7 +361,7 @@ Test(models, steering_turns_one_fixed_way_when_the_target_is_behind)
 	sim_release(&s);
 
 	/* Unity's RotateTowards (the default): the short way, toward -y */
-	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 1);
+	make(&s, STEERING, SIM_SYNCHRONOUS, 1);
 	s.p.target_mode = SIM_TARGET_FIXED;
 	s.p.target_x = 300, s.p.target_y = 498;
 	put(&s, 0, 500, 500, 3, 0);
@@ -373,7 +374,7 @@ Test(models, steering_turns_one_fixed_way_when_the_target_is_behind)
 Test(models, steering_reaches_a_fixed_target_and_slows_inside_the_radius)
 {
 	struct sim s;
-	make(&s, SIM_STEERING, SIM_SEQUENTIAL, 1);
+	make(&s, STEERING, SIM_SEQUENTIAL, 1);
 	s.p.target_mode = SIM_TARGET_FIXED;
 	s.p.target_x = 600, s.p.target_y = 400;
 	put(&s, 0, 100, 100, 0, 0);
@@ -403,7 +404,7 @@ Test(models, steering_reaches_a_fixed_target_and_slows_inside_the_radius)
 Test(models, lissajous_target_follows_the_documented_formula)
 {
 	struct sim s;
-	make(&s, SIM_STEERING, SIM_SYNCHRONOUS, 1);
+	make(&s, STEERING, SIM_SYNCHRONOUS, 1);
 	s.p.target_mode = SIM_TARGET_LISSAJOUS;
 	put(&s, 0, 500, 500, 0, 0);
 	double x, y;
@@ -428,7 +429,7 @@ Test(models, lissajous_target_follows_the_documented_formula)
 	s.p.target_mode = SIM_TARGET_NONE;
 	cr_assert_eq(sim_target(&s, &x, &y), 0);
 	s.p.target_mode = SIM_TARGET_FIXED;
-	s.p.model = SIM_HARDEN;
+	s.p.model = model_at(HARDEN);
 	cr_assert_eq(sim_target(&s, &x, &y), 0); /* only the steering model seeks */
 	sim_release(&s);
 }
@@ -438,7 +439,7 @@ Test(models, lissajous_target_follows_the_documented_formula)
 Test(models, canvas_two_boids_by_hand)
 {
 	struct sim s;
-	make(&s, SIM_CANVAS, SIM_SYNCHRONOUS, 2);
+	make(&s, CANVAS, SIM_SYNCHRONOUS, 2);
 	put(&s, 0, 100, 100, 1, 0);  /* 60 px/s */
 	put(&s, 1, 110, 100, 0, 1);  /* 10 away: seen (< 50) and too close (< 15) */
 	sim_step(&s);
@@ -462,7 +463,7 @@ Test(models, canvas_two_boids_by_hand)
 Test(models, canvas_alone_keeps_its_heading_at_the_constant_speed)
 {
 	struct sim s;
-	make(&s, SIM_CANVAS, SIM_SEQUENTIAL, 2);
+	make(&s, CANVAS, SIM_SEQUENTIAL, 2);
 	put(&s, 0, 100, 100, 3, 4);   /* 5 px/step: renormalized to 100/60 */
 	put(&s, 1, 800, 800, 0, 0);   /* at rest: heads along +x */
 	sim_step(&s);
@@ -498,7 +499,7 @@ Test(models, canvas_speed_is_constant_every_step)
 	struct sim s;
 	struct sim_params p;
 	sim_params_default(&p, 640, 360);
-	p.model = SIM_CANVAS;
+	p.model = model_at(CANVAS);
 	cr_assert_eq(sim_init(&s, &p, 200, NULL), 0);
 	sim_randomize(&s, 5);
 	for (int t = 0; t < 300; t++) {
@@ -515,7 +516,7 @@ Test(models, harden_obstacle_push_by_hand)
 {
 	struct sim s;
 	struct sim_obstacle o = { 150, 500, 20 };
-	make(&s, SIM_HARDEN, SIM_SEQUENTIAL, 1);
+	make(&s, HARDEN, SIM_SEQUENTIAL, 1);
 	s.p.obstacles = &o;
 	s.p.obstacles_n = 1;
 	put(&s, 0, 125, 500, 2, 0); /* 25 from the centre: 25 deep into 20 + 30 */
@@ -530,7 +531,7 @@ Test(models, a_boid_ending_inside_is_put_on_the_circle_and_bounces)
 {
 	struct sim s;
 	struct sim_obstacle o = { 150, 500, 20 };
-	make(&s, SIM_HARDEN, SIM_SEQUENTIAL, 1);
+	make(&s, HARDEN, SIM_SEQUENTIAL, 1);
 	s.p.obstacles = &o;
 	s.p.obstacles_n = 1;
 	s.p.obstacle_weight = 0;      /* the wall alone */
@@ -554,10 +555,10 @@ Test(models, no_obstacle_no_change)
 {
 	struct sim a, b;
 	struct sim_obstacle o = { 320, 180, 40 };
-	for (int m = SIM_HARDEN; m <= SIM_CANVAS; m++) {
+	for (int m = HARDEN; m <= CANVAS; m++) {
 		struct sim_params p;
 		sim_params_default(&p, 640, 360);
-		p.model = (enum sim_model)m;
+		p.model = model_at(m);
 		cr_assert_eq(sim_init(&a, &p, 100, NULL), 0);
 		p.obstacles = &o; /* given, but none counted */
 		cr_assert_eq(sim_init(&b, &p, 100, NULL), 0);
@@ -577,12 +578,12 @@ Test(models, no_obstacle_no_change)
 Test(models, every_model_turns_away_from_an_obstacle_ahead)
 {
 	struct sim_obstacle o = { 300, 500, 30 };
-	for (int m = SIM_HARDEN; m <= SIM_CANVAS; m++) {
+	for (int m = HARDEN; m <= CANVAS; m++) {
 		struct sim s;
-		make(&s, (enum sim_model)m, SIM_SEQUENTIAL, 1);
+		make(&s, m, SIM_SEQUENTIAL, 1);
 		s.p.obstacles = &o;
 		s.p.obstacles_n = 1;
-		double v = m == SIM_CANVAS ? 100.0 / 60 : 3;
+		double v = m == CANVAS ? 100.0 / 60 : 3;
 		put(&s, 0, 100, 501, v, 0); /* heading at it, a pixel off centre */
 		int away = -1;
 		double closest = 1e9;
@@ -594,13 +595,13 @@ Test(models, every_model_turns_away_from_an_obstacle_ahead)
 				away = t;
 		}
 		cr_assert(closest >= o.r - 1e-9, "model %d: %g inside", m, o.r - closest);
-		cr_assert(closest > o.r + 5 || m == SIM_STEERING,
+		cr_assert(closest > o.r + 5 || m == STEERING,
 		          "model %d: the push let it touch (%g)", m, closest - o.r);
 		cr_assert_geq(away, 0, "model %d never turned away", m);
 		sim_release(&s);
 
 		/* without the obstacle it would have flown through the centre */
-		make(&s, (enum sim_model)m, SIM_SEQUENTIAL, 1);
+		make(&s, m, SIM_SEQUENTIAL, 1);
 		put(&s, 0, 100, 501, v, 0);
 		for (int t = 0; t < 300 && s.x[0] < 300; t++)
 			sim_step(&s);
@@ -611,12 +612,12 @@ Test(models, every_model_turns_away_from_an_obstacle_ahead)
 
 /* ------------------------------------------------------- whole flocks */
 
-static void flock(struct sim *s, enum sim_model m, enum sim_update u, enum sim_search q,
+static void flock(struct sim *s, int m, enum sim_update u, enum sim_search q,
                   unsigned edges, size_t n, double w, double h, struct pool *pool)
 {
 	struct sim_params p;
 	sim_params_default(&p, w, h);
-	p.model = m;
+	p.model = model_at(m);
 	p.update = u;
 	p.search = q;
 	p.edges = edges;
@@ -649,7 +650,7 @@ static void copy_state(struct sim *to, const struct sim *from)
 }
 
 /* Grid and brute force from the same state, step after step (re-synced). */
-static void grid_vs_brute(enum sim_model m, enum sim_update u, unsigned edges)
+static void grid_vs_brute(int m, enum sim_update u, unsigned edges)
 {
 	struct sim g, b;
 	flock(&g, m, u, SIM_SEARCH_GRID, edges, 300, 400, 300, NULL);
@@ -670,32 +671,32 @@ static void grid_vs_brute(enum sim_model m, enum sim_update u, unsigned edges)
 
 Test(models, processing_grid_matches_brute_force)
 {
-	grid_vs_brute(SIM_PROCESSING, SIM_SEQUENTIAL, SIM_BOUNCE);
-	grid_vs_brute(SIM_PROCESSING, SIM_SYNCHRONOUS, SIM_BOUNCE);
+	grid_vs_brute(PROCESSING, SIM_SEQUENTIAL, SIM_BOUNCE);
+	grid_vs_brute(PROCESSING, SIM_SYNCHRONOUS, SIM_BOUNCE);
 }
 
 Test(models, steering_grid_matches_brute_force)
 {
-	grid_vs_brute(SIM_STEERING, SIM_SEQUENTIAL, SIM_WRAP);
-	grid_vs_brute(SIM_STEERING, SIM_SYNCHRONOUS, SIM_BOUNCE | SIM_WRAP);
+	grid_vs_brute(STEERING, SIM_SEQUENTIAL, SIM_WRAP);
+	grid_vs_brute(STEERING, SIM_SYNCHRONOUS, SIM_BOUNCE | SIM_WRAP);
 }
 
 Test(models, canvas_grid_matches_brute_force)
 {
-	grid_vs_brute(SIM_CANVAS, SIM_SEQUENTIAL, SIM_BOUNCE);
-	grid_vs_brute(SIM_CANVAS, SIM_SYNCHRONOUS, SIM_BOUNCE);
+	grid_vs_brute(CANVAS, SIM_SEQUENTIAL, SIM_BOUNCE);
+	grid_vs_brute(CANVAS, SIM_SYNCHRONOUS, SIM_BOUNCE);
 }
 
 Test(models, synchronous_is_the_same_on_one_or_two_threads)
 {
 	struct pool *one = pool_new(1), *two = pool_new(2);
 	cr_assert(one && two);
-	for (int m = SIM_PROCESSING; m <= SIM_CANVAS; m++) {
+	for (int m = PROCESSING; m <= CANVAS; m++) {
 		struct sim a, b;
 		/* above the parallel threshold, at the default density */
-		flock(&a, (enum sim_model)m, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, SIM_BOUNCE, 5000,
+		flock(&a, m, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, SIM_BOUNCE, 5000,
 		      2000, 1125, one);
-		flock(&b, (enum sim_model)m, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, SIM_BOUNCE, 5000,
+		flock(&b, m, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, SIM_BOUNCE, 5000,
 		      2000, 1125, two);
 		for (int t = 0; t < 20; t++) {
 			sim_step(&a);
@@ -714,10 +715,10 @@ Test(models, synchronous_is_the_same_on_one_or_two_threads)
 
 Test(models, same_seed_same_flock)
 {
-	for (int m = SIM_PROCESSING; m <= SIM_CANVAS; m++) {
+	for (int m = PROCESSING; m <= CANVAS; m++) {
 		struct sim a, b;
-		flock(&a, (enum sim_model)m, SIM_SEQUENTIAL, SIM_SEARCH_GRID, SIM_BOUNCE, 200, 640, 360, NULL);
-		flock(&b, (enum sim_model)m, SIM_SEQUENTIAL, SIM_SEARCH_GRID, SIM_BOUNCE, 200, 640, 360, NULL);
+		flock(&a, m, SIM_SEQUENTIAL, SIM_SEARCH_GRID, SIM_BOUNCE, 200, 640, 360, NULL);
+		flock(&b, m, SIM_SEQUENTIAL, SIM_SEARCH_GRID, SIM_BOUNCE, 200, 640, 360, NULL);
 		for (int t = 0; t < 100; t++) {
 			sim_step(&a);
 			sim_step(&b);
@@ -732,11 +733,11 @@ Test(models, same_seed_same_flock)
 /* 300 steps of each model from the defaults: finite, in the field, flocking. */
 Test(models, default_runs_stay_finite_in_the_field_and_flock)
 {
-	for (int m = SIM_PROCESSING; m <= SIM_CANVAS; m++) {
+	for (int m = PROCESSING; m <= CANVAS; m++) {
 		struct sim s;
 		struct sim_params p;
 		sim_params_default(&p, 640, 360);
-		p.model = (enum sim_model)m;
+		p.model = model_at(m);
 		cr_assert_eq(sim_init(&s, &p, 100, NULL), 0);
 		sim_randomize(&s, 1);
 		double before = local_order(&s, 40);
@@ -747,7 +748,7 @@ Test(models, default_runs_stay_finite_in_the_field_and_flock)
 			for (size_t i = 0; i < s.n; i++) {
 				cr_assert(isfinite(s.x[i]) && isfinite(s.y[i]));
 				cr_assert(isfinite(s.vx[i]) && isfinite(s.vy[i]));
-				if (m == SIM_STEERING) { /* bounce, weak against arrival: spills a little */
+				if (m == STEERING) { /* bounce, weak against arrival: spills a little */
 					cr_assert(s.x[i] > -150 && s.x[i] < 790 && s.y[i] > -150 && s.y[i] < 510);
 					cr_assert(hypot(s.vx[i], s.vy[i]) <= 3.75 + 1e-12);
 					out += s.x[i] < 0 || s.x[i] > 640 || s.y[i] < 0 || s.y[i] > 360;
@@ -759,7 +760,7 @@ Test(models, default_runs_stay_finite_in_the_field_and_flock)
 		double after = local_order(&s, 40);
 		for (size_t i = 0; i < s.n; i++)
 			near += hypot(s.x[i] - tx, s.y[i] - ty) < 100;
-		if (m == SIM_STEERING) {
+		if (m == STEERING) {
 			cr_assert_gt(near, 66, "only %g boids near the moving target", near);
 			cr_assert_lt(out / (300 * 100), .05, "%g of the time outside", out / 30000);
 		}

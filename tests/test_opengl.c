@@ -2,7 +2,7 @@
  * The opengl model (-m opengl): the OpenGL version of the C# program.
  * Its trajectory is re-advanced step by step by tests/refgl.c, a plain
  * transcription of that program written from its source, not from
- * models.c; the arrowhead's area and notch are checked against the
+ * src/models/opengl.c; the arrowhead's area and notch are checked against the
  * outline's own polygon area; the tails against the program's alpha
  * formula; and the run as a whole for its defaults and thread counts.
  */
@@ -17,6 +17,7 @@
 #include "refgl.h"
 #include "render.h"
 #include "sim.h"
+#include "model_names.h"
 
 static void setup(void) { tc_tmpdir(); }
 static void teardown(void) { tc_cleanup(); }
@@ -132,12 +133,13 @@ Test(opengl, speeds_approach_each_boids_target_without_a_clamp)
 	struct sim_params p;
 	struct sim s;
 	sim_params_default(&p, 1000, 1000);
-	p.model = SIM_OPENGL;
+	p.model = model_at(OPENGL);
 	p.predators = 0;
 	cr_assert_eq(sim_init(&s, &p, 1, NULL), 0);
-	cr_assert_eq(s.ts[0], 1.0, "the program's TargetSpeed before any draw");
+	double *ts = s.state; /* the model's own state: each boid's target speed */
+	cr_assert_eq(ts[0], 1.0, "the program's TargetSpeed before any draw");
 	s.x[0] = 500, s.y[0] = 500, s.vx[0] = 3 * 2, s.vy[0] = 4 * 2; /* speed 5, px/step 10 */
-	s.ts[0] = 1.25;
+	ts[0] = 1.25;
 	double gap = 5 - 1.25;
 	for (int t = 0; t < 5; t++) {
 		cr_assert_eq(sim_step(&s), 0);
@@ -153,7 +155,7 @@ static void opengl_flock(struct sim *s, enum sim_update u, enum sim_search q, si
 {
 	struct sim_params p;
 	sim_params_default(&p, 1157, 578);
-	p.model = SIM_OPENGL;
+	p.model = model_at(OPENGL);
 	p.update = u;
 	p.search = q;
 	p.predators = predators;

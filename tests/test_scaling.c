@@ -1,10 +1,11 @@
 /*
  * How the cost of a step grows with the flock, checked without timing
  * anything: the sequential models list boids that left their grid cell as
- * "escaped", and every later boid checks every listed one, so a step costs
- * O(N x escaped).  A list that holds a fixed fraction of the flock makes the
- * model quadratic (issue 24: boids at exactly their top speed were listed
- * through rounding).  These tests count the list (struct sim.escaped) and
+ * "escaped" (include/flock.h), and later boids look the listed ones up.  A
+ * list that holds a fixed fraction of the flock makes the model quadratic;
+ * boids moving at exactly their top speed must not be listed through
+ * rounding, only boids that really jump (a wrap, an obstacle's wall).
+ * These tests count the list (struct sim.escaped) and
  * check that the grid with its list still finds every neighbour brute force
  * finds, in every model, edge mode and update order.
  */
@@ -13,18 +14,20 @@
 #include <string.h>
 
 #include "sim.h"
+#include "model_names.h"
 
-static const enum sim_model models[] = { SIM_PROCESSING, SIM_STEERING, SIM_CANVAS };
+static const int models[] = { PROCESSING, STEERING, CANVAS };
 
 /* A model's top speed in px/step at the defaults: the most a boid may move. */
 static double top_speed(const struct sim_params *p)
 {
-	switch (p->model) {
-	case SIM_PROCESSING: return p->proc_max_speed;
-	case SIM_STEERING: return p->steer_max_speed;
-	case SIM_CANVAS: return p->canvas_speed * p->canvas_dt;
-	default: return p->max_speed;
-	}
+	if (p->model == model_at(PROCESSING))
+		return p->proc_max_speed;
+	if (p->model == model_at(STEERING))
+		return p->steer_max_speed;
+	if (p->model == model_at(CANVAS))
+		return p->canvas_speed * p->canvas_dt;
+	return p->max_speed;
 }
 
 /*
@@ -34,7 +37,7 @@ static double top_speed(const struct sim_params *p)
  */
 static void calm(struct sim_params *p)
 {
-	if (p->model == SIM_PROCESSING) {
+	if (p->model == model_at(PROCESSING)) {
 		p->proc_max_speed = 3;
 		p->proc_max_force = 5;
 	}
@@ -45,11 +48,11 @@ static void calm(struct sim_params *p)
  * boid heading the same way at the model's top speed: the boids see each
  * other (they flock), none comes near an edge in 20 steps.
  */
-static void lattice(struct sim *s, enum sim_model m)
+static void lattice(struct sim *s, int m)
 {
 	struct sim_params p;
 	sim_params_default(&p, 4000, 4000);
-	p.model = m;
+	p.model = model_at(m);
 	calm(&p);
 	p.predators = 0;
 	p.target_mode = SIM_TARGET_NONE;
@@ -73,7 +76,7 @@ Test(scaling, a_flock_at_top_speed_far_from_the_edges_lists_nobody)
 		for (int t = 0; t < 20; t++) {
 			cr_assert_eq(sim_step(&s), 0);
 			cr_assert_eq(s.escaped, 0, "model %d step %d: %zu of 400 boids listed as escaped",
-			             (int)models[m], t, s.escaped);
+			             models[m], t, s.escaped);
 			for (size_t i = 0; i < s.n; i++) {
 				cr_assert(s.x[i] > 1000 && s.x[i] < 3000 && s.y[i] > 1000 && s.y[i] < 3000);
 				at_top += fabs(hypot(s.vx[i], s.vy[i]) - v) < 1e-9 * v;
@@ -81,7 +84,7 @@ Test(scaling, a_flock_at_top_speed_far_from_the_edges_lists_nobody)
 		}
 		/* the case that matters: most boids really are at their top speed */
 		cr_assert_gt(at_top, 20 * 400 / 2, "model %d: only %zu boid-steps at top speed",
-		             (int)models[m], at_top);
+		             models[m], at_top);
 		sim_release(&s);
 	}
 }
@@ -97,9 +100,9 @@ Test(scaling, a_wrapped_boid_is_listed)
 		s.x[7] = 4000 - v / 2, s.y[7] = 100, s.vx[7] = v, s.vy[7] = 0;
 		s.x[300] = 3000, s.y[300] = v / 2, s.vx[300] = 0, s.vy[300] = -v;
 		cr_assert_eq(sim_step(&s), 0);
-		cr_assert(s.x[7] < 10, "model %d: boid 7 at x = %g did not wrap", (int)models[m], s.x[7]);
-		cr_assert(s.y[300] > 3990, "model %d: boid 300 at y = %g did not wrap", (int)models[m], s.y[300]);
-		cr_assert_eq(s.escaped, 2, "model %d: %zu listed, 2 wrapped", (int)models[m], s.escaped);
+		cr_assert(s.x[7] < 10, "model %d: boid 7 at x = %g did not wrap", models[m], s.x[7]);
+		cr_assert(s.y[300] > 3990, "model %d: boid 300 at y = %g did not wrap", models[m], s.y[300]);
+		cr_assert_eq(s.escaped, 2, "model %d: %zu listed, 2 wrapped", models[m], s.escaped);
 		sim_release(&s);
 	}
 }
@@ -113,12 +116,12 @@ Test(scaling, a_wrapped_boid_is_listed)
 Test(scaling, the_list_stays_a_small_fraction_of_the_flock_at_the_defaults)
 {
 	static double x0[2000], y0[2000];
-	for (int m = SIM_HARDEN; m <= SIM_CANVAS; m++) {
+	for (int m = HARDEN; m <= CANVAS; m++) {
 		struct sim_params p;
 		struct sim s;
 		double scale = sqrt(20.0);
 		sim_params_default(&p, 640 * scale, 360 * scale);
-		p.model = (enum sim_model)m;
+		p.model = model_at(m);
 		calm(&p);
 		cr_assert_eq(sim_init(&s, &p, 2000, NULL), 0);
 		sim_randomize(&s, 3);
@@ -131,7 +134,7 @@ Test(scaling, the_list_stays_a_small_fraction_of_the_flock_at_the_defaults)
 			size_t far = 0;
 			for (size_t i = 0; i < s.n; i++)
 				far += hypot(s.x[i] - x0[i], s.y[i] - y0[i]) > v * (1 + 1e-6);
-			if (m == SIM_HARDEN)
+			if (m == HARDEN)
 				cr_assert_eq(s.escaped, 0, "harden lists nobody (positions move after the search)");
 			else
 				cr_assert_geq(s.escaped, far, "model %d step %d: %zu boids moved further than "
@@ -141,7 +144,7 @@ Test(scaling, the_list_stays_a_small_fraction_of_the_flock_at_the_defaults)
 		}
 		cr_assert_leq(most, s.n / 50, "model %d: up to %zu of %zu boids listed in a step",
 		              m, most, s.n);
-		if (m == SIM_PROCESSING || m == SIM_CANVAS) /* they wrap: the list is not dead code */
+		if (m == PROCESSING || m == CANVAS) /* they wrap: the list is not dead code */
 			cr_assert_gt(moved_far, 0, "model %d: no boid wrapped in 100 steps", m);
 		sim_release(&s);
 	}
@@ -171,13 +174,13 @@ Test(scaling, grid_matches_brute_force_in_every_model_edge_mode_and_order)
 {
 	static const unsigned edges[] = { SIM_EDGES_NONE, SIM_BOUNCE, SIM_WRAP, SIM_BOUNCE | SIM_WRAP };
 	struct sim_obstacle ob = { 150, 120, 25 };
-	for (int m = SIM_HARDEN; m <= SIM_CANVAS; m++)
+	for (int m = HARDEN; m <= CANVAS; m++)
 		for (int e = 0; e < 4; e++)
 			for (int u = SIM_SEQUENTIAL; u <= SIM_SYNCHRONOUS; u++) {
 				struct sim g, b;
 				struct sim_params p;
 				sim_params_default(&p, 300, 240);
-				p.model = (enum sim_model)m;
+				p.model = model_at(m);
 				p.edges = edges[e];
 				p.update = (enum sim_update)u;
 				p.obstacles = &ob;
@@ -201,7 +204,7 @@ Test(scaling, grid_matches_brute_force_in_every_model_edge_mode_and_order)
 					cr_assert(d <= 1e-9, "model %d edges %u order %d step %d: differ by %g",
 					          m, edges[e], u, t, d);
 				}
-				if (m != SIM_HARDEN && u == SIM_SEQUENTIAL && (m != SIM_STEERING || (edges[e] & SIM_WRAP)))
+				if (m != HARDEN && u == SIM_SEQUENTIAL && (m != STEERING || (edges[e] & SIM_WRAP)))
 					cr_assert_gt(listed, 0, "model %d edges %u: nobody ever listed", m, edges[e]);
 				sim_release(&g);
 				sim_release(&b);

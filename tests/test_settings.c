@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "model.h"
 
 static void setup(void) { tc_tmpdir(); }
 static void teardown(void) { tc_cleanup(); }
@@ -225,7 +226,7 @@ Test(settings, options_land_in_the_struct_of_the_module_that_reads_them)
 	cr_expect_eq(c.run.threads, 0);
 	cr_expect_eq(c.run.poster, -1);
 	cr_expect_eq(c.sim.edges, SIM_BOUNCE);
-	cr_expect_eq(c.sim.model, SIM_HARDEN);
+	cr_expect_eq(c.sim.model, model_find("harden"));
 	cr_expect(c.sim.target_x == 320 && c.sim.target_y == 180, "no fixed target: the field's centre");
 	cr_expect(c.sim.obstacles == NULL && c.render.obstacles == NULL);
 	cli_release(&c);

@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "render.h"
 #include "sim.h"
+#include "../model_names.h"
 #include "video.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -168,7 +169,7 @@ static double cpu_now(void)
  * The same single warm-up step at every N (it also takes the page faults
  * of the first grid), so that the flocks compare.
  */
-static int scale_measure(enum sim_model m, enum sim_update u, int threads, size_t n, int quick,
+static int scale_measure(int m, enum sim_update u, int threads, size_t n, int quick,
                          double out[2])
 {
 	struct sim_params p;
@@ -178,7 +179,7 @@ static int scale_measure(enum sim_model m, enum sim_update u, int threads, size_
 	int steps = n >= 1000000 ? (quick ? 1 : 3) : n >= 100000 ? 5 : n >= 10000 ? 21 : 61;
 
 	sim_params_default(&p, side, side);
-	p.model = m;
+	p.model = model_at(m);
 	p.update = u;
 	if (sim_init(&s, &p, n, pool) != 0 || sim_step((sim_randomize(&s, 1), &s)) != 0)
 		return -1;
@@ -199,7 +200,7 @@ static int scale_measure(enum sim_model m, enum sim_update u, int threads, size_
 }
 
 /* One row in a child process: its time per step and its own peak memory. */
-static struct scale_row scale_row(enum sim_model m, enum sim_update u, int threads, size_t n,
+static struct scale_row scale_row(int m, enum sim_update u, int threads, size_t n,
                                   int quick)
 {
 	struct scale_row r = { 0 };
@@ -258,12 +259,12 @@ static void scaling_table(int quick)
 	       SCALE_SIDE_1M, SCALE_SIDE_1M);
 	printf("  %-10s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "order", "thr", "boids",
 	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
-	for (int m = SIM_HARDEN; m <= SIM_CANVAS; m++)
+	for (int m = HARDEN; m <= CANVAS; m++)
 		for (size_t o = 0; o < 3; o++) {
 			struct scale_row row[4];
 			for (size_t k = 0; k < 4; k++) {
 				size_t n = sizes[k];
-				row[k] = scale_row((enum sim_model)m, orders[o].u, orders[o].threads, n, quick);
+				row[k] = scale_row(m, orders[o].u, orders[o].threads, n, quick);
 				if (!row[k].ok) {
 					printf("  %-10s %-11s %3d %8zu   failed\n", names[m], orders[o].name,
 					       orders[o].threads, n);

@@ -36,6 +36,7 @@
 #include "cli.h"
 #include "color.h"
 #include "framename.h"
+#include "model.h"
 #include "traj.h"
 
 #ifndef FUZZ_STRICT
@@ -275,8 +276,10 @@ static void fuzz_check_settings(const struct config *c)
 			FUZZ_CHECK(!v || *v, "--%s is set to the empty string (should be unset)", o->name);
 			break;
 		}
-		case CLI_ENUM:
-		case CLI_MODEL: {
+		case CLI_MODEL:
+			FUZZ_CHECK(c->sim.model && model_find(c->sim.model->name) == c->sim.model, "--%s", o->name);
+			break;
+		case CLI_ENUM: {
 			int v = *(const int *)f, k = 0;
 			while (o->choices[k].name && o->choices[k].value != v)
 				k++;
@@ -352,9 +355,11 @@ static void fuzz_check_same(const struct config *a, const struct config *b, cons
 		}
 		case CLI_INT:
 		case CLI_ENUM:
-		case CLI_MODEL:
 		case CLI_FLAG:
 			same = *(const int *)fa == *(const int *)fb;
+			break;
+		case CLI_MODEL:
+			same = a->sim.model == b->sim.model;
 			break;
 		case CLI_COLOR:
 			same = *(const uint32_t *)fa == *(const uint32_t *)fb;

@@ -1,0 +1,184 @@
+/*
+ * sim_types — the data of a flock: its parameters (struct sim_params), its
+ * state (struct sim) and their enums.  Types only: include/sim.h has the
+ * lifecycle that fills them, include/model.h the models that step them and
+ * include/flock.h the machinery the models share.  A header of its own so
+ * that the models can use these types without depending on sim.c, which
+ * depends on them through the registry.
+ */
+#ifndef BOIDS_SIM_TYPES_H
+#define BOIDS_SIM_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grid.h"
+
+struct boids_model;
+struct pool;
+
+enum sim_edges {
+	SIM_EDGES_NONE = 0,
+	SIM_BOUNCE = 1 << 0, /* steer back inside a padded margin */
+	SIM_WRAP = 1 << 1,   /* leave one side, come back on the other */
+};
+
+enum sim_update {
+	SIM_SEQUENTIAL,  /* the seed: velocities updated in place, in index order */
+	SIM_SYNCHRONOUS, /* every boid steers from the same previous state */
+};
+
+enum sim_search {
+	SIM_SEARCH_GRID,  /* uniform grid, O(N) per step */
+	SIM_SEARCH_BRUTE, /* every pair, O(N^2): the reference */
+};
+
+enum sim_separation {
+	SIM_SEP_UNIT,    /* processing's listing: sum of unit offsets (Java's in-place normalize) */
+	SIM_SEP_INVERSE, /* unit offset / distance: nearer boids push harder */
+};
+
+enum sim_target_mode {
+	SIM_TARGET_NONE,      /* no seek, no arrival */
+	SIM_TARGET_FIXED,     /* (target_x, target_y) */
+	SIM_TARGET_LISSAJOUS, /* moves along a Lissajous figure; see sim_target() */
+};
+
+/* A circle every model steers around. */
+struct sim_obstacle {
+	double x, y;            /* centre, pixels */
+	double r;               /* radius, pixels, >= 0 */
+};
+
+struct sim_params {
+	double width, height;   /* field size in pixels, > 0 */
+	size_t predators;       /* boids 0 .. predators-1 are predators */
+	double flock_radius;    /* cohesion: steer to the neighbours' centre */
+	double flock_weight;
+	double align_radius;    /* alignment: match the neighbours' velocity */
+	double align_weight;
+	double avoid_radius;    /* separation: push away from close boids */
+	double avoid_weight;
+	double predator_radius; /* flee predators */
+	double predator_weight;
+	double min_speed;       /* speed clamp after moving, pixels per step */
+	double max_speed;
+	double wall_pad;        /* bounce: margin width, pixels */
+	double wall_turn;       /* bounce: velocity change per step inside it */
+	unsigned edges;         /* enum sim_edges bits (harden, steering; see MODEL.md) */
+	enum sim_update update;
+	enum sim_search search;
+	const struct boids_model *model; /* rule set, from the registry (include/model.h;
+	                        * sim_params_default(): harden) */
+
+	/* Obstacles, every model: inside the margin around a circle a boid is
+	 * pushed straight out by weight x depth; one that still ends a move
+	 * inside the circle is put back on it and bounces off (docs/MODEL.md,
+	 * "Obstacles").  No obstacles: every model is exactly as without. */
+	const struct sim_obstacle *obstacles; /* borrowed, must outlive the sim; NULL if none */
+	size_t obstacles_n;     /* number of obstacles (0) */
+	double obstacle_margin; /* push starts this far outside the circle, px (30) [0..] */
+	double obstacle_weight; /* push per px of depth, px/step per px (0.2) [0..] */
+
+	/* Target, steering model only.  Lissajous position at step t, with
+	 * th = 2 pi t / target_period:
+	 *   x = W/2 + target_amp_x W cos(target_freq_x th)
+	 *   y = H/2 + target_amp_y H sin(target_freq_y th)                    */
+	enum sim_target_mode target_mode; /* (SIM_TARGET_LISSAJOUS) */
+	double target_x, target_y;   /* fixed target, px (W/2, H/2) any value */
+	double target_amp_x;    /* Lissajous amplitude, fraction of W (0.3) [0..0.5] */
+	double target_amp_y;    /* Lissajous amplitude, fraction of H (0.3) [0..0.5] */
+	double target_freq_x;   /* cycles of x per period (3) [0..] */
+	double target_freq_y;   /* cycles of y per period (2) [0..] */
+	double target_period;   /* steps per period (1200) (0..] */
+
+	/* Processing (seeds/002).  Velocities in px/step. */
+	double proc_cohesion_radius;   /* neighbours at distance <= R, px (40) (0..] */
+	double proc_separation_radius; /* px (10) (0..] */
+	double proc_alignment_radius;  /* px (40) (0..] */
+	double proc_cohesion_weight;   /* times the unit vector to their centre (0.5) any */
+	double proc_separation_weight; /* times the unit 1/d push (4) any */
+	double proc_alignment_weight;  /* times their unit summed velocity (4) any */
+	double proc_max_force;  /* limit of the acceleration, px/step^2; 0: none (0) [0..] */
+	double proc_max_speed;  /* limit of the velocity, px/step; 0: none (0) [0..] */
+	enum sim_separation proc_separation; /* the listing's unit push or 1/d (SIM_SEP_UNIT) */
+	int proc_limit_components; /* 1: clamp x and y each (the sketch), 0: the length (0) */
+	double proc_jitter;     /* uniform noise in [-J, J] per component, px/step^2 (0) [0..] */
+	uint64_t noise_seed;    /* seed of that noise; set it to the flock's --seed (0) */
+
+	/* Steering (seeds/003), scaled at 25 px per Unity unit.  px/step. */
+	double steer_radius;    /* neighbours at distance < R, px (20 = 0.8 u) (0..] */
+	double steer_unit;      /* pixels per Unity unit (25): the start box, Unity's epsilons */
+	double steer_cohesion_steps;  /* divide the offset to their centre by S (100) [1..] */
+	double steer_separation_steps; /* divide every separation term by S (1) [1..] */
+	double steer_socialize_weight; /* alone: unit offset to the others' centre x W, px/step (0) any */
+	double steer_cohesion_weight; /* then multiply by W (0.05) any */
+	double steer_separation_weight; /* sum of unit/d^2 times W, px^3/step (156.25) any */
+	double steer_alignment_weight;  /* unit velocity difference times W, px/step (0.25) any */
+	double steer_seek_weight;    /* desired speed toward the target, px/step; < 1e-4 off (0) */
+	double steer_arrival_radius; /* slowing distance, px (50 = 2 u); < 1e-4 off (50) [0..] */
+	double steer_arrival_speed;  /* top arrival speed, px/step (5 = 0.2 u) [0..] */
+	double steer_max_speed;      /* velocity limit, px/step (3.75 = 0.15 u) (0..] */
+	double steer_max_turn;       /* rotation limit, degrees per step (6.4) (0..180] */
+	int steer_steady_turn;  /* 1: turns over 150 degrees go toward +angle, not the short way (0) */
+	double steer_v0x, steer_v0y; /* InitialVelocity of every boid, px/step (0, 0) */
+
+	/* Canvas (seeds/004).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
+	double canvas_visual_range;  /* sees others at distance < R, px (50) (0..] */
+	double canvas_cohesion_resistance; /* offset to their centre divided by K (10) (0..] */
+	double canvas_separation_distance; /* pushed by others closer than D, px (15) [0..] */
+	double canvas_alignment_eagerness; /* times (unit mean velocity x speed - v) (0.05) any */
+	double canvas_speed;         /* constant speed, px/s (100) (0..] */
+	double canvas_dt;            /* time step, s (1/60) (0..] */
+
+	/* OpenGL version of the C# program (swharden/Csharp-Data-Visualization,
+	 * dev/old/drawing/boids2).  Its velocity v moves a boid by v x gl_step
+	 * per step; s->vx holds px/step = v x gl_step, as in every model. */
+	double gl_flock_radius;      /* cohesion: others at distance < R, px (100) (0..] */
+	double gl_flock_weight;      /* times the offset to their centre (0.0005) any */
+	double gl_predator_sight;    /* a predator's cohesion radius is this times R (2) [0..] */
+	double gl_avoid_radius;      /* separation: closer than R, px (20) (0..] */
+	double gl_avoid_weight;      /* times offset x closeness (0.005) any */
+	int gl_avoid_all;            /* 1: avoid every boid; 0: only its own kind (0) */
+	double gl_align_radius;      /* alignment: others at distance < R, px (100) (0..] */
+	double gl_align_weight;      /* times the velocity difference (0.03) any */
+	double gl_flee_radius;       /* flee predators closer than R, px (100) (0..] */
+	double gl_flee_weight;       /* times the offset, not scaled by closeness (0.002) any */
+	double gl_wall_pad;          /* walls: margin, px (100) [0..] */
+	double gl_wall_turn;         /* walls: velocity change per step inside it (0.1) [0..] */
+	double gl_speed_min;         /* target speeds drawn in [min, max) at the start (0.5) [0..] */
+	double gl_speed_max;         /* (1.5) [min..] */
+	double gl_predator_boost;    /* added to a predator's target speed (0.5) any */
+	double gl_speed_ease;        /* fraction of the way to the target speed per step (0.1) [0..1] */
+	double gl_step;              /* the speed slider: a step moves v x gl_step (2) (0..] */
+};
+
+struct sim {
+	size_t n;               /* boids */
+	double *x, *y;          /* positions, pixels */
+	double *vx, *vy;        /* velocities, pixels per step */
+	void *state;            /* the model's own per-boid state, or NULL: allocated
+	                         * and freed through its entry (opengl: double[n],
+	                         * each boid's target speed, program units) */
+	struct sim_params p;
+	uint64_t steps;         /* sim_step() calls so far */
+	size_t escaped;         /* read only: boids the last step listed as having left
+	                         * their grid cell (a sequential step of a model whose
+	                         * boids move in their turn; 0 otherwise).  A listed boid
+	                         * is chained in its new cell, so a query looks at its
+	                         * own 9 cells only (include/flock.h). */
+	/* private */
+	double *nvx, *nvy;      /* synchronous mode: next velocities */
+	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads */
+	uint32_t *gpos;         /* index of boid i in grid order */
+	uint32_t *esc;          /* sequential: boids that left their cell this step */
+	unsigned char *escf;    /* the same as flags, in grid order */
+	uint32_t *escnext;      /* the next listed boid in the same new cell, or UINT32_MAX */
+	uint32_t *eschead;      /* per grid cell: its first listed boid, or UINT32_MAX */
+	size_t eschead_cap;     /* cells eschead has room for */
+	struct grid grid;
+	struct pool *pool;      /* borrowed, may be NULL */
+	const struct boids_model *state_of; /* the model that allocated state */
+};
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * canvas — the TypeScript canvas boids (seeds/004): constant speed, a fixed
+ * time step, wrap at the edges; docs/MODEL.md, "canvas (seeds/004)".
+ * Speeds are px/s in the program; s->vx holds px/step = px/s x dt, as in
+ * every model.  No predators: the program has none.
+ */
+#include <math.h>
+
+#include "flock.h"
+#include "model.h"
+#include "rng.h"
+
+static void canvas_params_default(struct sim_params *p)
+{
+	p->canvas_visual_range = 50;
+	p->canvas_cohesion_resistance = 10;
+	p->canvas_separation_distance = 15;
+	p->canvas_alignment_eagerness = .05;
+	p->canvas_speed = 100;
+	p->canvas_dt = 1.0 / 60;
+}
+
+/*
+ * One pass over the boids seen at distance < range (itself excluded),
+ * accumulating positions, close offsets and velocities: the acceleration
+ * C + S + A in px/s, for a boid at (bx, by) with velocity (Vx, Vy) px/s.
+ */
+static struct flock_vec rules(const struct flock_pass *f, size_t b, double Vx, double Vy)
+{
+	const struct sim *s = f->s;
+	const struct sim_params *p = &s->p;
+	double bx = s->x[b], by = s->y[b], speed = p->canvas_speed;
+	uint32_t self = s->gpos[b];
+	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	size_t seen = 0;
+	struct flock_cands it;
+
+	flock_cands_begin(&it, f, bx, by);
+	for (uint32_t k; flock_cands_next(&it, &k);) {
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double d2 = dx * dx + dy * dy;
+		if (k == self || !(d2 <= f->reach2))
+			continue;
+		double d = sqrt(d2);
+		if (d < p->canvas_visual_range) {
+			seen++;
+			cx += s->gx[k];
+			cy += s->gy[k];
+			if (d < p->canvas_separation_distance) {
+				sx -= dx;
+				sy -= dy;
+			}
+			ax += s->gvx[k];
+			ay += s->gvy[k];
+		}
+	}
+	if (!seen)
+		return (struct flock_vec){ 0, 0 };
+	double m = (double)seen;
+	double cohx = (cx / m - bx) / p->canvas_cohesion_resistance;
+	double cohy = (cy / m - by) / p->canvas_cohesion_resistance;
+	double ux = ax / m, uy = ay / m; /* mean velocity: only its direction counts */
+	flock_unit(&ux, &uy);
+	double alix = (ux * speed - Vx) * p->canvas_alignment_eagerness;
+	double aliy = (uy * speed - Vy) * p->canvas_alignment_eagerness;
+	return (struct flock_vec){ cohx + sx + alix, cohy + sy + aliy };
+}
+
+/* V' = unit(V + C + S + A) x speed with V in px/s; move by V' dt; wrap. */
+static void canvas_one(void *ctx, size_t b)
+{
+	const struct flock_pass *f = ctx;
+	struct sim *s = f->s;
+	const struct sim_params *p = &s->p;
+	double bx = s->x[b], by = s->y[b], dt = p->canvas_dt, speed = p->canvas_speed;
+	double Vx = s->vx[b] / dt, Vy = s->vy[b] / dt;
+	struct flock_vec acc = rules(f, b, Vx, Vy);
+
+	double wx = Vx + acc.x, wy = Vy + acc.y;
+	if (p->obstacles_n) {
+		struct flock_vec o = flock_obstacle_push(p, bx, by);
+		wx += o.x / dt;
+		wy += o.y / dt;
+	}
+	double m = sqrt(wx * wx + wy * wy);
+	if (!(m > 0) || !isfinite(m)) { /* no direction: keep the old one */
+		wx = Vx, wy = Vy;
+		m = sqrt(wx * wx + wy * wy);
+		if (!(m > 0) || !isfinite(m))
+			wx = 1, wy = 0, m = 1; /* at rest: head along +x */
+	}
+	double vx = wx / m * speed * dt, vy = wy / m * speed * dt;
+
+	bx += vx;
+	by += vy;
+	if (p->obstacles_n)
+		flock_obstacle_wall(p, &bx, &by, &vx, &vy);
+	flock_wrap_to_edge(p, &bx, &by);
+	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+}
+
+/*
+ * The start flock: for each boid three draws, Math.random() x width, x
+ * height, and a heading of Math.random() x 360 degrees, at canvas_speed
+ * (stored per step).
+ */
+static void canvas_randomize(struct sim *s, uint64_t seed)
+{
+	const struct sim_params *p = &s->p;
+	struct rng r;
+
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < s->n; i++) {
+		s->x[i] = rng_uniform(&r) * p->width;
+		s->y[i] = rng_uniform(&r) * p->height;
+		/* fromDegree(...), (cos, sin).normalize().multiply(BIRD_SPEED) */
+		double a = rng_uniform(&r) * 360 * (M_PI / 180);
+		double vx = cos(a), vy = sin(a), m = sqrt(vx * vx + vy * vy);
+		s->vx[i] = vx / m * p->canvas_speed * p->canvas_dt;
+		s->vy[i] = vy / m * p->canvas_speed * p->canvas_dt;
+	}
+}
+
+static int canvas_step(struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	double reach = p->canvas_visual_range; /* separation counts seen boids only */
+	double slack = p->canvas_speed * p->canvas_dt;
+	struct flock_pass f;
+
+	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
+	if (err)
+		return err;
+	flock_run(&f, canvas_one, &f);
+	return 0;
+}
+
+static void canvas_ranges(const struct sim_params *p, double *near, double *far)
+{
+	*near = p->canvas_separation_distance;
+	*far = p->canvas_visual_range;
+}
+
+/* "A few hundred birds".  The page steps 60 times a second: the command
+ * line derives --substeps from canvas_dt and --fps, which is no constant. */
+static const char *const canvas_defaults[] = { "predators=0", "boids=300", NULL };
+
+const struct boids_model canvas_model = {
+	.name = "canvas",
+	.summary = "the TypeScript canvas boids (seeds/004): constant speed, 60 steps a second",
+	.seed = "seeds/004",
+	.notes = "docs/MODEL.md, \"canvas (seeds/004)\"",
+	.flags = MODEL_WRAPS,
+	.params_default = canvas_params_default,
+	.program_defaults = canvas_defaults,
+	.look = "canvas-article",
+	.original_look = "canvas-article",
+	.randomize = canvas_randomize,
+	.step = canvas_step,
+	.ranges = canvas_ranges,
+};

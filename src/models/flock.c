@@ -1,0 +1,281 @@
+/*
+ * flock — the machinery every model's step shares; see include/flock.h.
+ *
+ * Start at flock_begin() (grid and snapshot), then flock_run(), which hands
+ * over to sequential() or to the parallel blocks of block().  The proof
+ * that the escaped list never misses a neighbour is above sequential().
+ */
+#include "flock.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "pool.h"
+#include "rng.h"
+
+enum {
+	AHEAD = 8,            /* sequential: prefetch the cells of boid b + AHEAD */
+	BLOCK = 256,          /* boids per parallel task */
+	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
+};
+
+double flock_cell(const struct sim *s, double reach, double slack)
+{
+	if (s->p.update == SIM_SEQUENTIAL)
+		return (reach + slack) * (1 + 2e-9); /* see the proof above sequential() */
+	return reach * (1 + 1e-9);
+}
+
+/* Room for one chain head per grid cell, all empty; 0 or -ENOMEM. */
+static int eschead_fit(struct sim *s)
+{
+	size_t cells = (size_t)s->grid.nx * (size_t)s->grid.ny;
+	if (cells <= s->eschead_cap)
+		return 0;
+	uint32_t *h = realloc(s->eschead, cells * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	for (size_t c = s->eschead_cap; c < cells; c++)
+		h[c] = UINT32_MAX;
+	s->eschead = h;
+	s->eschead_cap = cells;
+	return 0;
+}
+
+int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
+{
+	const struct sim_params *p = &s->p;
+
+	f->s = s;
+	f->reach2 = reach * reach * (1 + 1e-9);
+	f->slack = slack;
+	f->nesc = 0;
+	s->escaped = 0;
+	if (p->search == SIM_SEARCH_BRUTE) /* one cell: everybody, in index order */
+		cell = 2 * fmax(p->width, p->height) + reach + slack;
+	int err = grid_build(&s->grid, s->x, s->y, s->n, p->width, p->height, cell);
+	if (err)
+		return err;
+	for (size_t k = 0; k < s->n; k++) {
+		uint32_t i = s->grid.items[k];
+		s->gx[k] = s->x[i];
+		s->gy[k] = s->y[i];
+		s->gvx[k] = s->vx[i];
+		s->gvy[k] = s->vy[i];
+		s->gpos[i] = (uint32_t)k;
+	}
+	return p->update == SIM_SEQUENTIAL ? eschead_fit(s) : 0;
+}
+
+/*
+ * Which boids sequential() must list as escaped, and why rounding
+ * never hides one.
+ *
+ * A boid's grid copy keeps the cell of the position o it had when the grid
+ * was built; after its turn the copy holds its new position p.  A later
+ * boid at q visits the 3 x 3 cells around cell(q) and uses k when the
+ * squared distance passes reach2.  k is found in its old cell exactly when
+ * cell(o) is within one cell of cell(q) on each axis, which holds when
+ * |o - q| is at most one cell on each axis.  Since |o - q| <= |o - p| +
+ * |p - q|, a boid must be listed when |o - p| could exceed the cell minus
+ * the reach: every boid that moved further than its top speed allows, every
+ * wrapped boid (it moved about a field's width), every boid an obstacle put
+ * back on its circle.  In exact arithmetic cell = reach + slack, and a boid
+ * moving at exactly its top speed is not listed; in doubles its computed
+ * distance is slack times (1 + a few u), u = 2^-53, so the test allows
+ * slack (1 + 1e-9) and the cell has twice that margin.  The bound:
+ *
+ *   k passed the filter: fl(d2) <= fl(reach^2 (1 + 1e-9)), so the true
+ *     |p - q| <= reach sqrt(1 + 1e-9) (1 + 3u) <= reach (1 + 0.51e-9);
+ *   k was not listed: fl(|p - o|) <= fl(slack (1 + 1e-9)), so the true
+ *     |p - o| <= slack (1 + 1e-9) (1 + 5u) <= slack (1 + 1.01e-9);
+ *   together |o - q| <= (reach + slack) (1 + 1.01e-9) on each axis;
+ *   the cell c = fl((reach + slack) (1 + 2e-9)) >= (reach + slack)
+ *     (1 + 1.99e-9) (grid_build() only ever makes it larger), so
+ *     |o - q| <= c (1 - 0.97e-9);
+ *   grid_cell_of() takes floor(fl(v / c)), clamped to the grid; the
+ *     quotients that matter are below 2^20 + 2 (the grid has at most 2^20
+ *     cells a side; beyond it both points clamp to the border cell), so
+ *     each is off by less than 2^21 u = 2.4e-10 of a cell, and two
+ *     quotients at most one cell minus 0.97e-9 apart are computed less than
+ *     one cell apart: their floors differ by at most one.
+ *
+ * So any k within reach of q is either in the 3 x 3 cells or listed.  A
+ * listed boid is chained in the cell of its new position p: the same bound
+ * with |p - o| = 0 puts that cell among the 3 x 3 too, so a query walks
+ * its own 9 chains, never the whole list (which grows with the field's
+ * edge, sqrt(N) wrapping boids a step: checking it all made every model
+ * O(N^1.5)).  Nothing here depends on the ratio of slack to reach.  A boid at top speed
+ * is listed only if positions are so large that one ulp of them is 1e-9 of
+ * its step (fields above about 10^6 px): slower then, never wrong.
+ * Brute force has a single cell, so it lists nobody.
+ */
+
+/* Lists boid b, whose copy is k, as escaped: chained in its new cell. */
+static void escape(struct flock_pass *f, size_t b, uint32_t k)
+{
+	struct sim *s = f->s;
+	int cx, cy;
+
+	/* a query within reach of it looks there (the cell is wider than the reach) */
+	grid_cell_of(&s->grid, s->x[b], s->y[b], &cx, &cy);
+	size_t at = (size_t)cy * (size_t)s->grid.nx + (size_t)cx;
+	s->escf[k] = 1;
+	s->escnext[k] = s->eschead[at];
+	s->eschead[at] = k;
+	s->esc[f->nesc++] = k;
+}
+
+static void sequential(struct flock_pass *f, flock_one_fn *one, void *ctx)
+{
+	struct sim *s = f->s;
+	int brute = s->p.search == SIM_SEARCH_BRUTE;
+	double allowed = f->slack * (1 + 1e-9); /* see the proof above */
+	const struct grid_array copies[] = {
+		{ s->gx, sizeof(double) }, { s->gy, sizeof(double) },
+		{ s->gvx, sizeof(double) }, { s->gvy, sizeof(double) }, { s->escf, 1 },
+	};
+
+	for (size_t b = 0; b < s->n; b++) {
+		double x0 = s->x[b], y0 = s->y[b];
+		/* index order jumps about the field: load a later boid's cells
+		 * now (it has not moved yet; a hint only) */
+		if (!brute && b + AHEAD < s->n)
+			grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], copies, 5);
+		one(ctx, b);
+		uint32_t k = s->gpos[b];
+		s->gx[k] = s->x[b];
+		s->gy[k] = s->y[b];
+		s->gvx[k] = s->vx[b];
+		s->gvy[k] = s->vy[b];
+		double dx = s->x[b] - x0, dy = s->y[b] - y0;
+		if (!brute && !(sqrt(dx * dx + dy * dy) <= allowed))
+			escape(f, b, k);
+	}
+	for (size_t e = 0; e < f->nesc; e++) { /* empty the chains for the next step */
+		uint32_t k = s->esc[e];
+		int cx, cy;
+		grid_cell_of(&s->grid, s->gx[k], s->gy[k], &cx, &cy);
+		s->eschead[(size_t)cy * (size_t)s->grid.nx + (size_t)cx] = UINT32_MAX;
+		s->escf[k] = 0;
+	}
+	s->escaped = f->nesc;
+}
+
+struct blocks {
+	const struct sim *s;
+	flock_one_fn *one;
+	void *ctx;
+};
+
+/*
+ * Synchronous: boids in grid order, cell after cell, so that the next
+ * boid's neighbours are mostly in cache already (1M boids in index order
+ * would fetch every neighbourhood from memory).  Each reads the copies only
+ * and writes its own entries, so the order changes no bit.
+ */
+static void block(void *arg, size_t task)
+{
+	const struct blocks *r = arg;
+	const uint32_t *order = r->s->grid.items;
+	size_t n = r->s->n, lo = task * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
+
+	for (size_t k = lo; k < hi; k++)
+		r->one(r->ctx, order[k]);
+}
+
+void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx)
+{
+	struct sim *s = f->s;
+
+	if (s->p.update == SIM_SEQUENTIAL) {
+		sequential(f, one, ctx);
+		return;
+	}
+	struct blocks r = { s, one, ctx };
+	size_t tasks = (s->n + BLOCK - 1) / BLOCK;
+	if (s->pool && s->n >= PARALLEL_MIN)
+		pool_run(s->pool, block, &r, tasks);
+	else
+		for (size_t t = 0; t < tasks; t++)
+			block(&r, t);
+}
+
+/* ---------------------------------------------------- obstacles, target */
+
+struct flock_vec flock_obstacle_push(const struct sim_params *p, double x, double y)
+{
+	double px = 0, py = 0;
+
+	for (size_t i = 0; i < p->obstacles_n; i++) {
+		const struct sim_obstacle *o = &p->obstacles[i];
+		double dx = x - o->x, dy = y - o->y;
+		double d = sqrt(dx * dx + dy * dy);
+		double depth = o->r + p->obstacle_margin - d;
+		if (!(depth > 0))
+			continue;
+		if (d > 0) {
+			px += dx / d * depth * p->obstacle_weight;
+			py += dy / d * depth * p->obstacle_weight;
+		} else {
+			px += depth * p->obstacle_weight; /* at the centre: out along +x */
+		}
+	}
+	return (struct flock_vec){ px, py };
+}
+
+void flock_obstacle_wall(const struct sim_params *p, double *x, double *y, double *vx, double *vy)
+{
+	for (size_t i = 0; i < p->obstacles_n; i++) {
+		const struct sim_obstacle *o = &p->obstacles[i];
+		double dx = *x - o->x, dy = *y - o->y;
+		double d = sqrt(dx * dx + dy * dy);
+		if (!(d < o->r))
+			continue;
+		double nx = 1, ny = 0; /* at the centre: out along +x */
+		if (d > 0)
+			nx = dx / d, ny = dy / d;
+		*x = o->x + nx * o->r;
+		*y = o->y + ny * o->r;
+		double vn = *vx * nx + *vy * ny;
+		if (vn < 0) { /* heading in: reflect, which keeps the speed */
+			*vx -= 2 * vn * nx;
+			*vy -= 2 * vn * ny;
+		}
+	}
+}
+
+void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y)
+{
+	switch (p->target_mode) {
+	case SIM_TARGET_FIXED:
+		*x = p->target_x;
+		*y = p->target_y;
+		return;
+	case SIM_TARGET_LISSAJOUS: {
+		double th = 2 * M_PI * (double)t / p->target_period;
+		*x = p->width / 2 + p->target_amp_x * p->width * cos(p->target_freq_x * th);
+		*y = p->height / 2 + p->target_amp_y * p->height * sin(p->target_freq_y * th);
+		return;
+	}
+	case SIM_TARGET_NONE:
+	default:
+		*x = p->width / 2;
+		*y = p->height / 2;
+		return;
+	}
+}
+
+void flock_scatter(struct sim *s, uint64_t seed)
+{
+	struct rng r;
+
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < s->n; i++) {
+		s->x[i] = rng_uniform(&r) * s->p.width;
+		s->y[i] = rng_uniform(&r) * s->p.height;
+		s->vx[i] = rng_uniform(&r) - .5;
+		s->vy[i] = rng_uniform(&r) - .5;
+	}
+}

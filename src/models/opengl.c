@@ -1,0 +1,267 @@
+/*
+ * opengl — the C# article's "OpenGL version" (swharden/Csharp-Data-
+ * Visualization, dev/old/drawing/boids2): its own rules, predators that see
+ * further, walls, and per-boid target speeds; docs/MODEL.md, "opengl".
+ *
+ * The program's velocity v moves a boid by v x gl_step per step; s->vx
+ * holds px/step = v x gl_step, as in every model.  Each boid's target
+ * speed (program units) is this model's own state: s->state, double[n].
+ *
+ * gl_one() does one boid as the program's Field.Advance() does it: flock,
+ * avoid (own kind), align, flee predators, walls, then SetSpeed() and the
+ * move, each changing the velocity in place.  Neighbours include the boid
+ * itself (distance 0), as in the program's loops over every boid; its own
+ * velocity in the alignment mean is the one already changed by flock and
+ * avoid.  Predators are boids 0 .. P-1 and see gl_predator_sight times as
+ * far for cohesion.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "flock.h"
+#include "model.h"
+#include "rng.h"
+
+/* The program's numbers with its sliders where they start. */
+static void opengl_params_default(struct sim_params *p)
+{
+	p->gl_flock_radius = 100;   /* Vision = 10 x VisionTrackbar (10) */
+	p->gl_flock_weight = .0005; /* .0005 x (2 x 10/20)^3 */
+	p->gl_predator_sight = 2;   /* "predators have double distance" */
+	p->gl_avoid_radius = 20;    /* VisionRepel */
+	p->gl_avoid_weight = .005;  /* .005 x (2 x 10/20)^4 */
+	p->gl_avoid_all = 0;        /* "like avoids like" */
+	p->gl_align_radius = 100;   /* Vision */
+	p->gl_align_weight = .03;   /* .03 x (2 x 10/20)^3 */
+	p->gl_flee_radius = 100;    /* Vision */
+	p->gl_flee_weight = .002;
+	p->gl_wall_pad = 100;       /* Vision */
+	p->gl_wall_turn = .1;
+	p->gl_speed_min = .5;       /* .5 + NextDouble() */
+	p->gl_speed_max = 1.5;
+	p->gl_predator_boost = .5;
+	p->gl_speed_ease = .1;      /* SetSpeed(): 10% of the way per step */
+	p->gl_step = 2;             /* SpeedTrackbar (10) x .2 */
+}
+
+/* Each boid's target speed: the program's Boid.TargetSpeed before any draw. */
+static int opengl_state_init(struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	size_t m = s->n ? s->n : 1;
+	double *ts = malloc(m * sizeof(*ts));
+
+	if (!ts)
+		return -ENOMEM;
+	for (size_t i = 0; i < m; i++)
+		ts[i] = (p->gl_speed_min + p->gl_speed_max) / 2;
+	s->state = ts;
+	return 0;
+}
+
+static void opengl_state_release(struct sim *s)
+{
+	free(s->state);
+	s->state = NULL;
+}
+
+/* The boid in one step: its velocity v in program units, whether a predator. */
+struct boid {
+	size_t b;
+	double x, y, vx, vy;
+	int pred;
+};
+
+/* Pass 1: cohesion toward the centre; returns how many count for alignment (ax, ay: the others). */
+static size_t flock_align(const struct flock_pass *f, struct boid *o, double *ax, double *ay)
+{
+	const struct sim *s = f->s;
+	const struct sim_params *p = &s->p;
+	double step = p->gl_step, fr = p->gl_flock_radius * (o->pred ? p->gl_predator_sight : 1);
+	uint32_t self = s->gpos[o->b];
+	double cx = 0, cy = 0;
+	size_t cn = 0, an = 0;
+	struct flock_cands it;
+
+	*ax = *ay = 0;
+	flock_cands_begin(&it, f, o->x, o->y);
+	for (uint32_t k; flock_cands_next(&it, &k);) {
+		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y;
+		double d2 = dx * dx + dy * dy;
+		if (!(d2 <= f->reach2))
+			continue;
+		double d = sqrt(d2);
+		if (d < fr) {
+			cx += s->gx[k];
+			cy += s->gy[k];
+			cn++;
+		}
+		if (d < p->gl_align_radius) {
+			if (k != self) {
+				*ax += s->gvx[k] / step;
+				*ay += s->gvy[k] / step;
+			}
+			an++;
+		}
+	}
+	if (cn) {
+		o->vx += (cx / (double)cn - o->x) * p->gl_flock_weight;
+		o->vy += (cy / (double)cn - o->y) * p->gl_flock_weight;
+	}
+	return an;
+}
+
+/* Pass 2: separation, one neighbour at a time, own kind only (unless gl_avoid_all). */
+static void avoid(const struct flock_pass *f, struct boid *o, size_t np)
+{
+	const struct sim *s = f->s;
+	const struct sim_params *p = &s->p;
+	struct flock_cands it;
+
+	flock_cands_begin(&it, f, o->x, o->y);
+	for (uint32_t k; flock_cands_next(&it, &k);) {
+		if (!p->gl_avoid_all && (s->grid.items[k] < np) != o->pred)
+			continue;
+		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y;
+		double d2 = dx * dx + dy * dy;
+		if (!(d2 <= f->reach2))
+			continue;
+		double closeness = p->gl_avoid_radius - sqrt(d2);
+		if (closeness > 0) {
+			o->vx -= dx * p->gl_avoid_weight * closeness;
+			o->vy -= dy * p->gl_avoid_weight * closeness;
+		}
+	}
+}
+
+/* Flee every predator in range, in index order, by the bare offset. */
+static void flee(const struct sim *s, struct boid *o, size_t np)
+{
+	const struct sim_params *p = &s->p;
+
+	for (size_t j = 0; j < np; j++) {
+		uint32_t k = s->gpos[j];
+		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y;
+		if (sqrt(dx * dx + dy * dy) < p->gl_flee_radius) {
+			o->vx -= dx * p->gl_flee_weight;
+			o->vy -= dy * p->gl_flee_weight;
+		}
+	}
+}
+
+static void gl_one(void *ctx, size_t b)
+{
+	const struct flock_pass *f = ctx;
+	struct sim *s = f->s;
+	const struct sim_params *p = &s->p;
+	const double *ts = s->state;
+	double step = p->gl_step;
+	size_t np = p->predators < s->n ? p->predators : s->n;
+	struct boid o = { b, s->x[b], s->y[b], s->vx[b] / step, s->vy[b] / step, b < np };
+	double ax, ay;
+
+	size_t an = flock_align(f, &o, &ax, &ay);
+	avoid(f, &o, np);
+	if (an) { /* the boid itself counts with its velocity as it is now */
+		ax += o.vx;
+		ay += o.vy;
+		o.vx -= (o.vx - ax / (double)an) * p->gl_align_weight;
+		o.vy -= (o.vy - ay / (double)an) * p->gl_align_weight;
+	}
+	flee(s, &o, np);
+	/* walls, from the position before the move */
+	flock_bounce(p, p->gl_wall_pad, p->gl_wall_turn, o.x, o.y, &o.vx, &o.vy);
+	if (p->obstacles_n) {
+		struct flock_vec push = flock_obstacle_push(p, o.x, o.y);
+		o.vx += push.x / step;
+		o.vy += push.y / step;
+	}
+
+	double vx = o.vx, vy = o.vy, bx = o.x, by = o.y;
+	if (!(vx == 0 && vy == 0)) { /* SetSpeed(): a tenth of the way, no clamp */
+		double speed = ts[b] + (o.pred ? p->gl_predator_boost : 0);
+		double cur = sqrt(vx * vx + vy * vy);
+		double tx = vx / cur * speed, ty = vy / cur * speed;
+		vx += (tx - vx) * p->gl_speed_ease;
+		vy += (ty - vy) * p->gl_speed_ease;
+	}
+	flock_contain(&vx, &vy);
+
+	bx += vx * step;
+	by += vy * step;
+	vx *= step;
+	vy *= step;
+	if (p->obstacles_n)
+		flock_obstacle_wall(p, &bx, &by, &vx, &vy);
+	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+}
+
+/*
+ * Field.RandomizeBoids(): for each boid the four draws of harden, with vx
+ * and vy times gl_step (px/step), and a fifth giving the target speed
+ * ts = gl_speed_min + u (max - min).
+ */
+static void opengl_randomize(struct sim *s, uint64_t seed)
+{
+	const struct sim_params *p = &s->p;
+	double *ts = s->state;
+	struct rng r;
+
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < s->n; i++) {
+		s->x[i] = rng_uniform(&r) * p->width;
+		s->y[i] = rng_uniform(&r) * p->height;
+		s->vx[i] = (rng_uniform(&r) - .5) * p->gl_step;
+		s->vy[i] = (rng_uniform(&r) - .5) * p->gl_step;
+		ts[i] = p->gl_speed_min + rng_uniform(&r) * (p->gl_speed_max - p->gl_speed_min);
+	}
+}
+
+static int opengl_step(struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	double sight = p->predators ? fmax(1, p->gl_predator_sight) : 1;
+	double reach = fmax(p->gl_flock_radius * sight, fmax(p->gl_align_radius, p->gl_avoid_radius));
+	/* no clamp: a faster boid escapes its cell and is visited from the list */
+	double slack = p->gl_step * 2 * (fabs(p->gl_speed_max) + fabs(p->gl_predator_boost));
+	struct flock_pass f;
+
+	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
+	if (err)
+		return err;
+	flock_run(&f, gl_one, &f);
+	return 0;
+}
+
+static void opengl_ranges(const struct sim_params *p, double *near, double *far)
+{
+	*near = p->gl_avoid_radius;
+	*far = p->gl_flock_radius;
+}
+
+/* Its window and look: white arrows with OpenGL trails, yellow predators (--opengl). */
+static const char *const opengl_defaults[] = {
+	"predators=0",
+	"boids=250",
+	"size=1157x578",
+	"shape=arrow",
+	"boid-color=#ffffff",
+	"trail-style=opengl",
+	"opengl=yes",
+	NULL,
+};
+
+const struct boids_model opengl_model = {
+	.name = "opengl",
+	.summary = "the C# article's OpenGL version: target speeds, arrowheads, soft tails",
+	.seed = "seeds/000 (its \"OpenGL version\"; the program's facts: seeds/README.md)",
+	.notes = "docs/MODEL.md, \"opengl (the C# article's \\\"OpenGL version\\\")\"",
+	.params_default = opengl_params_default,
+	.program_defaults = opengl_defaults,
+	.state_init = opengl_state_init,
+	.state_release = opengl_state_release,
+	.randomize = opengl_randomize,
+	.step = opengl_step,
+	.ranges = opengl_ranges,
+};

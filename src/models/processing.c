@@ -1,0 +1,206 @@
+/*
+ * processing — Kakehi's Processing flocking (seeds/002), the Java listing as
+ * written; docs/MODEL.md, "processing (seeds/002)".
+ *
+ * Each boid, in its turn, gathers its neighbours (at distance <= r, itself
+ * excluded), forms cohesion = unit(centre - p), separation = unit(sum of
+ * unit(p - q)) over d > 0 (the Java's in-place normalize; 1/d with
+ * SIM_SEP_INVERSE), alignment = unit(sum of v); weighted, summed; optional
+ * jitter and force limit; v = v + a, optional speed limit; moves; wraps
+ * (the sketch always does).  No predators: the program has none.
+ */
+#include <math.h>
+
+#include "flock.h"
+#include "model.h"
+
+static void processing_params_default(struct sim_params *p)
+{
+	p->proc_cohesion_radius = 40;
+	p->proc_separation_radius = 10;
+	p->proc_alignment_radius = 40;
+	p->proc_cohesion_weight = .5;
+	p->proc_separation_weight = 4;
+	p->proc_alignment_weight = 4;
+	p->proc_max_force = 0;
+	p->proc_max_speed = 0;
+	p->proc_separation = SIM_SEP_UNIT;
+	p->proc_limit_components = 0;
+	p->proc_jitter = 0;
+	p->noise_seed = 0;
+}
+
+/* SplitMix64's finaliser: a good 64-bit mix, integer only. */
+static uint64_t mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A uniform double in [0, 1) for (seed, step, boid, component), the same
+ * whichever thread asks and in whichever order: no shared generator state.
+ */
+static double noise01(uint64_t seed, uint64_t step, size_t b, unsigned comp)
+{
+	uint64_t z = mix64(mix64(mix64(seed) ^ step) ^ ((uint64_t)b * 2 + comp));
+	return (double)(z >> 11) * 0x1.0p-53;
+}
+
+/* Limits (x, y) to max by length or, as the sketch does, by component. */
+static void limit(const struct sim_params *p, double *x, double *y, double max)
+{
+	if (p->proc_limit_components)
+		flock_limit_components(x, y, max);
+	else
+		flock_limit_length(x, y, max);
+}
+
+/* The three rules' weighted sum for boid b: the acceleration before jitter. */
+static struct flock_vec rules(const struct flock_pass *f, size_t b)
+{
+	const struct sim *s = f->s;
+	const struct sim_params *p = &s->p;
+	double bx = s->x[b], by = s->y[b];
+	uint32_t self = s->gpos[b];
+	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	size_t cn = 0;
+	struct flock_cands it;
+
+	flock_cands_begin(&it, f, bx, by);
+	for (uint32_t k; flock_cands_next(&it, &k);) {
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double d2 = dx * dx + dy * dy;
+		if (k == self || !(d2 <= f->reach2))
+			continue;
+		double d = sqrt(d2);
+		if (d <= p->proc_cohesion_radius) {
+			cx += s->gx[k];
+			cy += s->gy[k];
+			cn++;
+		}
+		if (d <= p->proc_separation_radius && d > 0) {
+			double ux = -dx / d, uy = -dy / d; /* unit(p - q) */
+			if (p->proc_separation == SIM_SEP_INVERSE) {
+				ux /= d;
+				uy /= d;
+			}
+			sx += ux;
+			sy += uy;
+		}
+		if (d <= p->proc_alignment_radius) {
+			ax += s->gvx[k];
+			ay += s->gvy[k];
+		}
+	}
+	if (cn) {
+		cx = cx / (double)cn - bx;
+		cy = cy / (double)cn - by;
+		flock_unit(&cx, &cy);
+	}
+	flock_unit(&sx, &sy);
+	flock_unit(&ax, &ay);
+	return (struct flock_vec){
+		cx * p->proc_cohesion_weight + (sx * p->proc_separation_weight + ax * p->proc_alignment_weight),
+		cy * p->proc_cohesion_weight + (sy * p->proc_separation_weight + ay * p->proc_alignment_weight),
+	};
+}
+
+static void proc_one(void *ctx, size_t b)
+{
+	const struct flock_pass *f = ctx;
+	struct sim *s = f->s;
+	const struct sim_params *p = &s->p;
+	double bx = s->x[b], by = s->y[b], vx = s->vx[b], vy = s->vy[b];
+	struct flock_vec acc = rules(f, b);
+
+	if (p->proc_jitter > 0) {
+		double j = p->proc_jitter;
+		acc.x += -j + noise01(p->noise_seed, s->steps, b, 0) * (2 * j);
+		acc.y += -j + noise01(p->noise_seed, s->steps, b, 1) * (2 * j);
+	}
+	if (p->proc_max_force > 0)
+		limit(p, &acc.x, &acc.y, p->proc_max_force);
+
+	vx = acc.x + vx;
+	vy = acc.y + vy;
+	if (p->obstacles_n) {
+		struct flock_vec o = flock_obstacle_push(p, bx, by);
+		vx += o.x;
+		vy += o.y;
+	}
+	if (p->proc_max_speed > 0)
+		limit(p, &vx, &vy, p->proc_max_speed);
+	flock_contain(&vx, &vy);
+
+	bx += vx;
+	by += vy;
+	if (p->obstacles_n)
+		flock_obstacle_wall(p, &bx, &by, &vx, &vy);
+	flock_wrap_to_edge(p, &bx, &by);
+	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+}
+
+/*
+ * How far a processing boid can move in this step (a bound, for the grid's
+ * cells; any boid moving further is looked up from the escaped list).  With
+ * the speed limit, the limit; without, the fastest boid now plus the largest
+ * acceleration (force limit, or the sum of the weights and the jitter) and
+ * the obstacles' strongest push.
+ */
+static double proc_slack(const struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	double k = p->proc_limit_components ? M_SQRT2 : 1;
+
+	if (p->proc_max_speed > 0)
+		return p->proc_max_speed * k;
+	double v2 = 0;
+	for (size_t i = 0; i < s->n; i++)
+		v2 = fmax(v2, s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
+	double a = p->proc_max_force > 0 ? p->proc_max_force * k :
+	           fabs(p->proc_cohesion_weight) + fabs(p->proc_separation_weight) +
+	           fabs(p->proc_alignment_weight) + M_SQRT2 * p->proc_jitter;
+	for (size_t i = 0; i < p->obstacles_n; i++)
+		a += (p->obstacles[i].r + p->obstacle_margin) * p->obstacle_weight;
+	double v = sqrt(v2) + a;
+	return isfinite(v) ? v : 0;
+}
+
+static int processing_step(struct sim *s)
+{
+	const struct sim_params *p = &s->p;
+	double reach = fmax(p->proc_cohesion_radius,
+	                    fmax(p->proc_separation_radius, p->proc_alignment_radius));
+	double slack = proc_slack(s);
+	struct flock_pass f;
+
+	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
+	if (err)
+		return err;
+	flock_run(&f, proc_one, &f);
+	return 0;
+}
+
+static void processing_ranges(const struct sim_params *p, double *near, double *far)
+{
+	*near = p->proc_separation_radius;
+	*far = p->proc_cohesion_radius;
+}
+
+static const char *const processing_defaults[] = { "predators=0", NULL };
+
+const struct boids_model processing_model = {
+	.name = "processing",
+	.summary = "Kakehi's Processing flocking (seeds/002): the Java listing as written",
+	.seed = "seeds/002",
+	.notes = "docs/MODEL.md, \"processing (seeds/002)\"",
+	.flags = MODEL_WRAPS,
+	.params_default = processing_params_default,
+	.program_defaults = processing_defaults,
+	.randomize = flock_scatter, /* as harden's */
+	.step = processing_step,
+	.ranges = processing_ranges,
+};
