@@ -54,9 +54,11 @@ struct renderer {
 	struct render_params p;      /* as given to render_new(), validated */
 	int fast;                    /* RENDER_DRAW_FAST applies: own coverage fill */
 	struct flat_outline flat[2]; /* fast: boids', predators' */
-	float *acc;                  /* fast: accumulation buffer, acc_w x acc_h at most */
+	float *acc;                  /* fast: accumulation buffer, acc_w x acc_h at most, all 0
+	                              * between boids */
 	int acc_w, acc_h;
 	double *dev;                 /* fast: one boid's outline in device pixels */
+	int *rowspan;                /* fast: per row the first and last cell given area */
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
 	cairo_surface_t *surface;    /* ARGB32, p.width x p.height */
@@ -421,8 +423,9 @@ static int fast_setup(struct renderer *r)
 	if ((err = flatten_outline(r, &r->flat[1], psize)) != 0)
 		return err;
 	r->acc_w = r->acc_h = (int)ceil(side);
-	r->acc = malloc((size_t)r->acc_w * (size_t)r->acc_h * sizeof(float));
-	if (!r->acc)
+	r->acc = calloc((size_t)r->acc_w * (size_t)r->acc_h, sizeof(float)); /* kept clear */
+	r->rowspan = malloc(2 * (size_t)r->acc_h * sizeof(int));
+	if (!r->acc || !r->rowspan)
 		return -ENOMEM;
 	r->dev = malloc((size_t)(r->flat[0].npts > r->flat[1].npts ? r->flat[0].npts : r->flat[1].npts) *
 	                2 * sizeof(double));
@@ -438,9 +441,10 @@ static int fast_setup(struct renderer *r)
  * right of the line within each pixel it passes, and the rest of its
  * height to the next pixel, so that summing a row left to right gives each
  * pixel's covered area (the accumulation rasteriser of font-rs).  Points
- * lie in [0, w - 1) x [0, rows).
+ * lie in [0, w - 1) x [0, rows), so a cast floors; lo[] and hi[] widen to
+ * the cells each row was given.
  */
-static void acc_line(float *acc, int w, double x0, double y0, double x1, double y1)
+static void acc_line(float *acc, int w, int *lo, int *hi, double x0, double y0, double x1, double y1)
 {
 	double dir = 1;
 
@@ -453,14 +457,18 @@ static void acc_line(float *acc, int w, double x0, double y0, double x1, double 
 		dir = -1;
 	}
 	double dxdy = (x1 - x0) / (y1 - y0), x = x0;
-	int yend = (int)ceil(y1);
+	int yend = (int)y1 + ((double)(int)y1 < y1); /* ceil */
 	for (int y = (int)y0; y < yend; y++) {
 		float *row = acc + (size_t)y * (size_t)w;
 		double dy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
 		double xnext = x + dxdy * dy, d = dy * dir;
 		double xa = x < xnext ? x : xnext, xb = x < xnext ? xnext : x;
-		double xaf = floor(xa), xbc = ceil(xb);
-		int xai = (int)xaf, xbi = (int)xbc;
+		int xai = (int)xa, xbi = (int)xb + ((double)(int)xb < xb);
+		double xaf = xai;
+		if (xai < lo[y])
+			lo[y] = xai;
+		if (xbi > hi[y])
+			hi[y] = xbi;
 		if (xbi <= xai + 1) {
 			double xmf = .5 * (x + xnext) - xaf;
 			row[xai] += (float)(d - d * xmf);
@@ -468,7 +476,7 @@ static void acc_line(float *acc, int w, double x0, double y0, double x1, double 
 		} else {
 			double sl = 1 / (xb - xa), xf = xa - xaf;
 			double a0 = .5 * sl * (1 - xf) * (1 - xf);
-			double xlf = xb - xbc + 1, am = .5 * sl * xlf * xlf;
+			double xlf = xb - xbi + 1, am = .5 * sl * xlf * xlf;
 			row[xai] += (float)(d * a0);
 			if (xbi == xai + 2) {
 				row[xai + 1] += (float)(d * (1 - a0 - am));
@@ -530,31 +538,35 @@ static void fast_boid(struct renderer *r, const struct flat_outline *fo, const c
 		return; /* flat as a line; never bigger than fast_setup() allowed */
 	if (ox >= r->p.width || oy >= r->p.height || ox + w <= 0 || oy + h <= 0)
 		return;
-	memset(r->acc, 0, (size_t)w * (size_t)h * sizeof(float));
+	int *lo = r->rowspan, *hi = r->rowspan + r->acc_h;
+	for (int row = 0; row < h; row++)
+		lo[row] = w, hi[row] = -1;
 	for (int k = 0; k < n; k++) {
 		int j = k + 1 < n ? k + 1 : 0;
-		acc_line(r->acc, w, dv[2 * k] - ox, dv[2 * k + 1] - oy, dv[2 * j] - ox, dv[2 * j + 1] - oy);
+		acc_line(r->acc, w, lo, hi, dv[2 * k] - ox, dv[2 * k + 1] - oy, dv[2 * j] - ox, dv[2 * j + 1] - oy);
 	}
+	/* sum each row over the cells it was given, clearing them for the next boid */
 	int xlo = ox < 0 ? -ox : 0, xhi = ox + w > r->p.width ? r->p.width - ox : w;
 	for (int row = 0; row < h; row++) {
-		int py = oy + row;
-		if (py < 0 || py >= r->p.height)
+		int py = oy + row, c0 = lo[row], c1 = hi[row];
+		float *a = r->acc + (size_t)row * (size_t)w;
+		if (py < 0 || py >= r->p.height) {
+			for (int col = c0; col <= c1; col++)
+				a[col] = 0;
 			continue;
+		}
 		uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)py * (size_t)r->stride) + ox;
-		const float *a = r->acc + (size_t)row * (size_t)w;
 		float sum = 0;
-		for (int col = 0; col < xhi; col++) {
+		for (int col = c0; col <= c1; col++) {
 			sum += a[col];
-			if (col < xlo)
-				continue;
+			a[col] = 0;
 			float c = fabsf(sum);
 			if (c > 1) /* even-odd: winding 2 (the tail's little loop) is a hole */
 				c = fabsf(2 - c);
 			int cov = (int)(c * 255 + .5f);
-			if (cov >= 255)
-				d[col] = pixel;
-			else if (cov > 0)
-				d[col] = lerp8x4(pixel, (uint32_t)cov, d[col]);
+			if (col < xlo || col >= xhi || cov <= 0)
+				continue;
+			d[col] = cov >= 255 ? pixel : lerp8x4(pixel, (uint32_t)cov, d[col]);
 		}
 	}
 }
@@ -923,6 +935,7 @@ void render_free(struct renderer *r)
 	free(r->flat[0].pts);
 	free(r->flat[1].pts);
 	free(r->acc);
+	free(r->rowspan);
 	free(r->dev);
 	free(r);
 }
