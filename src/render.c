@@ -15,11 +15,11 @@
  *
  * Speed without changing a pixel: most of a boid's cost is Cairo's scan
  * converter and the blend into the picture, whose rows the boids hit in
- * random order (cache and TLB misses on a 1080p frame); so while Cairo draws
- * one boid, the rows the next one will touch are prefetched
- * (prefetch_boid()).  Reusing a pre-flattened path, or setting the matrix
- * instead of save/translate/rotate/restore, changed the pixels or nothing
- * measurable (docs/PERFORMANCE.md).
+ * random order (cache and TLB misses on a 1080p frame); a big picture lives
+ * in huge pages (make_surface()).  Prefetching the next boid's rows, reusing
+ * a pre-flattened path, or setting the matrix instead of
+ * save/translate/rotate/restore measured nothing, or changed pixels for
+ * little (docs/PERFORMANCE.md).
  *
  * RENDER_DRAW_FAST (fast_boid()): the outline is flattened once by Cairo at
  * each size drawn; per boid its points go through the same matrix as the
@@ -35,6 +35,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cairo.h>
 
@@ -62,6 +63,7 @@ struct renderer {
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
 	cairo_surface_t *surface;    /* ARGB32, p.width x p.height */
+	void *mem;                   /* its pixels when we allocated them (make_surface()) */
 	cairo_t *cr;                 /* fill rule and antialias set once */
 	int curved;                  /* segments are cubic Béziers, else lines */
 	int nseg;                    /* segments after the start point */
@@ -572,21 +574,31 @@ static void fast_boid(struct renderer *r, const struct flat_outline *fo, const c
 }
 
 /*
- * Asks for the picture rows a boid centred at pixel (px, py) within `reach`
- * pixels will blend into, so they are in the cache by the time it is drawn.
+ * The picture's memory: above 2 MB, aligned to and advised into huge pages
+ * (a 1080p frame is then 4 TLB entries, not 2025; the boids hit its rows in
+ * random order), which changes no pixel.  Smaller pictures are Cairo's own.
  */
-static void prefetch_boid(const struct renderer *r, double px, double py, double reach)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static int make_surface(struct renderer *r)
 {
-	if (!(px > -reach && px < r->p.width + reach && py > -reach && py < r->p.height + reach) ||
-	    reach > 64)
-		return; /* off the picture (or NaN), or too big to be worth it */
-	int x0 = (int)fmax(0, px - reach), x1 = (int)fmin(r->p.width - 1, px + reach);
-	int y0 = (int)fmax(0, py - reach), y1 = (int)fmin(r->p.height - 1, py + reach);
-	for (int y = y0; y <= y1; y++) {
-		const unsigned char *row = r->data + (size_t)y * (size_t)r->stride;
-		for (int b = 4 * x0; b < 4 * x1 + 64; b += 64)
-			__builtin_prefetch(row + (b < 4 * x1 ? b : 4 * x1), 1);
+	const struct render_params *p = &r->p;
+	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, p->width);
+	size_t bytes = (size_t)stride * (size_t)p->height;
+
+	if (stride <= 0 || bytes < HUGE_PAGE) {
+		r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, p->width, p->height);
+		return cairo_error_code(cairo_surface_status(r->surface));
 	}
+	bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	if (posix_memalign(&r->mem, HUGE_PAGE, bytes) != 0) {
+		r->mem = NULL;
+		return -ENOMEM;
+	}
+	madvise(r->mem, bytes, MADV_HUGEPAGE); /* advice only: no huge pages is no error */
+	r->surface = cairo_image_surface_create_for_data(r->mem, CAIRO_FORMAT_ARGB32, p->width, p->height,
+	                                                 stride);
+	return cairo_error_code(cairo_surface_status(r->surface));
 }
 
 int render_new(struct renderer **out, const struct render_params *p)
@@ -602,8 +614,7 @@ int render_new(struct renderer **out, const struct render_params *p)
 		return -ENOMEM;
 	r->p = *p;
 	build_outline(r);
-	r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, p->width, p->height);
-	err = cairo_error_code(cairo_surface_status(r->surface));
+	err = make_surface(r);
 	if (err)
 		goto fail;
 	r->cr = cairo_create(r->surface);
@@ -839,8 +850,6 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		if (px < -reach || px > p->width + reach ||
 		    py < -reach || py > p->height + reach)
 			continue; /* off the picture: nothing to draw */
-		if (i + 1 < v->n) /* changes no pixel: the next boid's rows into the cache */
-			prefetch_boid(r, v->x[i + 1] * p->scale, v->y[i + 1] * p->scale, reach);
 		double size = want ? p->boid_size * p->predator_size : p->boid_size;
 		if (r->fast) {
 			cairo_matrix_t m = base;
@@ -930,6 +939,7 @@ void render_free(struct renderer *r)
 		cairo_destroy(r->cr);
 	if (r->surface)
 		cairo_surface_destroy(r->surface);
+	free(r->mem); /* after the surface that used it */
 	if (r->backdrop)
 		cairo_surface_destroy(r->backdrop);
 	free(r->flat[0].pts);
