@@ -44,7 +44,8 @@ time_cmd() {
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# ratio NAME TARGET "BOIDS CMD" "BASELINE CMD"
+# ratio NAME TARGET "BOIDS CMD" "BASELINE CMD" (TARGET - for none); leaves the
+# medians in last_a and last_b
 ratio() {
 	local name=$1 target=$2 a=() b=()
 	for ((i = 0; i < REPS; i++)); do
@@ -57,10 +58,10 @@ ratio() {
 	ma=$(median "${a[@]}")
 	mb=$(median "${b[@]}")
 	r=$(echo "$ma / $mb" | bc -l)
-	verdict=$(echo "$r <= $target" | bc -l)
 	if [ "$target" = - ]; then
 		printf '  %-44s %7.3f s / %7.3f s = x%.3f\n' "$name" "$ma" "$mb" "$r"
 	else
+		verdict=$(echo "$r <= $target" | bc -l)
 		printf '  %-44s %7.3f s / %7.3f s = x%.3f  (target <= %s: %s)\n' "$name" "$ma" "$mb" "$r" "$target" \
 			"$([ "$verdict" = 1 ] && echo met || echo MISSED)"
 	fi
