@@ -88,6 +88,7 @@ struct settings {
 	double boid_size;
 	uint32_t background, boid_color, predator_color; /* 0xRRGGBB */
 	int antialias;          /* enum cli_antialias */
+	int draw;               /* 0 exact, 1 fast: enum render_draw */
 	long start_number;      /* first PNG number */
 	long png_level;         /* zlib level 0..9 */
 	long trail;             /* positions drawn behind each boid, 0: none */

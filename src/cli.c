@@ -42,6 +42,7 @@ static const char *const turn_names[] = { "short", "steady", NULL };
 static const char *const trail_style_names[] = { "fade", "opengl", NULL };
 static const char *const gl_avoid_names[] = { "own", "all", NULL };
 static const char *const aa_names[] = { "none", "fast", "good", "best", NULL };
+static const char *const draw_names[] = { "exact", "fast", NULL };
 static const char *const progress_names[] = { "auto", "always", "never", "lines", "json", NULL };
 static const char *const bg_names[] = { "flat", "noise", NULL };
 static const char *const proc_limit_names[] = { "length", "components", NULL };
@@ -269,6 +270,8 @@ static const struct cli_option options[] = {
 	  "colour of the predators (white)", NULL },
 	{ "antialias", 0, CLI_ENUM, OFF(antialias), "good", 0, 0, 0, "MODE", S_DRAW,
 	  "none, fast, good or best", aa_names },
+	{ "draw", 0, CLI_ENUM, OFF(draw), "exact", 0, 0, CLI_BRIEF, "MODE", S_DRAW,
+	  "exact or fast (big flocks; edges IoU >= .99)", draw_names },
 	{ "trail", 0, CLI_LONG, OFF(trail), "0", 0, CLI_MAX_TRAIL, 0, "N", S_DRAW,
 	  "draw each boid's last N positions as a fading line", NULL },
 	{ "trail-style", 0, CLI_ENUM, OFF(trail_style), "fade", 0, 0, 0, "STYLE", S_DRAW,

@@ -187,6 +187,7 @@ static void settings_to_render(struct run *r, struct render_params *p)
 	p->boid_color = s->boid_color;
 	p->predator_color = s->predator_color;
 	p->antialias = aa[s->antialias];
+	p->draw = s->draw ? RENDER_DRAW_FAST : RENDER_DRAW_EXACT;
 	p->predator_size = s->predator_size;
 	p->background_style = s->background_style == CLI_BG_NOISE ? RENDER_BG_NOISE : RENDER_BG_FLAT;
 	p->noise_seed = s->seed;
