@@ -61,6 +61,24 @@ enum render_antialias {
 	RENDER_AA_BEST,
 };
 
+/*
+ * How boids are drawn.  RENDER_DRAW_EXACT: Cairo fills every boid's outline
+ * under its own translate/rotate, as the original (the default; the pixels
+ * of boids 1.0).  RENDER_DRAW_FAST: the same outline, flattened once by
+ * Cairo (its default tolerance, 0.1 pixel), is turned per boid by the same
+ * matrix and filled by render.c's own coverage fill (exact area, where Cairo
+ * samples 15 rows a pixel), then blended with Cairo's formula, boid after
+ * boid in the same order.  Only the antialiased edge changes: the covered
+ * area matches the exact path at IoU >= 0.99 (tests/test_render_fast.c).
+ * It applies to filled shapes with antialiasing on; stroked outlines
+ * (--paint stroke) and --antialias none are drawn by Cairo in both modes.
+ * Everything else (background, trails, obstacles, markers) is Cairo's.
+ */
+enum render_draw {
+	RENDER_DRAW_EXACT,
+	RENDER_DRAW_FAST,
+};
+
 enum render_background {
 	RENDER_BG_FLAT,  /* the background colour */
 	RENDER_BG_NOISE, /* seeded Perlin noise around the background colour (seed 004) */
@@ -93,6 +111,7 @@ struct render_params {
 	enum render_trail_style trail_style;
 	int show_ranges;            /* the OpenGL version's "Ranges": around the last boid */
 	double range_near, range_far; /* radii drawn, field units (separation, cohesion) */
+	enum render_draw draw;      /* exact (Cairo) or fast (own coverage fill) */
 };
 
 /*
@@ -117,7 +136,7 @@ struct renderer;
 
 /* Fills p with the defaults (#003366, LightGreen, white, filled curve of the
  * listing's outline, Cairo's pixel grid, good AA, flat background, predators
- * as big as boids, no obstacles). */
+ * as big as boids, no obstacles, exact drawing). */
 void render_params_default(struct render_params *p, int width, int height);
 
 /* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */

@@ -3,8 +3,10 @@
 # same run, side by side (the machines here are shared and noisy).
 #
 #   1. end to end to MP4: `boids -o x.mp4` / ffmpeg encoding the same frames
-#      (dumped by boids as y4m) with the same codec settings;
-#      at the defaults (target <= 1.05) and 10,000 boids at 1920x1080 (<= 1.25)
+#      (dumped by boids as y4m) with the same codec settings; at the defaults
+#      (targets: exact drawing <= 1.10, --draw fast <= 1.03) and 10,000 boids
+#      at 1920x1080 (exact <= 1.6, fast <= 1.15); then the big scenes, 100k
+#      boids at 1920x1080 and 10k at 3840x2160, in frames a second too
 #   2. PNG sequence: `boids -o f_%05d.png` / ffmpeg writing the same frames
 #      as PNGs from the y4m (target <= 1.0)
 #   3. simulation ms per step and drawing cost (tests/bench/bench_sim.c)
@@ -12,7 +14,10 @@
 #      density, both update orders, 1 and 2 threads; a warning line when time
 #      per boid grows more than 1.5x from 10k to 1M (bench_sim --scaling)
 #   5. memory: bytes per boid of whole runs at 1M boids, simulation only and
-#      drawing a video, as the peak above the same run with 1k boids
+#      drawing a video, as the peak above the same run with 1k boids; the
+#      peak of each scene above, and 300 against 3000 frames (the frame
+#      queue bounds it, not the frame count)
+#   6. drawing throughput on 1 and 2 threads (y4m to /dev/null: no encoder)
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
 # ratio alternating so that a burst of noise hits both.
@@ -39,7 +44,8 @@ time_cmd() {
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# ratio NAME TARGET "BOIDS CMD" "BASELINE CMD"
+# ratio NAME TARGET "BOIDS CMD" "BASELINE CMD" (TARGET - for none); leaves the
+# medians in last_a and last_b
 ratio() {
 	local name=$1 target=$2 a=() b=()
 	for ((i = 0; i < REPS; i++)); do
@@ -52,9 +58,14 @@ ratio() {
 	ma=$(median "${a[@]}")
 	mb=$(median "${b[@]}")
 	r=$(echo "$ma / $mb" | bc -l)
-	verdict=$(echo "$r <= $target" | bc -l)
-	printf '  %-44s %7.3f s / %7.3f s = x%.3f  (target <= %s: %s)\n' "$name" "$ma" "$mb" "$r" "$target" \
-		"$([ "$verdict" = 1 ] && echo met || echo MISSED)"
+	if [ "$target" = - ]; then
+		printf '  %-44s %7.3f s / %7.3f s = x%.3f\n' "$name" "$ma" "$mb" "$r"
+	else
+		verdict=$(echo "$r <= $target" | bc -l)
+		printf '  %-44s %7.3f s / %7.3f s = x%.3f  (target <= %s: %s)\n' "$name" "$ma" "$mb" "$r" "$target" \
+			"$([ "$verdict" = 1 ] && echo met || echo MISSED)"
+	fi
+	last_a=$ma last_b=$mb
 }
 
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
@@ -62,15 +73,37 @@ x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflag
 echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS"
 echo "end to end, boids / ffmpeg on the same frames:"
 "$BOIDS" -q -y -o default.y4m
-ratio "MP4, defaults (640x360, 100 boids, 300 fr)" 1.05 \
+ratio "MP4, defaults (640x360, 100 boids, 300 fr)" 1.10 \
 	"'$BOIDS' -q -y -o out/x.mp4" \
+	"ffmpeg -v error -y -i default.y4m $x264 out/x.mp4"
+ratio "  the same, --draw fast" 1.03 \
+	"'$BOIDS' -q -y --draw fast -o out/x.mp4" \
 	"ffmpeg -v error -y -i default.y4m $x264 out/x.mp4"
 
 frames=300; [ -n "$QUICK" ] && frames=60
 "$BOIDS" -q -y -o big.y4m -n 10000 -s 1920x1080 -f $frames
-ratio "MP4, 10000 boids at 1920x1080 ($frames fr)" 1.25 \
+ratio "MP4, 10000 boids at 1920x1080 ($frames fr)" 1.6 \
 	"'$BOIDS' -q -y -o out/x.mp4 -n 10000 -s 1920x1080 -f $frames" \
 	"ffmpeg -v error -y -i big.y4m $x264 out/x.mp4"
+ratio "  the same, --draw fast" 1.15 \
+	"'$BOIDS' -q -y --draw fast -o out/x.mp4 -n 10000 -s 1920x1080 -f $frames" \
+	"ffmpeg -v error -y -i big.y4m $x264 out/x.mp4"
+rm -f big.y4m
+
+# big scenes: boids (exact, fast) / ffmpeg on the same frames, and frames a second
+bigf=10; [ -n "$QUICK" ] && bigf=4
+for scene in "100000 1920x1080" "10000 3840x2160"; do
+	set -- $scene
+	"$BOIDS" -q -y -o big.y4m -n "$1" -s "$2" -f $bigf
+	for mode in exact fast; do
+		ratio "MP4, $1 boids at $2 ($bigf fr), $mode" - \
+			"'$BOIDS' -q -y --draw $mode -o out/x.mp4 -n $1 -s $2 -f $bigf" \
+			"ffmpeg -v error -y -i big.y4m $x264 out/x.mp4"
+		printf '  %-44s %7.2f frames/s (ffmpeg alone %.2f)\n' "" \
+			"$(echo "$bigf / $last_a" | bc -l)" "$(echo "$bigf / $last_b" | bc -l)"
+	done
+	rm -f big.y4m
+done
 
 ratio "PNG sequence, defaults" 1.0 \
 	"'$BOIDS' -q -y -o 'out/f_%05d.png'" \
@@ -97,3 +130,30 @@ echo "memory at 1M boids on 16384x16384 (bytes a boid: peak above a 1k run's, pe
 per_boid "simulation only (--no-render, 3 frames)" "--no-render -f 3" "--no-render -f 3"
 per_boid "drawn to MP4, 2048x2048 picture (1 frame)" "--scale 0.125 -f 1 -o out/x.mp4" \
 	"--scale 4 -f 1 -o out/x.mp4"
+
+echo
+echo "peak memory of whole runs (MP4, --draw fast unless named):"
+peak_row() { printf '  %-50s %6.1f MB\n' "$1" "$(echo "$(peak_kb "${@:2}") / 1024" | bc -l)"; }
+peak_row "defaults, exact drawing" -o out/x.mp4
+peak_row "defaults" --draw fast -o out/x.mp4
+peak_row "10000 boids at 1920x1080, 30 frames" --draw fast -n 10000 -s 1920x1080 -f 30 -o out/x.mp4
+peak_row "100000 boids at 1920x1080, $bigf frames" --draw fast -n 100000 -s 1920x1080 -f $bigf -o out/x.mp4
+peak_row "10000 boids at 3840x2160, $bigf frames" --draw fast -n 10000 -s 3840x2160 -f $bigf -o out/x.mp4
+short=300 long=3000; [ -n "$QUICK" ] && short=100 long=1000
+for f in $short $long; do
+	peak_row "defaults, $f frames" --draw fast -f $f -o out/x.mp4
+done
+for f in $short $long; do
+	peak_row "1000 boids at 1920x1080, $f frames, y4m to /dev/null" --draw fast -n 1000 -s 1920x1080 -f $f -o -
+done
+
+echo
+tf=60; [ -n "$QUICK" ] && tf=20
+echo "drawing throughput, 10000 boids at 1920x1080, $tf frames as y4m to /dev/null (no encoder):"
+for mode in exact fast; do
+	ratio "$mode: 1 thread / 2 threads" - \
+		"'$BOIDS' -q -y --draw $mode -n 10000 -s 1920x1080 -f $tf --threads 1 -o - >/dev/null" \
+		"'$BOIDS' -q -y --draw $mode -n 10000 -s 1920x1080 -f $tf --threads 2 -o - >/dev/null"
+	printf '  %-44s %7.2f frames/s on 1 thread, %.2f on 2\n' "" \
+		"$(echo "$tf / $last_a" | bc -l)" "$(echo "$tf / $last_b" | bc -l)"
+done

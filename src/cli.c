@@ -61,6 +61,8 @@ static const struct cli_choice aa_names[] = {
 static const struct cli_choice progress_names[] = {
 	{ "auto", RUN_PROGRESS_AUTO }, { "always", RUN_PROGRESS_ALWAYS }, { "never", RUN_PROGRESS_NEVER },
 	{ "lines", RUN_PROGRESS_LINES }, { "json", RUN_PROGRESS_JSON }, END };
+static const struct cli_choice draw_names[] = {
+	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
@@ -70,7 +72,8 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
                sizeof(enum render_grid) == sizeof(int) && sizeof(enum render_antialias) == sizeof(int) &&
                sizeof(enum render_trail_style) == sizeof(int) &&
                sizeof(enum render_background) == sizeof(int) && sizeof(enum run_look) == sizeof(int) &&
-               sizeof(enum run_progress) == sizeof(int) && sizeof(enum sim_target_mode) == sizeof(int),
+               sizeof(enum run_progress) == sizeof(int) && sizeof(enum sim_target_mode) == sizeof(int) &&
+               sizeof(enum render_draw) == sizeof(int),
                "an enum is not int-sized");
 
 /*
@@ -318,6 +321,8 @@ static const struct cli_option options[] = {
 	  "colour of the predators (white)", NULL },
 	{ "antialias", 0, T_ENUM(render.antialias, enum render_antialias), "good", 0, 0, 0, "MODE", NULL, S_DRAW,
 	  "none, fast, good or best", aa_names },
+	{ "draw", 0, T_ENUM(render.draw, enum render_draw), "exact", 0, 0, CLI_BRIEF, "MODE", NULL, S_DRAW,
+	  "exact or fast (big flocks; edges IoU >= .99)", draw_names },
 	{ "trail", 0, T_LONG(run.trail), "0", 0, CLI_MAX_TRAIL, 0, "N", NULL, S_DRAW,
 	  "draw each boid's last N positions as a fading line", NULL },
 	{ "trail-style", 0, T_ENUM(render.trail_style, enum render_trail_style), "fade", 0, 0, 0, "STYLE", NULL, S_DRAW,

@@ -12,6 +12,21 @@
  * so drawing a boid allocates nothing.  Boids whose position is not finite,
  * or whose outline lies entirely outside the picture, are skipped: Cairo
  * never sees a NaN or a coordinate beyond its fixed-point range.
+ *
+ * Speed without changing a pixel: most of a boid's cost is Cairo's scan
+ * converter and the blend into the picture, whose rows the boids hit in
+ * random order (cache and TLB misses on a 1080p frame); a big picture lives
+ * in huge pages (make_surface()).  Prefetching the next boid's rows, reusing
+ * a pre-flattened path, or setting the matrix instead of
+ * save/translate/rotate/restore measured nothing, or changed pixels for
+ * little (docs/PERFORMANCE.md).
+ *
+ * RENDER_DRAW_FAST (fast_boid()): the outline is flattened once by Cairo at
+ * each size drawn; per boid its points go through the same matrix as the
+ * exact path's and an accumulation-buffer coverage fill (signed area and
+ * cover per cell, summed along the row; even-odd folds the sum) computes
+ * each pixel's exact covered area, blended into the surface as Cairo's
+ * span renderer blends an opaque colour.
  */
 #include "render.h"
 
@@ -19,6 +34,8 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include <cairo.h>
 
@@ -27,9 +44,26 @@
 #define NPTS 5                       /* points of every outline, the origin twice */
 #define SPLINE_TENSION 0.5           /* FillClosedCurve's default */
 
+/* A flattened outline in boid units: npts points, closed (last to first). */
+struct flat_outline {
+	double *pts;                 /* x0 y0 x1 y1 ... */
+	int npts;
+	double size;                 /* the boid size it was flattened for */
+};
+
 struct renderer {
 	struct render_params p;      /* as given to render_new(), validated */
+	int fast;                    /* RENDER_DRAW_FAST applies: own coverage fill */
+	struct flat_outline flat[2]; /* fast: boids', predators' */
+	float *acc;                  /* fast: accumulation buffer, acc_w x acc_h at most, all 0
+	                              * between boids */
+	int acc_w, acc_h;
+	double *dev;                 /* fast: one boid's outline in device pixels */
+	int *rowspan;                /* fast: per row the first and last cell given area */
+	unsigned char *data;         /* the surface's pixels */
+	int stride;
 	cairo_surface_t *surface;    /* ARGB32, p.width x p.height */
+	void *mem;                   /* its pixels when we allocated them (make_surface()) */
 	cairo_t *cr;                 /* fill rule and antialias set once */
 	int curved;                  /* segments are cubic Béziers, else lines */
 	int nseg;                    /* segments after the start point */
@@ -163,6 +197,7 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->show_ranges = 0;
 	p->range_near = 20;
 	p->range_far = 50;
+	p->draw = RENDER_DRAW_EXACT;
 }
 
 static int params_valid(const struct render_params *p)
@@ -186,6 +221,7 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->predator_size) && p->predator_size > 0 &&
 	       (p->background_style == RENDER_BG_FLAT || p->background_style == RENDER_BG_NOISE) &&
 	       (p->obstacles_n == 0 || p->obstacles) &&
+	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
 }
 
@@ -319,6 +355,252 @@ static cairo_antialias_t cairo_aa(enum render_antialias aa)
 	}
 }
 
+/* ------------------------------------------------------------ fast drawing */
+
+/*
+ * Cairo's own flattening of the outline drawn at `size` (a circle of
+ * CIRCLE_RADIUS for RENDER_CIRCLE), in boid units: flattened under the
+ * device scale it will be drawn at, with Cairo's default tolerance, so the
+ * polygon is as fine as the one Cairo fills in the exact path.
+ */
+static int flatten_outline(struct renderer *r, struct flat_outline *fo, double size)
+{
+	cairo_t *cr = r->cr;
+	cairo_path_t *path;
+	int err = 0;
+
+	cairo_save(cr);
+	cairo_identity_matrix(cr);
+	cairo_scale(cr, r->p.scale * size, r->p.scale * size);
+	cairo_new_path(cr);
+	if (r->p.shape == RENDER_CIRCLE)
+		cairo_arc(cr, 0, 0, CIRCLE_RADIUS, 0, 2 * M_PI);
+	else
+		append_outline(r);
+	path = cairo_copy_path_flat(cr);
+	cairo_new_path(cr);
+	cairo_restore(cr);
+	err = cairo_error_code(path->status);
+	if (err)
+		goto fail;
+	fo->pts = malloc((size_t)path->num_data * 2 * sizeof(double));
+	if (!fo->pts) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	fo->npts = 0;
+	fo->size = size;
+	for (int i = 0; i < path->num_data; i += path->data[i].header.length) {
+		const cairo_path_data_t *d = &path->data[i];
+		if (d->header.type == CAIRO_PATH_CLOSE_PATH)
+			break; /* one closed outline; the move_to Cairo adds after it is the same point */
+		if (d->header.type != CAIRO_PATH_MOVE_TO && d->header.type != CAIRO_PATH_LINE_TO)
+			continue; /* a flat path has no curves */
+		if (d->header.type == CAIRO_PATH_MOVE_TO && fo->npts) {
+			err = -EINVAL; /* not one outline: never happens for our shapes */
+			goto fail;
+		}
+		fo->pts[2 * fo->npts] = d[1].point.x;
+		fo->pts[2 * fo->npts + 1] = d[1].point.y;
+		fo->npts++;
+	}
+fail:
+	cairo_path_destroy(path);
+	return err;
+}
+
+/* Sets up RENDER_DRAW_FAST: the outlines and a buffer for the biggest boid. */
+static int fast_setup(struct renderer *r)
+{
+	const struct render_params *p = &r->p;
+	double big = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * fmax(1, p->predator_size);
+	double side = 2 * (r->reach * big * p->scale + 2) + 4;
+	int err;
+
+	if (side > 4096)
+		return 0; /* a boid bigger than a picture: Cairo draws it */
+	if ((err = flatten_outline(r, &r->flat[0], p->boid_size)) != 0)
+		return err;
+	double psize = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * p->predator_size;
+	if ((err = flatten_outline(r, &r->flat[1], psize)) != 0)
+		return err;
+	r->acc_w = r->acc_h = (int)ceil(side);
+	r->acc = calloc((size_t)r->acc_w * (size_t)r->acc_h, sizeof(float)); /* kept clear */
+	r->rowspan = malloc(2 * (size_t)r->acc_h * sizeof(int));
+	if (!r->acc || !r->rowspan)
+		return -ENOMEM;
+	r->dev = malloc((size_t)(r->flat[0].npts > r->flat[1].npts ? r->flat[0].npts : r->flat[1].npts) *
+	                2 * sizeof(double));
+	if (!r->dev)
+		return -ENOMEM;
+	r->fast = 1;
+	return 0;
+}
+
+/*
+ * Adds the line (x0,y0)-(x1,y1), in buffer pixels, to the accumulation
+ * buffer (w floats a row): in each row it crosses, the signed area to the
+ * right of the line within each pixel it passes, and the rest of its
+ * height to the next pixel, so that summing a row left to right gives each
+ * pixel's covered area (the accumulation rasteriser of font-rs).  Points
+ * lie in [0, w - 1) x [0, rows), so a cast floors; lo[] and hi[] widen to
+ * the cells each row was given.
+ */
+static void acc_line(float *acc, int w, int *lo, int *hi, double x0, double y0, double x1, double y1)
+{
+	double dir = 1;
+
+	if (y0 == y1)
+		return;
+	if (y0 > y1) {
+		double t;
+		t = x0, x0 = x1, x1 = t;
+		t = y0, y0 = y1, y1 = t;
+		dir = -1;
+	}
+	double dxdy = (x1 - x0) / (y1 - y0), x = x0;
+	int yend = (int)y1 + ((double)(int)y1 < y1); /* ceil */
+	for (int y = (int)y0; y < yend; y++) {
+		float *row = acc + (size_t)y * (size_t)w;
+		double dy = (y + 1 < y1 ? y + 1 : y1) - (y > y0 ? y : y0);
+		double xnext = x + dxdy * dy, d = dy * dir;
+		double xa = x < xnext ? x : xnext, xb = x < xnext ? xnext : x;
+		int xai = (int)xa, xbi = (int)xb + ((double)(int)xb < xb);
+		double xaf = xai;
+		if (xai < lo[y])
+			lo[y] = xai;
+		if (xbi > hi[y])
+			hi[y] = xbi;
+		if (xbi <= xai + 1) {
+			double xmf = .5 * (x + xnext) - xaf;
+			row[xai] += (float)(d - d * xmf);
+			row[xai + 1] += (float)(d * xmf);
+		} else {
+			double sl = 1 / (xb - xa), xf = xa - xaf;
+			double a0 = .5 * sl * (1 - xf) * (1 - xf);
+			double xlf = xb - xbi + 1, am = .5 * sl * xlf * xlf;
+			row[xai] += (float)(d * a0);
+			if (xbi == xai + 2) {
+				row[xai + 1] += (float)(d * (1 - a0 - am));
+			} else {
+				double a1 = sl * (1.5 - xf);
+				row[xai + 1] += (float)(d * (a1 - a0));
+				for (int xi = xai + 2; xi < xbi - 1; xi++)
+					row[xi] += (float)(d * sl);
+				double a2 = a1 + (xbi - xai - 3) * sl;
+				row[xbi - 1] += (float)(d * (1 - a2 - am));
+			}
+			row[xbi] += (float)(d * am);
+		}
+		x = xnext;
+	}
+}
+
+/* Cairo's blend of an opaque colour at coverage a (cairo-image-compositor.c's lerp8x4). */
+static uint32_t mul8x2_8(uint32_t a, uint32_t b)
+{
+	uint32_t t = (a & 0xff00ff) * b + 0x7f007f;
+	return ((t + ((t >> 8) & 0xff00ff)) >> 8) & 0xff00ff;
+}
+
+static uint32_t add8x2_8x2(uint32_t a, uint32_t b)
+{
+	uint32_t t = a + b;
+	t |= 0x1000100 - ((t >> 8) & 0xff00ff);
+	return t & 0xff00ff;
+}
+
+static uint32_t lerp8x4(uint32_t src, uint32_t a, uint32_t dst)
+{
+	return add8x2_8x2(mul8x2_8(src, a), mul8x2_8(dst, 255 - a)) |
+	       add8x2_8x2(mul8x2_8(src >> 8, a), mul8x2_8(dst >> 8, 255 - a)) << 8;
+}
+
+/* One boid in RENDER_DRAW_FAST: outline fo under matrix m, colour 0xffRRGGBB. */
+static void fast_boid(struct renderer *r, const struct flat_outline *fo, const cairo_matrix_t *m,
+                      uint32_t pixel)
+{
+	double minx = HUGE_VAL, miny = HUGE_VAL, maxx = -HUGE_VAL, maxy = -HUGE_VAL;
+	double *dv = r->dev;
+	int n = fo->npts;
+
+	for (int k = 0; k < n; k++) {
+		double ux = fo->pts[2 * k], uy = fo->pts[2 * k + 1];
+		double x = m->xx * ux + m->xy * uy + m->x0, y = m->yx * ux + m->yy * uy + m->y0;
+		dv[2 * k] = x;
+		dv[2 * k + 1] = y;
+		minx = x < minx ? x : minx; /* not fmin(): a library call here */
+		maxx = x > maxx ? x : maxx;
+		miny = y < miny ? y : miny;
+		maxy = y > maxy ? y : maxy;
+	}
+	int ox = (int)floor(minx), oy = (int)floor(miny);
+	int w = (int)floor(maxx) - ox + 2, h = (int)ceil(maxy) - oy;
+	if (h <= 0 || w > r->acc_w || h > r->acc_h)
+		return; /* flat as a line; never bigger than fast_setup() allowed */
+	if (ox >= r->p.width || oy >= r->p.height || ox + w <= 0 || oy + h <= 0)
+		return;
+	int *lo = r->rowspan, *hi = r->rowspan + r->acc_h;
+	for (int row = 0; row < h; row++)
+		lo[row] = w, hi[row] = -1;
+	for (int k = 0; k < n; k++) {
+		int j = k + 1 < n ? k + 1 : 0;
+		acc_line(r->acc, w, lo, hi, dv[2 * k] - ox, dv[2 * k + 1] - oy, dv[2 * j] - ox, dv[2 * j + 1] - oy);
+	}
+	/* sum each row over the cells it was given, clearing them for the next boid */
+	int xlo = ox < 0 ? -ox : 0, xhi = ox + w > r->p.width ? r->p.width - ox : w;
+	for (int row = 0; row < h; row++) {
+		int py = oy + row, c0 = lo[row], c1 = hi[row];
+		float *a = r->acc + (size_t)row * (size_t)w;
+		if (py < 0 || py >= r->p.height) {
+			for (int col = c0; col <= c1; col++)
+				a[col] = 0;
+			continue;
+		}
+		uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)py * (size_t)r->stride) + ox;
+		float sum = 0;
+		for (int col = c0; col <= c1; col++) {
+			sum += a[col];
+			a[col] = 0;
+			float c = fabsf(sum);
+			if (c > 1) /* even-odd: winding 2 (the tail's little loop) is a hole */
+				c = fabsf(2 - c);
+			int cov = (int)(c * 255 + .5f);
+			if (col < xlo || col >= xhi || cov <= 0)
+				continue;
+			d[col] = cov >= 255 ? pixel : lerp8x4(pixel, (uint32_t)cov, d[col]);
+		}
+	}
+}
+
+/*
+ * The picture's memory: above 2 MB, aligned to and advised into huge pages
+ * (a 1080p frame is then 4 TLB entries, not 2025; the boids hit its rows in
+ * random order), which changes no pixel.  Smaller pictures are Cairo's own.
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static int make_surface(struct renderer *r)
+{
+	const struct render_params *p = &r->p;
+	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, p->width);
+	size_t bytes = (size_t)stride * (size_t)p->height;
+
+	if (stride <= 0 || bytes < HUGE_PAGE) {
+		r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, p->width, p->height);
+		return cairo_error_code(cairo_surface_status(r->surface));
+	}
+	bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	if (posix_memalign(&r->mem, HUGE_PAGE, bytes) != 0) {
+		r->mem = NULL;
+		return -ENOMEM;
+	}
+	madvise(r->mem, bytes, MADV_HUGEPAGE); /* advice only: no huge pages is no error */
+	r->surface = cairo_image_surface_create_for_data(r->mem, CAIRO_FORMAT_ARGB32, p->width, p->height,
+	                                                 stride);
+	return cairo_error_code(cairo_surface_status(r->surface));
+}
+
 int render_new(struct renderer **out, const struct render_params *p)
 {
 	struct renderer *r;
@@ -332,8 +614,7 @@ int render_new(struct renderer **out, const struct render_params *p)
 		return -ENOMEM;
 	r->p = *p;
 	build_outline(r);
-	r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, p->width, p->height);
-	err = cairo_error_code(cairo_surface_status(r->surface));
+	err = make_surface(r);
 	if (err)
 		goto fail;
 	r->cr = cairo_create(r->surface);
@@ -343,6 +624,11 @@ int render_new(struct renderer **out, const struct render_params *p)
 	cairo_set_fill_rule(r->cr, CAIRO_FILL_RULE_EVEN_ODD); /* GDI+ "alternate" */
 	cairo_set_antialias(r->cr, cairo_aa(p->antialias));
 	cairo_set_line_width(r->cr, 1); /* the canvas's default lineWidth */
+	r->data = cairo_image_surface_get_data(r->surface);
+	r->stride = cairo_image_surface_get_stride(r->surface);
+	if (p->draw == RENDER_DRAW_FAST && p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE &&
+	    (err = fast_setup(r)) != 0)
+		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = make_backdrop(r)) != 0)
 		goto fail;
 	*out = r;
@@ -540,20 +826,46 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		cairo_set_line_width(cr, 2);
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
 	}
+	cairo_matrix_t base; /* the field's matrix: fast boids start from it */
+	int direct = 0;      /* fast boids written since Cairo last drew */
+	cairo_get_matrix(cr, &base);
+	if (r->fast)
+		cairo_surface_flush(r->surface); /* before writing pixels ourselves */
 	for (size_t i = 0; i < v->n; i++) {
 		double x = v->x[i], y = v->y[i];
 		double px = x * p->scale, py = y * p->scale;
 		int want = i < v->predators;
 
 		if (tails) { /* each tail just before its own boid */
+			if (direct)
+				cairo_surface_mark_dirty(r->surface);
+			direct = 0;
 			draw_tail(r, v, i, want ? p->predator_color : p->boid_color);
 			color = -1;
+			if (r->fast)
+				cairo_surface_flush(r->surface);
 		}
 		if (!isfinite(px) || !isfinite(py))
 			continue; /* never hand NaN or infinity to Cairo */
 		if (px < -reach || px > p->width + reach ||
 		    py < -reach || py > p->height + reach)
 			continue; /* off the picture: nothing to draw */
+		double size = want ? p->boid_size * p->predator_size : p->boid_size;
+		if (r->fast) {
+			cairo_matrix_t m = base;
+			cairo_matrix_translate(&m, x, y);
+			if (p->shape == RENDER_CIRCLE) {
+				size = p->boid_size; /* no heading; predators the same size */
+			} else {
+				cairo_matrix_rotate(&m, render_heading(v->vx[i], v->vy[i]));
+			}
+			if (size != 1)
+				cairo_matrix_scale(&m, size, size);
+			fast_boid(r, &r->flat[want], &m,
+			          0xff000000u | (want ? p->predator_color : p->boid_color));
+			direct = 1;
+			continue;
+		}
 		if (want != color) {
 			/* set outside save/restore, so it survives them */
 			set_color(cr, want ? p->predator_color : p->boid_color);
@@ -568,7 +880,6 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		cairo_save(cr);
 		cairo_translate(cr, x, y);
 		cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
-		double size = want ? p->boid_size * p->predator_size : p->boid_size;
 		if (size != 1)
 			cairo_scale(cr, size, size);
 		append_outline(r);
@@ -580,6 +891,8 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		cairo_fill(cr);
 		cairo_restore(cr);
 	}
+	if (direct)
+		cairo_surface_mark_dirty(r->surface);
 	if (v->has_target)
 		draw_target(r, v->target_x, v->target_y);
 	if (p->show_ranges)
@@ -626,7 +939,13 @@ void render_free(struct renderer *r)
 		cairo_destroy(r->cr);
 	if (r->surface)
 		cairo_surface_destroy(r->surface);
+	free(r->mem); /* after the surface that used it */
 	if (r->backdrop)
 		cairo_surface_destroy(r->backdrop);
+	free(r->flat[0].pts);
+	free(r->flat[1].pts);
+	free(r->acc);
+	free(r->rowspan);
+	free(r->dev);
 	free(r);
 }

@@ -1,0 +1,314 @@
+/*
+ * render, --draw fast: the covered area against the exact (Cairo) path and
+ * against the outline's area by Green's theorem (computed here, never taken
+ * from render.c); the same bytes run to run and across thread counts; what
+ * is still drawn by Cairo in fast mode stays byte-identical.
+ */
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "render.h"
+#include "rng.h"
+
+#define BG 0x003366u
+#define BOID 0x90EE90u
+
+struct frame {
+	struct renderer *r;
+	const unsigned char *px;
+	int stride, w, h;
+};
+
+static void frame_draw(struct frame *f, const struct render_params *p, const struct render_view *v)
+{
+	cr_assert_eq(render_new(&f->r, p), 0);
+	cr_assert_eq(render_frame(f->r, v), 0);
+	f->px = render_pixels(f->r, &f->stride);
+	f->w = p->width;
+	f->h = p->height;
+}
+
+static uint32_t px_at(const struct frame *f, int x, int y)
+{
+	uint32_t v;
+	memcpy(&v, f->px + (size_t)y * (size_t)f->stride + 4 * (size_t)x, 4);
+	return v & 0xFFFFFF;
+}
+
+/* How far a pixel is from BG towards BOID, least squares over r, g, b, in [0, 1]. */
+static double cover(uint32_t c)
+{
+	double num = 0, den = 0;
+	for (int k = 0; k < 3; k++) {
+		double b = (double)(BG >> (16 - 8 * k) & 255), d = (double)(BOID >> (16 - 8 * k) & 255) - b;
+		num += ((double)(c >> (16 - 8 * k) & 255) - b) * d;
+		den += d * d;
+	}
+	return fmin(1, fmax(0, num / den));
+}
+
+/*
+ * Intersection over union of the covered areas of two frames: weighted
+ * (sum of min coverage / sum of max coverage) and of the pixels at least
+ * half covered.
+ */
+static void iou(const struct frame *a, const struct frame *b, double *weighted, double *half)
+{
+	double mn = 0, mx = 0;
+	long both = 0, either = 0;
+	for (int y = 0; y < a->h; y++)
+		for (int x = 0; x < a->w; x++) {
+			double ca = cover(px_at(a, x, y)), cb = cover(px_at(b, x, y));
+			mn += fmin(ca, cb);
+			mx += fmax(ca, cb);
+			both += ca >= .5 && cb >= .5;
+			either += ca >= .5 || cb >= .5;
+		}
+	*weighted = mn / mx;
+	*half = (double)both / (double)either;
+}
+
+/* n boids at seeded random places and headings on a w x h field. */
+struct flock {
+	double *x, *y, *vx, *vy;
+	size_t n;
+};
+
+static struct flock flock_make(size_t n, double w, double h, uint64_t seed)
+{
+	struct flock f = { malloc(4 * n * sizeof(double)), NULL, NULL, NULL, n };
+	struct rng r;
+	cr_assert_not_null(f.x);
+	f.y = f.x + n, f.vx = f.x + 2 * n, f.vy = f.x + 3 * n;
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < n; i++) {
+		double a = 2 * M_PI * rng_uniform(&r);
+		f.x[i] = w * rng_uniform(&r);
+		f.y[i] = h * rng_uniform(&r);
+		f.vx[i] = 2 * cos(a);
+		f.vy[i] = 2 * sin(a);
+	}
+	return f;
+}
+
+static struct render_view view_of(const struct flock *f, size_t predators)
+{
+	struct render_view v = { .n = f->n, .predators = predators,
+	                         .x = f->x, .y = f->y, .vx = f->vx, .vy = f->vy };
+	return v;
+}
+
+/* ---- the article's outline, as in test_render.c: Green's theorem ---- */
+
+static const double article[5][2] = { { 0, 0 }, { -5, -1 }, { 0, 10 }, { 5, -1 }, { 0, 0 } };
+
+static double spline_area(const double pts[5][2], int first, int last)
+{
+	double a = 0;
+	const int steps = 4000;
+	for (int i = first; i <= last; i++) {
+		int n = 5, j = (i + 1) % n;
+		double c[4][2], p0[2] = { 0, 0 };
+		for (int k = 0; k < 2; k++) {
+			c[0][k] = pts[i][k];
+			c[1][k] = pts[i][k] + (pts[j][k] - pts[(i + n - 1) % n][k]) / 6;
+			c[2][k] = pts[j][k] - (pts[(j + 1) % n][k] - pts[i][k]) / 6;
+			c[3][k] = pts[j][k];
+		}
+		for (int s = 0; s <= steps; s++) {
+			double t = (double)s / steps, u = 1 - t, p[2];
+			double w[4] = { u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t };
+			for (int k = 0; k < 2; k++)
+				p[k] = w[0] * c[0][k] + w[1] * c[1][k] + w[2] * c[2][k] + w[3] * c[3][k];
+			if (s > 0)
+				a += (p0[0] * p[1] - p[0] * p0[1]) / 2;
+			p0[0] = p[0];
+			p0[1] = p[1];
+		}
+	}
+	return a;
+}
+
+static void setup(void)
+{
+	tc_tmpdir();
+}
+
+TestSuite(render_fast, .init = setup, .fini = tc_cleanup);
+
+Test(render_fast, refuses_an_unknown_mode)
+{
+	struct render_params p;
+	struct renderer *r;
+
+	render_params_default(&p, 64, 64);
+	cr_expect_eq(p.draw, RENDER_DRAW_EXACT, "exact is the default");
+	p.draw = (enum render_draw)7;
+	cr_expect_eq(render_new(&r, &p), -EINVAL);
+}
+
+Test(render_fast, lone_boid_covers_the_splines_area)
+{
+	/* body minus the closing segment's loop (even-odd), at size 10: 100x the area */
+	double want = 100 * fabs(spline_area(article, 0, 3) - spline_area(article, 4, 4));
+	struct render_params p;
+
+	render_params_default(&p, 200, 200);
+	p.boid_size = 10;
+	p.draw = RENDER_DRAW_FAST;
+	for (int k = 0; k < 8; k++) {
+		double a = k * .77, x = 100.3, y = 98.6, vx = cos(a), vy = sin(a), mass = 0;
+		struct render_view v = { .n = 1, .x = &x, .y = &y, .vx = &vx, .vy = &vy };
+		struct frame f;
+		frame_draw(&f, &p, &v);
+		for (int py = 0; py < f.h; py++)
+			for (int px = 0; px < f.w; px++)
+				mass += cover(px_at(&f, px, py));
+		cr_expect_float_eq(mass, want, .005 * want, "heading %g: coverage %g, spline %g", a, mass, want);
+		render_free(f.r);
+	}
+}
+
+/* The published figure: a flock at the defaults' size and the same flock at 1080p (scale 3). */
+Test(render_fast, covered_area_matches_exact_iou_99)
+{
+	static const struct {
+		int w, h;
+		double scale;
+		size_t n;
+	} c[] = { { 640, 360, 1, 300 }, { 1920, 1080, 3, 300 }, { 640, 360, 1, 2000 } };
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct flock fl = flock_make(c[k].n, 640, 360, 17 + k);
+		struct render_view v = view_of(&fl, 0);
+		struct render_params p;
+		struct frame ex, fa;
+		double weighted, half;
+
+		render_params_default(&p, c[k].w, c[k].h);
+		p.scale = c[k].scale;
+		frame_draw(&ex, &p, &v);
+		p.draw = RENDER_DRAW_FAST;
+		frame_draw(&fa, &p, &v);
+		iou(&ex, &fa, &weighted, &half);
+		cr_log_info("%dx%d, %zu boids: IoU %.4f weighted, %.4f half covered", c[k].w, c[k].h,
+		            c[k].n, weighted, half);
+		cr_expect_geq(weighted, .99, "%dx%d: weighted IoU %.4f", c[k].w, c[k].h, weighted);
+		cr_expect_geq(half, .99, "%dx%d: IoU of half-covered pixels %.4f", c[k].w, c[k].h, half);
+		cr_expect_lt(weighted, 1, "fast must be another fill, not Cairo's");
+		render_free(ex.r);
+		render_free(fa.r);
+		free(fl.x);
+	}
+}
+
+Test(render_fast, same_bytes_every_time)
+{
+	struct flock fl = flock_make(500, 640, 360, 5);
+	struct render_view v = view_of(&fl, 3);
+	struct render_params p;
+	struct frame a, b;
+
+	render_params_default(&p, 640, 360);
+	p.draw = RENDER_DRAW_FAST;
+	frame_draw(&a, &p, &v);
+	frame_draw(&b, &p, &v);
+	cr_expect_eq(memcmp(a.px, b.px, (size_t)a.stride * (size_t)a.h), 0);
+	cr_assert_eq(render_frame(a.r, &v), 0); /* redrawn on the same surface */
+	cr_expect_eq(memcmp(a.px, b.px, (size_t)a.stride * (size_t)a.h), 0);
+	render_free(a.r);
+	render_free(b.r);
+	free(fl.x);
+}
+
+/* Stroked outlines and --antialias none are Cairo's in both modes: same bytes. */
+Test(render_fast, cairo_draws_what_fast_does_not_cover)
+{
+	struct flock fl = flock_make(200, 640, 360, 9);
+	struct render_view v = view_of(&fl, 2);
+	struct render_params p;
+
+	for (int k = 0; k < 2; k++) {
+		struct frame ex, fa;
+		render_params_default(&p, 640, 360);
+		if (k == 0)
+			p.paint = RENDER_STROKE, p.shape = RENDER_TRIANGLE;
+		else
+			p.antialias = RENDER_AA_NONE;
+		frame_draw(&ex, &p, &v);
+		p.draw = RENDER_DRAW_FAST;
+		frame_draw(&fa, &p, &v);
+		cr_expect_eq(memcmp(ex.px, fa.px, (size_t)ex.stride * (size_t)ex.h), 0, "case %d", k);
+		render_free(ex.r);
+		render_free(fa.r);
+	}
+	free(fl.x);
+}
+
+/*
+ * Obstacles, tails drawn between boids, the target: Cairo still draws them,
+ * interleaved with fast boids, so away from every boid the two modes agree
+ * to the byte.
+ */
+Test(render_fast, decorations_unchanged_away_from_boids)
+{
+	struct flock fl = flock_make(60, 320, 200, 3);
+	struct render_circle ob = { 160, 100, 30 };
+	size_t len = 6, n = fl.n;
+	double *tx = malloc(2 * len * n * sizeof(double)), *ty = tx + len * n;
+	struct render_params p;
+	struct frame ex, fa;
+
+	cr_assert_not_null(tx);
+	for (size_t k = 0; k < len; k++)
+		for (size_t i = 0; i < n; i++) {
+			tx[k * n + i] = fl.x[i] - (double)(len - 1 - k) * 3 * fl.vx[i];
+			ty[k * n + i] = fl.y[i] - (double)(len - 1 - k) * 3 * fl.vy[i];
+		}
+	struct render_view v = view_of(&fl, 2);
+	v.trail_len = len, v.trail_x = tx, v.trail_y = ty;
+	v.has_target = 1, v.target_x = 40, v.target_y = 40;
+	render_params_default(&p, 320, 200);
+	p.obstacles = &ob, p.obstacles_n = 1;
+	p.trail_style = RENDER_TRAIL_OPENGL;
+	frame_draw(&ex, &p, &v);
+	p.draw = RENDER_DRAW_FAST;
+	frame_draw(&fa, &p, &v);
+	long far = 0, differ = 0, all = 0;
+	for (int y = 0; y < ex.h; y++)
+		for (int x = 0; x < ex.w; x++) {
+			int near = 0;
+			for (size_t i = 0; i < n && !near; i++)
+				near = hypot(x + .5 - fl.x[i], y + .5 - fl.y[i]) < 13;
+			if (!near) {
+				far++;
+				differ += px_at(&ex, x, y) != px_at(&fa, x, y);
+			}
+			all += px_at(&ex, x, y) != px_at(&fa, x, y);
+		}
+	cr_expect_gt(far, ex.w * ex.h / 2);
+	cr_expect_eq(differ, 0, "%ld pixels away from the boids differ", differ);
+	cr_expect_gt(all, 0, "the boids' edges do differ");
+	render_free(ex.r);
+	render_free(fa.r);
+	free(tx);
+	free(fl.x);
+}
+
+/* The whole program: the same clip at 1 and 2 threads, and run to run. */
+Test(render_fast, same_clip_at_any_thread_count)
+{
+	cr_assert_eq(tc_boids("-q -n 200 -f 3 --draw fast --threads 1 -o a.y4m"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -n 200 -f 3 --draw fast --threads 2 -o b.y4m"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -n 200 -f 3 --draw fast --threads 2 -o c.y4m"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -n 200 -f 3 -o d.y4m"), 0, "%s", tc_stderr());
+	cr_expect(tc_same_file("a.y4m", "b.y4m"), "--draw fast: 1 and 2 threads differ");
+	cr_expect(tc_same_file("b.y4m", "c.y4m"), "--draw fast: two runs differ");
+	cr_expect(!tc_same_file("a.y4m", "d.y4m"), "--draw fast changes no byte: not in effect");
+}
