@@ -1,6 +1,24 @@
 /*
- * Helpers for tests that run the real binary ($BOIDS_BIN, set by make test)
- * in a fresh temporary directory.
+ * Helpers for tests that run boids in a fresh temporary directory.
+ *
+ * Two ways to run `boids ARGS`:
+ *
+ * - In process (the default in the hermetic test binary): the binary's
+ *   main(), compiled a second time as boids_main() (src/main.c with
+ *   -Dmain=boids_main, see the Makefile), runs in a forked child of the
+ *   test.  Starting the real binary costs ~0.15 s of CPU (it maps ~170
+ *   shared libraries); a fork costs a few milliseconds, and the suite
+ *   starts boids hundreds of times.  The child is made to look like a
+ *   fresh exec: argv[0] "boids", stdin /dev/null, stdout and stderr to
+ *   files, no descriptor above 2, every signal at its default and none
+ *   blocked, the C locale; exit() flushes boids's streams and runs what
+ *   boids registered, not the test process's exit handlers.
+ * - The real binary ($BOIDS_BIN, set by make test) through sh: when ARGS
+ *   need a shell (redirections, pipes, command substitution: whatever
+ *   wordexp(3) refuses), for tc_boids_exec(), in a binary linked without
+ *   boids_main (the integration tier), and for every call when the
+ *   environment has BOIDS_TEST_EXEC=1.  `make check` runs the hermetic
+ *   suite once more that way, so every test also holds for the binary.
  */
 #ifndef BOIDS_TEST_COMMON_H
 #define BOIDS_TEST_COMMON_H
@@ -14,11 +32,16 @@ const char *tc_tmpdir(void);
 void tc_cleanup(void);
 
 /*
- * Runs `boids ARGS` through sh in the current directory with stdout and
- * stderr captured (args is shell syntax).  Returns the exit status, or
- * 128 + signal when it was killed.
+ * Runs `boids ARGS` in the current directory with stdin from /dev/null and
+ * stdout and stderr captured (args is shell syntax), in process or through
+ * the binary (see above).  Returns the exit status, or 128 + signal when it
+ * was killed.
  */
 int tc_boids(const char *args_fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The same, always through the real binary: for what only an exec shows
+ * (the installed program's start-up, --version, --help). */
+int tc_boids_exec(const char *args_fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* What the last tc_boids() printed (NUL-terminated, malloc'ed). */
 const char *tc_stdout(void);
@@ -32,6 +55,14 @@ int tc_same_file(const char *a, const char *b);
 
 /* Number of entries in a directory, "." and ".." excluded. */
 int tc_count_files(const char *dir);
+
+/*
+ * The Python 3 that tests run (their checks use the standard library only):
+ * $BOIDS_PYTHON, else /usr/bin/python3 (what scripts/install-deps.sh test
+ * installs) when it exists, else python3 from PATH.  Not PATH first: a
+ * version manager's shim there (pyenv) costs ~0.7 s of CPU per start.
+ */
+const char *tc_python(void);
 
 /* Runs a shell command in the current directory; returns its exit status. */
 int tc_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -167,7 +167,7 @@ static void in_help_all(const char *name, const char *def, void *ctx)
 
 Test(cli, help_all_lists_every_option_the_man_page_documents)
 {
-	cr_assert_eq(tc_boids("--help-all"), 0);
+	cr_assert_eq(tc_boids_exec("--help-all"), 0); /* the binary itself, started */
 	char *h = strdup(tc_stdout());
 	cr_assert_geq(man_options(in_help_all, h), 90);
 	cr_assert(strstr(h, "Exit status"));
@@ -179,7 +179,7 @@ Test(cli, help_fits_80_columns_one_line_per_option)
 {
 	const char *which[] = { "--help", "--help-all" };
 	for (int k = 0; k < 2; k++) {
-		cr_assert_eq(tc_boids("%s", which[k]), 0);
+		cr_assert_eq(tc_boids_exec("%s", which[k]), 0);
 		const char *h = tc_stdout();
 		int lines = 0, options = 0;
 		for (const char *l = h; *l; lines++) {
@@ -203,9 +203,9 @@ Test(cli, help_fits_80_columns_one_line_per_option)
 
 Test(cli, version_prints_the_version)
 {
-	cr_assert_eq(tc_boids("--version"), 0);
+	cr_assert_eq(tc_boids_exec("--version"), 0); /* the binary itself, started */
 	cr_assert_str_eq(tc_stdout(), "boids " BOIDS_VERSION "\n");
-	cr_assert_eq(tc_boids("-V"), 0);
+	cr_assert_eq(tc_boids_exec("-V"), 0);
 }
 
 /* The options boids itself lists (--list-options), for the man page test. */
@@ -373,22 +373,23 @@ Test(cli, summary_is_valid_json_with_every_parameter)
 {
 	cr_assert_eq(tc_boids("--no-render -q -f 20 -n 50 --seed 5 --summary s.json --metrics m.csv"), 0);
 	/* an independent parser: python's json module */
-	cr_assert_eq(tc_sh("python3 -c 'import json,sys; d=json.load(open(\"s.json\")); "
+	cr_assert_eq(tc_sh("%s -c 'import json,sys; d=json.load(open(\"s.json\")); "
 	                   "assert d[\"seed\"]==5 and d[\"frames\"]==20 and d[\"output\"] is None; "
 	                   "assert d[\"parameters\"][\"boids\"]==50 and d[\"parameters\"][\"edges\"]==\"bounce\"; "
 	                   "m=d[\"metrics\"]; assert set(m)=={\"polarization\",\"milling\",\"mean_speed\",\"nn_distance\",\"gyration_radius\",\"clusters\"}; "
-	                   "assert all(0<=m[k][\"final\"]<=1 for k in (\"polarization\",\"milling\"))'"), 0);
+	                   "assert all(0<=m[k][\"final\"]<=1 for k in (\"polarization\",\"milling\"))'", tc_python()), 0);
 	/* "parameters" holds every key --print-config writes, nothing else */
 	cr_assert_eq(tc_boids("--print-config"), 0);
 	FILE *cfg = fopen("run.cfg", "w");
 	cr_assert(cfg && fputs(tc_stdout(), cfg) >= 0 && fclose(cfg) == 0);
-	cr_assert_eq(tc_sh("python3 -c 'import json,re; d=json.load(open(\"s.json\")); "
+	cr_assert_eq(tc_sh("%s -c 'import json,re; d=json.load(open(\"s.json\")); "
 	                   "keys={m.group(1) for m in re.finditer(r\"^([a-z0-9-]+) = \", open(\"run.cfg\").read(), re.M)}; "
-	                   "assert len(keys) > 100 and set(d[\"parameters\"]) == keys, keys ^ set(d[\"parameters\"])'"), 0);
+	                   "assert len(keys) > 100 and set(d[\"parameters\"]) == keys, keys ^ set(d[\"parameters\"])'",
+	                   tc_python()), 0);
 	/* 20 frames: header + 20 rows; the summary's final is the last row */
 	cr_assert_eq(tc_sh("test $(wc -l < m.csv) -eq 21"), 0);
-	cr_assert_eq(tc_sh("python3 -c 'import json,csv; d=json.load(open(\"s.json\")); r=list(csv.DictReader(open(\"m.csv\")))[-1]; "
-	                   "assert float(r[\"polarization\"])==d[\"metrics\"][\"polarization\"][\"final\"]'"), 0);
+	cr_assert_eq(tc_sh("%s -c 'import json,csv; d=json.load(open(\"s.json\")); r=list(csv.DictReader(open(\"m.csv\")))[-1]; "
+	                   "assert float(r[\"polarization\"])==d[\"metrics\"][\"polarization\"][\"final\"]'", tc_python()), 0);
 }
 
 Test(cli, summary_to_stdout_and_a_name_used_twice)

@@ -693,11 +693,12 @@ Test(models, synchronous_is_the_same_on_one_or_two_threads)
 	cr_assert(one && two);
 	for (int m = PROCESSING; m <= CANVAS; m++) {
 		struct sim a, b;
-		/* above the parallel threshold, at the default density */
-		flock(&a, m, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, SIM_BOUNCE, 5000,
-		      2000, 1125, one);
-		flock(&b, m, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, SIM_BOUNCE, 5000,
-		      2000, 1125, two);
+		/* above the parallel threshold (2048: ten blocks of 256), at the
+		 * default density */
+		flock(&a, m, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, SIM_BOUNCE, 2560,
+		      1440, 810, one);
+		flock(&b, m, SIM_SYNCHRONOUS, SIM_SEARCH_GRID, SIM_BOUNCE, 2560,
+		      1440, 810, two);
 		for (int t = 0; t < 20; t++) {
 			sim_step(&a);
 			sim_step(&b);

@@ -32,11 +32,11 @@ Test(progress, json_is_one_object_per_line_ending_at_the_total)
 	fputs(tc_stderr(), f);
 	fclose(f);
 	/* an independent parser: every line is an object with the four numbers */
-	cr_assert_eq(tc_sh("python3 -c 'import json,sys\n"
+	cr_assert_eq(tc_sh("%s -c 'import json,sys\n"
 	                   "rows=[json.loads(l) for l in open(\"p.jsonl\")]\n"
 	                   "assert rows and all(set(r)>={\"frame\",\"total\",\"fps\",\"eta\"} for r in rows)\n"
 	                   "assert rows[-1][\"frame\"]==rows[-1][\"total\"]==25\n"
-	                   "assert [r[\"frame\"] for r in rows]==sorted(set(r[\"frame\"] for r in rows))'"),
+	                   "assert [r[\"frame\"] for r in rows]==sorted(set(r[\"frame\"] for r in rows))'", tc_python()),
 	             0);
 }
 

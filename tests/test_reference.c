@@ -20,8 +20,8 @@ static int check(const char *args, const char *ref, const char *refargs, int fra
 	tc_tmpdir();
 	cr_assert_eq(tc_boids("-q --no-render -f %d --trajectory t.csv %s", frames, args), 0,
 	             "boids %s: %s", args, tc_stderr());
-	return tc_sh("python3 -B '%s/tests/ref/%s.py' t.csv --frames %d --check-start %s >ref.out 2>ref.err",
-	             getenv("BOIDS_SRC") ? getenv("BOIDS_SRC") : SRCDIR, ref, frames, refargs);
+	return tc_sh("%s -B '%s/tests/ref/%s.py' t.csv --frames %d --check-start %s >ref.out 2>ref.err",
+	             tc_python(), getenv("BOIDS_SRC") ? getenv("BOIDS_SRC") : SRCDIR, ref, frames, refargs);
 }
 
 #define AGREE(args, ref, refargs) do { \

@@ -286,28 +286,30 @@ Test(robust, writers_report_the_errno_they_got)
 Test(robust, a_huge_value_in_a_message_keeps_the_reason)
 {
 	/* 5000 characters each: the value is cut, the reason stays */
-	static const char *const cases[][2] = {
-		{ "-n $(head -c 5000 /dev/zero | tr '\\0' 9)", "is out of range (expected a whole number" },
-		{ "--edges $(head -c 5000 /dev/zero | tr '\\0' x)", "(expected one of bounce, wrap, both, none)" },
-		{ "--boid-color $(head -c 5000 /dev/zero | tr '\\0' x)", "is not a colour" },
-		{ "--obstacle $(head -c 5000 /dev/zero | tr '\\0' 1)", "is not X,Y,R" },
-		{ "--$(head -c 5000 /dev/zero | tr '\\0' x)", "(see --help)" },
-		{ "--init $(head -c 5000 /dev/zero | tr '\\0' x)", "File name too long" },
-		{ "--config $(head -c 5000 /dev/zero | tr '\\0' x)", "File name too long" },
-		{ "$(head -c 5000 /dev/zero | tr '\\0' x)", "(options start with -; see --help)" },
-		{ "-o $(head -c 5000 /dev/zero | tr '\\0' x).mp4", "the name is too long" },
-		{ "-o $(head -c 5000 /dev/zero | tr '\\0' x).png", "the name is too long" },
+	static const struct { const char *before; char fill; const char *after, *reason; } cases[] = {
+		{ "-n ", '9', "", "is out of range (expected a whole number" },
+		{ "--edges ", 'x', "", "(expected one of bounce, wrap, both, none)" },
+		{ "--boid-color ", 'x', "", "is not a colour" },
+		{ "--obstacle ", '1', "", "is not X,Y,R" },
+		{ "--", 'x', "", "(see --help)" },
+		{ "--init ", 'x', "", "File name too long" },
+		{ "--config ", 'x', "", "File name too long" },
+		{ "", 'x', "", "(options start with -; see --help)" },
+		{ "-o ", 'x', ".mp4", "the name is too long" },
+		{ "-o ", 'x', ".png", "the name is too long" },
 	};
+	char value[5001];
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		cr_assert_eq(tc_sh("'%s' -f 1 %s %s 2>err.txt", getenv("BOIDS_BIN"),
-		                   strncmp(cases[i][0], "-o", 2) ? "--no-render" : "", cases[i][0]), 2,
-		             "%s", cases[i][0]);
-		size_t len;
-		char *e = tc_slurp("err.txt", &len);
-		cr_assert(strstr(e, cases[i][1]), "%s: %s", cases[i][0], e);
-		cr_assert(strstr(e, "\xe2\x80\xa6"), "%s: the value is not marked as cut: %s", cases[i][0], e);
-		cr_assert_lt(len, 500, "%s: %s", cases[i][0], e);
-		free(e);
+		memset(value, cases[i].fill, 5000);
+		value[5000] = 0;
+		cr_assert_eq(tc_boids("-f 1 %s %s%s%s", strncmp(cases[i].before, "-o", 2) ? "--no-render" : "",
+		                      cases[i].before, value, cases[i].after), 2,
+		             "%s%c...: %s", cases[i].before, cases[i].fill, tc_stderr());
+		const char *e = tc_stderr();
+		cr_assert(strstr(e, cases[i].reason), "%s%c...: %s", cases[i].before, cases[i].fill, e);
+		cr_assert(strstr(e, "\xe2\x80\xa6"), "%s%c...: the value is not marked as cut: %s",
+		          cases[i].before, cases[i].fill, e);
+		cr_assert_lt(strlen(e), 500, "%s%c...: %s", cases[i].before, cases[i].fill, e);
 	}
 	/* an unknown key of 5000 characters in a config file */
 	cr_assert_eq(tc_sh("{ head -c 5000 /dev/zero | tr '\\0' k; printf ' = 1\\n'; } >k.conf"), 0);
@@ -355,8 +357,8 @@ Test(robust, the_summary_is_valid_utf8_whatever_bytes_the_path_holds)
 	cr_assert_eq(tc_sh("'%s' -q -f 2 -s 64x36 -n 5 -o \"$(printf 'a\\377b\\303\\251c\\355\\240\\200d')/v.y4m\" "
 	                   "--summary s.json", getenv("BOIDS_BIN")), 0);
 	/* python's json module is the independent judge; it reads bytes as strict UTF-8 */
-	cr_assert_eq(tc_sh("python3 -c \"import json,sys; d=json.loads(open('s.json','rb').read().decode('utf-8'));"
-	                   " sys.exit(d['output'] != 'a\\ufffdb\\u00e9c\\ufffd\\ufffd\\ufffdd/v.y4m')\""), 0);
+	cr_assert_eq(tc_sh("%s -c \"import json,sys; d=json.loads(open('s.json','rb').read().decode('utf-8'));"
+	                   " sys.exit(d['output'] != 'a\\ufffdb\\u00e9c\\ufffd\\ufffd\\ufffdd/v.y4m')\"", tc_python()), 0);
 
 	/* in memory: every byte value, alone and after a lead byte */
 	struct config set;
@@ -375,7 +377,7 @@ Test(robust, the_summary_is_valid_utf8_whatever_bytes_the_path_holds)
 	cr_assert_eq(summary_write(f, &sum), 0);
 	fclose(f);
 	cli_release(&set);
-	cr_assert_eq(tc_sh("python3 -c \"import json; json.loads(open('mem.json','rb').read().decode('utf-8'))\""), 0);
+	cr_assert_eq(tc_sh("%s -c \"import json; json.loads(open('mem.json','rb').read().decode('utf-8'))\"", tc_python()), 0);
 }
 
 Test(robust, the_command_line_wins_over_a_config_file)
