@@ -58,7 +58,7 @@
  */
 enum video_quality {
 	VIDEO_QUALITY_WEB,     /* the defaults: small files that play in browsers */
-	VIDEO_QUALITY_DRAFT,   /* fastest preset, crf +5/+6: quick looks */
+	VIDEO_QUALITY_DRAFT,   /* crf +5 (VP9 +6, its fastest speed); the command line also halves the picture */
 	VIDEO_QUALITY_HIGH,    /* slower preset, crf -5 (VP9 -8): fewer artefacts */
 	VIDEO_QUALITY_ARCHIVE, /* lossless, 4:4:4: the frames as drawn, large files */
 };

@@ -61,6 +61,9 @@ static const struct cli_choice aa_names[] = {
 static const struct cli_choice progress_names[] = {
 	{ "auto", RUN_PROGRESS_AUTO }, { "always", RUN_PROGRESS_ALWAYS }, { "never", RUN_PROGRESS_NEVER },
 	{ "lines", RUN_PROGRESS_LINES }, { "json", RUN_PROGRESS_JSON }, END };
+static const struct cli_choice quality_names[] = {
+	{ "draft", VIDEO_QUALITY_DRAFT }, { "web", VIDEO_QUALITY_WEB }, { "high", VIDEO_QUALITY_HIGH },
+	{ "archive", VIDEO_QUALITY_ARCHIVE }, END };
 static const struct cli_choice draw_names[] = {
 	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
@@ -72,7 +75,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
                sizeof(enum render_grid) == sizeof(int) && sizeof(enum render_antialias) == sizeof(int) &&
                sizeof(enum render_trail_style) == sizeof(int) &&
                sizeof(enum render_background) == sizeof(int) && sizeof(enum run_look) == sizeof(int) &&
-               sizeof(enum run_progress) == sizeof(int) && sizeof(enum sim_target_mode) == sizeof(int) &&
+               sizeof(enum run_progress) == sizeof(int) && sizeof(enum video_quality) == sizeof(int) && sizeof(enum sim_target_mode) == sizeof(int) &&
                sizeof(enum render_draw) == sizeof(int),
                "an enum is not int-sized");
 
@@ -350,6 +353,8 @@ static const struct cli_option options[] = {
 	  "frames per second", NULL },
 	{ "codec", 0, T_CSTRING(video.codec), "", 0, 0, CLI_BRIEF, "NAME", NULL, S_VIDEO,
 	  "FFmpeg encoder (libx264; webm: libvpx-vp9)", NULL },
+	{ "quality", 0, T_ENUM(video.quality, enum video_quality), "web", 0, 0, CLI_BRIEF, "Q", NULL,
+	  S_VIDEO, "draft (half size), web, high, archive (lossless)", quality_names },
 	{ "crf", 0, T_INT(video.crf), "auto", 0, 63, CLI_AUTO | CLI_BRIEF, "N", NULL, S_VIDEO,
 	  "constant rate factor (23 H.264, 41 VP9)", NULL },
 	{ "preset", 0, T_CSTRING(video.preset), "", 0, 0, CLI_BRIEF, "NAME", NULL, S_VIDEO,
@@ -913,6 +918,7 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
  *                      look, original_look, program_defaults), for what was
  *                      not given
  *   opengl_look()      --opengl's extras, for what was not given
+ *   quality_defaults() --quality draft's half-size picture
  *   check_across()     the checks between options; --duration into frames;
  *                      --no-render against --output
  *   link_modules()     what the modules read but nobody types: the picture
@@ -1068,10 +1074,20 @@ static void link_modules(struct config *c)
 	c->sim.model->ranges(&c->sim, &c->render.range_near, &c->render.range_far); /* --show-ranges */
 }
 
+/*
+ * --quality draft also halves the picture (the encoder's part is video.c's:
+ * crf, preset, pixel format where the user set none).
+ */
+static int quality_defaults(struct config *c, char *err, size_t errlen)
+{
+	return c->video.quality == VIDEO_QUALITY_DRAFT ? fill_in(c, "scale", "0.5", err, errlen) : 0;
+}
+
 /* The resolve step: see the top of this section.  0 or -1 (err says why). */
 static int resolve(struct config *c, char *err, size_t errlen)
 {
 	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
+	    quality_defaults(c, err, errlen) != 0 ||
 	    check_across(c, err, errlen) != 0)
 		return -1;
 	link_modules(c);

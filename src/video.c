@@ -81,7 +81,7 @@ struct encoder {
 	int crf;                  /* default CRF without a bitrate; -1: none */
 	const char *const *presets; /* accepted presets; NULL: none */
 	const char *preset;       /* default preset; NULL: the encoder's */
-	const char *extra;        /* further defaults, "key=value:key=value" */
+	const char *extra;        /* further defaults, "key=value;key=value" (a value may hold ':') */
 	int crf_xor_bitrate;      /* the encoder takes one rate control, not both */
 };
 
@@ -105,8 +105,8 @@ static const struct encoder encoders[] = {
 	/* x265 logs to stderr itself, past av_log: silence it (failures come back as codes) */
 	{ "libx265",    0, 51, 28, x26x_presets, NULL, "x265-params=log-level=none", 1 },
 	{ "libvpx-vp9", 0, 63, 41, NULL, NULL,
-	  "b=0:deadline=realtime:cpu-used=6:row-mt=1", 0 },
-	{ "libvpx",     4, 63, -1, NULL, NULL, "deadline=realtime:cpu-used=6", 0 },
+	  "b=0;deadline=realtime;cpu-used=6;row-mt=1", 0 },
+	{ "libvpx",     4, 63, -1, NULL, NULL, "deadline=realtime;cpu-used=6", 0 },
 	{ "gif",       -1, -1, -1, NULL, NULL, "gifflags=offsetting", 0 },
 };
 
@@ -127,18 +127,18 @@ struct quality {
 };
 
 static const struct quality qualities[] = {
-	{ "libx264",    VIDEO_QUALITY_DRAFT,   28, "ultrafast", NULL, NULL, 0 },
+	{ "libx264",    VIDEO_QUALITY_DRAFT,   28, NULL, NULL, NULL, 0 },
 	{ "libx264",    VIDEO_QUALITY_HIGH,    18, "slow", NULL, NULL, 0 },
 	{ "libx264",    VIDEO_QUALITY_ARCHIVE,  0, "medium", "yuv444p", NULL, 0 },
-	{ "libx264rgb", VIDEO_QUALITY_DRAFT,   28, "ultrafast", NULL, NULL, 0 },
+	{ "libx264rgb", VIDEO_QUALITY_DRAFT,   28, NULL, NULL, NULL, 0 },
 	{ "libx264rgb", VIDEO_QUALITY_HIGH,    18, "slow", NULL, NULL, 0 },
 	{ "libx264rgb", VIDEO_QUALITY_ARCHIVE,  0, "medium", NULL, NULL, 0 },
-	{ "libx265",    VIDEO_QUALITY_DRAFT,   34, "ultrafast", NULL, NULL, 0 },
+	{ "libx265",    VIDEO_QUALITY_DRAFT,   34, "superfast", NULL, NULL, 0 },
 	{ "libx265",    VIDEO_QUALITY_HIGH,    23, "slow", NULL, NULL, 0 },
 	{ "libx265",    VIDEO_QUALITY_ARCHIVE, -1, "medium", "yuv444p",
 	  "x265-params=log-level=none:lossless=1", 1 },
 	{ "libvpx-vp9", VIDEO_QUALITY_DRAFT,   47, NULL, NULL, "cpu-used=8", 0 },
-	{ "libvpx-vp9", VIDEO_QUALITY_HIGH,    33, NULL, NULL, "deadline=good:cpu-used=2", 0 },
+	{ "libvpx-vp9", VIDEO_QUALITY_HIGH,    33, NULL, NULL, "deadline=good;cpu-used=2", 0 },
 	{ "libvpx-vp9", VIDEO_QUALITY_ARCHIVE, -1, NULL, "yuv444p", "lossless=1", 1 },
 };
 
@@ -353,12 +353,12 @@ static int generic_preset_ok(const AVCodec *c, const char *preset)
 	return 0;
 }
 
-/* Puts "k=v:k=v" into *d without overwriting entries already there. */
+/* Puts "k=v;k=v" into *d without overwriting entries already there. */
 static int dict_defaults(AVDictionary **d, const char *kv)
 {
 	if (!kv)
 		return 0;
-	return av_dict_parse_string(d, kv, "=", ":", AV_DICT_DONT_OVERWRITE);
+	return av_dict_parse_string(d, kv, "=", ";", AV_DICT_DONT_OVERWRITE);
 }
 
 /* ------------------------------------------------------------------- I/O */
