@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "render.h"
-#include "sim.h"
+#include "sim_types.h"
 #include "video.h"
 
 #define CONFIG_MAX_OBSTACLES 64

@@ -26,6 +26,7 @@
 #include "color.h"
 #include "lineread.h"
 #include "model.h"
+#include "sim.h"
 #include "traj.h"
 
 #define STR_(x) #x
