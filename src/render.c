@@ -801,6 +801,90 @@ static void draw_target(struct renderer *r, double x, double y)
 	cairo_restore(cr);
 }
 
+/* The picture's background: the noise backdrop or a flat colour. */
+static void paint_background(struct renderer *r)
+{
+	if (r->backdrop)
+		cairo_set_source_surface(r->cr, r->backdrop, 0, 0);
+	else
+		set_color(r->cr, r->p.background);
+	cairo_paint(r->cr);
+}
+
+/* Boid i by the fast path: the field's matrix `base`, moved and turned as Cairo would, then our fill. */
+static void fast_boid_at(struct renderer *r, const struct render_view *v, size_t i,
+                         const cairo_matrix_t *base, int predator)
+{
+	const struct render_params *p = &r->p;
+	double size = predator ? p->boid_size * p->predator_size : p->boid_size;
+	cairo_matrix_t m = *base;
+
+	cairo_matrix_translate(&m, v->x[i], v->y[i]);
+	if (p->shape == RENDER_CIRCLE)
+		size = p->boid_size; /* no heading; predators the same size */
+	else
+		cairo_matrix_rotate(&m, render_heading(v->vx[i], v->vy[i]));
+	if (size != 1)
+		cairo_matrix_scale(&m, size, size);
+	fast_boid(r, &r->flat[predator], &m, 0xff000000u | (predator ? p->predator_color : p->boid_color));
+}
+
+/* Boid i by Cairo, under its own translate and rotate.  *color: the source set now (-1 none). */
+static void cairo_boid(struct renderer *r, const struct render_view *v, size_t i, int predator, int *color)
+{
+	cairo_t *cr = r->cr;
+	const struct render_params *p = &r->p;
+	double x = v->x[i], y = v->y[i];
+	double size = predator ? p->boid_size * p->predator_size : p->boid_size;
+
+	if (predator != *color) {
+		/* set outside save/restore, so it survives them */
+		set_color(cr, predator ? p->predator_color : p->boid_color);
+		*color = predator;
+	}
+	if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
+		cairo_new_path(cr);
+		cairo_arc(cr, x, y, CIRCLE_RADIUS * p->boid_size, 0, 2 * M_PI);
+		cairo_fill(cr);
+		return;
+	}
+	cairo_save(cr);
+	cairo_translate(cr, x, y);
+	cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
+	if (size != 1)
+		cairo_scale(cr, size, size);
+	append_outline(r);
+	if (p->paint == RENDER_STROKE) {
+		cairo_restore(cr); /* the line is 1 field unit wide at any size */
+		cairo_stroke(cr);
+		return;
+	}
+	cairo_fill(cr);
+	cairo_restore(cr);
+}
+
+/* Is boid i's outline (within `reach` pixels of its centre) on the picture?  Never NaN or infinity to Cairo. */
+static int on_picture(const struct renderer *r, const struct render_view *v, size_t i, double reach)
+{
+	double px = v->x[i] * r->p.scale, py = v->y[i] * r->p.scale;
+
+	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&
+	       py >= -reach && py <= r->p.height + reach;
+}
+
+/* --trail-style opengl: boid i's tail, drawn by Cairo just before the boid; *direct: fast pixels pending. */
+static void tail_of(struct renderer *r, const struct render_view *v, size_t i, int predator,
+                    int *direct, int *color)
+{
+	if (*direct)
+		cairo_surface_mark_dirty(r->surface);
+	*direct = 0;
+	draw_tail(r, v, i, predator ? r->p.predator_color : r->p.boid_color);
+	*color = -1;
+	if (r->fast)
+		cairo_surface_flush(r->surface);
+}
+
 int render_frame(struct renderer *r, const struct render_view *v)
 {
 	cairo_t *cr = r->cr;
@@ -810,11 +894,7 @@ int render_frame(struct renderer *r, const struct render_view *v)
 
 	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
 	cairo_save(cr);
-	if (r->backdrop)
-		cairo_set_source_surface(cr, r->backdrop, 0, 0);
-	else
-		set_color(cr, p->background);
-	cairo_paint(cr);
+	paint_background(r);
 	if (p->grid == RENDER_GRID_GDI)
 		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
 	cairo_scale(cr, p->scale, p->scale);
@@ -832,64 +912,17 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	if (r->fast)
 		cairo_surface_flush(r->surface); /* before writing pixels ourselves */
 	for (size_t i = 0; i < v->n; i++) {
-		double x = v->x[i], y = v->y[i];
-		double px = x * p->scale, py = y * p->scale;
-		int want = i < v->predators;
-
-		if (tails) { /* each tail just before its own boid */
-			if (direct)
-				cairo_surface_mark_dirty(r->surface);
-			direct = 0;
-			draw_tail(r, v, i, want ? p->predator_color : p->boid_color);
-			color = -1;
-			if (r->fast)
-				cairo_surface_flush(r->surface);
-		}
-		if (!isfinite(px) || !isfinite(py))
-			continue; /* never hand NaN or infinity to Cairo */
-		if (px < -reach || px > p->width + reach ||
-		    py < -reach || py > p->height + reach)
-			continue; /* off the picture: nothing to draw */
-		double size = want ? p->boid_size * p->predator_size : p->boid_size;
+		int predator = i < v->predators;
+		if (tails)
+			tail_of(r, v, i, predator, &direct, &color);
+		if (!on_picture(r, v, i, reach))
+			continue;
 		if (r->fast) {
-			cairo_matrix_t m = base;
-			cairo_matrix_translate(&m, x, y);
-			if (p->shape == RENDER_CIRCLE) {
-				size = p->boid_size; /* no heading; predators the same size */
-			} else {
-				cairo_matrix_rotate(&m, render_heading(v->vx[i], v->vy[i]));
-			}
-			if (size != 1)
-				cairo_matrix_scale(&m, size, size);
-			fast_boid(r, &r->flat[want], &m,
-			          0xff000000u | (want ? p->predator_color : p->boid_color));
+			fast_boid_at(r, v, i, &base, predator);
 			direct = 1;
-			continue;
+		} else {
+			cairo_boid(r, v, i, predator, &color);
 		}
-		if (want != color) {
-			/* set outside save/restore, so it survives them */
-			set_color(cr, want ? p->predator_color : p->boid_color);
-			color = want;
-		}
-		if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
-			cairo_new_path(cr);
-			cairo_arc(cr, x, y, CIRCLE_RADIUS * p->boid_size, 0, 2 * M_PI);
-			cairo_fill(cr);
-			continue;
-		}
-		cairo_save(cr);
-		cairo_translate(cr, x, y);
-		cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
-		if (size != 1)
-			cairo_scale(cr, size, size);
-		append_outline(r);
-		if (p->paint == RENDER_STROKE) {
-			cairo_restore(cr); /* the line is 1 field unit wide at any size */
-			cairo_stroke(cr);
-			continue;
-		}
-		cairo_fill(cr);
-		cairo_restore(cr);
 	}
 	if (direct)
 		cairo_surface_mark_dirty(r->surface);

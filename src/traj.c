@@ -107,123 +107,115 @@ static int cols_push(struct cols *c, const double v[4])
 	return 0;
 }
 
-int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
+/* One data row, split and checked in place: frame, id and the four values. */
+static int parse_row(char *line, long lineno, long *fr, long *id, double v[4], struct traj_error *err)
 {
 	static const char *const names[] = { "x", "y", "vx", "vy" };
+	char *field[7];
+	int nf = 0;
+
+	for (char *p = line; nf < 7;) {
+		field[nf++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = 0;
+	}
+	if (nf != 6)
+		return fail(err, lineno, "expected 6 fields, found %s", nf > 6 ? "more" : "fewer");
+	if (field_long(field[0], fr) || *fr < 0)
+		return fail(err, lineno, "frame '%.40s' is not a whole number >= 0", field[0]);
+	if (field_long(field[1], id) || *id < 0)
+		return fail(err, lineno, "id '%.40s' is not a whole number >= 0", field[1]);
+	for (int k = 0; k < 4; k++) {
+		if (field_double(field[2 + k], &v[k]))
+			return fail(err, lineno, "%s '%.40s' is not a finite number", names[k], field[2 + k]);
+		if (fabs(v[k]) > TRAJ_VALUE_MAX)
+			return fail(err, lineno, "%s '%.40s' is beyond the limit (-%s to %s)",
+			            names[k], field[2 + k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
+	}
+	return 0;
+}
+
+/* One line after the header: a row of the last frame, which starts a new one when its number grows. */
+static int take_line(char *line, ssize_t len, long lineno, long *frame, struct cols *cur,
+                     struct traj_error *err)
+{
+	long fr = 0, id = 0;
+	double v[4];
+	int ret;
+
+	if (len == 0)
+		return fail(err, lineno, "empty line");
+	if ((ret = parse_row(line, lineno, &fr, &id, v, err)) != 0)
+		return ret;
+	if (fr != *frame) {
+		if (fr < *frame)
+			return fail(err, lineno, "frame %ld after frame %ld", fr, *frame);
+		*frame = fr;
+		cur->n = 0;
+	}
+	if ((size_t)id != cur->n)
+		return fail(err, lineno, "id %ld where %zu was expected", id, cur->n);
+	return cols_push(cur, v);
+}
+
+/* Hands the last frame over in one tight block. */
+static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
+{
+	double *a = malloc(4 * cur->n * sizeof(double));
+
+	if (!a)
+		return -ENOMEM;
+	out->n = cur->n;
+	out->frame = frame;
+	out->x = a;
+	out->y = a + cur->n;
+	out->vx = a + 2 * cur->n;
+	out->vy = a + 3 * cur->n;
+	memcpy(out->x, cur->x, cur->n * sizeof(double));
+	memcpy(out->y, cur->y, cur->n * sizeof(double));
+	memcpy(out->vx, cur->vx, cur->n * sizeof(double));
+	memcpy(out->vy, cur->vy, cur->n * sizeof(double));
+	return 0;
+}
+
+int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
+{
 	struct cols cur = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	long lineno = 0, frame = -1;
-	int ret;
+	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	err->line = 0;
 	err->what[0] = 0;
 
-	while ((len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
+	while (!ret && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
 		while (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
-		if ((size_t)len != strlen(line)) {
+		if ((size_t)len != strlen(line))
 			ret = fail(err, lineno, "NUL byte in line");
-			goto out;
-		}
-		if (lineno == 1) {
-			if (strcmp(line, "frame,id,x,y,vx,vy") != 0) {
-				ret = fail(err, 1, "expected the header 'frame,id,x,y,vx,vy'");
-				goto out;
-			}
-			continue;
-		}
-		if (len == 0) {
-			ret = fail(err, lineno, "empty line");
-			goto out;
-		}
-		char *field[7];
-		int nf = 0;
-		for (char *p = line; nf < 7;) {
-			field[nf++] = p;
-			p = strchr(p, ',');
-			if (!p)
-				break;
-			*p++ = 0;
-		}
-		if (nf != 6) {
-			ret = fail(err, lineno, "expected 6 fields, found %s", nf > 6 ? "more" : "fewer");
-			goto out;
-		}
-		long fr, id;
-		double v[4];
-		if (field_long(field[0], &fr) || fr < 0) {
-			ret = fail(err, lineno, "frame '%.40s' is not a whole number >= 0", field[0]);
-			goto out;
-		}
-		if (field_long(field[1], &id) || id < 0) {
-			ret = fail(err, lineno, "id '%.40s' is not a whole number >= 0", field[1]);
-			goto out;
-		}
-		for (int k = 0; k < 4; k++)
-			if (field_double(field[2 + k], &v[k])) {
-				ret = fail(err, lineno, "%s '%.40s' is not a finite number",
-				           names[k], field[2 + k]);
-				goto out;
-			} else if (fabs(v[k]) > TRAJ_VALUE_MAX) {
-				ret = fail(err, lineno, "%s '%.40s' is beyond the limit (-%s to %s)",
-				           names[k], field[2 + k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
-				goto out;
-			}
-		if (fr != frame) {
-			if (fr < frame) {
-				ret = fail(err, lineno, "frame %ld after frame %ld", fr, frame);
-				goto out;
-			}
-			frame = fr;
-			cur.n = 0;
-		}
-		if ((size_t)id != cur.n) {
-			ret = fail(err, lineno, "id %ld where %zu was expected", id, cur.n);
-			goto out;
-		}
-		ret = cols_push(&cur, v);
-		if (ret)
-			goto out;
+		else if (lineno == 1 && strcmp(line, "frame,id,x,y,vx,vy") != 0)
+			ret = fail(err, 1, "expected the header 'frame,id,x,y,vx,vy'");
+		else if (lineno > 1)
+			ret = take_line(line, len, lineno, &frame, &cur, err);
 	}
-	if (len == -E2BIG) {
+	if (ret)
+		;
+	else if (len == -E2BIG)
 		ret = fail(err, lineno + 1, "line longer than %ld bytes", LINEREAD_MAX);
-		goto out;
-	}
-	if (len != LINEREAD_EOF) { /* a read error is not the end of the file */
-		err->line = lineno + 1;
-		ret = (int)len;
-		goto out;
-	}
-	if (lineno == 0) {
+	else if (len != LINEREAD_EOF) /* a read error is not the end of the file */
+		err->line = lineno + 1, ret = (int)len;
+	else if (lineno == 0)
 		ret = fail(err, 0, "the file is empty");
-		goto out;
-	}
-	if (frame < 0) {
+	else if (frame < 0)
 		ret = fail(err, lineno, "no rows after the header");
-		goto out;
-	}
-	/* Hand over a tight block. */
-	double *a = malloc(4 * cur.n * sizeof(double));
-	if (!a) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	out->n = cur.n;
-	out->frame = frame;
-	out->x = a;
-	out->y = a + cur.n;
-	out->vx = a + 2 * cur.n;
-	out->vy = a + 3 * cur.n;
-	memcpy(out->x, cur.x, cur.n * sizeof(double));
-	memcpy(out->y, cur.y, cur.n * sizeof(double));
-	memcpy(out->vx, cur.vx, cur.n * sizeof(double));
-	memcpy(out->vy, cur.vy, cur.n * sizeof(double));
-	ret = 0;
-out:
+	else
+		ret = hand_over(&cur, frame, out);
 	free(cur.x);
 	free(line);
 	return ret;
