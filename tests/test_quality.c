@@ -14,7 +14,7 @@ TestSuite(quality, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup);
 /* The --verbose output line of a run, e.g. "mp4 (libx264, yuv420p, crf 23, preset veryfast), 640x360". */
 static char *output_line(const char *args)
 {
-	cr_assert_eq(tc_boids("%s --verbose -q -f 2 -n 20 -y", args), 0, "%s: %s", args, tc_stderr());
+	cr_assert_eq(tc_boids("%s --verbose -q -f 1 -n 20 -y", args), 0, "%s: %s", args, tc_stderr());
 	const char *l = strstr(tc_stderr(), "boids: output: ");
 	cr_assert_not_null(l, "%s", tc_stderr());
 	l += strlen("boids: output: ");
@@ -52,9 +52,9 @@ Test(quality, draft_is_smaller_and_high_larger_than_web)
 
 	for (size_t i = 0; i < 2; i++) {
 		size_t draft = 0, web = 0, high = 0;
-		cr_assert_eq(tc_boids("--quality draft -f 30 -o d.%s", ext[i]), 0);
-		cr_assert_eq(tc_boids("-f 30 -o w.%s", ext[i]), 0);
-		cr_assert_eq(tc_boids("--quality high -f 30 -o h.%s", ext[i]), 0);
+		cr_assert_eq(tc_boids("--quality draft -f 15 -o d.%s", ext[i]), 0);
+		cr_assert_eq(tc_boids("-f 15 -o w.%s", ext[i]), 0);
+		cr_assert_eq(tc_boids("--quality high -f 15 -o h.%s", ext[i]), 0);
 		free(tc_slurp(ext[i][0] == 'm' ? "d.mp4" : "d.webm", &draft));
 		free(tc_slurp(ext[i][0] == 'm' ? "w.mp4" : "w.webm", &web));
 		free(tc_slurp(ext[i][0] == 'm' ? "h.mp4" : "h.webm", &high));
@@ -69,13 +69,13 @@ Test(quality, archive_decodes_to_the_frames_as_drawn)
 	static const char *const runs[] = { "-o a.mkv", "--codec libx265 -o a.mkv", "-o a.webm" };
 	size_t a, b;
 
-	cr_assert_eq(tc_boids("-f 4 -n 60 --pix-fmt yuv444p -o ref.y4m"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-f 3 -n 60 --scale 0.5 --pix-fmt yuv444p -o ref.y4m"), 0, "%s", tc_stderr());
 	cr_assert_eq(tc_sh("ffmpeg -v error -i ref.y4m -f rawvideo ref.yuv"), 0);
 	char *ref = tc_slurp("ref.yuv", &a);
 	cr_assert_not_null(ref);
-	cr_expect_eq(a, (size_t)640 * 360 * 3 * 4, "4 frames of 640x360 4:4:4");
+	cr_expect_eq(a, (size_t)320 * 180 * 3 * 3, "3 frames of 320x180 4:4:4");
 	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
-		cr_assert_eq(tc_boids("-f 4 -n 60 --quality archive -y %s", runs[i]), 0, "%s", tc_stderr());
+		cr_assert_eq(tc_boids("-f 3 -n 60 --scale 0.5 --quality archive -y %s", runs[i]), 0, "%s", tc_stderr());
 		cr_assert_eq(tc_sh("ffmpeg -v error -y -i a.%s -f rawvideo -pix_fmt yuv444p dec.yuv",
 		                   strstr(runs[i], "webm") ? "webm" : "mkv"), 0);
 		char *dec = tc_slurp("dec.yuv", &b);
