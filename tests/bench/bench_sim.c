@@ -26,6 +26,7 @@
 #include "pool.h"
 #include "progress.h"
 #include "render.h"
+#include "rng.h"
 #include "sim.h"
 #include "../model_names.h"
 #include "video.h"
@@ -235,7 +236,19 @@ static int scale_measure(int m, enum sim_update u, int threads, size_t n, int qu
 	sim_params_default(&p, side, side);
 	p.model = model_at(m);
 	p.update = u;
-	if (sim_init(&s, &p, n, pool) != 0 || sim_step((sim_randomize(&s, 1), &s)) != 0)
+	if (sim_init(&s, &p, n, pool) != 0)
+		return -1;
+	sim_randomize(&s, 1);
+	/* the same density for every model: positions uniform over the field
+	 * (steering's program starts everybody in a 2 x 2 unit box, 50 px, which
+	 * at 1M boids is everybody's neighbour), the model's own velocities */
+	struct rng r;
+	rng_seed(&r, 2);
+	for (size_t i = 0; i < n; i++) {
+		s.x[i] = rng_uniform(&r) * side;
+		s.y[i] = rng_uniform(&r) * side;
+	}
+	if (sim_step(&s) != 0)
 		return -1;
 	for (int i = 0; i < steps; i++) {
 		double t0 = progress_now(), c0 = cpu_now();
