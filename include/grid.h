@@ -52,16 +52,6 @@ struct grid_array {
 	size_t size;      /* bytes an element */
 };
 
-/* The block of cells around (x, y) that a query reads: columns i0..i1, rows j0..j1. */
-static inline void grid_block_of(const struct grid *g, double x, double y, int *i0, int *i1, int *j0,
-                                 int *j1)
-{
-	int cx, cy;
-	grid_cell_of(g, x, y, &cx, &cy);
-	*i0 = cx > 0 ? cx - 1 : 0, *i1 = cx + 1 < g->nx ? cx + 1 : cx;
-	*j0 = cy > 0 ? cy - 1 : 0, *j1 = cy + 1 < g->ny ? cy + 1 : cy;
-}
-
 /*
  * Asks the processor to start loading what a query at (x, y) will read:
  * the 3 x 3 cells' runs of the n arrays a[].  Only a hint: nothing is read
@@ -72,8 +62,10 @@ static inline void grid_block_of(const struct grid *g, double x, double y, int *
 static inline void grid_prefetch(const struct grid *g, double x, double y,
                                  const struct grid_array *a, int n)
 {
-	int i0, i1, j0, j1;
-	grid_block_of(g, x, y, &i0, &i1, &j0, &j1);
+	int cx, cy;
+	grid_cell_of(g, x, y, &cx, &cy);
+	int i0 = cx > 0 ? cx - 1 : 0, i1 = cx + 1 < g->nx ? cx + 1 : cx;
+	int j0 = cy > 0 ? cy - 1 : 0, j1 = cy + 1 < g->ny ? cy + 1 : cy;
 	for (int j = j0; j <= j1; j++) {
 		size_t row = (size_t)j * (size_t)g->nx;
 		uint32_t k0 = g->start[row + (size_t)i0], k1 = g->start[row + (size_t)i1 + 1];
@@ -88,33 +80,6 @@ static inline void grid_prefetch(const struct grid *g, double x, double y,
 		}
 	}
 }
-
-/*
- * The first stage of grid_prefetch(), called a few queries earlier: asks for
- * the cell table's entries that grid_prefetch(g, x, y, ...) reads, so that
- * it does not wait for them (with 1M boids the table is larger than the
- * cache).  A hint only.
- */
-static inline void grid_prefetch_start(const struct grid *g, double x, double y)
-{
-	int i0, i1, j0, j1;
-	grid_block_of(g, x, y, &i0, &i1, &j0, &j1);
-	for (int j = j0; j <= j1; j++) {
-		size_t row = (size_t)j * (size_t)g->nx;
-		__builtin_prefetch(g->start + row + (size_t)i0);
-		__builtin_prefetch(g->start + row + (size_t)i1 + 1);
-	}
-}
-
-/*
- * Asks the kernel to back [p, p + bytes) with huge pages where it can (Linux
- * transparent huge pages in "madvise" mode; elsewhere nothing).  A hint
- * only: no result changes.  For arrays of a large flock read in scattered
- * order (a neighbourhood in index order, an index in grid order): with 4 KB
- * pages each such read at 1M boids is also a TLB miss.  Small ranges are
- * left alone.
- */
-void grid_advise_huge(void *p, size_t bytes);
 
 /* Frees what the grid holds; the grid may be built again after grid_init(). */
 void grid_release(struct grid *g);

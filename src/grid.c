@@ -6,29 +6,13 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 
 void grid_init(struct grid *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->nx = g->ny = 1;
 	g->cell = 1;
-}
-
-void grid_advise_huge(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t hi = ((uintptr_t)p + bytes) & ~(huge - 1);
-	if (hi > lo) /* whole huge pages inside the range only; failure is harmless */
-		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)bytes;
-#endif
 }
 
 void grid_release(struct grid *g)
@@ -104,8 +88,6 @@ int grid_build(struct grid *g, const double *x, const double *y, size_t n,
 			goto fail;
 		g->cellof = b;
 		g->cap_items = cap;
-		grid_advise_huge(a, cap * sizeof(*a));
-		grid_advise_huge(b, cap * sizeof(*b));
 	}
 
 	memset(g->start, 0, (ncells + 1) * sizeof(*g->start));

@@ -75,8 +75,6 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->x = a;
 	if (!a || !s->gpos || !s->esc || !s->escf || !s->escnext)
 		goto fail;
-	grid_advise_huge(a, 10 * m * sizeof(double)); /* scattered reads at 1M boids */
-	grid_advise_huge(s->gpos, m * sizeof(uint32_t));
 	s->y = a + m;
 	s->vx = a + 2 * m;
 	s->vy = a + 3 * m;

@@ -140,10 +140,7 @@ static void sequential(struct flock_pass *f, flock_one_fn *one, void *ctx)
 	for (size_t b = 0; b < s->n; b++) {
 		double x0 = s->x[b], y0 = s->y[b];
 		/* index order jumps about the field: load a later boid's cells
-		 * now (it has not moved yet; a hint only), and the cell table's
-		 * entries for the one after that */
-		if (!brute && b + 2 * AHEAD < s->n)
-			grid_prefetch_start(&s->grid, s->x[b + 2 * AHEAD], s->y[b + 2 * AHEAD]);
+		 * now (it has not moved yet; a hint only) */
 		if (!brute && b + AHEAD < s->n)
 			grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], copies, 5);
 		one(ctx, b);
@@ -181,29 +178,11 @@ struct blocks {
 static void block(void *arg, size_t task)
 {
 	const struct blocks *r = arg;
-	const struct sim *s = r->s;
-	const uint32_t *order = s->grid.items;
-	size_t n = s->n, lo = task * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
+	const uint32_t *order = r->s->grid.items;
+	size_t n = r->s->n, lo = task * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
 
-	for (size_t k = lo; k < hi; k++) {
-		/* grid order jumps about the index-ordered arrays, which one()
-		 * reads first (the boid's position gives its cell) and writes
-		 * last: with 1M boids each entry is a cache and TLB miss on that
-		 * path, so ask for a later boid's entries now (a hint only; in the
-		 * loop itself, as GCC drops a helper holding only prefetches as
-		 * pure) */
-		if (k + AHEAD < n) {
-			uint32_t i = order[k + AHEAD];
-			__builtin_prefetch(s->x + i);
-			__builtin_prefetch(s->y + i);
-			__builtin_prefetch(s->vx + i);
-			__builtin_prefetch(s->vy + i);
-			__builtin_prefetch(s->gpos + i);
-			__builtin_prefetch(s->nvx + i); /* harden's next velocity */
-			__builtin_prefetch(s->nvy + i);
-		}
+	for (size_t k = lo; k < hi; k++)
 		r->one(r->ctx, order[k]);
-	}
 }
 
 void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx)
