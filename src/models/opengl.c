@@ -229,9 +229,10 @@ static void gl_one3(void *ctx, size_t b) { gl_boid(ctx, b, 1); }
 /*
  * Field.RandomizeBoids(): for each boid the four draws of harden, with vx
  * and vy times gl_step (px/step), and a fifth giving the target speed
- * ts = gl_speed_min + u (max - min).  In a box (the program is 2D) two
- * more follow each boid's five: z = u D and vz = (u - .5) gl_step, drawn
- * as its vx.
+ * ts = gl_speed_min + u (max - min).  In a box (the program is 2D) the
+ * same, then for each boid two more: z = u D and vz = (u - .5) gl_step,
+ * drawn as its vx; so a box's x, y, vx, vy and target speeds are the
+ * plane's (an --init from a 2D run keeps its target speeds).
  */
 static void opengl_randomize(struct sim *s, uint64_t seed)
 {
@@ -246,10 +247,10 @@ static void opengl_randomize(struct sim *s, uint64_t seed)
 		s->vx[i] = (rng_uniform(&r) - .5) * p->gl_step;
 		s->vy[i] = (rng_uniform(&r) - .5) * p->gl_step;
 		ts[i] = p->gl_speed_min + rng_uniform(&r) * (p->gl_speed_max - p->gl_speed_min);
-		if (s->z) {
-			s->z[i] = rng_uniform(&r) * p->depth;
-			s->vz[i] = (rng_uniform(&r) - .5) * p->gl_step;
-		}
+	}
+	for (size_t i = 0; s->z && i < s->n; i++) {
+		s->z[i] = rng_uniform(&r) * p->depth;
+		s->vz[i] = (rng_uniform(&r) - .5) * p->gl_step;
 	}
 }
 
