@@ -95,7 +95,8 @@ def hand_cases(a, step):
 
     A at (100, 100, 100) flying (100, 0, 0) px/s, B at (102, 104, 104)
     flying (0, 0, 100) px/s; |AB| = sqrt(4 + 16 + 16) = 6: seen, and close.
-    For A (first):
+    C at (101, 100, 160) is 1 px from A in x and y but sqrt(1 + 3600) =
+    60.01 > 50 away in 3D: unseen.  For A (first):
       coh = ((102, 104, 104) - (100, 100, 100)) / 10 = (.2, .4, .4)
       sep = -(2, 4, 4)
       ali = (unit(0, 0, 100) * 100 - (100, 0, 0)) * .05 = (-5, 0, 5)
@@ -107,7 +108,8 @@ def hand_cases(a, step):
     far side z = D."""
     a.dims, a.update, a.width, a.height, a.depth = 3, "sequential", 1000.0, 1000.0, 500.0
     a.canvas_dt, a.canvas_speed = 1 / 60, 100.0
-    boids = [[100.0, 100.0, 100.0, 100 / 60, 0.0, 0.0], [102.0, 104.0, 104.0, 0.0, 0.0, 100 / 60]]
+    boids = [[100.0, 100.0, 100.0, 100 / 60, 0.0, 0.0], [102.0, 104.0, 104.0, 0.0, 0.0, 100 / 60],
+             [101.0, 100.0, 160.0, 0.0, 100 / 60, 0.0]]
     step(boids, 0)
     va = [x / math.sqrt(8701.16) * 100 / 60 for x in (93.2, -3.6, 1.4)]
     fails = []

@@ -114,7 +114,10 @@ def hand_cases(a, step):
     ranges 40/10/40, weights .5/4/4, no limits, unit separation):
 
     A at (100, 100, 100), v = (1, 0, 0); B at (102, 104, 104), v = (0, 0, 1):
-    |AB| = sqrt(4 + 16 + 16) = 6, within every range.  For A:
+    |AB| = sqrt(4 + 16 + 16) = 6, within every range; C at (101, 100, 150)
+    at rest is 1 px from A in x and y but sqrt(1 + 2500) = 50.01 > 40 away
+    in 3D, and 46.1 from B: nobody's neighbour, and it has none (so it
+    stays where it is).  For A:
       coh = unit(B - A) = (2, 4, 4) / 6 = (1/3, 2/3, 2/3)
       sep = unit(unit(A - B)) = (-1/3, -2/3, -2/3)
       ali = unit(vB) = (0, 0, 1)
@@ -133,13 +136,14 @@ def hand_cases(a, step):
     at z = 1 moving (0, 0, -2) (no neighbours: no acceleration) lands on
     z = -1 < 0, so on the far side z = D."""
     a.dims, a.update, a.width, a.height, a.depth = 3, "sequential", 1000.0, 1000.0, 500.0
-    boids = [[100.0, 100.0, 100.0, 1.0, 0.0, 0.0], [102.0, 104.0, 104.0, 0.0, 0.0, 1.0]]
+    boids = [[100.0, 100.0, 100.0, 1.0, 0.0, 0.0], [102.0, 104.0, 104.0, 0.0, 0.0, 1.0],
+             [101.0, 100.0, 150.0, 0.0, 0.0, 0.0]]
     step(boids, 0)
     va = [-1 / 6, -7 / 3, 5 / 3]
     vb = [3.5 * s / math.sqrt(1809) + 4 * u / math.sqrt(297) + w
           for s, u, w in zip((13, 38, 14), (-1, -14, 10), (0, 0, 1))]
     want = [[100 + va[0], 100 + va[1], 100 + va[2]] + va,
-            [102 + vb[0], 104 + vb[1], 104 + vb[2]] + vb]
+            [102 + vb[0], 104 + vb[1], 104 + vb[2]] + vb, [101, 100, 150, 0, 0, 0]]
     fails = ["two boids in 3D, boid %d: %r, by hand %r" % (i, got, w)
              for i, (got, w) in enumerate(zip(boids, want)) if not refcommon.close(got, w)]
     if not refcommon.close(limit([3, -4, 12], 5, False), [15 / 13, -20 / 13, 60 / 13]):

@@ -318,9 +318,10 @@ def mini_flock(a):
     156.25, alignment .25, max 3.75 px/step, 6.4 degrees), sequential.
 
     A (100, 100, 100) v (1, 0, 0)       B (100, 106, 108) v (0, 0, 2)
-    C (130, 100, 100) v (0, 1, 0)       D (100, 100, 100.0001) v (0, 0, 1)
-    A's neighbours: B at sqrt(36 + 64) = 10 < 20; not C (30 away); not D
-    (1e-4 px < 1e-5 u = 2.5e-4 px: Unity's != calls them equal).
+    C (101, 100, 125) v (0, 1, 0)       D (100, 100, 100.0001) v (0, 0, 1)
+    A's neighbours: B at sqrt(36 + 64) = 10 < 20; not C (1 px away in x and
+    y, but sqrt(1 + 625) = 25.02 in 3D); not D (1e-4 px < 1e-5 u = 2.5e-4
+    px: Unity's != calls them equal).
       coh = ((100, 106, 108) - A) / 100 * .05 = (0, 6, 8) * .0005
           = (0, .003, .004)
       sep = unit(A - B) / 10^2 / 1 * 156.25 = (0, -.6, -.8) * 1.5625
@@ -339,7 +340,7 @@ def mini_flock(a):
     a.dims, a.width, a.height, a.depth = 3, 640.0, 360.0, 360.0
     a.target, a.update, a.edges = "none", "sequential", "none"
     boids = [[100.0, 100.0, 100.0, 1.0, 0.0, 0.0], [100.0, 106.0, 108.0, 0.0, 0.0, 2.0],
-             [130.0, 100.0, 100.0, 0.0, 1.0, 0.0], [100.0, 100.0, 100.0001, 0.0, 0.0, 1.0]]
+             [101.0, 100.0, 125.0, 0.0, 1.0, 0.0], [100.0, 100.0, 100.0001, 0.0, 0.0, 1.0]]
     Steering(a).step(boids, 0)
     k = .25 / math.sqrt(5)
     w = (1 - k, .003 - .9375, .004 - 1.25 + 2 * k)
