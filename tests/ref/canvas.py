@@ -41,7 +41,6 @@ def main():
     dt, speed = a.canvas_dt, a.canvas_speed
 
     def step(boids, t):
-        sides = refcommon.edges(a)
         src = boids if a.update == "sequential" else [list(b) for b in boids]
         for bi, b in enumerate(boids):
             p = src[bi][0:3]
@@ -66,12 +65,7 @@ def main():
             w = normalize([v[c] + acc[c] for c in range(3)])
             v = [x * speed * dt for x in w]  # stored per step
             p = [p[c] + v[c] for c in range(3)]
-            for c, side in enumerate(sides):
-                if p[c] < 0:
-                    p[c] = side
-                elif p[c] > side:
-                    p[c] = 0.0
-            b[:] = p + v
+            b[:] = refcommon.wrap_to_edge(a, p) + v
 
     def start(i, b):
         # random position on the canvas (in the box), random heading at BIRD_SPEED

@@ -56,7 +56,6 @@ def main():
     comp = a.proc_limit == "components"
 
     def step(boids, t):
-        sides = refcommon.edges(a)
         src = boids if a.update == "sequential" else [list(b) for b in boids]
         for bi, b in enumerate(boids):
             me = src[bi]
@@ -86,12 +85,7 @@ def main():
             acc = limit(acc, a.proc_max_force, comp)
             v = limit([me[3 + c] + acc[c] for c in range(3)], a.proc_max_speed, comp)
             p = [me[c] + v[c] for c in range(3)]
-            for c, side in enumerate(sides):
-                if p[c] < 0:
-                    p[c] = side
-                elif p[c] > side:
-                    p[c] = 0.0
-            b[:] = p + v
+            b[:] = refcommon.wrap_to_edge(a, p) + v
 
     def start(i, b):
         # the listing's Setup gives no start; boids starts it as the C# does

@@ -146,6 +146,17 @@ def edges(args):
     return (args.width, args.height, args.depth)[:args.dims]
 
 
+def wrap_to_edge(args, p):
+    """Processing's and the canvas page's wrap: a position past a side lands
+    exactly on the opposite one (x < 0 -> W, x > W -> 0; y, and z in the box)."""
+    for c, side in enumerate(edges(args)):
+        if p[c] < 0:
+            p[c] = side
+        elif p[c] > side:
+            p[c] = 0.0
+    return p
+
+
 def outside_box(args, b):
     """What is wrong with a start position drawn as u*W, u*H (, u*D), or None."""
     for c, side in enumerate(edges(args)):
