@@ -34,9 +34,9 @@ Test(files, trajectory_round_trips_every_double_exactly)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	traj_write_header(f);
-	traj_write_frame(f, 0, 3, y, x, vy, vx);
-	traj_write_frame(f, 1, 3, x, y, vx, vy);
+	traj_write_header(f, 2);
+	traj_write_frame(f, 0, &(struct traj_cols){ 3, y, x, vy, vx, NULL, NULL });
+	traj_write_frame(f, 1, &(struct traj_cols){ 3, x, y, vx, vy, NULL, NULL });
 	fclose(f);
 	cr_assert(strncmp(buf, "frame,id,x,y,vx,vy\n0,0,", 23) == 0);
 
