@@ -72,35 +72,62 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 }
 
 /*
- * A 3D file starts a 3D flock: its dims win, as its boid count does, unless
- * --dims 2 was asked for (on the command line or in a config file).  A 2D
- * file may start a 3D flock (start_build() puts it in the middle plane).
+ * What the file sets: its boid count, and a 3D file starts a 3D flock (its
+ * dims win, as its count does).  A 2D file may start a 3D flock
+ * (start_build() puts it in the middle plane).  Returns -EINVAL, changing
+ * nothing, for a 3D file when --dims 2 was asked for (on the command line
+ * or in a config file).
  */
-static void take_dims(struct config *c, const struct traj_state *st)
+static int take_file(struct config *c, const struct traj_state *st)
 {
-	if (st->dims != 3)
-		return;
-	if (c->sim.dims != 3 && cli_given(c, "dims"))
-		report_usage("--init: '%s' holds a 3D flock (z and vz columns) but --dims is %d "
-		             "(leave --dims out, or give --dims 3)", CLI_CUT_PATH(c->run.init), c->sim.dims);
-	c->sim.dims = 3;
+	if (st->dims == 3 && c->sim.dims != 3 && cli_given(c, "dims"))
+		return -EINVAL;
+	c->run.boids = st->n;
+	if (st->dims == 3)
+		c->sim.dims = 3;
+	return 0;
+}
+
+/* The default 3 predators in a flock of 2 become 2; returns whether more remain than boids. */
+static int fit_predators(struct config *c)
+{
+	size_t *predators = &c->sim.predators;
+
+	if (*predators > c->run.boids && !cli_given(c, "predators"))
+		*predators = c->run.boids;
+	return *predators > c->run.boids;
 }
 
 void start_read(struct start *f, struct config *c)
 {
 	struct run_options *s = &c->run;
-	size_t *predators = &c->sim.predators;
 
 	memset(f, 0, sizeof(*f));
 	if (s->init) {
 		load_init(s, &f->init);
-		s->boids = f->init.n;
-		take_dims(c, &f->init);
+		if (take_file(c, &f->init) != 0)
+			report_usage("--init: '%s' holds a 3D flock (z and vz columns) but --dims is %d "
+			             "(leave --dims out, or give --dims 3)", CLI_CUT_PATH(s->init), c->sim.dims);
 	}
-	if (*predators > s->boids && !cli_given(c, "predators"))
-		*predators = s->boids; /* the default 3 in a flock of 2 */
-	if (*predators > s->boids)
-		report_usage("--predators: %zu is more than the %zu boids", *predators, s->boids);
+	if (fit_predators(c))
+		report_usage("--predators: %zu is more than the %zu boids", c->sim.predators, s->boids);
+}
+
+void start_preview(struct config *c)
+{
+	struct traj_state st;
+	struct traj_error te;
+	struct stat sb;
+	FILE *f = c->run.init ? fopen(c->run.init, "r") : NULL;
+
+	/* a regular file only: reading a FIFO would take what the run is meant to read */
+	if (f && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && traj_load(f, &st, &te) == 0) {
+		take_file(c, &st);
+		traj_state_release(&st);
+	}
+	if (f)
+		fclose(f);
+	fit_predators(c);
 }
 
 /* A 3D flock from --init: the file's z and vz, or a 2D file's boids in the middle plane at rest in z. */
