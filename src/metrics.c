@@ -9,8 +9,10 @@
  * one shorter when W is not a multiple of it.  On a torus that short cell
  * sits between the last and the first column, so two cells k columns apart
  * (the short way round) may be as close as (k-1)*cell - deficit, deficit =
- * nx*cell - W.  Every bound below subtracts it, and neighbour windows are cut
- * to nx distinct columns so that no cell is visited twice when they wrap.
+ * nx*cell - W.  The cluster pass's reach subtracts it; the nearest-neighbour
+ * search measures the distance to the actual columns not yet seen.
+ * Neighbour windows are cut to nx distinct columns so that no cell is
+ * visited twice when they wrap.  The same holds along z in 3D.
  */
 #include "metrics.h"
 
@@ -325,6 +327,22 @@ static void centre_pass3(const struct metrics_input *in, const double *px, const
 
 /* ------------------------------------------------------ nearest neighbour */
 
+/* Distance from p to the interval [lo, hi] of an axis (the short way on a torus). */
+static inline double to_interval(double p, double lo, double hi, int wrap, double period)
+{
+	double d = fabs(sep(p - 0.5 * (lo + hi), wrap, period)) - 0.5 * (hi - lo);
+	return d > 0 ? d : 0;
+}
+
+/* The extent [lo, hi] of cell k of an axis of cells of `size` in a box `span` long. */
+static inline void extent(int k, double size, double span, int wrap, double *lo, double *hi)
+{
+	*lo = k * size;
+	/* without wrap the last cells hold boids up to the box's edge, wherever it is */
+	*hi = wrap ? lesser(*lo + size, span) : *lo + size;
+}
+
+
 /* Positions in grid order, and where they live. */
 struct points {
 	const double *x, *y, *z; /* z: 3D only */
@@ -404,27 +422,48 @@ SPECIALIZED double ring_nearest(const struct grid *g, const struct points *p, co
 }
 
 /*
+ * Distance along one axis from p to the cells not yet seen, once columns
+ * at .. at+lo-1 and at+hi+1 .. (beyond the window w) remain: on a torus the
+ * unseen columns are one arc, whose nearest point is on one of its two end
+ * columns (the short last column included, so no allowance is needed); in
+ * open space the edges of the block seen.  INFINITY when none remain.
+ */
+SPECIALIZED double unseen_axis(double p, int at, int ring, struct window w, int n, double size,
+                               double span, const int wrap)
+{
+	double bound = INFINITY, lo, hi;
+
+	if (w.lo < -ring) {
+		if (wrap) {
+			extent(column(at, -ring - 1, n, 1), size, span, 1, &lo, &hi);
+			bound = to_interval(p, lo, hi, 1, span);
+		} else {
+			bound = p - (at - ring) * size;
+		}
+	}
+	if (w.hi > ring) {
+		if (wrap) {
+			extent(column(at, ring + 1, n, 1), size, span, 1, &lo, &hi);
+			bound = lesser(bound, to_interval(p, lo, hi, 1, span));
+		} else {
+			bound = lesser(bound, (at + ring + 1) * size - p);
+		}
+	}
+	return bound;
+}
+
+/*
  * How far the cells not yet seen are from (x, y, z) once rings 0..ring
  * are: the block seen spans columns cx-ring .. cx+ring, rows cy-ring ..
  * cy+ring (and layers cz-ring .. cz+ring).  INFINITY when every cell is seen.
  */
-SPECIALIZED double unseen(const struct around *a, int ring, double cell, double zcell,
-                            double x, double y, double z, const int three)
+SPECIALIZED double unseen(const struct grid *g, const struct space *sp, const struct around *a, int ring,
+                          double zcell, double x, double y, double z, const int wrap, const int three)
 {
-	double bound = INFINITY;
-
-	if (a->wx.lo < -ring)
-		bound = lesser(bound, x - (a->cx - ring) * cell);
-	if (a->wx.hi > ring)
-		bound = lesser(bound, (a->cx + ring + 1) * cell - x);
-	if (a->wy.lo < -ring)
-		bound = lesser(bound, y - (a->cy - ring) * cell);
-	if (a->wy.hi > ring)
-		bound = lesser(bound, (a->cy + ring + 1) * cell - y);
-	if (three && a->wz.lo < -ring)
-		bound = lesser(bound, z - (a->cz - ring) * zcell);
-	if (three && a->wz.hi > ring)
-		bound = lesser(bound, (a->cz + ring + 1) * zcell - z);
+	double bound = lesser(unseen_axis(x, a->cx, ring, a->wx, g->nx, g->cell, sp->w, wrap),
+	                      unseen_axis(y, a->cy, ring, a->wy, g->ny, g->cell, sp->h, wrap));
+	if (three)
+		bound = lesser(bound, unseen_axis(z, a->cz, ring, a->wz, layers(g), zcell, sp->d, wrap));
 	return bound;
 }
 
@@ -439,13 +478,10 @@ SPECIALIZED double nn_scan(const struct grid *g, const struct points *p, const i
 {
 	const struct space *sp = p->sp;
 	int nz = three ? layers(g) : 1;
-	double cell = g->cell, zcell = three ? layer_depth(g, sp) : 0;
-	double slack = fmax(deficit(g, sp, 0), deficit(g, sp, 1));
+	double zcell = three ? layer_depth(g, sp) : 0;
 	double sum = 0;
 	struct around a;
 
-	if (three)
-		slack = fmax(slack, deficit(g, sp, 2));
 	for (a.cz = 0; a.cz < nz; a.cz++) {
 		a.wz = window_of(a.cz, nz, wrap);
 		for (a.cy = 0; a.cy < g->ny; a.cy++) {
@@ -459,11 +495,10 @@ SPECIALIZED double nn_scan(const struct grid *g, const struct points *p, const i
 					double x = p->x[k], y = p->y[k], z = three ? p->z[k] : 0, best = INFINITY;
 					for (int ring = 0;; ring++) {
 						best = ring_nearest(g, p, &a, ring, k, x, y, z, best, wrap, three);
-						double bound = unseen(&a, ring, cell, zcell, x, y, z, three);
+						double bound = unseen(g, sp, &a, ring, zcell, x, y, z, wrap, three);
 						if (bound == INFINITY || best == 0)
 							break; /* every cell seen, or nothing can be nearer */
-						bound -= slack;
-						if (bound > 0 && best <= bound * bound)
+						if (best <= bound * bound)
 							break;
 					}
 					sum += sqrt(best);
@@ -516,21 +551,6 @@ struct sets {
 SPECIALIZED int linked(const struct points *p, uint32_t a, uint32_t b, double r2, const int three)
 {
 	return dist2(p, b, p->x[a], p->y[a], three ? p->z[a] : 0, p->sp->wrap, three) < r2;
-}
-
-/* Distance from p to the interval [lo, hi] of an axis (the short way on a torus). */
-static inline double to_interval(double p, double lo, double hi, int wrap, double period)
-{
-	double d = fabs(sep(p - 0.5 * (lo + hi), wrap, period)) - 0.5 * (hi - lo);
-	return d > 0 ? d : 0;
-}
-
-/* The extent [lo, hi] of cell k of an axis of cells of `size` in a box `span` long. */
-static inline void extent(int k, double size, double span, int wrap, double *lo, double *hi)
-{
-	*lo = k * size;
-	/* without wrap the last cells hold boids up to the box's edge, wherever it is */
-	*hi = wrap ? lesser(*lo + size, span) : *lo + size;
 }
 
 /*
