@@ -176,6 +176,22 @@ Test(metrics, nearest_neighbour_and_gyration_by_hand)
 	flock_free(&f);
 }
 
+/*
+ * Two boids `gap` apart the short way round a 640 x 360 (x depth) torus:
+ * one cluster (radius 5) centred on the edge; in open space `far` apart.
+ */
+static void expect_pair_across_an_edge(const struct flock *f, double gap, double far)
+{
+	struct metrics m = measure(f, 640, 360, 1, 5);
+	cr_assert_float_eq(m.nn_distance, gap, 1e-12);
+	cr_assert_eq(m.clusters, 1);
+	cr_assert_float_eq(m.gyration, gap / 2, 1e-12); /* centroid on the edge, not mid-field */
+	m = measure(f, 640, 360, 0, 5);
+	cr_assert_float_eq(m.nn_distance, far, 1e-12);
+	cr_assert_eq(m.clusters, 2);
+	cr_assert_float_eq(m.gyration, far / 2, 1e-12);
+}
+
 Test(metrics, minimum_image_with_wrap)
 {
 	/* two boids 2 px apart across the left/right edge, one across top/bottom */
@@ -185,14 +201,8 @@ Test(metrics, minimum_image_with_wrap)
 	f.x[2] = 300, f.y[2] = 359.5;
 	f.x[3] = 300, f.y[3] = 0.5;
 	f.n = 2;
-	struct metrics m = measure(&f, 640, 360, 1, 5);
-	cr_assert_float_eq(m.nn_distance, 2, 1e-12);
-	cr_assert_eq(m.clusters, 1);
-	cr_assert_float_eq(m.gyration, 1, 1e-12); /* centroid on the edge, not mid-field */
-	m = measure(&f, 640, 360, 0, 5);
-	cr_assert_float_eq(m.nn_distance, 638, 1e-12);
-	cr_assert_eq(m.clusters, 2);
-	cr_assert_float_eq(m.gyration, 319, 1e-12);
+	expect_pair_across_an_edge(&f, 2, 638);
+	struct metrics m;
 
 	f.n = 4; /* plus a pair 1 px apart across the top/bottom edge */
 	f.x[2] = 300, f.y[2] = 359.5;
@@ -414,18 +424,23 @@ Test(metrics, links_reach_past_the_next_cell)
 	flock_free(&f);
 }
 
-Test(metrics, context_is_reused_across_sizes)
+/* clumped3() is defined with the 3D tests below. */
+static struct flock clumped3(size_t n, double w, double h, double d, double side, uint64_t seed);
+
+Test(metrics, context_is_reused_across_sizes_and_between_2d_and_3d)
 {
 	struct metrics_ctx c;
 	metrics_ctx_init(&c);
 	static const size_t sizes[] = { 500, 20, 2000, 1 };
-	for (size_t t = 0; t < 4; t++) {
-		struct flock f = clumped(sizes[t], 640, 360, 40, 10 + t);
+	for (size_t t = 0; t < 8; t++) {
+		size_t n = sizes[t % 4];
+		struct flock f = t % 2 ? clumped3(n, 640, 360, 300, 40, 50 + t) : clumped(n, 640, 360, 40, 10 + t);
 		struct metrics_input in = input_of(&f, 640, 360, 1, 50);
 		struct metrics m;
 		cr_assert_eq(metrics_compute(&c, &in, &m), 0);
 		struct metrics fresh = measure(&f, 640, 360, 1, 50);
-		cr_assert(memcmp(&m, &fresh, sizeof(m)) == 0, "reused context differs at n=%zu", f.n);
+		cr_assert(memcmp(&m, &fresh, sizeof(m)) == 0, "reused context differs at n=%zu (%s)", n,
+		          f.z ? "3D" : "2D");
 		flock_free(&f);
 	}
 	metrics_ctx_release(&c);
@@ -608,14 +623,7 @@ Test(metrics, minimum_image_in_z_with_wrap)
 	struct flock f = flock_new3(2, 200);
 	f.x[0] = f.x[1] = 100, f.y[0] = f.y[1] = 100;
 	f.z[0] = 1, f.z[1] = 199;
-	struct metrics m = measure(&f, 640, 360, 1, 5);
-	cr_assert_float_eq(m.nn_distance, 2, 1e-12);
-	cr_assert_eq(m.clusters, 1);
-	cr_assert_float_eq(m.gyration, 1, 1e-12); /* centroid on the face, not mid-box */
-	m = measure(&f, 640, 360, 0, 5);
-	cr_assert_float_eq(m.nn_distance, 198, 1e-12);
-	cr_assert_eq(m.clusters, 2);
-	cr_assert_float_eq(m.gyration, 99, 1e-12);
+	expect_pair_across_an_edge(&f, 2, 198);
 	/* depths outside the box are reduced onto the torus first */
 	f.z[0] = 1 + 200, f.z[1] = -1;
 	cr_assert_float_eq(measure(&f, 640, 360, 1, 5).nn_distance, 2, 1e-12);
@@ -780,25 +788,6 @@ Test(metrics, rejects_bad_3d_input)
 	cr_assert_eq(metrics_compute(&c, &in, &m), -EINVAL);
 	metrics_ctx_release(&c);
 	flock_free(&f);
-}
-
-Test(metrics, context_is_reused_between_2d_and_3d)
-{
-	struct metrics_ctx c;
-	metrics_ctx_init(&c);
-	static const size_t sizes[] = { 500, 20, 2000, 1 };
-	for (size_t t = 0; t < 8; t++) {
-		size_t n = sizes[t % 4];
-		struct flock f = t % 2 ? clumped3(n, 640, 360, 300, 40, 50 + t) : clumped(n, 640, 360, 40, 50 + t);
-		struct metrics_input in = input_of(&f, 640, 360, 1, 50);
-		struct metrics m;
-		cr_assert_eq(metrics_compute(&c, &in, &m), 0);
-		struct metrics fresh = measure(&f, 640, 360, 1, 50);
-		cr_assert(memcmp(&m, &fresh, sizeof(m)) == 0, "reused context differs at n=%zu (%s)", n,
-		          f.z ? "3D" : "2D");
-		flock_free(&f);
-	}
-	metrics_ctx_release(&c);
 }
 
 Test(metrics, a_3d_run_measures_its_depth)
