@@ -347,6 +347,7 @@ static inline void extent(int k, double size, double span, int wrap, double *lo,
 struct points {
 	const double *x, *y, *z; /* z: 3D only */
 	const struct space *sp;
+	size_t *visits;          /* candidates looked at (struct metrics_ctx's count) */
 };
 
 /* Squared distance from boid j to (x, y, z); `three` and `wrap` are constants in each copy. */
@@ -368,6 +369,7 @@ SPECIALIZED double cell_nearest(const struct grid *g, const struct points *p, ui
                                   uint32_t self, double x, double y, double z, double best,
                                   const int wrap, const int three)
 {
+	*p->visits += g->start[c + 1] - g->start[c];
 	for (uint32_t j = g->start[c]; j < g->start[c + 1]; j++) {
 		double d2 = dist2(p, j, x, y, z, wrap, three);
 		if (d2 < best && j != self) {
@@ -581,6 +583,7 @@ SPECIALIZED void join_cells(const struct grid *g, const struct points *p, struct
 		}
 		if (e2 >= r2)
 			continue;
+		*p->visits += g->start[b + 1] - g->start[b];
 		for (uint32_t j = g->start[b]; j < g->start[b + 1]; j++)
 			if (linked(p, i, j, r2, three)) {
 				unite(u->parent, u->size, i, j);
@@ -781,7 +784,7 @@ static int index_points(struct metrics_ctx *c, struct grid *g, size_t n, const s
 	if (err)
 		return err;
 	gather(g, c->px, c->py, sp->three ? c->pz : NULL, n, ox, oy, oz);
-	*p = (struct points){ ox, oy, sp->three ? oz : NULL, sp };
+	*p = (struct points){ ox, oy, sp->three ? oz : NULL, sp, &c->visits };
 	return 0;
 }
 
@@ -794,6 +797,7 @@ int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struc
 	struct points p;
 	int err;
 
+	c->visits = 0;
 	if ((err = check_input(in, &sp, lo, hi)))
 		return err;
 	if (n == 0) {
