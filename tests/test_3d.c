@@ -454,3 +454,40 @@ Test(box, print_config_of_a_box_reads_back_to_the_same_run)
 	cr_assert(strstr(tc_stderr(), "--obstacle") && strstr(tc_stderr(), "--dims 3"), "%s", tc_stderr());
 	tc_cleanup();
 }
+
+/*
+ * The plane test as a user runs it: a 2D run's frame 0 given to --init
+ * with --dims 3 --depth 300 (a 2D file starts the box's flock on z = D/2,
+ * at rest in z) must write the 2D run's x, y, vx, vy to 1e-9, and z = 150,
+ * vz = 0, every frame; for every model, in both orders.
+ */
+Test(box, a_3d_run_from_a_2d_runs_start_is_the_2d_run)
+{
+	static const char *const models[] = { "harden", "processing", "steering", "canvas", "opengl" };
+	static const char compare[] =
+		"import csv, sys\n"
+		"a = list(csv.DictReader(open('a.csv')))\n"
+		"b = list(csv.DictReader(open('b.csv')))\n"
+		"assert len(a) == len(b) > 100, (len(a), len(b))\n"
+		"for r, s in zip(a, b):\n"
+		"    for k in 'x', 'y', 'vx', 'vy':\n"
+		"        assert abs(float(r[k]) - float(s[k])) <= 1e-9, (r, s, k)\n"
+		"    assert float(s['z']) == 150 and float(s['vz']) == 0, s\n";
+	tc_tmpdir();
+	FILE *f = fopen("compare.py", "w");
+	cr_assert_not_null(f);
+	fputs(compare, f);
+	fclose(f);
+	for (size_t m = 0; m < 5; m++)
+		for (int sync = 0; sync < 2; sync++) {
+			const char *order = sync ? "--update synchronous" : "";
+			cr_assert_eq(tc_boids("-q -y --no-render -f 12 -n 40 -m %s %s --trajectory a.csv", models[m], order),
+			             0, "%s", tc_stderr());
+			cr_assert_eq(tc_sh("awk -F, 'NR == 1 || $1 == 0' a.csv > init.csv"), 0);
+			cr_assert_eq(tc_boids("-q -y --no-render -f 12 -m %s %s --dims 3 --depth 300 --target-amp-z 0 "
+			                      "--init init.csv --trajectory b.csv", models[m], order), 0, "%s", tc_stderr());
+			cr_assert_eq(tc_sh("%s -B compare.py 2> err.txt", tc_python()), 0, "%s %s: %s", models[m], order,
+			             tc_slurp("err.txt", NULL));
+		}
+	tc_cleanup();
+}
