@@ -121,6 +121,9 @@ struct flock_rows {
 	struct grid_runs runs;  /* the cells, a run per row */
 };
 
+/* (The walk is forced inline too: called for every candidate, a call would
+ * spill every running sum of the model's loop around it.) */
+
 FLOCK_INLINE void flock_rows_begin(struct flock_rows *r, const struct grid *g,
                                    double x, double y, double z)
 {
