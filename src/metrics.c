@@ -159,25 +159,17 @@ static inline int column(int at, int d, int n, int wrap)
 	return c;
 }
 
-/*
- * The grids over a 3D flock.  grid.h indexes the plane, so for now a 3D
- * flock's grid has one layer as deep as the box: every cell is a column
- * through the whole depth, its boids compared in 3D (correct, if slower
- * than cubic cells).  layers() and layer_depth() are what the passes know
- * of the third axis, so cubic cells need only these and build_grid().
- */
+/* The grid over the flock: cubic cells in a box (grid_build_box()). */
 static int build_grid(struct grid *g, const double *px, const double *py, const double *pz, size_t n,
                       const struct space *sp, double radius)
 {
-	(void)pz;
-	return grid_build(g, px, py, n, sp->w, sp->h, radius);
+	return grid_build_box(g, px, py, sp->three ? pz : NULL, n, sp->w, sp->h, sp->d, radius);
 }
 
 /* Layers of cells along z: 1 in a plane. */
 static inline int layers(const struct grid *g)
 {
-	(void)g;
-	return 1;
+	return g->nz;
 }
 
 /* How deep a layer is: the box's depth when it is the only one. */
