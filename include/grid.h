@@ -33,9 +33,9 @@ struct grid {
 	int nx, ny, nz;   /* cells across, down and deep, >= 1 (nz = 1: a plane) */
 	uint32_t *start;  /* nx*ny*nz + 1 offsets into items */
 	uint32_t *items;  /* boid indices grouped by cell, ascending in a cell */
-	uint32_t *cellof; /* cell index of each boid */
+	uint32_t *place;  /* where each boid is in items: items[place[i]] == i */
 	size_t cap_cells; /* allocated length of start, minus one */
-	size_t cap_items; /* allocated length of items and cellof */
+	size_t cap_items; /* allocated length of items and place */
 };
 
 /* Makes an empty grid; nothing is allocated until grid_build(). */
@@ -55,11 +55,35 @@ int grid_build_box(struct grid *g, const double *x, const double *y, const doubl
 int grid_build(struct grid *g, const double *x, const double *y, size_t n,
                double width, double height, double radius);
 
-/* The cell (column, row) a position falls into, clamped to the grid. */
-void grid_cell_of(const struct grid *g, double x, double y, int *cx, int *cy);
+/*
+ * floor(v / cell) clamped to [0, n - 1]; NaN goes to 0.  Between the two
+ * clamps the quotient is in [0, n), where truncation is floor: no call to
+ * floor() (a library call without SSE4.1) in every query.
+ */
+static inline int grid_clamp_cell(double v, double cell, int n)
+{
+	double q = v / cell;
+
+	if (!(q >= 0)) /* also catches NaN */
+		return 0;
+	if (q >= n)
+		return n - 1;
+	return (int)q;
+}
+
+/* The cell (column, row) a position falls into, clamped to the grid.  Inline:
+ * every query and every boid of grid_build() asks. */
+static inline void grid_cell_of(const struct grid *g, double x, double y, int *cx, int *cy)
+{
+	*cx = grid_clamp_cell(x, g->cell, g->nx);
+	*cy = grid_clamp_cell(y, g->cell, g->ny);
+}
 
 /* The layer a depth z falls into, clamped to the grid: 0 in a plane. */
-int grid_layer_of(const struct grid *g, double z);
+static inline int grid_layer_of(const struct grid *g, double z)
+{
+	return grid_clamp_cell(z, g->cell, g->nz);
+}
 
 /* The number of the cell (x, y, z) falls into; z is ignored in a plane. */
 static inline size_t grid_index_of(const struct grid *g, double x, double y, double z)
@@ -139,9 +163,15 @@ struct grid_array {
  * or written, no result changes.  Call it for a point some queries ahead of
  * the one being answered when queries jump about the field (boids visited
  * in index order): the cells are then in cache by the time they are read.
+ *
+ * Always inlined, as every function that only prefetches must be: GCC
+ * finds such a function "const" (it writes nothing) and deletes its calls
+ * unless it was inlined first.  It did so to this one once grid_cell_of() became
+ * inline, which made sequential steps at 1M boids 1.7x slower, silently.
  */
-static inline void grid_prefetch(const struct grid *g, double x, double y, double z,
-                                 const struct grid_array *a, int n)
+static inline __attribute__((always_inline))
+void grid_prefetch(const struct grid *g, double x, double y, double z,
+                   const struct grid_array *a, int n)
 {
 	struct grid_runs r;
 	grid_runs_begin(&r, g, x, y, z);

@@ -182,7 +182,8 @@ struct sim {
 	double *nvx, *nvy;      /* synchronous mode: next velocities */
 	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads */
 	double *nvz, *gz, *gvz; /* the same for z (3D only, NULL in 2D) */
-	uint32_t *gpos;         /* index of boid i in grid order */
+	uint32_t *gpos;         /* index of boid i in grid order: the grid's own
+	                         * s->grid.place, set by each flock_begin() */
 	uint32_t *esc;          /* sequential: boids that left their cell this step */
 	unsigned char *escf;    /* the same as flags, in grid order */
 	uint32_t *escnext;      /* the next listed boid in the same new cell, or UINT32_MAX */

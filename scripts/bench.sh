@@ -12,11 +12,11 @@
 #   3. simulation ms per step and drawing cost (tests/bench/bench_sim.c)
 #   4. the scaling table: every model x 1k, 10k, 100k, 1M boids at one
 #      density, both update orders, 1 and 2 threads; a warning line when time
-#      per boid grows more than 1.5x from 10k to 1M (bench_sim --scaling)
-#   5. memory: bytes per boid of whole runs at 1M boids, simulation only and
-#      drawing a video, as the peak above the same run with 1k boids; the
-#      peak of each scene above, and 300 against 3000 frames (the frame
-#      queue bounds it, not the frame count)
+#      per boid grows more than 1.5x from 10k to 1M; bytes per boid at 1M
+#      boids, the simulation alone and whole runs (simulation only, drawing a
+#      video), as the peak above the same run with 1k boids (bench_sim --scaling)
+#   5. memory: the peak of each scene above, and 300 against 3000 frames (the
+#      frame queue bounds it, not the frame count)
 #   6. drawing throughput on 1 and 2 threads (y4m to /dev/null: no encoder)
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
@@ -114,22 +114,6 @@ echo
 
 # peak_kb ARGS...: the peak resident set of `boids ARGS`, in KiB
 peak_kb() { /usr/bin/time -f %M -o rss "$BOIDS" -q -y "$@" >/dev/null 2>&1; tail -1 rss; }
-
-# per_boid NAME "ARGS AT 1M" "ARGS AT 1K": bytes per boid at 1M boids, the
-# peak above the 1k run's (the same picture size, so frames cancel out)
-per_boid() {
-	local big small
-	big=$(peak_kb -n 1000000 -s 16384x16384 $2)
-	small=$(peak_kb -n 1000 -s 512x512 $3)
-	printf '  %-50s %6.0f MB peak, %4.0f bytes a boid\n' "$1" "$(echo "$big / 1024" | bc -l)" \
-		"$(echo "($big - $small) * 1024 / 999000" | bc -l)"
-}
-
-echo
-echo "memory at 1M boids on 16384x16384 (bytes a boid: peak above a 1k run's, per boid):"
-per_boid "simulation only (--no-render, 3 frames)" "--no-render -f 3" "--no-render -f 3"
-per_boid "drawn to MP4, 2048x2048 picture (1 frame)" "--scale 0.125 -f 1 -o out/x.mp4" \
-	"--scale 4 -f 1 -o out/x.mp4"
 
 echo
 echo "peak memory of whole runs (MP4, --draw fast unless named):"

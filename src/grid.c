@@ -19,30 +19,8 @@ void grid_release(struct grid *g)
 {
 	free(g->start);
 	free(g->items);
-	free(g->cellof);
+	free(g->place);
 	grid_init(g);
-}
-
-static int clamp_cell(double v, double cell, int n)
-{
-	double c = floor(v / cell);
-
-	if (!(c >= 0)) /* also catches NaN */
-		return 0;
-	if (c >= n)
-		return n - 1;
-	return (int)c;
-}
-
-void grid_cell_of(const struct grid *g, double x, double y, int *cx, int *cy)
-{
-	*cx = clamp_cell(x, g->cell, g->nx);
-	*cy = clamp_cell(y, g->cell, g->ny);
-}
-
-int grid_layer_of(const struct grid *g, double z)
-{
-	return clamp_cell(z, g->cell, g->nz);
 }
 
 static int cells_along(double extent, double cell)
@@ -97,10 +75,10 @@ int grid_build_box(struct grid *g, const double *x, const double *y, const doubl
 		if (!a)
 			goto fail;
 		g->items = a;
-		uint32_t *b = realloc(g->cellof, cap * sizeof(*b));
+		uint32_t *b = realloc(g->place, cap * sizeof(*b));
 		if (!b)
 			goto fail;
-		g->cellof = b;
+		g->place = b;
 		g->cap_items = cap;
 	}
 
@@ -111,14 +89,17 @@ int grid_build_box(struct grid *g, const double *x, const double *y, const doubl
 		uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
 		if (z)
 			c += (uint32_t)grid_layer_of(g, z[i]) * (uint32_t)layer;
-		g->cellof[i] = c;
+		g->place[i] = c; /* its cell for now; its place below */
 		g->start[c + 1]++;
 	}
 	for (size_t c = 0; c < ncells; c++)
 		g->start[c + 1] += g->start[c];
 	/* Place boids in index order; start[c] runs ahead and is restored below. */
-	for (size_t i = 0; i < n; i++)
-		g->items[g->start[g->cellof[i]]++] = (uint32_t)i;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = g->start[g->place[i]]++;
+		g->items[k] = (uint32_t)i;
+		g->place[i] = k;
+	}
 	for (size_t c = ncells; c > 0; c--)
 		g->start[c] = g->start[c - 1];
 	g->start[0] = 0;

@@ -58,7 +58,6 @@ static void free_arrays(struct sim *s)
 		s->state_of->state_release(s);
 	free(s->x); /* one block holds all the double arrays */
 	free(s->z); /* and one the 3D ones */
-	free(s->gpos);
 	free(s->esc);
 	free(s->escf);
 	free(s->escnext);
@@ -74,12 +73,11 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	grid_init(&s->grid);
 	size_t m = n ? n : 1;
 	double *a = calloc(10 * m, sizeof(double));
-	s->gpos = calloc(m, sizeof(uint32_t));
 	s->esc = calloc(m, sizeof(uint32_t));
 	s->escf = calloc(m, 1);
 	s->escnext = calloc(m, sizeof(uint32_t));
 	s->x = a;
-	if (!a || !s->gpos || !s->esc || !s->escf || !s->escnext)
+	if (!a || !s->esc || !s->escf || !s->escnext)
 		goto fail;
 	s->y = a + m;
 	s->vx = a + 2 * m;

@@ -15,13 +15,14 @@
 #include "rng.h"
 
 enum {
-	AHEAD = 8,            /* sequential: prefetch the cells of boid b + AHEAD */
-	/* ... in a box only from this many boids: its 27 cells' runs of seven
-	 * arrays cost more than they save while the copies fit in the cache
-	 * (measured with a 32 MB last-level cache, sequential harden and
-	 * canvas: 10k and 100k boids 20-25% faster without, 1M 30-40% faster
-	 * with, the two even near 300k) */
+	AHEAD = 8,            /* prefetch for the boid AHEAD places later in a pass */
+	/* ... in a box's sequential pass only from this many boids: its 27
+	 * cells' runs of seven arrays cost more than they save while the
+	 * copies fit in the cache (measured with a 32 MB last-level cache,
+	 * sequential harden and canvas: 10k and 100k boids 20-25% faster
+	 * without, 1M 30-40% faster with, the two even near 300k) */
 	BOX_AHEAD_MIN = 1 << 18,
+	GATHER_AHEAD = 16,    /* the copy into grid order: prefetch so far ahead */
 	BLOCK = 256,          /* boids per parallel task */
 	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
 };
@@ -49,6 +50,40 @@ static int eschead_fit(struct sim *s)
 	return 0;
 }
 
+/* The state in grid order (s->gx...): a gather from index order, whose
+ * reads jump about the arrays, so they are asked for GATHER_AHEAD early
+ * (in the loop itself: see own_prefetch() on helpers that only prefetch). */
+static void copy_to_grid_order(struct sim *s)
+{
+	const uint32_t *items = s->grid.items;
+
+	for (size_t k = 0; k < s->n; k++) {
+		if (k + GATHER_AHEAD < s->n) {
+			uint32_t j = items[k + GATHER_AHEAD];
+			__builtin_prefetch(&s->x[j]);
+			__builtin_prefetch(&s->y[j]);
+			__builtin_prefetch(&s->vx[j]);
+			__builtin_prefetch(&s->vy[j]);
+		}
+		uint32_t i = items[k];
+		s->gx[k] = s->x[i];
+		s->gy[k] = s->y[i];
+		s->gvx[k] = s->vx[i];
+		s->gvy[k] = s->vy[i];
+	}
+	if (s->z)
+		for (size_t k = 0; k < s->n; k++) {
+			if (k + GATHER_AHEAD < s->n) {
+				uint32_t j = items[k + GATHER_AHEAD];
+				__builtin_prefetch(&s->z[j]);
+				__builtin_prefetch(&s->vz[j]);
+			}
+			uint32_t i = items[k];
+			s->gz[k] = s->z[i];
+			s->gvz[k] = s->vz[i];
+		}
+}
+
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
 {
 	const struct sim_params *p = &s->p;
@@ -62,23 +97,12 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 		double span = fmax(p->width, p->height);
 		cell = 2 * (s->z ? fmax(span, p->depth) : span) + reach + slack;
 	}
+	s->gpos = NULL;
 	int err = grid_build_box(&s->grid, s->x, s->y, s->z, s->n, p->width, p->height, p->depth, cell);
 	if (err)
 		return err;
-	for (size_t k = 0; k < s->n; k++) {
-		uint32_t i = s->grid.items[k];
-		s->gx[k] = s->x[i];
-		s->gy[k] = s->y[i];
-		s->gvx[k] = s->vx[i];
-		s->gvy[k] = s->vy[i];
-		s->gpos[i] = (uint32_t)k;
-	}
-	if (s->z)
-		for (size_t k = 0; k < s->n; k++) {
-			uint32_t i = s->grid.items[k];
-			s->gz[k] = s->z[i];
-			s->gvz[k] = s->vz[i];
-		}
+	s->gpos = s->grid.place;
+	copy_to_grid_order(s);
 	return p->update == SIM_SEQUENTIAL ? eschead_fit(s) : 0;
 }
 
@@ -204,19 +228,47 @@ struct blocks {
 };
 
 /*
+ * The index-ordered entries a synchronous pass reads and writes for boid b
+ * besides the copies: its state, which the models update in place (harden
+ * writes s->nvx instead), and its place in grid order.  In grid order they
+ * are scattered over the arrays; at 1M boids waiting for them was half of a
+ * steering step.  Always inlined: a function of prefetches alone is "const"
+ * to GCC, which deletes its calls unless it was inlined first.
+ */
+static inline __attribute__((always_inline)) void own_prefetch(const struct sim *s, uint32_t b)
+{
+	__builtin_prefetch(&s->x[b], 1);
+	__builtin_prefetch(&s->y[b], 1);
+	__builtin_prefetch(&s->vx[b], 1);
+	__builtin_prefetch(&s->vy[b], 1);
+	__builtin_prefetch(&s->gpos[b]);
+	if (s->z) {
+		__builtin_prefetch(&s->z[b], 1);
+		__builtin_prefetch(&s->vz[b], 1);
+	}
+}
+
+/*
  * Synchronous: boids in grid order, cell after cell, so that the next
  * boid's neighbours are mostly in cache already (1M boids in index order
- * would fetch every neighbourhood from memory).  Each reads the copies only
- * and writes its own entries, so the order changes no bit.
+ * would fetch every neighbourhood from memory); each boid's own entries
+ * are asked for AHEAD boids early.  Each reads the copies only and writes
+ * its own entries, so the order changes no bit.
  */
 static void block(void *arg, size_t task)
 {
 	const struct blocks *r = arg;
-	const uint32_t *order = r->s->grid.items;
-	size_t n = r->s->n, lo = task * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
+	const struct sim *s = r->s;
+	const uint32_t *order = s->grid.items;
+	size_t n = s->n, lo = task * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
 
-	for (size_t k = lo; k < hi; k++)
+	for (size_t k = lo; k < hi && k < lo + AHEAD; k++)
+		own_prefetch(s, order[k]);
+	for (size_t k = lo; k < hi; k++) {
+		if (k + AHEAD < hi)
+			own_prefetch(s, order[k + AHEAD]);
 		r->one(r->ctx, order[k]);
+	}
 }
 
 void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx)

@@ -12,11 +12,15 @@
  * every model, 10k boids at the same mean spacing: the median ratio of
  * paired, alternating runs (alone: --3d-only).
  *
- * Then the scaling table (--scaling, or --scaling-only): every model x
- * 1k, 10k, 100k, 1M boids at one constant density, each row in a child
- * process so that its peak memory (ru_maxrss) is its own; a warning line
- * when time per boid grows more than 1.5x from 10k to 1M.
+ * Then the scaling table (--scaling, or --scaling-only): for each case of
+ * scale_cases[] (every model x update order x threads) 1k, 10k, 100k, 1M
+ * boids at one constant density, each row in a child process so that its
+ * peak memory (ru_maxrss) is its own; a warning line when time per boid
+ * grows more than 1.5x from 10k to 1M; bytes a boid at 1M, for the
+ * simulation alone and for whole runs of build/boids (simulation only, and
+ * drawn to MP4).
  */
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -323,6 +327,59 @@ static void box_table(int quick)
  */
 #define SCALE_SIDE_1M 16384.0
 
+/*
+ * The table's rows: one group of four sizes for each case, in this order.
+ * A case is the settings a row group changes, each applied to the flock in
+ * scale_setup(); a new dimension of the table is a field here, a line there
+ * and the rows that use it.
+ */
+struct scale_case {
+	int model;              /* model_at() */
+	enum sim_update update;
+	int threads;            /* 1: no pool */
+};
+
+static const struct scale_case scale_cases[] = {
+	{ HARDEN, SIM_SEQUENTIAL, 1 },
+	{ HARDEN, SIM_SYNCHRONOUS, 1 },
+	{ HARDEN, SIM_SYNCHRONOUS, 2 },
+	{ PROCESSING, SIM_SEQUENTIAL, 1 },
+	{ PROCESSING, SIM_SYNCHRONOUS, 1 },
+	{ PROCESSING, SIM_SYNCHRONOUS, 2 },
+	{ STEERING, SIM_SEQUENTIAL, 1 },
+	{ STEERING, SIM_SYNCHRONOUS, 1 },
+	{ STEERING, SIM_SYNCHRONOUS, 2 },
+	{ CANVAS, SIM_SEQUENTIAL, 1 },
+	{ CANVAS, SIM_SYNCHRONOUS, 1 },
+	{ CANVAS, SIM_SYNCHRONOUS, 2 },
+};
+
+#define SCALE_CASES (sizeof(scale_cases) / sizeof(scale_cases[0]))
+
+static const size_t scale_sizes[] = { 1000, 10000, 100000, 1000000 };
+
+/* The case's settings on top of the defaults for a side x side field. */
+static void scale_setup(const struct scale_case *c, double side, struct sim_params *p)
+{
+	sim_params_default(p, side, side);
+	p->model = model_at(c->model);
+	p->update = c->update;
+}
+
+/* The update order's name, as the table prints it. */
+static const char *scale_order(const struct scale_case *c)
+{
+	return c->update == SIM_SEQUENTIAL ? "sequential" : "synchronous";
+}
+
+/* "steering synchronous (2 threads)": a case in a sentence. */
+static const char *scale_label(const struct scale_case *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s (%d thread%s)", model_at(c->model)->name, scale_order(c), c->threads,
+	         c->threads > 1 ? "s" : "");
+	return buf;
+}
+
 struct scale_row {
 	double ms;      /* median wall-clock ms per step */
 	double cpu_ms;  /* median CPU ms per step, every thread's */
@@ -342,18 +399,15 @@ static double cpu_now(void)
  * The same single warm-up step at every N (it also takes the page faults
  * of the first grid), so that the flocks compare.
  */
-static int scale_measure(int m, enum sim_update u, int threads, size_t n, int quick,
-                         double out[2])
+static int scale_measure(const struct scale_case *c, size_t n, int quick, double out[2])
 {
 	struct sim_params p;
 	struct sim s;
-	struct pool *pool = threads > 1 ? pool_new(threads) : NULL;
-	double side = SCALE_SIDE_1M * sqrt((double)n / 1e6), t[64], c[64];
+	struct pool *pool = c->threads > 1 ? pool_new(c->threads) : NULL;
+	double side = SCALE_SIDE_1M * sqrt((double)n / 1e6), t[64], cpu[64];
 	int steps = n >= 1000000 ? (quick ? 1 : 3) : n >= 100000 ? 5 : n >= 10000 ? 21 : 61;
 
-	sim_params_default(&p, side, side);
-	p.model = model_at(m);
-	p.update = u;
+	scale_setup(c, side, &p);
 	if (sim_init(&s, &p, n, pool) != 0)
 		return -1;
 	sim_randomize(&s, 1);
@@ -372,21 +426,20 @@ static int scale_measure(int m, enum sim_update u, int threads, size_t n, int qu
 		double t0 = progress_now(), c0 = cpu_now();
 		if (sim_step(&s) != 0)
 			return -1;
-		c[i] = (cpu_now() - c0) * 1e3;
+		cpu[i] = (cpu_now() - c0) * 1e3;
 		t[i] = (progress_now() - t0) * 1e3;
 	}
 	qsort(t, (size_t)steps, sizeof(double), cmp_double);
-	qsort(c, (size_t)steps, sizeof(double), cmp_double);
+	qsort(cpu, (size_t)steps, sizeof(double), cmp_double);
 	out[0] = t[steps / 2];
-	out[1] = c[steps / 2];
+	out[1] = cpu[steps / 2];
 	sim_release(&s);
 	pool_free(pool);
 	return 0;
 }
 
 /* One row in a child process: its time per step and its own peak memory. */
-static struct scale_row scale_row(int m, enum sim_update u, int threads, size_t n,
-                                  int quick)
+static struct scale_row scale_row(const struct scale_case *c, size_t n, int quick)
 {
 	struct scale_row r = { 0 };
 	int fd[2];
@@ -402,7 +455,7 @@ static struct scale_row scale_row(int m, enum sim_update u, int threads, size_t 
 	if (pid == 0) {
 		double out[2];
 		close(fd[0]);
-		if (scale_measure(m, u, threads, n, quick, out) != 0)
+		if (scale_measure(c, n, quick, out) != 0)
 			_exit(1);
 		_exit(write(fd[1], out, sizeof(out)) == (ssize_t)sizeof(out) ? 0 : 1);
 	}
@@ -421,6 +474,142 @@ static struct scale_row scale_row(int m, enum sim_update u, int threads, size_t 
 	return r;
 }
 
+/* Peak memory above the 1k row's, per boid added; < 0 if unknown. */
+static double scale_bytes_per_boid(const struct scale_row *row, size_t k)
+{
+	if (k == 0 || !row[0].ok || !row[k].ok)
+		return -1;
+	return (double)(row[k].maxrss_kb - row[0].maxrss_kb) * 1024 / (double)(scale_sizes[k] - scale_sizes[0]);
+}
+
+/* Prints one case's rows; returns its growth of time per boid from 10k to 1M (0 if unknown). */
+static double scale_case_rows(const struct scale_case *c, int quick, double *bytes_1m)
+{
+	const char *model = model_at(c->model)->name;
+	struct scale_row row[4];
+
+	for (size_t k = 0; k < 4; k++) {
+		size_t n = scale_sizes[k];
+		row[k] = scale_row(c, n, quick);
+		if (!row[k].ok) {
+			printf("  %-10s %-11s %3d %8zu   failed\n", model, scale_order(c), c->threads, n);
+			continue;
+		}
+		printf("  %-10s %-11s %3d %8zu %10.3f %9.1f %8.1f", model, scale_order(c), c->threads, n,
+		       row[k].ms, row[k].cpu_ms * 1e6 / (double)n, (double)row[k].maxrss_kb / 1024);
+		double b = scale_bytes_per_boid(row, k);
+		if (b >= 0)
+			printf(" %7.0f", b);
+		else
+			printf(" %7s", "-");
+		if (k > 0 && row[k - 1].ok)
+			printf("   x%.1f\n", row[k].cpu_ms / row[k - 1].cpu_ms);
+		else
+			printf(" %7s\n", "-");
+	}
+	*bytes_1m = scale_bytes_per_boid(row, 3);
+	if (!row[1].ok || !row[3].ok)
+		return 0;
+	return (row[3].cpu_ms / 1e6) / (row[1].cpu_ms / 1e4);
+}
+
+/*
+ * The peak resident set of `boids ARGS...` (the binary beside this one, or
+ * BOIDS_BIN), run in a temporary directory with its output thrown away, in
+ * KiB; -1 if it could not run.
+ */
+static long boids_peak_kb(char *const args[])
+{
+	char self[4096], bin[4200], dir[] = "/tmp/bench_sim.XXXXXX";
+	const char *env = getenv("BOIDS_BIN");
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (env)
+		snprintf(bin, sizeof(bin), "%s", env);
+	else if (len > 0) {
+		self[len] = '\0';
+		char *slash = strrchr(self, '/');
+		*slash = '\0';
+		snprintf(bin, sizeof(bin), "%s/boids", self);
+	} else
+		return -1;
+	if (access(bin, X_OK) != 0 || !mkdtemp(dir))
+		return -1;
+	char *argv[16] = { bin };
+	for (int i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		if (chdir(dir) != 0 || null < 0)
+			_exit(127);
+		dup2(null, 1);
+		dup2(null, 2);
+		execv(bin, argv);
+		_exit(127);
+	}
+	int st = 0;
+	struct rusage ru;
+	int ran = pid > 0 && wait4(pid, &st, 0, &ru) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	char out[sizeof(dir) + 8];
+	snprintf(out, sizeof(out), "%s/x.mp4", dir);
+	unlink(out);
+	rmdir(dir);
+	return ran ? ru.ru_maxrss : -1;
+}
+
+/* A whole run's bytes a boid at 1M boids on the largest field: its peak above the 1k run's. */
+static void whole_run_bytes(const char *name, char *const big[], char *const small[])
+{
+	long b = boids_peak_kb(big), s = boids_peak_kb(small);
+
+	if (b < 0 || s < 0) {
+		printf("  %-48s could not run boids (build it, or set BOIDS_BIN)\n", name);
+		return;
+	}
+	printf("  %-48s %6.0f MB peak, %4.0f bytes a boid\n", name, (double)b / 1024,
+	       (double)(b - s) * 1024 / 999000);
+}
+
+/* Memory per boid at 1M: the table's simulations, then whole runs of boids as a user starts them. */
+static void scale_memory(const double *bytes_1m)
+{
+	size_t lo = SCALE_CASES, hi = SCALE_CASES;
+	for (size_t i = 0; i < SCALE_CASES; i++)
+		if (bytes_1m[i] >= 0) {
+			if (lo == SCALE_CASES || bytes_1m[i] < bytes_1m[lo])
+				lo = i;
+			if (hi == SCALE_CASES || bytes_1m[i] > bytes_1m[hi])
+				hi = i;
+		}
+	printf("memory at 1M boids on %.0fx%.0f, bytes a boid (peak above a 1k run's, per boid):\n",
+	       SCALE_SIDE_1M, SCALE_SIDE_1M);
+	if (hi < SCALE_CASES) {
+		char a[80], b[80];
+		printf("  %-48s %4.0f, %s, to %.0f, %s\n", "simulation alone (the table's rows)",
+		       bytes_1m[lo], scale_label(&scale_cases[lo], a, sizeof(a)),
+		       bytes_1m[hi], scale_label(&scale_cases[hi], b, sizeof(b)));
+	}
+	/* drawn: the same 2048 x 2048 picture at both sizes, and enough frames
+	 * that every slot of the frame queue has held a copy of the state */
+	static char *const sim_big[] = { "-q", "-n", "1000000", "-s", "16384x16384", "--no-render",
+	                                 "-f", "3", NULL };
+	static char *const sim_small[] = { "-q", "-n", "1000", "-s", "512x512", "--no-render",
+	                                   "-f", "3", NULL };
+	static char *const y4m_big[] = { "-q", "-n", "1000000", "-s", "16384x16384", "--scale", "0.125",
+	                                 "-f", "8", "-o", "-", NULL };
+	static char *const y4m_small[] = { "-q", "-n", "1000", "-s", "512x512", "--scale", "4",
+	                                   "-f", "8", "-o", "-", NULL };
+	static char *const mp4_big[] = { "-q", "-y", "-n", "1000000", "-s", "16384x16384", "--scale",
+	                                 "0.125", "-f", "8", "-o", "x.mp4", NULL };
+	static char *const mp4_small[] = { "-q", "-y", "-n", "1000", "-s", "512x512", "--scale", "4",
+	                                   "-f", "8", "-o", "x.mp4", NULL };
+	whole_run_bytes("boids --no-render (3 frames)", sim_big, sim_small);
+	whole_run_bytes("boids drawn, y4m, 2048x2048 picture (8 frames)", y4m_big, y4m_small);
+	whole_run_bytes("boids drawn to MP4, the same", mp4_big, mp4_small);
+}
+
 /*
  * Growth and the warning use CPU time: it counts the work (both threads'
  * with 2 threads), and another process on the machine moves it much less
@@ -428,15 +617,7 @@ static struct scale_row scale_row(int m, enum sim_update u, int threads, size_t 
  */
 static void scaling_table(int quick)
 {
-	static const size_t sizes[] = { 1000, 10000, 100000, 1000000 };
-	static const char *const names[] = { "harden", "processing", "steering", "canvas" };
-	static const struct { enum sim_update u; int threads; const char *name; } orders[] = {
-		{ SIM_SEQUENTIAL, 1, "sequential" },
-		{ SIM_SYNCHRONOUS, 1, "synchronous" },
-		{ SIM_SYNCHRONOUS, 2, "synchronous" },
-	};
-	int warnings = 0;
-	char warn[12][160];
+	double growth[SCALE_CASES], bytes_1m[SCALE_CASES];
 
 	printf("scaling at a constant density, 268 px^2 a boid: 1M boids on %.0fx%.0f (the largest "
 	       "field),\n  the side growing with sqrt(N); median step after one warm-up step; peak "
@@ -444,44 +625,28 @@ static void scaling_table(int quick)
 	       SCALE_SIDE_1M, SCALE_SIDE_1M);
 	printf("  %-10s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "order", "thr", "boids",
 	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
-	for (int m = HARDEN; m <= CANVAS; m++)
-		for (size_t o = 0; o < 3; o++) {
-			struct scale_row row[4];
-			for (size_t k = 0; k < 4; k++) {
-				size_t n = sizes[k];
-				row[k] = scale_row(m, orders[o].u, orders[o].threads, n, quick);
-				if (!row[k].ok) {
-					printf("  %-10s %-11s %3d %8zu   failed\n", names[m], orders[o].name,
-					       orders[o].threads, n);
-					continue;
-				}
-				printf("  %-10s %-11s %3d %8zu %10.3f %9.1f %8.1f", names[m], orders[o].name,
-				       orders[o].threads, n, row[k].ms, row[k].cpu_ms * 1e6 / (double)n,
-				       (double)row[k].maxrss_kb / 1024);
-				if (k > 0 && row[0].ok)
-					printf(" %7.0f", (double)(row[k].maxrss_kb - row[0].maxrss_kb) * 1024 /
-					                 (double)(n - sizes[0]));
-				else
-					printf(" %7s", "-");
-				if (k > 0 && row[k - 1].ok)
-					printf("   x%.1f\n", row[k].cpu_ms / row[k - 1].cpu_ms);
-				else
-					printf(" %7s\n", "-");
-			}
-			if (row[1].ok && row[3].ok) {
-				double g = (row[3].cpu_ms / 1e6) / (row[1].cpu_ms / 1e4);
-				if (g > 1.5 && warnings < 12)
-					snprintf(warn[warnings++], sizeof(warn[0]),
-					         "warning: %s %s (%d thread%s): time per boid grows x%.2f from 10k "
-					         "to 1M boids (more than x1.5)", names[m], orders[o].name,
-					         orders[o].threads, orders[o].threads > 1 ? "s" : "", g);
-			}
-		}
+	for (size_t i = 0; i < SCALE_CASES; i++)
+		growth[i] = scale_case_rows(&scale_cases[i], quick, &bytes_1m[i]);
 	printf("  (B/boid: peak memory above the 1k row's, per boid added)\n");
-	for (int i = 0; i < warnings; i++)
-		printf("%s\n", warn[i]);
+	printf("time per boid at 1M against 10k (CPU):");
+	for (size_t i = 0; i < SCALE_CASES; i++) {
+		char label[80];
+		int same = i > 0 && scale_cases[i].model == scale_cases[i - 1].model; /* one line a model */
+		printf("%s%s x%.2f", same ? ", " : "\n  ", scale_label(&scale_cases[i], label, sizeof(label)),
+		       growth[i]);
+	}
+	printf("\n");
+	int warnings = 0;
+	for (size_t i = 0; i < SCALE_CASES; i++)
+		if (growth[i] > 1.5) {
+			char label[80];
+			printf("warning: %s: time per boid grows x%.2f from 10k to 1M boids (more than x1.5)\n",
+			       scale_label(&scale_cases[i], label, sizeof(label)), growth[i]);
+			warnings++;
+		}
 	if (!warnings)
 		printf("time per boid from 10k to 1M: within x1.5 in every row\n");
+	scale_memory(bytes_1m);
 }
 
 int main(int argc, char **argv)
