@@ -1160,7 +1160,8 @@ static size_t place_3d(struct renderer *r, const struct render_view *v, const st
 		          (predator && p->shape != RENDER_CIRCLE ? p->boid_size * p->predator_size : p->boid_size);
 		r->order[m++] = (struct depth_key){ d, i };
 	}
-	qsort(r->order, m, sizeof(*r->order), back_to_front);
+	if (m > 1)
+		qsort(r->order, m, sizeof(*r->order), back_to_front);
 	return m;
 }
 
@@ -1175,7 +1176,8 @@ static size_t place_spheres(struct renderer *r, const struct camera *cam)
 		if (c->r > 0 && isfinite(c->r) && d > cam->near && isfinite(d))
 			r->spheres[m++] = (struct depth_key){ d, i };
 	}
-	qsort(r->spheres, m, sizeof(*r->spheres), back_to_front);
+	if (m > 1)
+		qsort(r->spheres, m, sizeof(*r->spheres), back_to_front);
 	return m;
 }
 
