@@ -89,6 +89,30 @@ static double cover(uint32_t c, uint32_t bg, uint32_t fg)
 }
 
 /*
+ * The drawing rows' flock and renderers: n boids of the default model on a
+ * w x h field after 20 steps (a flock starting to form), and a renderer of
+ * the defaults for each draw mode (r[0] exact, r[1] fast; *rp the fast one's).
+ */
+static void drawn_flock(struct sim *s, size_t n, int w, int h, struct render_params *rp,
+                        struct renderer *r[2])
+{
+	struct sim_params p;
+
+	sim_params_default(&p, w, h);
+	if (sim_init(s, &p, n, NULL) != 0)
+		exit(1);
+	sim_randomize(s, 1);
+	for (int i = 0; i < 20; i++)
+		sim_step(s);
+	render_params_default(rp, w, h);
+	for (int m = 0; m < 2; m++) {
+		rp->draw = m ? RENDER_DRAW_FAST : RENDER_DRAW_EXACT;
+		if (render_new(&r[m], rp) != 0)
+			exit(1);
+	}
+}
+
+/*
  * CPU microseconds per boid drawn, exact and --draw fast, alternating
  * (median of 5 rounds of 3 frames each), and the covered area of fast against
  * exact: intersection over union, weighted by coverage and of the pixels
@@ -96,23 +120,12 @@ static double cover(uint32_t c, uint32_t bg, uint32_t fg)
  */
 static void draw_modes(size_t n, int w, int h)
 {
-	struct sim_params p;
 	struct sim s;
 	struct render_params rp;
 	struct renderer *r[2];
 	double t[2][5];
 
-	sim_params_default(&p, w, h);
-	sim_init(&s, &p, n, NULL);
-	sim_randomize(&s, 1);
-	for (int i = 0; i < 20; i++)
-		sim_step(&s);
-	render_params_default(&rp, w, h);
-	for (int m = 0; m < 2; m++) {
-		rp.draw = m ? RENDER_DRAW_FAST : RENDER_DRAW_EXACT;
-		if (render_new(&r[m], &rp) != 0)
-			exit(1);
-	}
+	drawn_flock(&s, n, w, h, &rp, r);
 	struct render_view v = { .n = n, .x = s.x, .y = s.y, .vx = s.vx, .vy = s.vy };
 	for (int k = 0; k < 5; k++)
 		for (int m = 0; m < 2; m++) {
@@ -157,31 +170,20 @@ static void draw_modes(size_t n, int w, int h)
  */
 static void draw_3d_costs(size_t n, int w, int h)
 {
-	struct sim_params p;
 	struct sim s;
 	struct render_params rp;
 	struct renderer *r[2];
 	struct rng g;
 	double t[4][5];
 
-	sim_params_default(&p, w, h);
-	sim_init(&s, &p, n, NULL);
-	sim_randomize(&s, 1);
-	for (int i = 0; i < 20; i++)
-		sim_step(&s);
+	drawn_flock(&s, n, w, h, &rp, r);
 	double *z = malloc(2 * n * sizeof(double)), *vz = z + n;
 	if (!z)
 		exit(1);
 	rng_seed(&g, 2);
-	render_params_default(&rp, w, h);
 	for (size_t i = 0; i < n; i++) {
 		z[i] = rp.box[2] * rng_uniform(&g);
 		vz[i] = rng_uniform(&g) - .5;
-	}
-	for (int m = 0; m < 2; m++) {
-		rp.draw = m ? RENDER_DRAW_FAST : RENDER_DRAW_EXACT;
-		if (render_new(&r[m], &rp) != 0)
-			exit(1);
 	}
 	struct render_view v2 = { .n = n, .predators = 3, .x = s.x, .y = s.y, .vx = s.vx, .vy = s.vy };
 	struct render_view v3 = v2;
