@@ -18,6 +18,7 @@
 
 #include "camera.h"
 #include "common.h"
+#include "pngout.h"
 #include "render.h"
 #include "rng.h"
 
@@ -595,4 +596,52 @@ Test(render3d_cli, bad_cameras_refused)
 	cr_assert_eq(tc_boids("--config c.conf --print-config"), 0);
 	cr_expect_str_eq(tc_stdout(), c, "--camera does not read back");
 	free(c);
+}
+
+/*
+ * The program draws the 3D state it is given: a flock read from a 3D
+ * trajectory file (--init) is the picture render_frame() makes of those
+ * arrays, byte for byte (the same PNG): z, vz and the predators carried
+ * through the pipeline's slots, the orbit placed for a clip of 3 frames.
+ */
+Test(render3d_cli, pipeline_draws_the_state_of_the_file)
+{
+	enum { N = 40 };
+	double f[6][N];
+	struct rng r;
+	rng_seed(&r, 9);
+	FILE *csv = fopen("s.csv", "w");
+	cr_assert_not_null(csv);
+	fprintf(csv, "frame,id,x,y,vx,vy,z,vz\n");
+	for (int i = 0; i < N; i++) {
+		for (int k = 0; k < 6; k++)
+			f[k][i] = k < 3 ? (k == 0 ? 640 : 360) * rng_uniform(&r) : 4 * (rng_uniform(&r) - .5);
+		fprintf(csv, "0,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i, f[0][i], f[1][i], f[3][i], f[4][i],
+		        f[2][i], f[5][i]);
+	}
+	cr_assert_eq(fclose(csv), 0);
+	cr_assert_eq(tc_boids("-q --init s.csv --predators 2 -f 3 --poster 0 --camera orbit --box --ground "
+	                      "--fog 0.4 -o a.png"), 0, "%s", tc_stderr());
+	struct render_params p;
+	struct renderer *rd;
+	int stride;
+	render_params_default(&p, 640, 360);
+	p.camera.mode = CAMERA_ORBIT;
+	p.camera.orbit_frames = 3;
+	p.box_edges = p.ground = 1;
+	p.fog = .4;
+	struct render_view v = { .n = N, .predators = 2, .x = f[0], .y = f[1], .z = f[2], .vx = f[3], .vy = f[4],
+	                         .vz = f[5], .frame = 0 };
+	cr_assert_eq(render_new(&rd, &p), 0);
+	cr_assert_eq(render_frame(rd, &v), 0);
+	const unsigned char *px = render_pixels(rd, &stride);
+	unsigned char *png;
+	size_t len, got_len;
+	cr_assert_eq(pngout_write_mem(&png, &len, 640, 360, stride, px, PNGOUT_DEFAULT_LEVEL), 0);
+	char *got = tc_slurp("a.png", &got_len);
+	cr_assert_not_null(got);
+	cr_expect(got_len == len && memcmp(got, png, len) == 0, "the program's frame is not the state's picture");
+	free(got);
+	free(png);
+	render_free(rd);
 }
