@@ -22,9 +22,11 @@
  * same per-boid drawing, exact or fast), back to front: farther boids
  * first, boids at the same depth in index order, so nearer ones cover
  * farther ones and the bytes do not depend on threads.  Depth cues: the
- * size factor, and fog (the colour blended toward the background by
- * `fog` x the depth's place between the box's nearest and farthest
- * corner).  Obstacles are spheres drawn as shaded discs among the boids
+ * size factor, and fog: the colour blended toward the background by
+ * `fog` x the depth's place in the flock's depths (their mean -+ 2
+ * standard deviations, at least 1/8 of the box's depth range), so the
+ * front and back of a flock differ however tight it is.  Obstacles are
+ * spheres drawn as shaded discs among the boids
  * in depth order; the target marker, trails and --show-ranges are
  * projected; optionally the box's edges and a grid on its floor (y = H).
  * Boids on or behind the camera's near plane are not drawn.
@@ -134,7 +136,7 @@ struct render_params {
 	double box[3];              /* the flock's box: width, height, depth, field units, > 0
 	                             * (default: the picture's size, depth the smaller side) */
 	struct camera_setup camera; /* where the camera stands and looks (front, fov 50) */
-	double fog;                 /* the farthest corner's colour this far toward the
+	double fog;                 /* the flock's far side's colour this far toward the
 	                             * background [0..1] (0.6); 0: no fog */
 	int box_edges;              /* draw the box's 12 edges, the far ones fainter (no) */
 	int ground;                 /* draw a grid on the box's floor, y = H (no) */

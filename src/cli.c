@@ -337,7 +337,7 @@ static const struct cli_option options[] = {
 	{ "fov", 0, T_DOUBLE(render.camera.fov), "50", 1, 170, 0, "DEG", "deg", S_DRAW,
 	  "3D: the camera's vertical field of view", NULL },
 	{ "fog", 0, T_DOUBLE(render.fog), "0.6", 0, 1, 0, "F", NULL, S_DRAW,
-	  "3D: the farthest boids F of the way to the background (0: none)", NULL },
+	  "3D: the flock's far side F of the way to the background (0: none)", NULL },
 	{ "box", 0, T_FLAG(render.box_edges), "no", 0, 0, 0, NULL, NULL, S_DRAW,
 	  "3D: draw the box's edges, the far ones fainter", NULL },
 	{ "ground", 0, T_FLAG(render.ground), "no", 0, 0, 0, NULL, NULL, S_DRAW,

@@ -1132,13 +1132,38 @@ static int back_to_front(const void *pa, const void *pb)
 	return (a->i > b->i) - (a->i < b->i);
 }
 
+#define FOG_MIN_SPAN 0.125 /* the fog's range: at least this part of the box's depth range */
+
 /*
- * Projects every boid: its place, heading, size and fogged colour into
- * r->placed[i], and the ones in front of the camera into r->order, back to
- * front.  Returns how many are in front.
+ * The depths the boids' fog runs between: the flock's own, its mean depth
+ * -+ 2 standard deviations (over the m boids in front of the camera, in
+ * index order), so the front and the back of a flock differ in shade
+ * however tight it is; never narrower than FOG_MIN_SPAN of the box's range
+ * (a flock flat to the camera is not shaded by tiny differences).
+ */
+static struct fog_range flock_depths(const struct depth_key *k, size_t m, const struct fog_range *box)
+{
+	double sum = 0, sq = 0;
+
+	if (!m)
+		return *box;
+	for (size_t i = 0; i < m; i++)
+		sum += k[i].depth;
+	double mean = sum / (double)m;
+	for (size_t i = 0; i < m; i++)
+		sq += (k[i].depth - mean) * (k[i].depth - mean);
+	double half = fmax(2 * sqrt(sq / (double)m), (box->far - box->near) * FOG_MIN_SPAN / 2);
+	return (struct fog_range){ mean - half, mean + half };
+}
+
+/*
+ * Projects every boid: its place, heading, size and colour, fogged over
+ * the flock's depths (flock_depths(), left in *f) into r->placed[i], and
+ * the ones in front of the camera into r->order, back to front.  Returns
+ * how many are in front.
  */
 static size_t place_3d(struct renderer *r, const struct render_view *v, const struct camera *cam,
-                       const struct fog_range *f)
+                       struct fog_range *f)
 {
 	const struct render_params *p = &r->p;
 	size_t m = 0;
@@ -1153,12 +1178,16 @@ static size_t place_3d(struct renderer *r, const struct render_view *v, const st
 		b->x = u;
 		b->y = w;
 		b->predator = predator;
-		b->rgb = fogged(r, f, predator ? p->predator_color : p->boid_color, d);
 		camera_direction(cam, pt, vel, &du, &dw);
 		b->angle = p->shape == RENDER_CIRCLE ? 0 : render_heading(du, dw);
 		b->size = camera_size(cam, d) *
 		          (predator && p->shape != RENDER_CIRCLE ? p->boid_size * p->predator_size : p->boid_size);
 		r->order[m++] = (struct depth_key){ d, i };
+	}
+	*f = flock_depths(r->order, m, f);
+	for (size_t k = 0; k < m; k++) {
+		struct placed *b = &r->placed[r->order[k].i];
+		b->rgb = fogged(r, f, b->predator ? p->predator_color : p->boid_color, r->order[k].depth);
 	}
 	if (m > 1)
 		qsort(r->order, m, sizeof(*r->order), back_to_front);
@@ -1255,7 +1284,7 @@ static int draw_3d(struct renderer *r, const struct render_view *v)
 		cairo_set_line_width(cr, 2);
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
 	}
-	size_t m = place_3d(r, v, &cam, &f), ns = place_spheres(r, &cam), next = 0;
+	size_t m = place_3d(r, v, &cam, &f), ns = place_spheres(r, &cam), next = 0; /* f: the flock's now */
 	cairo_matrix_t base;
 	int direct = 0;
 	long color = -1;

@@ -387,26 +387,45 @@ Test(render3d, boid_behind_the_camera_is_not_drawn)
 	render_free(c.r);
 }
 
-/* Fog: the nearest corner's depth keeps the colour, the farthest moves it `fog` of the way to the background. */
-Test(render3d, fog_fades_with_depth)
+/* rgb moved the fraction t toward the background, each channel rounded. */
+static uint32_t toward_bg(uint32_t rgb, double t)
+{
+	uint32_t out = 0;
+	for (int sh = 16; sh >= 0; sh -= 8) {
+		double c = rgb >> sh & 255, g = BG >> sh & 255;
+		out |= (uint32_t)lround(c + t * (g - c)) << sh;
+	}
+	return out;
+}
+
+/*
+ * Fog over the flock's own depths: mean -+ 2 standard deviations, so of
+ * two boids the nearer sits a quarter of the way in (fog x 1/4 of the way
+ * to the background) and the farther three quarters, whether they are the
+ * box's depth apart or 20 pixels; fog 0 keeps the colours.
+ */
+Test(render3d, fog_shades_the_flock_front_to_back)
 {
 	struct render_params p;
-	struct pic a, b;
-	double x = W / 2., y = H / 2., zn = 0, zf = D;
 	params_3d(&p);
 	p.boid_size = 3;
-	p.fog = .6;
-	draw3(&a, &p, 1, 0, &x, &y, &zn);
-	draw3(&b, &p, 1, 0, &x, &y, &zf);
-	uint32_t want = 0;
-	for (int sh = 16; sh >= 0; sh -= 8) {
-		double c = BOID >> sh & 255, g = BG >> sh & 255;
-		want |= (uint32_t)lround(c + .6 * (g - c)) << sh;
+	for (int k = 0; k < 3; k++) {
+		struct pic a;
+		double x[2] = { W / 2. - 40, W / 2. + 40 }, y[2] = { H / 2., H / 2. };
+		double z[2] = { k == 1 ? 80 : 0, k == 1 ? 100 : D }; /* depths 200 and 380, or 280 and 300 */
+		p.fog = k == 2 ? 0 : .6;
+		draw3(&a, &p, 2, 0, x, y, z);
+		struct camera c;
+		double u[2], v[2], d;
+		camera_place(&c, &p.camera, box, W, H, 0);
+		for (int i = 0; i < 2; i++)
+			cr_assert(camera_project(&c, (double[3]){ x[i], y[i], z[i] }, &u[i], &v[i], &d));
+		uint32_t near = pixel(&a, (int)u[0], (int)v[0]), far = pixel(&a, (int)u[1], (int)v[1]);
+		uint32_t want_near = toward_bg(BOID, p.fog / 4), want_far = toward_bg(BOID, p.fog * 3 / 4);
+		cr_expect_eq(near, want_near, "case %d: near %06x, not %06x", k, near, want_near);
+		cr_expect_eq(far, want_far, "case %d: far %06x, not %06x", k, far, want_far);
+		render_free(a.r);
 	}
-	cr_expect_eq(pixel(&a, W / 2, H / 2), BOID, "near: %06x", pixel(&a, W / 2, H / 2));
-	cr_expect_eq(pixel(&b, W / 2, H / 2), want, "far: %06x, not %06x", pixel(&b, W / 2, H / 2), want);
-	render_free(a.r);
-	render_free(b.r);
 }
 
 /* An obstacle sphere hides a boid behind it and not one in front of it. */
