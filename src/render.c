@@ -27,6 +27,12 @@
  * cover per cell, summed along the row; even-odd folds the sum) computes
  * each pixel's exact covered area, blended into the surface as Cairo's
  * span renderer blends an opaque colour.
+ *
+ * A 3D view (section "3D", draw_3d()): the camera (camera.c) is placed for
+ * the frame, every boid projected into a `struct placed` (where, turned
+ * how far, how big, which colour) and the boids sorted back to front; each
+ * then goes through the same per-boid drawing as a 2D boid (cairo_boid() or
+ * fast_boid_at(), which a 2D boid reaches through place_flat()).
  */
 #include "render.h"
 
