@@ -15,10 +15,11 @@
  *     flock_run(&f, one, &f);   // one(ctx, b) steers and moves boid b
  *
  * flock_begin() builds the neighbour grid over the positions and copies the
- * state into grid order (s->gx, gy, gvx, gvy; s->gpos[i] is boid i's
- * place).  one() finds the neighbours of a point with flock_cands_begin()
- * and flock_cands_next(), reading the copies.  flock_run() then calls one()
- * for every boid in one of two orders (p.update):
+ * state into grid order (s->gx, gy, gvx, gvy, and gz, gvz in a box;
+ * s->gpos[i] is boid i's place).  one() finds the neighbours of a point
+ * with flock_cands_begin() and flock_cands_next(), reading the copies.
+ * flock_run() then calls one() for every boid in one of two orders
+ * (p.update):
  *
  *   sequential   what the programs do: each boid is updated in place,
  *                position included, in index order, so later boids see the
@@ -32,6 +33,9 @@
  *                state, and writes only its own entries: parallel blocks
  *                give the same bytes with any number of threads, and the
  *                boids go in grid order, whose neighbourhoods overlap.
+ *
+ * In a box (p.dims 3: s->z not NULL) the grid has layers and a query
+ * visits 3 x 3 x 3 cells, everything else is the same.
  *
  * Neighbours are visited cell by cell in a fixed order (then the escaped
  * boids chained in those cells, latest first), so the sums depend only on
@@ -48,9 +52,23 @@
 #include "grid.h"
 #include "sim_types.h"
 
+/* A vector of the flock's space: z is 0, and never read, in a plane. */
 struct flock_vec {
-	double x, y;
+	double x, y, z;
 };
+
+/*
+ * The models' per-boid code is written once for both spaces: it takes the
+ * dimension as a constant flag (d3: 0 in a plane, 1 in a box; z arrays
+ * NULL in a plane) and is forced inline into one small function per space,
+ * so the plane's compiles to the plane's arithmetic alone, operation for
+ * operation what it was before there was a box.  The helpers below take
+ * the third component as a pointer, NULL in a plane, for the same reason.
+ */
+#define FLOCK_INLINE static inline __attribute__((always_inline))
+
+/* The third component's pointer for the helpers: &v in a box, NULL in a plane. */
+#define FLOCK_Z(d3, v) ((d3) ? &(v) : NULL)
 
 /* One pass of a step over the flock. */
 struct flock_pass {
@@ -88,79 +106,80 @@ void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
 /* ------------------------------------------------------ neighbour walk */
 
 /*
- * The 3 x 3 cells around a point as at most three runs [k, k1) of
- * grid-ordered copies, one per row.  Enough for a pass in which nobody
- * moves (harden's steering: nobody escapes); flock_cands below adds the
- * escaped boids.  Use:
+ * The 3 x 3 cells around a point (3 x 3 x 3 in a box; z is ignored in a
+ * plane) as runs [k, k1) of grid-ordered copies, one per row (and layer).
+ * Enough for a pass in which nobody moves (harden's steering: nobody
+ * escapes); flock_cands below adds the escaped boids.  Use:
  *
  *     struct flock_rows r;
- *     flock_rows_begin(&r, &s->grid, x, y);
+ *     flock_rows_begin(&r, &s->grid, x, y, z);
  *     for (uint32_t k, k1; flock_rows_next(&r, &k, &k1);)
  *         for (; k < k1; k++) ...
  */
 struct flock_rows {
-	const struct grid *g;
-	int j, j1, i0, i1;      /* next row, last row, first and last column */
+	const uint32_t *start;  /* the grid's offsets into its items */
+	struct grid_runs runs;  /* the cells, a run per row */
 };
 
-static inline void flock_rows_begin(struct flock_rows *r, const struct grid *g, double x, double y)
-{
-	int cx, cy;
+/* (The walk is forced inline too: called for every candidate, a call would
+ * spill every running sum of the model's loop around it.) */
 
-	grid_cell_of(g, x, y, &cx, &cy);
-	r->g = g;
-	r->i0 = cx > 0 ? cx - 1 : 0;
-	r->i1 = cx + 1 < g->nx ? cx + 1 : cx;
-	r->j = cy > 0 ? cy - 1 : 0;
-	r->j1 = cy + 1 < g->ny ? cy + 1 : cy;
+FLOCK_INLINE void flock_rows_begin(struct flock_rows *r, const struct grid *g,
+                                   double x, double y, double z)
+{
+	r->start = g->start;
+	grid_runs_begin(&r->runs, g, x, y, z);
 }
 
-static inline int flock_rows_next(struct flock_rows *r, uint32_t *k, uint32_t *k1)
+FLOCK_INLINE int flock_rows_next(struct flock_rows *r, uint32_t *k, uint32_t *k1)
 {
-	if (r->j > r->j1)
+	uint32_t c0, c1;
+
+	if (!grid_runs_next(&r->runs, &c0, &c1))
 		return 0;
-	size_t row = (size_t)r->j++ * (size_t)r->g->nx;
-	*k = r->g->start[row + (size_t)r->i0];
-	*k1 = r->g->start[row + (size_t)r->i1 + 1];
+	*k = r->start[c0];
+	*k1 = r->start[c1 + 1];
 	return 1;
 }
 
 /*
  * The grid-ordered copies k that may lie within the reach of a point: the
- * 3 x 3 cells around it, one contiguous run per row, minus escaped boids,
- * then the escaped boids whose new position lies in those cells (chained
- * per cell, so a query looks at its own 9 cells, never at the whole list).
- * Filter each k by its squared distance against f->reach2.  Use:
+ * cells around it (flock_rows), one contiguous run per row, minus escaped
+ * boids, then the escaped boids whose new position lies in those cells
+ * (chained per cell, so a query looks at its own 9 or 27 cells, never at
+ * the whole list).  Filter each k by its squared distance against
+ * f->reach2.  Use:
  *
  *     struct flock_cands it;
- *     flock_cands_begin(&it, f, x, y);
+ *     flock_cands_begin(&it, f, x, y, z);
  *     for (uint32_t k; flock_cands_next(&it, &k);) ...
  */
 struct flock_cands {
-	struct flock_rows rows; /* the 3 x 3 cells */
+	struct flock_rows rows; /* the cells around the point */
 	const unsigned char *escf;
 	const uint32_t *eschead, *escnext;
 	int nesc;               /* anything listed this step */
 	uint32_t k, k1;         /* current run of copies */
-	int ej, ei;             /* escaped phase: next cell (row, column) */
+	struct grid_runs cells; /* the chains' phase: the same cells again */
+	uint32_t c, c1;         /* the chains' phase: next cell, last of its run */
 	uint32_t e;             /* next listed boid in the current chain, or UINT32_MAX */
 };
 
-static inline void flock_cands_begin(struct flock_cands *it, const struct flock_pass *f,
-                                     double x, double y)
+FLOCK_INLINE void flock_cands_begin(struct flock_cands *it, const struct flock_pass *f,
+                                    double x, double y, double z)
 {
-	flock_rows_begin(&it->rows, &f->s->grid, x, y);
+	flock_rows_begin(&it->rows, &f->s->grid, x, y, z);
 	it->escf = f->s->escf;
 	it->eschead = f->s->eschead;
 	it->escnext = f->s->escnext;
 	it->nesc = f->nesc > 0;
+	it->cells = it->rows.runs;
 	it->k = it->k1 = 0;
-	it->ej = it->rows.j;
-	it->ei = it->rows.i0;
+	it->c = 1, it->c1 = 0; /* no cell yet */
 	it->e = UINT32_MAX;
 }
 
-static inline int flock_cands_next(struct flock_cands *it, uint32_t *k)
+FLOCK_INLINE int flock_cands_next(struct flock_cands *it, uint32_t *k)
 {
 	do {
 		while (it->k < it->k1) {
@@ -173,124 +192,159 @@ static inline int flock_cands_next(struct flock_cands *it, uint32_t *k)
 	} while (flock_rows_next(&it->rows, &it->k, &it->k1));
 	if (!it->nesc)
 		return 0;
-	const struct flock_rows *r = &it->rows;
 	for (;;) {
 		if (it->e != UINT32_MAX) {
 			*k = it->e;
 			it->e = it->escnext[it->e];
 			return 1;
 		}
-		if (it->ej > r->j1)
+		if (it->c > it->c1 && !grid_runs_next(&it->cells, &it->c, &it->c1))
 			return 0;
-		it->e = it->eschead[(size_t)it->ej * (size_t)r->g->nx + (size_t)it->ei];
-		if (++it->ei > r->i1) {
-			it->ei = r->i0;
-			it->ej++;
-		}
+		it->e = it->eschead[it->c++];
 	}
 }
 
 /* --------------------------------------------------------------- edges */
 
-/* Bounce: inside the margin `pad`, turn back by `turn` (x first, then y). */
-static inline void flock_bounce(const struct sim_params *p, double pad, double turn,
-                                double x, double y, double *vx, double *vy)
+/* One axis of a bounce: within pad of either end of [0, extent], turn back. */
+static inline void flock_bounce_axis(double x, double extent, double pad, double turn, double *v)
 {
 	if (x < pad)
-		*vx += turn;
-	if (x > p->width - pad)
-		*vx -= turn;
-	if (y < pad)
-		*vy += turn;
-	if (y > p->height - pad)
-		*vy -= turn;
+		*v += turn;
+	if (x > extent - pad)
+		*v -= turn;
 }
 
-/* Harden's wrap after a move: x < 0 -> x + W, x > W -> x - W. */
-static inline void flock_wrap_add(const struct sim_params *p, double *x, double *y)
+/* Bounce: inside the margin `pad`, turn back by `turn` (x first, then y,
+ * then z in a box; vz NULL in a plane, where z is not read). */
+static inline void flock_bounce(const struct sim_params *p, double pad, double turn,
+                                double x, double y, double z, double *vx, double *vy, double *vz)
 {
-	if (*x < 0)
-		*x += p->width;
-	if (*x > p->width)
-		*x -= p->width;
-	if (*y < 0)
-		*y += p->height;
-	if (*y > p->height)
-		*y -= p->height;
+	flock_bounce_axis(x, p->width, pad, turn, vx);
+	flock_bounce_axis(y, p->height, pad, turn, vy);
+	if (vz)
+		flock_bounce_axis(z, p->depth, pad, turn, vz);
 }
 
-/* The Processing and canvas programs' wrap: past one edge, reappear exactly on the other. */
-static inline void flock_wrap_to_edge(const struct sim_params *p, double *x, double *y)
+/* One axis of harden's wrap: x < 0 -> x + L, x > L -> x - L. */
+static inline void flock_wrap_add_axis(double *x, double extent)
 {
 	if (*x < 0)
-		*x = p->width;
-	else if (*x > p->width)
+		*x += extent;
+	if (*x > extent)
+		*x -= extent;
+}
+
+/* Harden's wrap after a move, on x, y and (z not NULL) z. */
+static inline void flock_wrap_add(const struct sim_params *p, double *x, double *y, double *z)
+{
+	flock_wrap_add_axis(x, p->width);
+	flock_wrap_add_axis(y, p->height);
+	if (z)
+		flock_wrap_add_axis(z, p->depth);
+}
+
+/* One axis of the Processing and canvas programs' wrap: past one end, exactly on the other. */
+static inline void flock_wrap_to_edge_axis(double *x, double extent)
+{
+	if (*x < 0)
+		*x = extent;
+	else if (*x > extent)
 		*x = 0;
-	if (*y < 0)
-		*y = p->height;
-	else if (*y > p->height)
-		*y = 0;
+}
+
+/* That wrap on x, y and (z not NULL) z. */
+static inline void flock_wrap_to_edge(const struct sim_params *p, double *x, double *y, double *z)
+{
+	flock_wrap_to_edge_axis(x, p->width);
+	flock_wrap_to_edge_axis(y, p->height);
+	if (z)
+		flock_wrap_to_edge_axis(z, p->depth);
 }
 
 /* ---------------------------------------------------- obstacles, target */
 
 /*
- * The obstacles' push on a boid at (x, y), in pixels per step: the sum over
- * obstacles, which the caller adds to the velocity in one addition.
+ * The obstacles' push on a boid at (x, y) (and *z in a box; z NULL in a
+ * plane, where the push's z is 0), in pixels per step: the sum over
+ * obstacles (circles; spheres in a box), which the caller adds to the
+ * velocity in one addition.
  */
-struct flock_vec flock_obstacle_push(const struct sim_params *p, double x, double y);
+struct flock_vec flock_obstacle_push(const struct sim_params *p, double x, double y, const double *z);
 
 /*
- * After a move: a boid inside an obstacle is put back on its circle, along
- * the line from the centre, and if heading in, its velocity is reflected.
- * Obstacles are taken one after another, in order.
+ * After a move: a boid inside an obstacle is put back on its surface,
+ * along the line from the centre, and if heading in, its velocity is
+ * reflected.  Obstacles are taken one after another, in order.  z and vz
+ * are NULL in a plane.
  */
-void flock_obstacle_wall(const struct sim_params *p, double *x, double *y, double *vx, double *vy);
+void flock_obstacle_wall(const struct sim_params *p, double *x, double *y, double *z,
+                         double *vx, double *vy, double *vz);
 
-/* Where the target of p.target_mode is at step t (centre of field if none). */
-void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y);
+/* Where the target of p.target_mode is at step t (centre of field if
+ * none); z, if not NULL, gets its depth (docs/MODEL.md, "Targets"). */
+void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y, double *z);
 
 /*
- * The C# article's start flock: for each boid in order, four uniform
- * draws u in [0,1) from rng_seed(seed): x = u W, y = u H, vx = u - .5,
- * vy = u - .5.
+ * The C# article's start flock: for each boid in order, uniform draws
+ * u in [0,1) from rng_seed(seed): x = u W, y = u H, vx = u - .5,
+ * vy = u - .5 (four); in a box x = u W, y = u H, z = u D, vx = u - .5,
+ * vy = u - .5, vz = u - .5 (six).
  */
 void flock_scatter(struct sim *s, uint64_t seed);
 
 /* ------------------------------------------------------------- vectors */
 
-/* (x, y) scaled to length 1; the zero vector stays zero (PVector). */
-static inline void flock_unit(double *x, double *y)
+/* The length of (x, y[, z]); z NULL: a plane. */
+static inline double flock_length(double x, double y, const double *z)
 {
-	double m = sqrt(*x * *x + *y * *y);
+	double m2 = x * x + y * y;
+	if (z)
+		m2 += *z * *z;
+	return sqrt(m2);
+}
+
+/* (x, y[, z]) scaled to length 1; the zero vector stays zero (PVector).  z NULL: a plane. */
+static inline void flock_unit(double *x, double *y, double *z)
+{
+	double m = flock_length(*x, *y, z);
 	if (m > 0) {
 		*x /= m;
 		*y /= m;
+		if (z)
+			*z /= m;
 	}
 }
 
-/* Scales (x, y) down to length max if longer (PVector.limit, LimitVelocity). */
-static inline void flock_limit_length(double *x, double *y, double max)
+/* Scales (x, y[, z]) down to length max if longer (PVector.limit, LimitVelocity). */
+static inline void flock_limit_length(double *x, double *y, double *z, double max)
 {
-	double m = sqrt(*x * *x + *y * *y);
+	double m = flock_length(*x, *y, z);
 	if (m > max) {
 		*x = *x / m * max;
 		*y = *y / m * max;
+		if (z)
+			*z = *z / m * max;
 	}
 }
 
 /* Clamps each component into [-max, max] (the Processing sketch's clampV). */
-static inline void flock_limit_components(double *x, double *y, double max)
+static inline void flock_limit_components(double *x, double *y, double *z, double max)
 {
 	*x = *x > max ? max : *x < -max ? -max : *x;
 	*y = *y > max ? max : *y < -max ? -max : *y;
+	if (z)
+		*z = *z > max ? max : *z < -max ? -max : *z;
 }
 
 /* A velocity that overflowed counts as rest, in every model. */
-static inline void flock_contain(double *x, double *y)
+static inline void flock_contain(double *x, double *y, double *z)
 {
-	if (!isfinite(*x) || !isfinite(*y))
+	if (!isfinite(*x) || !isfinite(*y) || (z && !isfinite(*z))) {
 		*x = *y = 0;
+		if (z)
+			*z = 0;
+	}
 }
 
 #endif

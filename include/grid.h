@@ -1,20 +1,26 @@
 /*
  * grid — a uniform-grid neighbour index over boid positions.
  *
- * The field [0,W] x [0,H] is cut into square cells of edge >= the search
- * radius; positions outside the field (or not finite) fall into the nearest
- * border cell, which keeps the rule "two points closer than the radius lie in
- * the same or adjacent cells" true everywhere.  grid_build() is a counting
- * sort, so within a cell boids are listed in increasing index order and the
- * visiting order is a pure function of the positions: it does not depend on
- * the number of threads that later read the grid.
+ * The field [0,W] x [0,H] (a box [0,W] x [0,H] x [0,D] in 3D) is cut into
+ * square (cubic) cells of edge >= the search radius; positions outside the
+ * field (or not finite) fall into the nearest border cell, which keeps the
+ * rule "two points closer than the radius lie in the same or adjacent
+ * cells" true everywhere.  Cells are numbered (cz * ny + cy) * nx + cx: a
+ * plane has one layer (nz = 1, cz = 0), so its numbers are row-major.
+ * grid_build() is a counting sort, so within a cell boids are listed in
+ * increasing index order and the visiting order is a pure function of the
+ * positions: it does not depend on the number of threads that later read
+ * the grid.
  *
- * Start reading at grid_build(); the query pattern is
+ * Start reading at grid_build_box(); the query pattern is
  *
- *     int cx, cy;
- *     grid_cell_of(g, x, y, &cx, &cy);
- *     for each (i, j) in [cx-1, cx+1] x [cy-1, cy+1] inside the grid:
- *         for (k = g->start[c]; k < g->start[c + 1]; k++) use g->items[k];
+ *     struct grid_runs r;
+ *     grid_runs_begin(&r, g, x, y, z);
+ *     for (uint32_t c0, c1; grid_runs_next(&r, &c0, &c1);)
+ *         for (k = g->start[c0]; k < g->start[c1 + 1]; k++) use g->items[k];
+ *
+ * which visits the 3 x 3 cells around (x, y) as three contiguous runs, one
+ * per row (3 x 3 x 3 as nine, one per layer and row, in a box).
  */
 #ifndef BOIDS_GRID_H
 #define BOIDS_GRID_H
@@ -24,8 +30,8 @@
 
 struct grid {
 	double cell;      /* cell edge length, >= the radius asked for */
-	int nx, ny;       /* cells across and down, >= 1 */
-	uint32_t *start;  /* nx*ny + 1 offsets into items */
+	int nx, ny, nz;   /* cells across, down and deep, >= 1 (nz = 1: a plane) */
+	uint32_t *start;  /* nx*ny*nz + 1 offsets into items */
 	uint32_t *items;  /* boid indices grouped by cell, ascending in a cell */
 	uint32_t *cellof; /* cell index of each boid */
 	size_t cap_cells; /* allocated length of start, minus one */
@@ -36,15 +42,90 @@ struct grid {
 void grid_init(struct grid *g);
 
 /*
- * Indexes n positions in a width x height field with cells of edge at least
- * radius (radius <= 0 or huge is fine: the cell count is capped near n).
- * Returns 0, or -ENOMEM (the grid is then left empty but valid).
+ * Indexes n positions in a width x height x depth box with cells of edge
+ * at least radius (radius <= 0 or huge is fine: the cell count is capped
+ * near n).  z NULL indexes the plane (depth is then ignored, nz = 1), cell
+ * for cell what grid_build() makes.  Returns 0, or -ENOMEM (the grid is
+ * then left empty but valid).
  */
+int grid_build_box(struct grid *g, const double *x, const double *y, const double *z, size_t n,
+                   double width, double height, double depth, double radius);
+
+/* grid_build_box() of a plane: n positions in a width x height field. */
 int grid_build(struct grid *g, const double *x, const double *y, size_t n,
                double width, double height, double radius);
 
 /* The cell (column, row) a position falls into, clamped to the grid. */
 void grid_cell_of(const struct grid *g, double x, double y, int *cx, int *cy);
+
+/* The layer a depth z falls into, clamped to the grid: 0 in a plane. */
+int grid_layer_of(const struct grid *g, double z);
+
+/* The number of the cell (x, y, z) falls into; z is ignored in a plane. */
+static inline size_t grid_index_of(const struct grid *g, double x, double y, double z)
+{
+	int cx, cy;
+	grid_cell_of(g, x, y, &cx, &cy);
+	size_t layer = g->nz > 1 ? (size_t)grid_layer_of(g, z) : 0;
+	return (layer * (size_t)g->ny + (size_t)cy) * (size_t)g->nx + (size_t)cx;
+}
+
+/*
+ * The cells within one of a point's cell on each axis, as runs of
+ * consecutive cell numbers: one run per row of 1 to 3 columns, the rows of
+ * a layer in order, then the next layer (3 runs, or 9 in a box).  Use as
+ * in the pattern at the top.  Small, so that it lives in registers.
+ */
+struct grid_runs {
+	uint32_t c;             /* first cell of the next run */
+	uint32_t width;         /* cells in a run, minus one */
+	uint32_t nx;            /* from one row to the next */
+	uint32_t skip;          /* from past a layer's last row to the next layer's first */
+	int rows, left;         /* rows in a layer; rows left in this one */
+	int layers;             /* layers left after this one (0 in a plane) */
+};
+
+/* (always inline: the hottest loops of every model run on these) */
+static inline __attribute__((always_inline))
+void grid_runs_begin(struct grid_runs *r, const struct grid *g, double x, double y, double z)
+{
+	int cx, cy;
+
+	grid_cell_of(g, x, y, &cx, &cy);
+	int i0 = cx > 0 ? cx - 1 : 0, i1 = cx + 1 < g->nx ? cx + 1 : cx;
+	int j0 = cy > 0 ? cy - 1 : 0, j1 = cy + 1 < g->ny ? cy + 1 : cy;
+	r->nx = (uint32_t)g->nx;
+	r->c = (uint32_t)j0 * r->nx + (uint32_t)i0;
+	r->width = (uint32_t)(i1 - i0);
+	r->rows = r->left = j1 - j0 + 1;
+	r->skip = 0;
+	r->layers = 0;
+	if (g->nz > 1) {
+		int cz = grid_layer_of(g, z);
+		int l0 = cz > 0 ? cz - 1 : 0, l1 = cz + 1 < g->nz ? cz + 1 : cz;
+		r->c += (uint32_t)l0 * (uint32_t)g->ny * r->nx;
+		r->skip = ((uint32_t)g->ny - (uint32_t)r->rows) * r->nx;
+		r->layers = l1 - l0;
+	}
+}
+
+/* The next run: cells c0 .. c1 (both included); 0 when there is none. */
+static inline __attribute__((always_inline))
+int grid_runs_next(struct grid_runs *r, uint32_t *c0, uint32_t *c1)
+{
+	if (!r->left) {
+		if (!r->layers)
+			return 0;
+		r->layers--;
+		r->left = r->rows;
+		r->c += r->skip;
+	}
+	r->left--;
+	*c0 = r->c;
+	*c1 = r->c + r->width;
+	r->c += r->nx;
+	return 1;
+}
 
 /* An array indexed like items (state copied into grid order, flags...). */
 struct grid_array {
@@ -53,22 +134,19 @@ struct grid_array {
 };
 
 /*
- * Asks the processor to start loading what a query at (x, y) will read:
- * the 3 x 3 cells' runs of the n arrays a[].  Only a hint: nothing is read
+ * Asks the processor to start loading what a query at (x, y, z) will read:
+ * the 3 x 3 (x 3) cells' runs of the n arrays a[].  Only a hint: nothing is read
  * or written, no result changes.  Call it for a point some queries ahead of
  * the one being answered when queries jump about the field (boids visited
  * in index order): the cells are then in cache by the time they are read.
  */
-static inline void grid_prefetch(const struct grid *g, double x, double y,
+static inline void grid_prefetch(const struct grid *g, double x, double y, double z,
                                  const struct grid_array *a, int n)
 {
-	int cx, cy;
-	grid_cell_of(g, x, y, &cx, &cy);
-	int i0 = cx > 0 ? cx - 1 : 0, i1 = cx + 1 < g->nx ? cx + 1 : cx;
-	int j0 = cy > 0 ? cy - 1 : 0, j1 = cy + 1 < g->ny ? cy + 1 : cy;
-	for (int j = j0; j <= j1; j++) {
-		size_t row = (size_t)j * (size_t)g->nx;
-		uint32_t k0 = g->start[row + (size_t)i0], k1 = g->start[row + (size_t)i1 + 1];
+	struct grid_runs r;
+	grid_runs_begin(&r, g, x, y, z);
+	for (uint32_t c0, c1; grid_runs_next(&r, &c0, &c1);) {
+		uint32_t k0 = g->start[c0], k1 = g->start[c1 + 1];
 		if (k0 >= k1)
 			continue;
 		for (int m = 0; m < n; m++) {

@@ -89,6 +89,9 @@ struct metrics_ctx {
 	uint32_t *size;         /* union-find: size of each root's set */
 	size_t cap;             /* boids the arrays hold */
 	size_t zcap;            /* boids the z arrays hold (0 until a 3D flock) */
+	size_t visits;          /* read only: boids the last metrics_compute() compared
+	                         * with another (nearest neighbour and cluster links):
+	                         * a bounded number per boid when the cost is O(n) */
 };
 
 /* Number of metrics, and the order used by the names, CSV and JSON. */

@@ -70,6 +70,13 @@ int sim_step(struct sim *s);
 int sim_target(const struct sim *s, double *x, double *y);
 
 /*
+ * sim_target() with the target's depth in *z (target_z, or the Lissajous
+ * z at t = s->steps; D/2 when none is set), for drawing a box; z may be
+ * NULL.
+ */
+int sim_target_box(const struct sim *s, double *x, double *y, double *z);
+
+/*
  * Does the field wrap around for this flock?  True with --edges wrap or
  * both, and always for the models whose programs wrap (MODEL_WRAPS:
  * processing, canvas).

@@ -48,7 +48,7 @@ enum sim_target_mode {
 struct sim_obstacle {
 	double x, y;            /* centre, pixels */
 	double r;               /* radius, pixels, >= 0 */
-	double z;               /* centre's depth, pixels (3D only; 2D ignores it) */
+	double z;               /* centre's depth, pixels (3D only: a sphere; 2D ignores it) */
 };
 
 struct sim_params {
@@ -87,13 +87,17 @@ struct sim_params {
 	/* Target, steering model only.  Lissajous position at step t, with
 	 * th = 2 pi t / target_period:
 	 *   x = W/2 + target_amp_x W cos(target_freq_x th)
-	 *   y = H/2 + target_amp_y H sin(target_freq_y th)                    */
+	 *   y = H/2 + target_amp_y H sin(target_freq_y th)
+	 *   z = D/2 + target_amp_z D sin(target_freq_z th)   (3D)            */
 	enum sim_target_mode target_mode; /* (SIM_TARGET_LISSAJOUS) */
 	double target_x, target_y;   /* fixed target, px (W/2, H/2) any value */
+	double target_z;        /* fixed target's depth, px (D/2) any value (3D) */
 	double target_amp_x;    /* Lissajous amplitude, fraction of W (0.3) [0..0.5] */
 	double target_amp_y;    /* Lissajous amplitude, fraction of H (0.3) [0..0.5] */
 	double target_freq_x;   /* cycles of x per period (3) [0..] */
 	double target_freq_y;   /* cycles of y per period (2) [0..] */
+	double target_amp_z;    /* Lissajous amplitude, fraction of D (0.3) [0..0.5] (3D) */
+	double target_freq_z;   /* cycles of z per period (1) [0..] (3D) */
 	double target_period;   /* steps per period (1200) (0..] */
 
 	/* Processing (seeds/002).  Velocities in px/step. */
@@ -126,6 +130,7 @@ struct sim_params {
 	double steer_max_turn;       /* rotation limit, degrees per step (6.4) (0..180] */
 	int steer_steady_turn;  /* 1: turns over 150 degrees go toward +angle, not the short way (0) */
 	double steer_v0x, steer_v0y; /* InitialVelocity of every boid, px/step (0, 0) */
+	double steer_v0z;       /* its z in a box, px/step (0) */
 
 	/* Canvas (seeds/004).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
 	double canvas_visual_range;  /* sees others at distance < R, px (50) (0..] */
@@ -176,6 +181,7 @@ struct sim {
 	/* private */
 	double *nvx, *nvy;      /* synchronous mode: next velocities */
 	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads */
+	double *nvz, *gz, *gvz; /* the same for z (3D only, NULL in 2D) */
 	uint32_t *gpos;         /* index of boid i in grid order */
 	uint32_t *esc;          /* sequential: boids that left their cell this step */
 	unsigned char *escf;    /* the same as flags, in grid order */

@@ -98,7 +98,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_COLOR(f)    CLI_COLOR, AT(f, uint32_t)
 #define T_FIELD       CLI_FIELD, AT(sim.width, double)          /* and sim.height */
 #define T_MODEL       CLI_MODEL, AT(sim.model, const struct boids_model *)
-#define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y */
+#define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
 #define T_CAMERA      CLI_CAMERA, AT(render.camera, struct camera_setup)
 #define T_ACTION      CLI_ACTION, 0
@@ -166,7 +166,7 @@ static const struct cli_option options[] = {
 	{ "model", 'm', T_MODEL, "harden", 0, 0, CLI_BRIEF, "NAME", NULL, S_MODELS,
 	  "harden, processing, steering, canvas, opengl", NULL },
 	{ "target", 0, T_TARGET, "lissajous", 0, 0, CLI_BRIEF, "WHERE", NULL, S_MODELS,
-	  "steering target: lissajous, X,Y or none", NULL },
+	  "steering target: lissajous, none, X,Y[,Z]", NULL },
 	{ "obstacle-margin", 0, T_DOUBLE(sim.obstacle_margin), "30", 0, LIM, 0, "D", "px", S_MODELS,
 	  "obstacles: push starts D outside a circle", NULL },
 	{ "obstacle-weight", 0, T_DOUBLE(sim.obstacle_weight), "0.2", 0, LIM, 0, "W", NULL, S_MODELS,
@@ -179,6 +179,10 @@ static const struct cli_option options[] = {
 	  "lissajous target: x cycles per period", NULL },
 	{ "target-freq-y", 0, T_DOUBLE(sim.target_freq_y), "2", 0, LIM, 0, "N", NULL, S_MODELS,
 	  "lissajous target: y cycles per period", NULL },
+	{ "target-amp-z", 0, T_DOUBLE(sim.target_amp_z), "0.3", 0, 0.5, 0, "F", NULL, S_MODELS,
+	  "lissajous target, 3D: z amplitude, fraction of the depth", NULL },
+	{ "target-freq-z", 0, T_DOUBLE(sim.target_freq_z), "1", 0, LIM, 0, "N", NULL, S_MODELS,
+	  "lissajous target, 3D: z cycles per period", NULL },
 	{ "target-period", 0, T_DOUBLE(sim.target_period), "1200", 0, LIM, CLI_GT_MIN, "STEPS", "steps", S_MODELS,
 	  "lissajous target: steps per period", NULL },
 	{ "proc-cohesion-radius", 0, T_DOUBLE(sim.proc_cohesion_radius), "40", 0, LIM, CLI_GT_MIN, "R", "px", S_MODELS,
@@ -355,7 +359,7 @@ static const struct cli_option options[] = {
 	{ "background-style", 0, T_ENUM(render.background_style, enum render_background), "flat", 0, 0, 0, "STYLE", NULL, S_DRAW,
 	  "flat, or noise: seeded Perlin clouds around the background colour", bg_names },
 	{ "obstacle", 0, T_CIRCLES, "", 0, LIM, CLI_BRIEF, "X,Y,R", NULL, S_DRAW,
-	  "a circle every model avoids (repeatable)", NULL },
+	  "a circle every model avoids (repeatable; 3D: X,Y,Z,R)", NULL },
 	{ "obstacle-color", 0, T_COLOR(render.obstacle_color), "#5a7896", 0, 0, 0, "COLOR", NULL, S_DRAW,
 	  "colour of the obstacles", NULL },
 	{ "target-color", 0, T_COLOR(render.target_color), "#ffcc00", 0, 0, 0, "COLOR", NULL, S_DRAW,
@@ -662,41 +666,63 @@ static int parse_tuple(const char *v, double *out, int count)
 	return *p ? -1 : 0; /* trailing junk */
 }
 
-/* --obstacle X,Y,R: one more circle, in the flock's and the renderer's types. */
+/* How many commas v holds: a tuple of that many numbers plus one. */
+static int commas(const char *v)
+{
+	int n = 0;
+
+	for (; *v; v++)
+		n += *v == ',';
+	return n;
+}
+
+/*
+ * --obstacle X,Y,R or X,Y,Z,R: one more circle (a sphere in 3D), in the
+ * flock's and the renderer's types.  Z is NAN until the resolve step when
+ * not given (then D/2): only then is --dims known, which refuses a Z in 2D.
+ */
 static int parse_circle(struct run_options *run, const struct cli_option *o, const char *v,
                         char *err, size_t errlen)
 {
-	double c[3];
+	double c[4];
 
 	if (!*v) {
 		run->obstacles_n = 0; /* an empty value clears the list */
 		return 0;
 	}
-	if (parse_tuple(v, c, 3) || !(c[2] > 0))
-		return errf(err, errlen, "--%s: '%s' is not X,Y,R (numbers within 1e6, R above 0)", o->name, CUT(v));
+	int n = commas(v) + 1;
+	if ((n != 3 && n != 4) || parse_tuple(v, c, n) != 0)
+		c[3] = 0; /* refused below */
+	else if (n == 3)
+		c[3] = c[2], c[2] = NAN; /* X,Y,R: no Z */
+	if (!(c[3] > 0))
+		return errf(err, errlen, "--%s: '%s' is not X,Y,R or X,Y,Z,R (numbers within 1e6, R above 0)",
+		            o->name, CUT(v));
 	if (run->obstacles_n >= CONFIG_MAX_OBSTACLES)
 		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CONFIG_MAX_OBSTACLES);
-	run->obstacles[run->obstacles_n] = (struct sim_obstacle){ .x = c[0], .y = c[1], .r = c[2] };
-	run->circles[run->obstacles_n++] = (struct render_circle){ .x = c[0], .y = c[1], .r = c[2] };
+	run->obstacles[run->obstacles_n] = (struct sim_obstacle){ .x = c[0], .y = c[1], .z = c[2], .r = c[3] };
+	run->circles[run->obstacles_n++] = (struct render_circle){ .x = c[0], .y = c[1], .r = c[3] };
 	return 0;
 }
 
-/* --target: the steering model's target, straight into sim_params. */
+/* --target: the steering model's target, straight into sim_params (Z: as --obstacle's). */
 static int parse_target(struct sim_params *p, const struct cli_option *o, const char *v,
                         char *err, size_t errlen)
 {
-	double xy[2];
+	double xyz[3] = { 0, 0, NAN }; /* X,Y: no Z */
+	int n = commas(v) + 1;
 
 	if (strcmp(v, "none") == 0) {
 		p->target_mode = SIM_TARGET_NONE;
 	} else if (strcmp(v, "lissajous") == 0) {
 		p->target_mode = SIM_TARGET_LISSAJOUS;
-	} else if (parse_tuple(v, xy, 2) == 0) {
+	} else if ((n == 2 || n == 3) && parse_tuple(v, xyz, n) == 0) {
 		p->target_mode = SIM_TARGET_FIXED;
-		p->target_x = xy[0];
-		p->target_y = xy[1];
+		p->target_x = xyz[0];
+		p->target_y = xyz[1];
+		p->target_z = xyz[2];
 	} else {
-		return errf(err, errlen, "--%s: '%s' is not X,Y, lissajous or none", o->name, CUT(v));
+		return errf(err, errlen, "--%s: '%s' is not X,Y, X,Y,Z, lissajous or none", o->name, CUT(v));
 	}
 	return 0;
 }
@@ -1050,6 +1076,22 @@ static int opengl_look(struct config *c, char *err, size_t errlen)
 	return c->run.opengl ? fill_in_list(c, extras, err, errlen) : 0;
 }
 
+/* A Z (an --obstacle X,Y,Z,R, a --target X,Y,Z) needs a box: --dims 3. */
+static int check_depths(const struct config *c, char *err, size_t errlen)
+{
+	if (c->sim.dims == 3)
+		return 0;
+	for (size_t i = 0; i < c->run.obstacles_n; i++)
+		if (!isnan(c->run.obstacles[i].z))
+			return errf(err, errlen, "--obstacle: %.17g,%.17g,%.17g,%.17g has a Z: give X,Y,R, or --dims 3",
+			            c->run.obstacles[i].x, c->run.obstacles[i].y, c->run.obstacles[i].z,
+			            c->run.obstacles[i].r);
+	if (c->sim.target_mode == SIM_TARGET_FIXED && !isnan(c->sim.target_z))
+		return errf(err, errlen, "--target: %.17g,%.17g,%.17g has a Z: give X,Y, or --dims 3",
+		            c->sim.target_x, c->sim.target_y, c->sim.target_z);
+	return 0;
+}
+
 /* The checks between options, and the settings one option gives another. */
 static int check_across(struct config *c, char *err, size_t errlen)
 {
@@ -1061,6 +1103,8 @@ static int check_across(struct config *c, char *err, size_t errlen)
 	if (c->sim.min_speed > c->sim.max_speed)
 		return errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
 		            c->sim.min_speed, c->sim.max_speed);
+	if (check_depths(c, err, errlen) != 0)
+		return -1;
 	/* --frames and --duration: the command line wins over a file; both from
 	 * the same place contradict each other. */
 	int gd = cli_given(c, "duration"), gf = cli_given(c, "frames");
@@ -1114,6 +1158,11 @@ static void link_modules(struct config *c)
 		c->sim.target_x = c->sim.width / 2; /* sim_target() draws it there */
 		c->sim.target_y = c->sim.height / 2;
 	}
+	if (c->sim.target_mode != SIM_TARGET_FIXED || isnan(c->sim.target_z))
+		c->sim.target_z = c->sim.depth / 2; /* X,Y: halfway in */
+	for (size_t i = 0; i < run->obstacles_n; i++)
+		if (isnan(run->obstacles[i].z))
+			run->obstacles[i].z = c->sim.depth / 2; /* X,Y,R: halfway in */
 	c->sim.obstacles = run->obstacles_n ? run->obstacles : NULL;
 	c->sim.obstacles_n = run->obstacles_n;
 	for (size_t i = 0; i < run->obstacles_n; i++)
@@ -1295,6 +1344,15 @@ void cli_release(struct config *c)
 
 /* ------------------------------------------------------------------ output */
 
+/* One obstacle as --obstacle reads it: X,Y,R in 2D, X,Y,Z,R in 3D. */
+static void format_obstacle(const struct config *c, const struct sim_obstacle *o, char *buf, size_t len)
+{
+	if (c->sim.dims == 3)
+		snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g", o->x, o->y, o->z, o->r);
+	else
+		snprintf(buf, len, "%.17g,%.17g,%.17g", o->x, o->y, o->r);
+}
+
 /* The string field of a CLI_STRING row, NULL when unset. */
 static const char *string_value(const struct config *c, const struct cli_option *o)
 {
@@ -1361,12 +1419,15 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		break;
 	case CLI_CIRCLES: /* all of them, ';'-separated (--print-config writes one a line) */
 		buf[0] = 0;
-		for (size_t i = 0; i < c->run.obstacles_n; i++)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%.17g,%.17g,%.17g", i ? ";" : "",
-			         c->run.obstacles[i].x, c->run.obstacles[i].y, c->run.obstacles[i].r);
+		for (size_t i = 0; i < c->run.obstacles_n; i++) {
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s", i ? ";" : "");
+			format_obstacle(c, &c->run.obstacles[i], buf + strlen(buf), len - strlen(buf));
+		}
 		break;
 	case CLI_TARGET:
-		if (c->sim.target_mode == SIM_TARGET_FIXED)
+		if (c->sim.target_mode == SIM_TARGET_FIXED && c->sim.dims == 3)
+			snprintf(buf, len, "%.17g,%.17g,%.17g", c->sim.target_x, c->sim.target_y, c->sim.target_z);
+		else if (c->sim.target_mode == SIM_TARGET_FIXED)
 			snprintf(buf, len, "%.17g,%.17g", c->sim.target_x, c->sim.target_y);
 		else
 			snprintf(buf, len, "%s", c->sim.target_mode == SIM_TARGET_NONE ? "none" : "lissajous");
@@ -1431,9 +1492,11 @@ void cli_print_config(FILE *f, const struct config *c)
 		if (o->type == CLI_CIRCLES) {
 			/* one line an obstacle; an empty value first clears the list */
 			fprintf(f, "%s = \n", o->name);
-			for (size_t k = 0; k < c->run.obstacles_n; k++)
-				fprintf(f, "%s = %.17g,%.17g,%.17g\n", o->name, c->run.obstacles[k].x,
-				        c->run.obstacles[k].y, c->run.obstacles[k].r);
+			for (size_t k = 0; k < c->run.obstacles_n; k++) {
+				char one[128];
+				format_obstacle(c, &c->run.obstacles[k], one, sizeof(one));
+				fprintf(f, "%s = %s\n", o->name, one);
+			}
 			continue;
 		}
 		if (o->type == CLI_STRING) { /* straight from the settings: no length limit */

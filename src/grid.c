@@ -11,7 +11,7 @@
 void grid_init(struct grid *g)
 {
 	memset(g, 0, sizeof(*g));
-	g->nx = g->ny = 1;
+	g->nx = g->ny = g->nz = 1;
 	g->cell = 1;
 }
 
@@ -40,6 +40,11 @@ void grid_cell_of(const struct grid *g, double x, double y, int *cx, int *cy)
 	*cy = clamp_cell(y, g->cell, g->ny);
 }
 
+int grid_layer_of(const struct grid *g, double z)
+{
+	return clamp_cell(z, g->cell, g->nz);
+}
+
 static int cells_along(double extent, double cell)
 {
 	double n = ceil(extent / cell);
@@ -54,6 +59,12 @@ static int cells_along(double extent, double cell)
 int grid_build(struct grid *g, const double *x, const double *y, size_t n,
                double width, double height, double radius)
 {
+	return grid_build_box(g, x, y, NULL, n, width, height, 0, radius);
+}
+
+int grid_build_box(struct grid *g, const double *x, const double *y, const double *z, size_t n,
+                   double width, double height, double depth, double radius)
+{
 	double cell = radius > 0 ? radius : 1;
 	/* Few cells per boid keeps memory and the clearing pass O(n). */
 	double max_cells = 4.0 * (double)n + 64;
@@ -62,14 +73,17 @@ int grid_build(struct grid *g, const double *x, const double *y, size_t n,
 		width = 1;
 	if (!(height > 0))
 		height = 1;
-	while ((double)cells_along(width, cell) * cells_along(height, cell) > max_cells)
+	if (!(depth > 0))
+		depth = 1;
+	while ((double)cells_along(width, cell) * cells_along(height, cell) *
+	       (z ? cells_along(depth, cell) : 1) > max_cells)
 		cell *= 1.5;
 
 	g->cell = cell;
 	g->nx = cells_along(width, cell);
 	g->ny = cells_along(height, cell);
-	size_t ncells = (size_t)g->nx * (size_t)g->ny;
-
+	g->nz = z ? cells_along(depth, cell) : 1;
+	size_t layer = (size_t)g->nx * (size_t)g->ny, ncells = layer * (size_t)g->nz;
 	if (ncells > g->cap_cells) {
 		uint32_t *p = realloc(g->start, (ncells + 1) * sizeof(*p));
 		if (!p)
@@ -95,6 +109,8 @@ int grid_build(struct grid *g, const double *x, const double *y, size_t n,
 		int cx, cy;
 		grid_cell_of(g, x[i], y[i], &cx, &cy);
 		uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+		if (z)
+			c += (uint32_t)grid_layer_of(g, z[i]) * (uint32_t)layer;
 		g->cellof[i] = c;
 		g->start[c + 1]++;
 	}

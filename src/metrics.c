@@ -159,25 +159,17 @@ static inline int column(int at, int d, int n, int wrap)
 	return c;
 }
 
-/*
- * The grids over a 3D flock.  grid.h indexes the plane, so for now a 3D
- * flock's grid has one layer as deep as the box: every cell is a column
- * through the whole depth, its boids compared in 3D (correct, if slower
- * than cubic cells).  layers() and layer_depth() are what the passes know
- * of the third axis, so cubic cells need only these and build_grid().
- */
+/* The grid over the flock: cubic cells in a box (grid_build_box()). */
 static int build_grid(struct grid *g, const double *px, const double *py, const double *pz, size_t n,
                       const struct space *sp, double radius)
 {
-	(void)pz;
-	return grid_build(g, px, py, n, sp->w, sp->h, radius);
+	return grid_build_box(g, px, py, sp->three ? pz : NULL, n, sp->w, sp->h, sp->d, radius);
 }
 
 /* Layers of cells along z: 1 in a plane. */
 static inline int layers(const struct grid *g)
 {
-	(void)g;
-	return 1;
+	return g->nz;
 }
 
 /* How deep a layer is: the box's depth when it is the only one. */
@@ -347,6 +339,7 @@ static inline void extent(int k, double size, double span, int wrap, double *lo,
 struct points {
 	const double *x, *y, *z; /* z: 3D only */
 	const struct space *sp;
+	size_t *visits;          /* candidates looked at (struct metrics_ctx's count) */
 };
 
 /* Squared distance from boid j to (x, y, z); `three` and `wrap` are constants in each copy. */
@@ -368,6 +361,7 @@ SPECIALIZED double cell_nearest(const struct grid *g, const struct points *p, ui
                                   uint32_t self, double x, double y, double z, double best,
                                   const int wrap, const int three)
 {
+	*p->visits += g->start[c + 1] - g->start[c];
 	for (uint32_t j = g->start[c]; j < g->start[c + 1]; j++) {
 		double d2 = dist2(p, j, x, y, z, wrap, three);
 		if (d2 < best && j != self) {
@@ -581,6 +575,7 @@ SPECIALIZED void join_cells(const struct grid *g, const struct points *p, struct
 		}
 		if (e2 >= r2)
 			continue;
+		*p->visits += g->start[b + 1] - g->start[b];
 		for (uint32_t j = g->start[b]; j < g->start[b + 1]; j++)
 			if (linked(p, i, j, r2, three)) {
 				unite(u->parent, u->size, i, j);
@@ -781,7 +776,7 @@ static int index_points(struct metrics_ctx *c, struct grid *g, size_t n, const s
 	if (err)
 		return err;
 	gather(g, c->px, c->py, sp->three ? c->pz : NULL, n, ox, oy, oz);
-	*p = (struct points){ ox, oy, sp->three ? oz : NULL, sp };
+	*p = (struct points){ ox, oy, sp->three ? oz : NULL, sp, &c->visits };
 	return 0;
 }
 
@@ -794,6 +789,7 @@ int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struc
 	struct points p;
 	int err;
 
+	c->visits = 0;
 	if ((err = check_input(in, &sp, lo, hi)))
 		return err;
 	if (n == 0) {

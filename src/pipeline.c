@@ -131,8 +131,7 @@ static void *produce(void *arg)
 			memcpy(d->vz, p->sim->vz, bytes);
 		}
 		copy_trail(p, d);
-		d->has_target = sim_target(p->sim, &d->target_x, &d->target_y);
-		d->target_z = p->cfg->sim.depth / 2; /* the 3D target's depth */
+		d->has_target = sim_target_box(p->sim, &d->target_x, &d->target_y, &d->target_z);
 		slot->frame = k;
 		frameq_put_stepped(p->queue, slot);
 	}

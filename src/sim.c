@@ -41,10 +41,13 @@ void sim_params_default(struct sim_params *p, double width, double height)
 	p->target_mode = SIM_TARGET_LISSAJOUS;
 	p->target_x = p->width / 2;
 	p->target_y = p->height / 2;
+	p->target_z = p->depth / 2;
 	p->target_amp_x = .3;
 	p->target_amp_y = .3;
 	p->target_freq_x = 3;
 	p->target_freq_y = 2;
+	p->target_amp_z = .3;
+	p->target_freq_z = 1;
 	p->target_period = 1200;
 }
 
@@ -88,9 +91,12 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->gvx = a + 8 * m;
 	s->gvy = a + 9 * m;
 	if (p->dims == 3) {
-		if (!(s->z = calloc(2 * m, sizeof(double))))
+		if (!(s->z = calloc(5 * m, sizeof(double))))
 			goto fail;
 		s->vz = s->z + m;
+		s->nvz = s->z + 2 * m;
+		s->gz = s->z + 3 * m;
+		s->gvz = s->z + 4 * m;
 	}
 	if (p->model->state_init) {
 		if (p->model->state_init(s) != 0)
@@ -146,7 +152,12 @@ int sim_step(struct sim *s)
 
 int sim_target(const struct sim *s, double *x, double *y)
 {
-	flock_target(&s->p, s->steps, x, y);
+	return sim_target_box(s, x, y, NULL);
+}
+
+int sim_target_box(const struct sim *s, double *x, double *y, double *z)
+{
+	flock_target(&s->p, s->steps, x, y, z);
 	return (s->p.model->flags & MODEL_TARGET) && s->p.target_mode != SIM_TARGET_NONE;
 }
 

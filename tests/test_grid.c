@@ -1,6 +1,6 @@
 /*
- * The uniform grid against brute force, and the parallel synchronous mode
- * against itself at other thread counts.
+ * The uniform grid against brute force (in a plane and in a box), and the
+ * parallel synchronous mode against itself at other thread counts.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -44,6 +44,66 @@ Test(grid, every_close_pair_is_in_neighbouring_cells)
 			pairs++;
 		}
 	cr_assert_gt(pairs, N);
+	grid_release(&g);
+}
+
+Test(grid, in_a_box_every_close_pair_is_in_neighbouring_cells_and_the_runs_visit_them)
+{
+	enum { N = 1500 };
+	static double x[N], y[N], z[N];
+	struct rng r;
+	struct grid g;
+	rng_seed(&r, 6);
+	for (int i = 0; i < N; i++) {
+		x[i] = rng_uniform(&r) * 460 - 30; /* some outside the box */
+		y[i] = rng_uniform(&r) * 300 - 30;
+		z[i] = rng_uniform(&r) * 260 - 30;
+	}
+	z[9] = NAN;
+	grid_init(&g);
+	cr_assert_eq(grid_build_box(&g, x, y, z, N, 400, 240, 200, 40), 0);
+	cr_assert(g.nx == 10 && g.ny == 6 && g.nz == 5, "%d x %d x %d cells", g.nx, g.ny, g.nz);
+	cr_assert_eq(g.start[g.nx * g.ny * g.nz], N);
+	long pairs = 0;
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++) {
+			double dx = x[i] - x[j], dy = y[i] - y[j], dz = z[i] - z[j];
+			if (!(sqrt(dx * dx + dy * dy + dz * dz) < 40))
+				continue;
+			int ax, ay, bx, by;
+			grid_cell_of(&g, x[i], y[i], &ax, &ay);
+			grid_cell_of(&g, x[j], y[j], &bx, &by);
+			int az = grid_layer_of(&g, z[i]), bz = grid_layer_of(&g, z[j]);
+			cr_assert(abs(ax - bx) <= 1 && abs(ay - by) <= 1 && abs(az - bz) <= 1, "pair %d,%d missed", i, j);
+			cr_assert_eq(g.cellof[i], (uint32_t)grid_index_of(&g, x[i], y[i], z[i]));
+			pairs++;
+		}
+	cr_assert_gt(pairs, N);
+	/* the runs around each boid: exactly the cells within one on each axis, each once */
+	static unsigned char seen[10 * 6 * 5];
+	for (int i = 0; i < N; i += 7) {
+		struct grid_runs runs;
+		memset(seen, 0, sizeof(seen));
+		grid_runs_begin(&runs, &g, x[i], y[i], z[i]);
+		for (uint32_t c0, c1; grid_runs_next(&runs, &c0, &c1);)
+			for (uint32_t c = c0; c <= c1; c++)
+				seen[c]++;
+		uint32_t c = g.cellof[i];
+		int cx = (int)(c % 10), cy = (int)(c / 10 % 6), cz = (int)(c / 60);
+		for (int k = 0; k < 300; k++) {
+			int near = abs(k % 10 - cx) <= 1 && abs(k / 10 % 6 - cy) <= 1 && abs(k / 60 - cz) <= 1;
+			cr_assert_eq(seen[k], near, "boid %d, cell %d: visited %d times", i, k, seen[k]);
+		}
+	}
+	/* the plane's grid: grid_build's, cell for cell */
+	struct grid plane;
+	grid_init(&plane);
+	cr_assert_eq(grid_build(&plane, x, y, N, 400, 240, 40), 0);
+	cr_assert_eq(grid_build_box(&g, x, y, NULL, N, 400, 240, 200, 40), 0);
+	cr_assert(g.nz == 1 && g.nx == plane.nx && g.ny == plane.ny);
+	cr_assert_arr_eq(g.start, plane.start, (size_t)(g.nx * g.ny + 1) * sizeof(uint32_t));
+	cr_assert_arr_eq(g.items, plane.items, N * sizeof(uint32_t));
+	grid_release(&plane);
 	grid_release(&g);
 }
 

@@ -7,7 +7,8 @@
  * rounding, only boids that really jump (a wrap, an obstacle's wall).
  * These tests count the list (struct sim.escaped) and
  * check that the grid with its list still finds every neighbour brute force
- * finds, in every model, edge mode and update order.
+ * finds, in every model, edge mode and update order, in a plane and in a
+ * box (--dims 3: 3 x 3 x 3 cells, boids wrapping on z too).
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -160,21 +161,41 @@ static double max_diff(const struct sim *a, const struct sim *b)
 		d = fmax(d, fabs(a->y[i] - b->y[i]));
 		d = fmax(d, fabs(a->vx[i] - b->vx[i]));
 		d = fmax(d, fabs(a->vy[i] - b->vy[i]));
+		if (a->z) {
+			d = fmax(d, fabs(a->z[i] - b->z[i]));
+			d = fmax(d, fabs(a->vz[i] - b->vz[i]));
+		}
 	}
 	return d;
 }
 
+/* Copies the state of g into b (brute force starts each step from the grid's). */
+static void same_state(struct sim *b, const struct sim *g)
+{
+	size_t bytes = g->n * sizeof(double);
+	memcpy(b->x, g->x, bytes);
+	memcpy(b->y, g->y, bytes);
+	memcpy(b->vx, g->vx, bytes);
+	memcpy(b->vy, g->vy, bytes);
+	if (g->z) {
+		memcpy(b->z, g->z, bytes);
+		memcpy(b->vz, g->vz, bytes);
+	}
+	b->steps = g->steps;
+}
+
 /*
  * Every model, edge mode and update order, with an obstacle (it puts boids
- * back on its circle: another way to leave a cell), in a small field where
- * boids wrap often: grid and brute force from the same state agree to the
- * tolerance of test_models.c, step after step.
+ * back on its surface: another way to leave a cell), in a small field
+ * (depth > 0: a box that deep) where boids wrap often: grid and brute
+ * force from the same state agree to the tolerance of test_models.c, step
+ * after step.
  */
-Test(scaling, grid_matches_brute_force_in_every_model_edge_mode_and_order)
+static void grid_against_brute(int models_to, double depth, int steps)
 {
 	static const unsigned edges[] = { SIM_EDGES_NONE, SIM_BOUNCE, SIM_WRAP, SIM_BOUNCE | SIM_WRAP };
-	struct sim_obstacle ob = { .x = 150, .y = 120, .r = 25 };
-	for (int m = HARDEN; m <= CANVAS; m++)
+	struct sim_obstacle ob = { .x = 150, .y = 120, .z = depth / 2, .r = 25 };
+	for (int m = HARDEN; m <= models_to; m++)
 		for (int e = 0; e < 4; e++)
 			for (int u = SIM_SEQUENTIAL; u <= SIM_SYNCHRONOUS; u++) {
 				struct sim g, b;
@@ -185,28 +206,45 @@ Test(scaling, grid_matches_brute_force_in_every_model_edge_mode_and_order)
 				p.update = (enum sim_update)u;
 				p.obstacles = &ob;
 				p.obstacles_n = 1;
+				if (depth > 0) {
+					p.dims = 3;
+					p.depth = depth;
+					calm(&p); /* in a box the listing's flock races off: keep it in cells */
+				}
 				cr_assert_eq(sim_init(&g, &p, 200, NULL), 0);
 				p.search = SIM_SEARCH_BRUTE;
 				cr_assert_eq(sim_init(&b, &p, 200, NULL), 0);
 				sim_randomize(&g, 5);
+				sim_randomize(&b, 5); /* opengl's target speeds: the same */
 				size_t listed = 0;
-				for (int t = 0; t < 60; t++) {
-					memcpy(b.x, g.x, 200 * sizeof(double));
-					memcpy(b.y, g.y, 200 * sizeof(double));
-					memcpy(b.vx, g.vx, 200 * sizeof(double));
-					memcpy(b.vy, g.vy, 200 * sizeof(double));
-					b.steps = g.steps;
+				for (int t = 0; t < steps; t++) {
+					same_state(&b, &g);
 					sim_step(&g);
 					sim_step(&b);
 					listed += g.escaped;
 					cr_assert_eq(b.escaped, 0, "brute force has one cell: nothing to list");
 					double d = max_diff(&g, &b);
-					cr_assert(d <= 1e-9, "model %d edges %u order %d step %d: differ by %g",
-					          m, edges[e], u, t, d);
+					cr_assert(d <= 1e-9, "model %d edges %u order %d depth %g step %d: differ by %g",
+					          m, edges[e], u, depth, t, d);
 				}
-				if (m != HARDEN && u == SIM_SEQUENTIAL && (m != STEERING || (edges[e] & SIM_WRAP)))
-					cr_assert_gt(listed, 0, "model %d edges %u: nobody ever listed", m, edges[e]);
+				if (depth > 0 && m != OPENGL) /* (opengl's reach is most of the box) */
+					cr_assert_geq(g.grid.nz, 3, "model %d: a box of %d layers", m, g.grid.nz);
+				if (m != HARDEN && m != OPENGL && u == SIM_SEQUENTIAL &&
+				    (m != STEERING || (edges[e] & SIM_WRAP)))
+					cr_assert_gt(listed, 0, "model %d edges %u depth %g: nobody ever listed",
+					             m, edges[e], depth);
 				sim_release(&g);
 				sim_release(&b);
 			}
+}
+
+Test(scaling, grid_matches_brute_force_in_every_model_edge_mode_and_order)
+{
+	grid_against_brute(CANVAS, 0, 60);
+}
+
+/* The same in a box 180 deep, every model (opengl too), 3 x 3 x 3 cells a query. */
+Test(scaling, grid_matches_brute_force_in_a_box)
+{
+	grid_against_brute(OPENGL, 180, 30);
 }

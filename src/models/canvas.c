@@ -23,22 +23,24 @@ static void canvas_params_default(struct sim_params *p)
 /*
  * One pass over the boids seen at distance < range (itself excluded),
  * accumulating positions, close offsets and velocities: the acceleration
- * C + S + A in px/s, for a boid at (bx, by) with velocity (Vx, Vy) px/s.
+ * C + S + A in px/s, for boid b with velocity V px/s (d3: in a box).
  */
-static struct flock_vec rules(const struct flock_pass *f, size_t b, double Vx, double Vy)
+FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, struct flock_vec V, int d3)
 {
 	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
-	double bx = s->x[b], by = s->y[b], speed = p->canvas_speed;
+	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0, speed = p->canvas_speed;
 	uint32_t self = s->gpos[b];
-	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t seen = 0;
 	struct flock_cands it;
 
-	flock_cands_begin(&it, f, bx, by);
+	flock_cands_begin(&it, f, bx, by, bz);
 	for (uint32_t k; flock_cands_next(&it, &k);) {
-		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by, dz = d3 ? s->gz[k] - bz : 0;
 		double d2 = dx * dx + dy * dy;
+		if (d3)
+			d2 += dz * dz;
 		if (k == self || !(d2 <= f->reach2))
 			continue;
 		double d = sqrt(d2);
@@ -49,60 +51,79 @@ static struct flock_vec rules(const struct flock_pass *f, size_t b, double Vx, d
 			if (d < p->canvas_separation_distance) {
 				sx -= dx;
 				sy -= dy;
+				if (d3)
+					sz -= dz;
 			}
 			ax += s->gvx[k];
 			ay += s->gvy[k];
+			if (d3) {
+				cz += s->gz[k];
+				az += s->gvz[k];
+			}
 		}
 	}
 	if (!seen)
-		return (struct flock_vec){ 0, 0 };
+		return (struct flock_vec){ 0, 0, 0 };
 	double m = (double)seen;
 	double cohx = (cx / m - bx) / p->canvas_cohesion_resistance;
 	double cohy = (cy / m - by) / p->canvas_cohesion_resistance;
-	double ux = ax / m, uy = ay / m; /* mean velocity: only its direction counts */
-	flock_unit(&ux, &uy);
-	double alix = (ux * speed - Vx) * p->canvas_alignment_eagerness;
-	double aliy = (uy * speed - Vy) * p->canvas_alignment_eagerness;
-	return (struct flock_vec){ cohx + sx + alix, cohy + sy + aliy };
+	double ux = ax / m, uy = ay / m, uz = d3 ? az / m : 0; /* mean velocity: only its direction counts */
+	flock_unit(&ux, &uy, FLOCK_Z(d3, uz));
+	double alix = (ux * speed - V.x) * p->canvas_alignment_eagerness;
+	double aliy = (uy * speed - V.y) * p->canvas_alignment_eagerness;
+	struct flock_vec acc = { cohx + sx + alix, cohy + sy + aliy, 0 };
+	if (d3)
+		acc.z = (cz / m - bz) / p->canvas_cohesion_resistance + sz +
+		        (uz * speed - V.z) * p->canvas_alignment_eagerness;
+	return acc;
 }
 
 /* V' = unit(V + C + S + A) x speed with V in px/s; move by V' dt; wrap. */
-static void canvas_one(void *ctx, size_t b)
+FLOCK_INLINE void canvas_boid(const struct flock_pass *f, size_t b, int d3)
 {
-	const struct flock_pass *f = ctx;
 	struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
-	double bx = s->x[b], by = s->y[b], dt = p->canvas_dt, speed = p->canvas_speed;
-	double Vx = s->vx[b] / dt, Vy = s->vy[b] / dt;
-	struct flock_vec acc = rules(f, b, Vx, Vy);
+	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0;
+	double dt = p->canvas_dt, speed = p->canvas_speed;
+	struct flock_vec V = { s->vx[b] / dt, s->vy[b] / dt, d3 ? s->vz[b] / dt : 0 };
+	struct flock_vec acc = rules(f, b, V, d3);
 
-	double wx = Vx + acc.x, wy = Vy + acc.y;
+	double wx = V.x + acc.x, wy = V.y + acc.y, wz = V.z + acc.z;
 	if (p->obstacles_n) {
-		struct flock_vec o = flock_obstacle_push(p, bx, by);
+		struct flock_vec o = flock_obstacle_push(p, bx, by, FLOCK_Z(d3, bz));
 		wx += o.x / dt;
 		wy += o.y / dt;
+		wz += o.z / dt;
 	}
-	double m = sqrt(wx * wx + wy * wy);
+	double m = flock_length(wx, wy, FLOCK_Z(d3, wz));
 	if (!(m > 0) || !isfinite(m)) { /* no direction: keep the old one */
-		wx = Vx, wy = Vy;
-		m = sqrt(wx * wx + wy * wy);
+		wx = V.x, wy = V.y, wz = V.z;
+		m = flock_length(wx, wy, FLOCK_Z(d3, wz));
 		if (!(m > 0) || !isfinite(m))
-			wx = 1, wy = 0, m = 1; /* at rest: head along +x */
+			wx = 1, wy = 0, wz = 0, m = 1; /* at rest: head along +x */
 	}
-	double vx = wx / m * speed * dt, vy = wy / m * speed * dt;
+	double vx = wx / m * speed * dt, vy = wy / m * speed * dt, vz = wz / m * speed * dt;
 
 	bx += vx;
 	by += vy;
+	bz += vz;
 	if (p->obstacles_n)
-		flock_obstacle_wall(p, &bx, &by, &vx, &vy);
-	flock_wrap_to_edge(p, &bx, &by);
+		flock_obstacle_wall(p, &bx, &by, FLOCK_Z(d3, bz), &vx, &vy, FLOCK_Z(d3, vz));
+	flock_wrap_to_edge(p, &bx, &by, FLOCK_Z(d3, bz));
 	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+	if (d3)
+		s->z[b] = bz, s->vz[b] = vz;
 }
+
+static void canvas_one(void *ctx, size_t b) { canvas_boid(ctx, b, 0); }
+static void canvas_one3(void *ctx, size_t b) { canvas_boid(ctx, b, 1); }
 
 /*
  * The start flock: for each boid three draws, Math.random() x width, x
  * height, and a heading of Math.random() x 360 degrees, at canvas_speed
- * (stored per step).
+ * (stored per step).  In a box five: x, y, z = u D, then a heading uniform
+ * on the sphere, azimuth a = u 2 pi and c = 2u - 1 its z: (s cos a,
+ * s sin a, c) with s = sqrt(1 - c^2), normalized, at canvas_speed.
  */
 static void canvas_randomize(struct sim *s, uint64_t seed)
 {
@@ -113,6 +134,16 @@ static void canvas_randomize(struct sim *s, uint64_t seed)
 	for (size_t i = 0; i < s->n; i++) {
 		s->x[i] = rng_uniform(&r) * p->width;
 		s->y[i] = rng_uniform(&r) * p->height;
+		if (s->z) {
+			s->z[i] = rng_uniform(&r) * p->depth;
+			double a = rng_uniform(&r) * 2 * M_PI, c = 2 * rng_uniform(&r) - 1;
+			double sn = sqrt(1 - c * c);
+			double vx = sn * cos(a), vy = sn * sin(a), m = flock_length(vx, vy, &c);
+			s->vx[i] = vx / m * p->canvas_speed * p->canvas_dt;
+			s->vy[i] = vy / m * p->canvas_speed * p->canvas_dt;
+			s->vz[i] = c / m * p->canvas_speed * p->canvas_dt;
+			continue;
+		}
 		/* fromDegree(...), (cos, sin).normalize().multiply(BIRD_SPEED) */
 		double a = rng_uniform(&r) * 360 * (M_PI / 180);
 		double vx = cos(a), vy = sin(a), m = sqrt(vx * vx + vy * vy);
@@ -131,7 +162,7 @@ static int canvas_step(struct sim *s)
 	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
 	if (err)
 		return err;
-	flock_run(&f, canvas_one, &f);
+	flock_run(&f, s->z ? canvas_one3 : canvas_one, &f);
 	return 0;
 }
 

@@ -11,9 +11,11 @@
  * counts as its own neighbour (distance 0 < r), sums are formed first and
  * multiplied by the weight last, and the four rule results are added to the
  * velocity in the article's order (flock + avoid + align + predator), then
- * the obstacles' push, if there are obstacles.
+ * the obstacles' push, if there are obstacles.  In a box (--dims 3) every
+ * sum, mean, distance and edge has its z too (docs/MODEL.md, "3D").
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "flock.h"
@@ -41,153 +43,224 @@ struct sums {
 	double fx, fy; size_t fn;  /* flock: positions, count */
 	double ax, ay; size_t an;  /* align: velocities, count */
 	double cx, cy;             /* avoid: closeness-weighted offsets */
+	double fz, az, cz;         /* in a box, their z: last, so a plane clears none of them */
 };
 
 /*
- * Adds neighbour (x, y, vx, vy) to boid (bx, by)'s sums.  The squared
+ * Adds neighbour k's copies to boid b's sums (b at `at`).  The squared
  * distance only filters out pairs that are clearly too far (with a margin
  * for rounding); the rules themselves compare sqrt(d2) < r as the C# does.
  */
-static inline void visit(const struct sim_params *p, double reach2, double bx, double by,
-                         double x, double y, double vx, double vy, struct sums *u)
+FLOCK_INLINE void visit(const struct sim *s, double reach2, struct flock_vec at, uint32_t k,
+                        struct sums *u, int d3)
 {
-	double dx = x - bx, dy = y - by;
+	const struct sim_params *p = &s->p;
+	double x = s->gx[k], y = s->gy[k], z = d3 ? s->gz[k] : 0;
+	double dx = x - at.x, dy = y - at.y, dz = z - at.z;
 	double d2 = dx * dx + dy * dy;
 
+	if (d3)
+		d2 += dz * dz;
 	if (!(d2 <= reach2))
 		return;
 	double d = sqrt(d2);
 	if (d < p->flock_radius) {
 		u->fx += x;
 		u->fy += y;
+		if (d3)
+			u->fz += z;
 		u->fn++;
 	}
 	if (d < p->align_radius) {
-		u->ax += vx;
-		u->ay += vy;
+		u->ax += s->gvx[k];
+		u->ay += s->gvy[k];
+		if (d3)
+			u->az += s->gvz[k];
 		u->an++;
 	}
 	if (d < p->avoid_radius) {
 		double closeness = p->avoid_radius - d;
-		u->cx += (bx - x) * closeness;
-		u->cy += (by - y) * closeness;
+		u->cx += (at.x - x) * closeness;
+		u->cy += (at.y - y) * closeness;
+		if (d3)
+			u->cz += (at.z - z) * closeness;
 	}
 }
 
-/* The four rules' sum for boid b at (bx, by) with velocity (vx, vy). */
-static struct flock_vec rules(const struct flock_pass *f, size_t b, double vx, double vy)
+/* The predators' push on a boid at `at`: the sum, before the weight. */
+FLOCK_INLINE struct flock_vec predators(const struct sim *s, struct flock_vec at, int d3)
 {
-	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
-	double bx = s->x[b], by = s->y[b];
-	double reach2 = f->reach2;
-	struct sums u;
-	struct flock_rows rw;
-
-	memset(&u, 0, sizeof(u));
-	flock_rows_begin(&rw, &s->grid, bx, by); /* nobody moves while steering: no escapes */
-	for (uint32_t k, k1; flock_rows_next(&rw, &k, &k1);)
-		for (; k < k1; k++)
-			visit(p, reach2, bx, by, s->gx[k], s->gy[k], s->gvx[k], s->gvy[k], &u);
-
-	double flock_x = 0, flock_y = 0, align_x = 0, align_y = 0;
-	if (u.fn) {
-		flock_x = (u.fx / (double)u.fn - bx) * p->flock_weight;
-		flock_y = (u.fy / (double)u.fn - by) * p->flock_weight;
-	}
-	if (u.an) {
-		align_x = (u.ax / (double)u.an - vx) * p->align_weight;
-		align_y = (u.ay / (double)u.an - vy) * p->align_weight;
-	}
-	double avoid_x = u.cx * p->avoid_weight;
-	double avoid_y = u.cy * p->avoid_weight;
-
-	double px = 0, py = 0;
+	double px = 0, py = 0, pz = 0;
 	size_t np = p->predators < s->n ? p->predators : s->n;
+
 	for (size_t i = 0; i < np; i++) {
-		double dx = bx - s->x[i], dy = by - s->y[i];
-		double d = sqrt(dx * dx + dy * dy);
+		double dx = at.x - s->x[i], dy = at.y - s->y[i], dz = d3 ? at.z - s->z[i] : 0;
+		double d = flock_length(dx, dy, FLOCK_Z(d3, dz));
 		if (d < p->predator_radius) {
 			double closeness = p->predator_radius - d;
 			px += dx * closeness;
 			py += dy * closeness;
+			if (d3)
+				pz += dz * closeness;
 		}
 	}
-	double pred_x = px * p->predator_weight;
-	double pred_y = py * p->predator_weight;
-	return (struct flock_vec){ flock_x + avoid_x + align_x + pred_x,
-	                           flock_y + avoid_y + align_y + pred_y };
+	return (struct flock_vec){ px, py, pz };
 }
 
-/* Steers boid b from its velocity in s->vx and writes the new one to (ox, oy)[b]. */
-static inline void steer_one(const struct flock_pass *f, double *ox, double *oy, size_t b)
+/* The four rules' sum for boid b with velocity v. */
+FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, struct flock_vec v, int d3)
 {
 	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
-	double vx = s->vx[b], vy = s->vy[b];
-	struct flock_vec r = rules(f, b, vx, vy);
-	double nx = vx + r.x, ny = vy + r.y;
+	struct flock_vec at = { s->x[b], s->y[b], d3 ? s->z[b] : 0 };
+	double reach2 = f->reach2;
+	struct sums u;
+	struct flock_rows rw;
+
+	memset(&u, 0, d3 ? sizeof(u) : offsetof(struct sums, fz));
+	flock_rows_begin(&rw, &s->grid, at.x, at.y, at.z); /* nobody moves while steering: no escapes */
+	for (uint32_t k, k1; flock_rows_next(&rw, &k, &k1);)
+		for (; k < k1; k++)
+			visit(s, reach2, at, k, &u, d3);
+
+	struct flock_vec flock = { 0, 0, 0 }, align = { 0, 0, 0 };
+	if (u.fn) {
+		flock.x = (u.fx / (double)u.fn - at.x) * p->flock_weight;
+		flock.y = (u.fy / (double)u.fn - at.y) * p->flock_weight;
+		if (d3)
+			flock.z = (u.fz / (double)u.fn - at.z) * p->flock_weight;
+	}
+	if (u.an) {
+		align.x = (u.ax / (double)u.an - v.x) * p->align_weight;
+		align.y = (u.ay / (double)u.an - v.y) * p->align_weight;
+		if (d3)
+			align.z = (u.az / (double)u.an - v.z) * p->align_weight;
+	}
+	struct flock_vec pred = predators(s, at, d3);
+	struct flock_vec sum = {
+		flock.x + u.cx * p->avoid_weight + align.x + pred.x * p->predator_weight,
+		flock.y + u.cy * p->avoid_weight + align.y + pred.y * p->predator_weight, 0 };
+	if (d3)
+		sum.z = flock.z + u.cz * p->avoid_weight + align.z + pred.z * p->predator_weight;
+	return sum;
+}
+
+/* Steers boid b from its velocity in s->vx and writes the new one to o[b] (ox, oy, oz). */
+FLOCK_INLINE void steer_one(const struct flock_pass *f, double *ox, double *oy, double *oz,
+                            size_t b, int d3)
+{
+	const struct sim *s = f->s;
+	const struct sim_params *p = &s->p;
+	struct flock_vec v = { s->vx[b], s->vy[b], d3 ? s->vz[b] : 0 };
+	struct flock_vec r = rules(f, b, v, d3);
+	double nx = v.x + r.x, ny = v.y + r.y, nz = v.z + r.z;
 
 	if (p->obstacles_n) { /* not even + 0 otherwise: the seed's bits stay */
-		struct flock_vec o = flock_obstacle_push(p, s->x[b], s->y[b]);
+		struct flock_vec o = flock_obstacle_push(p, s->x[b], s->y[b], d3 ? &s->z[b] : NULL);
 		nx += o.x;
 		ny += o.y;
+		nz += o.z;
 	}
 	/* Only absurd weights overflow; the seed would then move the boid to
 	 * infinity.  Contain it: such a velocity counts as rest. */
-	flock_contain(&nx, &ny);
+	flock_contain(&nx, &ny, FLOCK_Z(d3, nz));
 	ox[b] = nx;
 	oy[b] = ny;
+	if (d3)
+		oz[b] = nz;
 }
 
 /* Sequential: in place, each boid seeing the new velocities of earlier ones. */
 static void steer_live(void *ctx, size_t b)
 {
 	const struct flock_pass *f = ctx;
-	steer_one(f, f->s->vx, f->s->vy, b);
+	steer_one(f, f->s->vx, f->s->vy, NULL, b, 0);
+}
+
+static void steer_live3(void *ctx, size_t b)
+{
+	const struct flock_pass *f = ctx;
+	steer_one(f, f->s->vx, f->s->vy, f->s->vz, b, 1);
 }
 
 /* Synchronous: into the next velocities, every boid reading the same state. */
 static void steer_next(void *ctx, size_t b)
 {
 	const struct flock_pass *f = ctx;
-	steer_one(f, f->s->nvx, f->s->nvy, b);
+	steer_one(f, f->s->nvx, f->s->nvy, NULL, b, 0);
 }
 
-/* `obstacles` is a constant at each call: the loop without them stays the seed's. */
-static inline __attribute__((always_inline))
-void move_one(struct sim *s, size_t i, int obstacles)
+static void steer_next3(void *ctx, size_t b)
+{
+	const struct flock_pass *f = ctx;
+	steer_one(f, f->s->nvx, f->s->nvy, f->s->nvz, b, 1);
+}
+
+/* `obstacles` and `d3` are constants at each call: the loop without them stays the seed's. */
+FLOCK_INLINE void move_one(struct sim *s, size_t i, int obstacles, int d3)
 {
 	const struct sim_params *p = &s->p;
-	double vx = s->vx[i], vy = s->vy[i];
+	double vx = s->vx[i], vy = s->vy[i], vz = d3 ? s->vz[i] : 0;
 
 	s->x[i] += vx;
 	s->y[i] += vy;
+	if (d3)
+		s->z[i] += vz;
 	if (obstacles) { /* only then: the seed's bits stay */
 		s->vx[i] = vx, s->vy[i] = vy; /* through memory: keep vx, vy in registers */
-		flock_obstacle_wall(p, &s->x[i], &s->y[i], &s->vx[i], &s->vy[i]);
+		if (d3)
+			s->vz[i] = vz;
+		flock_obstacle_wall(p, &s->x[i], &s->y[i], d3 ? &s->z[i] : NULL,
+		                    &s->vx[i], &s->vy[i], d3 ? &s->vz[i] : NULL);
 		vx = s->vx[i], vy = s->vy[i];
+		if (d3)
+			vz = s->vz[i];
 	}
 
-	double speed = sqrt(vx * vx + vy * vy);
+	double speed = flock_length(vx, vy, FLOCK_Z(d3, vz));
 	if (speed > p->max_speed) {
 		vx = (vx / speed) * p->max_speed;
 		vy = (vy / speed) * p->max_speed;
+		vz = (vz / speed) * p->max_speed;
 	} else if (speed < p->min_speed) {
 		vx = (vx / speed) * p->min_speed;
 		vy = (vy / speed) * p->min_speed;
+		vz = (vz / speed) * p->min_speed;
 	}
 	if (isnan(vx)) /* speed 0: 0/0 */
 		vx = 0;
 	if (isnan(vy))
 		vy = 0;
+	if (isnan(vz))
+		vz = 0;
 
 	if (p->edges & SIM_BOUNCE)
-		flock_bounce(p, p->wall_pad, p->wall_turn, s->x[i], s->y[i], &vx, &vy);
+		flock_bounce(p, p->wall_pad, p->wall_turn, s->x[i], s->y[i], d3 ? s->z[i] : 0,
+		             &vx, &vy, FLOCK_Z(d3, vz));
 	if (p->edges & SIM_WRAP)
-		flock_wrap_add(p, &s->x[i], &s->y[i]);
+		flock_wrap_add(p, &s->x[i], &s->y[i], d3 ? &s->z[i] : NULL);
 	s->vx[i] = vx;
 	s->vy[i] = vy;
+	if (d3)
+		s->vz[i] = vz;
+}
+
+/* The move pass: one loop for each combination of the constants. */
+static void move_all(struct sim *s)
+{
+	if (s->z && s->p.obstacles_n)
+		for (size_t i = 0; i < s->n; i++)
+			move_one(s, i, 1, 1);
+	else if (s->z)
+		for (size_t i = 0; i < s->n; i++)
+			move_one(s, i, 0, 1);
+	else if (s->p.obstacles_n)
+		for (size_t i = 0; i < s->n; i++)
+			move_one(s, i, 1, 0);
+	else
+		for (size_t i = 0; i < s->n; i++)
+			move_one(s, i, 0, 0);
 }
 
 static int harden_step(struct sim *s)
@@ -201,20 +274,16 @@ static int harden_step(struct sim *s)
 	if (err)
 		return err;
 	if (p->update == SIM_SEQUENTIAL) {
-		flock_run(&f, steer_live, &f);
+		flock_run(&f, s->z ? steer_live3 : steer_live, &f);
 	} else {
-		flock_run(&f, steer_next, &f);
+		flock_run(&f, s->z ? steer_next3 : steer_next, &f);
 		double *t;
 		t = s->vx, s->vx = s->nvx, s->nvx = t;
 		t = s->vy, s->vy = s->nvy, s->nvy = t;
+		if (s->z)
+			t = s->vz, s->vz = s->nvz, s->nvz = t;
 	}
-
-	if (p->obstacles_n)
-		for (size_t i = 0; i < s->n; i++)
-			move_one(s, i, 1);
-	else
-		for (size_t i = 0; i < s->n; i++)
-			move_one(s, i, 0);
+	move_all(s);
 	return 0;
 }
 

@@ -69,38 +69,44 @@ static void opengl_state_release(struct sim *s)
 /* The boid in one step: its velocity v in program units, whether a predator. */
 struct boid {
 	size_t b;
-	double x, y, vx, vy;
+	double x, y, z, vx, vy, vz; /* z, vz: in a box */
 	int pred;
 };
 
-/* Pass 1: cohesion toward the centre; returns how many count for alignment (ax, ay: the others). */
-static size_t flock_align(const struct flock_pass *f, struct boid *o, double *ax, double *ay)
+/* Pass 1: cohesion toward the centre; returns how many count for alignment (a: the others' velocities). */
+FLOCK_INLINE size_t flock_align(const struct flock_pass *f, struct boid *o, struct flock_vec *a, int d3)
 {
 	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
 	double step = p->gl_step, fr = p->gl_flock_radius * (o->pred ? p->gl_predator_sight : 1);
 	uint32_t self = s->gpos[o->b];
-	double cx = 0, cy = 0;
+	double cx = 0, cy = 0, cz = 0;
 	size_t cn = 0, an = 0;
 	struct flock_cands it;
 
-	*ax = *ay = 0;
-	flock_cands_begin(&it, f, o->x, o->y);
+	*a = (struct flock_vec){ 0, 0, 0 };
+	flock_cands_begin(&it, f, o->x, o->y, o->z);
 	for (uint32_t k; flock_cands_next(&it, &k);) {
-		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y;
+		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y, dz = d3 ? s->gz[k] - o->z : 0;
 		double d2 = dx * dx + dy * dy;
+		if (d3)
+			d2 += dz * dz;
 		if (!(d2 <= f->reach2))
 			continue;
 		double d = sqrt(d2);
 		if (d < fr) {
 			cx += s->gx[k];
 			cy += s->gy[k];
+			if (d3)
+				cz += s->gz[k];
 			cn++;
 		}
 		if (d < p->gl_align_radius) {
 			if (k != self) {
-				*ax += s->gvx[k] / step;
-				*ay += s->gvy[k] / step;
+				a->x += s->gvx[k] / step;
+				a->y += s->gvy[k] / step;
+				if (d3)
+					a->z += s->gvz[k] / step;
 			}
 			an++;
 		}
@@ -108,99 +114,125 @@ static size_t flock_align(const struct flock_pass *f, struct boid *o, double *ax
 	if (cn) {
 		o->vx += (cx / (double)cn - o->x) * p->gl_flock_weight;
 		o->vy += (cy / (double)cn - o->y) * p->gl_flock_weight;
+		if (d3)
+			o->vz += (cz / (double)cn - o->z) * p->gl_flock_weight;
 	}
 	return an;
 }
 
 /* Pass 2: separation, one neighbour at a time, own kind only (unless gl_avoid_all). */
-static void avoid(const struct flock_pass *f, struct boid *o, size_t np)
+FLOCK_INLINE void avoid(const struct flock_pass *f, struct boid *o, size_t np, int d3)
 {
 	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
 	struct flock_cands it;
 
-	flock_cands_begin(&it, f, o->x, o->y);
+	flock_cands_begin(&it, f, o->x, o->y, o->z);
 	for (uint32_t k; flock_cands_next(&it, &k);) {
 		if (!p->gl_avoid_all && (s->grid.items[k] < np) != o->pred)
 			continue;
-		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y;
+		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y, dz = d3 ? s->gz[k] - o->z : 0;
 		double d2 = dx * dx + dy * dy;
+		if (d3)
+			d2 += dz * dz;
 		if (!(d2 <= f->reach2))
 			continue;
 		double closeness = p->gl_avoid_radius - sqrt(d2);
 		if (closeness > 0) {
 			o->vx -= dx * p->gl_avoid_weight * closeness;
 			o->vy -= dy * p->gl_avoid_weight * closeness;
+			if (d3)
+				o->vz -= dz * p->gl_avoid_weight * closeness;
 		}
 	}
 }
 
 /* Flee every predator in range, in index order, by the bare offset. */
-static void flee(const struct sim *s, struct boid *o, size_t np)
+FLOCK_INLINE void flee(const struct sim *s, struct boid *o, size_t np, int d3)
 {
 	const struct sim_params *p = &s->p;
 
 	for (size_t j = 0; j < np; j++) {
 		uint32_t k = s->gpos[j];
-		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y;
-		if (sqrt(dx * dx + dy * dy) < p->gl_flee_radius) {
+		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y, dz = d3 ? s->gz[k] - o->z : 0;
+		if (flock_length(dx, dy, FLOCK_Z(d3, dz)) < p->gl_flee_radius) {
 			o->vx -= dx * p->gl_flee_weight;
 			o->vy -= dy * p->gl_flee_weight;
+			if (d3)
+				o->vz -= dz * p->gl_flee_weight;
 		}
 	}
 }
 
-static void gl_one(void *ctx, size_t b)
+FLOCK_INLINE void gl_boid(const struct flock_pass *f, size_t b, int d3)
 {
-	const struct flock_pass *f = ctx;
 	struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
 	const double *ts = s->state;
 	double step = p->gl_step;
 	size_t np = p->predators < s->n ? p->predators : s->n;
-	struct boid o = { b, s->x[b], s->y[b], s->vx[b] / step, s->vy[b] / step, b < np };
-	double ax, ay;
+	struct boid o = { b, s->x[b], s->y[b], d3 ? s->z[b] : 0,
+	                  s->vx[b] / step, s->vy[b] / step, d3 ? s->vz[b] / step : 0, b < np };
+	struct flock_vec a;
 
-	size_t an = flock_align(f, &o, &ax, &ay);
-	avoid(f, &o, np);
+	size_t an = flock_align(f, &o, &a, d3);
+	avoid(f, &o, np, d3);
 	if (an) { /* the boid itself counts with its velocity as it is now */
-		ax += o.vx;
-		ay += o.vy;
-		o.vx -= (o.vx - ax / (double)an) * p->gl_align_weight;
-		o.vy -= (o.vy - ay / (double)an) * p->gl_align_weight;
+		a.x += o.vx;
+		a.y += o.vy;
+		o.vx -= (o.vx - a.x / (double)an) * p->gl_align_weight;
+		o.vy -= (o.vy - a.y / (double)an) * p->gl_align_weight;
+		if (d3) {
+			a.z += o.vz;
+			o.vz -= (o.vz - a.z / (double)an) * p->gl_align_weight;
+		}
 	}
-	flee(s, &o, np);
+	flee(s, &o, np, d3);
 	/* walls, from the position before the move */
-	flock_bounce(p, p->gl_wall_pad, p->gl_wall_turn, o.x, o.y, &o.vx, &o.vy);
+	flock_bounce(p, p->gl_wall_pad, p->gl_wall_turn, o.x, o.y, o.z, &o.vx, &o.vy, FLOCK_Z(d3, o.vz));
 	if (p->obstacles_n) {
-		struct flock_vec push = flock_obstacle_push(p, o.x, o.y);
+		struct flock_vec push = flock_obstacle_push(p, o.x, o.y, FLOCK_Z(d3, o.z));
 		o.vx += push.x / step;
 		o.vy += push.y / step;
+		if (d3)
+			o.vz += push.z / step;
 	}
 
-	double vx = o.vx, vy = o.vy, bx = o.x, by = o.y;
-	if (!(vx == 0 && vy == 0)) { /* SetSpeed(): a tenth of the way, no clamp */
+	double vx = o.vx, vy = o.vy, vz = o.vz, bx = o.x, by = o.y, bz = o.z;
+	if (!(vx == 0 && vy == 0 && (!d3 || vz == 0))) { /* SetSpeed(): a tenth of the way, no clamp */
 		double speed = ts[b] + (o.pred ? p->gl_predator_boost : 0);
-		double cur = sqrt(vx * vx + vy * vy);
+		double cur = flock_length(vx, vy, FLOCK_Z(d3, vz));
 		double tx = vx / cur * speed, ty = vy / cur * speed;
 		vx += (tx - vx) * p->gl_speed_ease;
 		vy += (ty - vy) * p->gl_speed_ease;
+		if (d3)
+			vz += (vz / cur * speed - vz) * p->gl_speed_ease;
 	}
-	flock_contain(&vx, &vy);
+	flock_contain(&vx, &vy, FLOCK_Z(d3, vz));
 
 	bx += vx * step;
 	by += vy * step;
+	bz += vz * step;
 	vx *= step;
 	vy *= step;
+	vz *= step;
 	if (p->obstacles_n)
-		flock_obstacle_wall(p, &bx, &by, &vx, &vy);
+		flock_obstacle_wall(p, &bx, &by, FLOCK_Z(d3, bz), &vx, &vy, FLOCK_Z(d3, vz));
 	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+	if (d3)
+		s->z[b] = bz, s->vz[b] = vz;
 }
+
+static void gl_one(void *ctx, size_t b) { gl_boid(ctx, b, 0); }
+static void gl_one3(void *ctx, size_t b) { gl_boid(ctx, b, 1); }
 
 /*
  * Field.RandomizeBoids(): for each boid the four draws of harden, with vx
  * and vy times gl_step (px/step), and a fifth giving the target speed
- * ts = gl_speed_min + u (max - min).
+ * ts = gl_speed_min + u (max - min).  In a box (the program is 2D) the
+ * same, then for each boid two more: z = u D and vz = (u - .5) gl_step,
+ * drawn as its vx; so a box's x, y, vx, vy and target speeds are the
+ * plane's (an --init from a 2D run keeps its target speeds).
  */
 static void opengl_randomize(struct sim *s, uint64_t seed)
 {
@@ -216,6 +248,10 @@ static void opengl_randomize(struct sim *s, uint64_t seed)
 		s->vy[i] = (rng_uniform(&r) - .5) * p->gl_step;
 		ts[i] = p->gl_speed_min + rng_uniform(&r) * (p->gl_speed_max - p->gl_speed_min);
 	}
+	for (size_t i = 0; s->z && i < s->n; i++) {
+		s->z[i] = rng_uniform(&r) * p->depth;
+		s->vz[i] = (rng_uniform(&r) - .5) * p->gl_step;
+	}
 }
 
 static int opengl_step(struct sim *s)
@@ -230,7 +266,7 @@ static int opengl_step(struct sim *s)
 	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
 	if (err)
 		return err;
-	flock_run(&f, gl_one, &f);
+	flock_run(&f, s->z ? gl_one3 : gl_one, &f);
 	return 0;
 }
 

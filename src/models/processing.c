@@ -40,108 +40,131 @@ static uint64_t mix64(uint64_t z)
 }
 
 /*
- * A uniform double in [0, 1) for (seed, step, boid, component), the same
- * whichever thread asks and in whichever order: no shared generator state.
+ * A uniform double in [0, 1) for (seed, step, key), the same whichever
+ * thread asks and in whichever order: no shared generator state.  The key
+ * of boid b's x and y draws is 2b and 2b + 1; of its z draw (in a box)
+ * 2^63 + b, which no flock's x or y key reaches.
  */
-static double noise01(uint64_t seed, uint64_t step, size_t b, unsigned comp)
+static double noise01(uint64_t seed, uint64_t step, uint64_t key)
 {
-	uint64_t z = mix64(mix64(mix64(seed) ^ step) ^ ((uint64_t)b * 2 + comp));
+	uint64_t z = mix64(mix64(mix64(seed) ^ step) ^ key);
 	return (double)(z >> 11) * 0x1.0p-53;
 }
 
-/* Limits (x, y) to max by length or, as the sketch does, by component. */
-static void limit(const struct sim_params *p, double *x, double *y, double max)
+/* Limits (x, y[, z]) to max by length or, as the sketch does, by component. */
+static inline void limit(const struct sim_params *p, double *x, double *y, double *z, double max)
 {
 	if (p->proc_limit_components)
-		flock_limit_components(x, y, max);
+		flock_limit_components(x, y, z, max);
 	else
-		flock_limit_length(x, y, max);
+		flock_limit_length(x, y, z, max);
 }
 
 /* The three rules' weighted sum for boid b: the acceleration before jitter. */
-static struct flock_vec rules(const struct flock_pass *f, size_t b)
+FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3)
 {
 	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
-	double bx = s->x[b], by = s->y[b];
+	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0;
 	uint32_t self = s->gpos[b];
-	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t cn = 0;
 	struct flock_cands it;
 
-	flock_cands_begin(&it, f, bx, by);
+	flock_cands_begin(&it, f, bx, by, bz);
 	for (uint32_t k; flock_cands_next(&it, &k);) {
-		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by, dz = d3 ? s->gz[k] - bz : 0;
 		double d2 = dx * dx + dy * dy;
+		if (d3)
+			d2 += dz * dz;
 		if (k == self || !(d2 <= f->reach2))
 			continue;
 		double d = sqrt(d2);
 		if (d <= p->proc_cohesion_radius) {
 			cx += s->gx[k];
 			cy += s->gy[k];
+			if (d3)
+				cz += s->gz[k];
 			cn++;
 		}
 		if (d <= p->proc_separation_radius && d > 0) {
-			double ux = -dx / d, uy = -dy / d; /* unit(p - q) */
+			double ux = -dx / d, uy = -dy / d, uz = -dz / d; /* unit(p - q) */
 			if (p->proc_separation == SIM_SEP_INVERSE) {
 				ux /= d;
 				uy /= d;
+				uz /= d;
 			}
 			sx += ux;
 			sy += uy;
+			if (d3)
+				sz += uz;
 		}
 		if (d <= p->proc_alignment_radius) {
 			ax += s->gvx[k];
 			ay += s->gvy[k];
+			if (d3)
+				az += s->gvz[k];
 		}
 	}
 	if (cn) {
 		cx = cx / (double)cn - bx;
 		cy = cy / (double)cn - by;
-		flock_unit(&cx, &cy);
+		cz = cz / (double)cn - bz;
+		flock_unit(&cx, &cy, FLOCK_Z(d3, cz));
 	}
-	flock_unit(&sx, &sy);
-	flock_unit(&ax, &ay);
+	flock_unit(&sx, &sy, FLOCK_Z(d3, sz));
+	flock_unit(&ax, &ay, FLOCK_Z(d3, az));
 	return (struct flock_vec){
 		cx * p->proc_cohesion_weight + (sx * p->proc_separation_weight + ax * p->proc_alignment_weight),
 		cy * p->proc_cohesion_weight + (sy * p->proc_separation_weight + ay * p->proc_alignment_weight),
+		cz * p->proc_cohesion_weight + (sz * p->proc_separation_weight + az * p->proc_alignment_weight),
 	};
 }
 
-static void proc_one(void *ctx, size_t b)
+FLOCK_INLINE void proc_boid(const struct flock_pass *f, size_t b, int d3)
 {
-	const struct flock_pass *f = ctx;
 	struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
-	double bx = s->x[b], by = s->y[b], vx = s->vx[b], vy = s->vy[b];
-	struct flock_vec acc = rules(f, b);
+	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0;
+	double vx = s->vx[b], vy = s->vy[b], vz = d3 ? s->vz[b] : 0;
+	struct flock_vec acc = rules(f, b, d3);
 
 	if (p->proc_jitter > 0) {
 		double j = p->proc_jitter;
-		acc.x += -j + noise01(p->noise_seed, s->steps, b, 0) * (2 * j);
-		acc.y += -j + noise01(p->noise_seed, s->steps, b, 1) * (2 * j);
+		acc.x += -j + noise01(p->noise_seed, s->steps, (uint64_t)b * 2) * (2 * j);
+		acc.y += -j + noise01(p->noise_seed, s->steps, (uint64_t)b * 2 + 1) * (2 * j);
+		if (d3)
+			acc.z += -j + noise01(p->noise_seed, s->steps, (uint64_t)1 << 63 | b) * (2 * j);
 	}
 	if (p->proc_max_force > 0)
-		limit(p, &acc.x, &acc.y, p->proc_max_force);
+		limit(p, &acc.x, &acc.y, FLOCK_Z(d3, acc.z), p->proc_max_force);
 
 	vx = acc.x + vx;
 	vy = acc.y + vy;
+	vz = acc.z + vz;
 	if (p->obstacles_n) {
-		struct flock_vec o = flock_obstacle_push(p, bx, by);
+		struct flock_vec o = flock_obstacle_push(p, bx, by, FLOCK_Z(d3, bz));
 		vx += o.x;
 		vy += o.y;
+		vz += o.z;
 	}
 	if (p->proc_max_speed > 0)
-		limit(p, &vx, &vy, p->proc_max_speed);
-	flock_contain(&vx, &vy);
+		limit(p, &vx, &vy, FLOCK_Z(d3, vz), p->proc_max_speed);
+	flock_contain(&vx, &vy, FLOCK_Z(d3, vz));
 
 	bx += vx;
 	by += vy;
+	bz += vz;
 	if (p->obstacles_n)
-		flock_obstacle_wall(p, &bx, &by, &vx, &vy);
-	flock_wrap_to_edge(p, &bx, &by);
+		flock_obstacle_wall(p, &bx, &by, FLOCK_Z(d3, bz), &vx, &vy, FLOCK_Z(d3, vz));
+	flock_wrap_to_edge(p, &bx, &by, FLOCK_Z(d3, bz));
 	s->x[b] = bx, s->y[b] = by, s->vx[b] = vx, s->vy[b] = vy;
+	if (d3)
+		s->z[b] = bz, s->vz[b] = vz;
 }
+
+static void proc_one(void *ctx, size_t b) { proc_boid(ctx, b, 0); }
+static void proc_one3(void *ctx, size_t b) { proc_boid(ctx, b, 1); }
 
 /*
  * How far a processing boid can move in this step (a bound, for the grid's
@@ -153,16 +176,17 @@ static void proc_one(void *ctx, size_t b)
 static double proc_slack(const struct sim *s)
 {
 	const struct sim_params *p = &s->p;
-	double k = p->proc_limit_components ? M_SQRT2 : 1;
+	double root = s->z ? sqrt(3) : M_SQRT2; /* of the dimension: a cube's diagonal */
+	double k = p->proc_limit_components ? root : 1;
 
 	if (p->proc_max_speed > 0)
 		return p->proc_max_speed * k;
 	double v2 = 0;
 	for (size_t i = 0; i < s->n; i++)
-		v2 = fmax(v2, s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
+		v2 = fmax(v2, s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + (s->z ? s->vz[i] * s->vz[i] : 0));
 	double a = p->proc_max_force > 0 ? p->proc_max_force * k :
 	           fabs(p->proc_cohesion_weight) + fabs(p->proc_separation_weight) +
-	           fabs(p->proc_alignment_weight) + M_SQRT2 * p->proc_jitter;
+	           fabs(p->proc_alignment_weight) + root * p->proc_jitter;
 	for (size_t i = 0; i < p->obstacles_n; i++)
 		a += (p->obstacles[i].r + p->obstacle_margin) * p->obstacle_weight;
 	double v = sqrt(v2) + a;
@@ -180,7 +204,7 @@ static int processing_step(struct sim *s)
 	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
 	if (err)
 		return err;
-	flock_run(&f, proc_one, &f);
+	flock_run(&f, s->z ? proc_one3 : proc_one, &f);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /*
- * steering — the Unity steering behaviours (seeds/003) in 2D, scaled at
- * steer_unit pixels per Unity unit: flock rules, seek, arrival, socialize,
- * a speed limit and a turn limit; docs/MODEL.md, "steering (seeds/003)".
+ * steering — the Unity steering behaviours (seeds/003) in 2D, or in 3D as
+ * the article's program itself is (--dims 3), scaled at steer_unit pixels
+ * per Unity unit: flock rules, seek, arrival, socialize, a speed limit and
+ * a turn limit; docs/MODEL.md, "steering (seeds/003)" and "3D".
  * The target (--target) is the shared one (include/flock.h); the scene has
  * no walls, so the program's defaults turn --edges off.  No predators: the
  * program has none.
@@ -30,17 +31,22 @@ static void steering_params_default(struct sim_params *p)
 	p->steer_steady_turn = 0;
 	p->steer_v0x = 0;
 	p->steer_v0y = 0;
+	p->steer_v0z = 0;
 }
 
-/* Unity's Vector3.Normalize: the zero vector when the length is not above eps. */
-static void unity_normalize(double *x, double *y, double eps)
+/* Unity's Vector3.Normalize: the zero vector when the length is not above eps (z NULL: a plane). */
+static inline void unity_normalize(double *x, double *y, double *z, double eps)
 {
-	double m = sqrt(*x * *x + *y * *y);
+	double m = flock_length(*x, *y, z);
 	if (m > eps) {
 		*x /= m;
 		*y /= m;
+		if (z)
+			*z /= m;
 	} else {
 		*x = *y = 0;
+		if (z)
+			*z = 0;
 	}
 }
 
@@ -48,45 +54,88 @@ static void unity_normalize(double *x, double *y, double eps)
 #define BEHIND (M_PI * 5 / 6)
 
 /*
- * Unity's Vector3.RotateTowards(from, to, max angle, max magnitude change)
- * in 2D: the direction of `from` turned toward `to` the short way by at most
+ * The unit direction `turn` radians from the unit vector u toward the
+ * unit vector t, in 3D: cos(turn) u + sin(turn) p with p the unit vector
+ * perpendicular to u in the plane of u and t, on t's side (the short way).
+ * When there is no such plane (t = -u exactly), or `plus` is set, p is the
+ * 2D "+angle" direction (-u_y, u_x, 0), or +x if u is along z.
+ */
+static struct flock_vec turn3(struct flock_vec u, struct flock_vec t, double dot, double turn, int plus)
+{
+	struct flock_vec w = { t.x - dot * u.x, t.y - dot * u.y, t.z - dot * u.z };
+	double wn = flock_length(w.x, w.y, &w.z);
+
+	if (plus || !(wn > 0)) {
+		w = (struct flock_vec){ -u.y, u.x, 0 };
+		wn = flock_length(w.x, w.y, &w.z);
+		if (!(wn > 0))
+			w = (struct flock_vec){ 1, 0, 0 }, wn = 1;
+	}
+	double c = cos(turn), sn = sin(turn);
+	return (struct flock_vec){ c * u.x + sn * (w.x / wn), c * u.y + sn * (w.y / wn),
+	                           c * u.z + sn * (w.z / wn) };
+}
+
+/*
+ * Unity's Vector3.RotateTowards(from, to, max angle, max magnitude change):
+ * the direction of `from` turned toward `to` the short way by at most
  * `turn` radians (exactly onto it when closer), the length of `from` moved
  * toward that of `to` by at most `dm`.  A zero vector on either side falls
  * back to MoveTowards, as Unity does.  An exact reversal turns toward
  * +angle.  `steady` (an option, not Unity's): when `to` is more than BEHIND
  * away, the short way flips side with every small change of `to` and the
  * boid dithers; such turns then always go toward +angle (from +x to +y:
- * clockwise on the screen, where y points down).
+ * clockwise on the screen, where y points down).  In a plane the angle is
+ * atan2's; in a box (d3) acos of the unit vectors' dot product and the
+ * turn is in their plane (turn3()): on a plane z = const the same turns,
+ * to rounding.
  */
-static void rotate_towards(double fx, double fy, double *tx, double *ty,
-                           double turn, double dm, int steady)
+FLOCK_INLINE void rotate_towards(struct flock_vec from, struct flock_vec *to,
+                                 double turn, double dm, int steady, int d3)
 {
-	double fm = sqrt(fx * fx + fy * fy), tm = sqrt(*tx * *tx + *ty * *ty);
+	double fm = flock_length(from.x, from.y, FLOCK_Z(d3, from.z));
+	double tm = flock_length(to->x, to->y, FLOCK_Z(d3, to->z));
 
 	if (!(fm > 0) || !(tm > 0)) {
-		double dx = *tx - fx, dy = *ty - fy, d = sqrt(dx * dx + dy * dy);
+		double dx = to->x - from.x, dy = to->y - from.y, dz = to->z - from.z;
+		double d = flock_length(dx, dy, FLOCK_Z(d3, dz));
 		if (d > dm && d > 0) { /* MoveTowards */
-			*tx = fx + dx / d * dm;
-			*ty = fy + dy / d * dm;
+			to->x = from.x + dx / d * dm;
+			to->y = from.y + dy / d * dm;
+			if (d3)
+				to->z = from.z + dz / d * dm;
 		}
 		return;
 	}
-	double ux = fx / fm, uy = fy / fm;
-	double cross = ux * (*ty / tm) - uy * (*tx / tm);
-	double dot = ux * (*tx / tm) + uy * (*ty / tm);
-	double a = atan2(cross, dot);
+	struct flock_vec u = { from.x / fm, from.y / fm, d3 ? from.z / fm : 0 };
+	struct flock_vec t = { to->x / tm, to->y / tm, d3 ? to->z / tm : 0 };
+	double dot = u.x * t.x + u.y * t.y, a;
+	if (d3) {
+		dot += u.z * t.z;
+		a = acos(dot > 1 ? 1 : dot < -1 ? -1 : dot); /* in [0, pi] */
+	} else {
+		a = atan2(u.x * t.y - u.y * t.x, dot);
+	}
 	double m = tm - fm > dm ? fm + dm : tm - fm < -dm ? fm - dm : tm;
 
-	if (steady && fabs(a) > BEHIND)
+	int behind = steady && fabs(a) > BEHIND;
+	if (behind)
 		a = M_PI; /* nearly reversed: always the same way, or it dithers */
 	if (fabs(a) <= turn) {
-		*tx = *tx / tm * m;
-		*ty = *ty / tm * m;
+		to->x = to->x / tm * m;
+		to->y = to->y / tm * m;
+		if (d3)
+			to->z = to->z / tm * m;
+		return;
+	}
+	if (d3) {
+		struct flock_vec r = turn3(u, t, dot, turn, behind);
+		*to = (struct flock_vec){ r.x * m, r.y * m, r.z * m };
 		return;
 	}
 	double r = a > 0 ? turn : -turn, cr = cos(r), sr = sin(r);
-	*tx = (ux * cr - uy * sr) * m;
-	*ty = (ux * sr + uy * cr) * m;
+	to->x = (u.x * cr - u.y * sr) * m;
+	to->y = (u.x * sr + u.y * cr) * m;
 }
 
 /*
@@ -94,31 +143,32 @@ static void rotate_towards(double fx, double fy, double *tx, double *ty,
  * Normalize) from it to the mean position of every other boid, times the
  * weight.  Reads the grid copies, which are the state this boid sees.
  */
-static void socialize(const struct sim *s, size_t b, double eps, double *ox, double *oy)
+FLOCK_INLINE struct flock_vec socialize(const struct sim *s, size_t b, double eps, int d3)
 {
 	uint32_t self = s->gpos[b];
-	double sx = 0, sy = 0;
+	double sx = 0, sy = 0, sz = 0;
 
-	*ox = *oy = 0;
 	if (s->n < 2)
-		return;
+		return (struct flock_vec){ 0, 0, 0 };
 	for (size_t k = 0; k < s->n; k++)
 		if (k != self) {
 			sx += s->gx[k];
 			sy += s->gy[k];
+			if (d3)
+				sz += s->gz[k];
 		}
 	double m = (double)(s->n - 1);
-	double dx = sx / m - s->x[b], dy = sy / m - s->y[b];
-	unity_normalize(&dx, &dy, eps);
-	*ox = dx * s->p.steer_socialize_weight;
-	*oy = dy * s->p.steer_socialize_weight;
+	double dx = sx / m - s->x[b], dy = sy / m - s->y[b], dz = d3 ? sz / m - s->z[b] : 0;
+	unity_normalize(&dx, &dy, FLOCK_Z(d3, dz), eps);
+	double w = s->p.steer_socialize_weight;
+	return (struct flock_vec){ dx * w, dy * w, dz * w };
 }
 
 /* One step's steering pass: the shared pass, then the target and the turn. */
 struct steer_ctx {
 	struct flock_pass f;
-	int target;             /* steering toward (tx, ty) */
-	double tx, ty;
+	int target;             /* steering toward (tx, ty, tz) */
+	double tx, ty, tz;
 	double turn;            /* rotation limit, radians */
 };
 
@@ -128,131 +178,150 @@ struct rules {
 	size_t seen;            /* neighbours */
 };
 
-static struct rules rules(const struct flock_pass *f, size_t b, double eps)
+FLOCK_INLINE struct rules rules(const struct flock_pass *f, size_t b, double eps, int d3)
 {
 	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
-	double bx = s->x[b], by = s->y[b], vx = s->vx[b], vy = s->vy[b];
-	double cx = 0, cy = 0, sx = 0, sy = 0, ax = 0, ay = 0;
+	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0;
+	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t n = 0;
 	struct flock_cands it;
 
-	flock_cands_begin(&it, f, bx, by);
+	flock_cands_begin(&it, f, bx, by, bz);
 	for (uint32_t k; flock_cands_next(&it, &k);) {
-		double dx = s->gx[k] - bx, dy = s->gy[k] - by;
+		double dx = s->gx[k] - bx, dy = s->gy[k] - by, dz = d3 ? s->gz[k] - bz : 0;
 		double d2 = dx * dx + dy * dy;
+		if (d3)
+			d2 += dz * dz;
 		if (!(d2 <= f->reach2) || d2 < eps * eps)
 			continue;
 		double d = sqrt(d2);
 		if (d < p->steer_radius) {
 			cx += s->gx[k];
 			cy += s->gy[k];
-			double ux = -dx, uy = -dy;
-			unity_normalize(&ux, &uy, eps);
+			double ux = -dx, uy = -dy, uz = -dz;
+			unity_normalize(&ux, &uy, FLOCK_Z(d3, uz), eps);
 			sx += ux / (d * d) / p->steer_separation_steps;
 			sy += uy / (d * d) / p->steer_separation_steps;
 			ax += s->gvx[k];
 			ay += s->gvy[k];
+			if (d3) {
+				cz += s->gz[k];
+				sz += uz / (d * d) / p->steer_separation_steps;
+				az += s->gvz[k];
+			}
 			n++;
 		}
 	}
 
-	double cohx = 0, cohy = 0, alix = 0, aliy = 0;
+	struct rules r = { { 0, 0, 0 }, { sx * p->steer_separation_weight, sy * p->steer_separation_weight,
+	                                   sz * p->steer_separation_weight }, { 0, 0, 0 }, n };
 	if (n) {
-		cohx = (cx / (double)n - bx) / p->steer_cohesion_steps * p->steer_cohesion_weight;
-		cohy = (cy / (double)n - by) / p->steer_cohesion_steps * p->steer_cohesion_weight;
-		alix = ax / (double)n - vx;
-		aliy = ay / (double)n - vy;
-		unity_normalize(&alix, &aliy, eps);
-		alix *= p->steer_alignment_weight;
-		aliy *= p->steer_alignment_weight;
+		double w = p->steer_cohesion_weight, steps = p->steer_cohesion_steps;
+		r.coh = (struct flock_vec){ (cx / (double)n - bx) / steps * w, (cy / (double)n - by) / steps * w,
+		                            (cz / (double)n - bz) / steps * w };
+		struct flock_vec ali = { ax / (double)n - s->vx[b], ay / (double)n - s->vy[b],
+		                         d3 ? az / (double)n - s->vz[b] : 0 };
+		unity_normalize(&ali.x, &ali.y, FLOCK_Z(d3, ali.z), eps);
+		r.ali = (struct flock_vec){ ali.x * p->steer_alignment_weight, ali.y * p->steer_alignment_weight,
+		                            ali.z * p->steer_alignment_weight };
 	}
-	return (struct rules){ { cohx, cohy },
-	                       { sx * p->steer_separation_weight, sy * p->steer_separation_weight },
-	                       { alix, aliy }, n };
+	return r;
 }
 
 /* Seek: the unit offset to the target times the weight, minus v. */
-static struct flock_vec seek(const struct steer_ctx *c, double bx, double by, double vx, double vy,
-                             double eps)
+FLOCK_INLINE struct flock_vec seek(const struct steer_ctx *c, struct flock_vec at, struct flock_vec v,
+                                   double eps, int d3)
 {
 	const struct sim_params *p = &c->f.s->p;
-	double x = 0, y = 0;
+	struct flock_vec o = { 0, 0, 0 };
 
 	if (c->target && p->steer_seek_weight >= 1e-4 * p->steer_unit) {
-		x = c->tx - bx;
-		y = c->ty - by;
-		unity_normalize(&x, &y, eps);
-		x = x * p->steer_seek_weight - vx;
-		y = y * p->steer_seek_weight - vy;
+		o = (struct flock_vec){ c->tx - at.x, c->ty - at.y, c->tz - at.z };
+		unity_normalize(&o.x, &o.y, FLOCK_Z(d3, o.z), eps);
+		o = (struct flock_vec){ o.x * p->steer_seek_weight - v.x, o.y * p->steer_seek_weight - v.y,
+		                        o.z * p->steer_seek_weight - v.z };
 	}
-	return (struct flock_vec){ x, y };
+	return o;
 }
 
 /* Arrival: toward the target at a speed ramped down within the radius, minus v. */
-static struct flock_vec arrival(const struct steer_ctx *c, double bx, double by, double vx, double vy)
+FLOCK_INLINE struct flock_vec arrival(const struct steer_ctx *c, struct flock_vec at, struct flock_vec v,
+                                      int d3)
 {
 	const struct sim_params *p = &c->f.s->p;
 
 	if (!c->target || !(p->steer_arrival_radius >= 1e-4 * p->steer_unit))
-		return (struct flock_vec){ 0, 0 };
-	double ox = c->tx - bx, oy = c->ty - by, d = sqrt(ox * ox + oy * oy);
+		return (struct flock_vec){ 0, 0, 0 };
+	double ox = c->tx - at.x, oy = c->ty - at.y, oz = c->tz - at.z;
+	double d = flock_length(ox, oy, FLOCK_Z(d3, oz));
 	double ramped = p->steer_arrival_speed * (d / p->steer_arrival_radius);
 	double clipped = fmin(ramped, p->steer_arrival_speed);
-	double dx = 0, dy = 0;
+	double dx = 0, dy = 0, dz = 0;
 	if (d > 0) {
 		dx = clipped / d * ox;
 		dy = clipped / d * oy;
+		dz = clipped / d * oz;
 	}
-	return (struct flock_vec){ dx - vx, dy - vy };
+	return (struct flock_vec){ dx - v.x, dy - v.y, dz - v.z };
 }
 
 /*
- * seeds/003 in 2D: neighbours at eps <= d < r (Unity's approximate
- * Position != other); v' = v + cohesion + separation + alignment + seek +
- * socialize + arrival (+ obstacles), limited in length, then in rotation
- * against v; move; --edges (none by default: the scene has no walls).
- * eps is Unity's 1e-5, in pixels.
+ * seeds/003: neighbours at eps <= d < r (Unity's approximate Position !=
+ * other); v' = v + cohesion + separation + alignment + seek + socialize +
+ * arrival (+ obstacles), limited in length, then in rotation against v;
+ * move; --edges (none by default: the scene has no walls).  eps is
+ * Unity's 1e-5, in pixels.  d3: in a box, every vector with its z.
  */
-static void steer_one(void *ctx, size_t b)
+FLOCK_INLINE void steer_boid(const struct steer_ctx *c, size_t b, int d3)
 {
-	const struct steer_ctx *c = ctx;
 	struct sim *s = c->f.s;
 	const struct sim_params *p = &s->p;
-	double bx = s->x[b], by = s->y[b], vx = s->vx[b], vy = s->vy[b];
+	struct flock_vec at = { s->x[b], s->y[b], d3 ? s->z[b] : 0 };
+	struct flock_vec v = { s->vx[b], s->vy[b], d3 ? s->vz[b] : 0 };
 	double eps = 1e-5 * p->steer_unit;
-	struct rules r = rules(&c->f, b, eps);
-	struct flock_vec sk = seek(c, bx, by, vx, vy, eps), so = { 0, 0 };
+	struct rules r = rules(&c->f, b, eps, d3);
+	struct flock_vec sk = seek(c, at, v, eps, d3), so = { 0, 0, 0 };
 	if (!r.seen && p->steer_socialize_weight != 0)
-		socialize(s, b, eps, &so.x, &so.y);
-	struct flock_vec ar = arrival(c, bx, by, vx, vy);
+		so = socialize(s, b, eps, d3);
+	struct flock_vec ar = arrival(c, at, v, d3);
 
-	double nx = vx + r.coh.x + r.sep.x + r.ali.x + sk.x + so.x + ar.x;
-	double ny = vy + r.coh.y + r.sep.y + r.ali.y + sk.y + so.y + ar.y;
+	struct flock_vec n = { v.x + r.coh.x + r.sep.x + r.ali.x + sk.x + so.x + ar.x,
+	                       v.y + r.coh.y + r.sep.y + r.ali.y + sk.y + so.y + ar.y,
+	                       v.z + r.coh.z + r.sep.z + r.ali.z + sk.z + so.z + ar.z };
 	if (p->edges & SIM_BOUNCE) /* a term of the sum: arrival's -v would undo a later turn */
-		flock_bounce(p, p->wall_pad, p->wall_turn, bx, by, &nx, &ny);
+		flock_bounce(p, p->wall_pad, p->wall_turn, at.x, at.y, at.z, &n.x, &n.y, FLOCK_Z(d3, n.z));
 	if (p->obstacles_n) {
-		struct flock_vec o = flock_obstacle_push(p, bx, by);
-		nx += o.x;
-		ny += o.y;
+		struct flock_vec o = flock_obstacle_push(p, at.x, at.y, FLOCK_Z(d3, at.z));
+		n.x += o.x;
+		n.y += o.y;
+		n.z += o.z;
 	}
-	flock_limit_length(&nx, &ny, p->steer_max_speed);
-	rotate_towards(vx, vy, &nx, &ny, c->turn, p->steer_max_speed, p->steer_steady_turn);
-	flock_contain(&nx, &ny);
+	flock_limit_length(&n.x, &n.y, FLOCK_Z(d3, n.z), p->steer_max_speed);
+	rotate_towards(v, &n, c->turn, p->steer_max_speed, p->steer_steady_turn, d3);
+	flock_contain(&n.x, &n.y, FLOCK_Z(d3, n.z));
 
-	bx += nx;
-	by += ny;
+	at.x += n.x;
+	at.y += n.y;
+	at.z += n.z;
 	if (p->obstacles_n)
-		flock_obstacle_wall(p, &bx, &by, &nx, &ny);
+		flock_obstacle_wall(p, &at.x, &at.y, FLOCK_Z(d3, at.z), &n.x, &n.y, FLOCK_Z(d3, n.z));
 	if (p->edges & SIM_WRAP)
-		flock_wrap_add(p, &bx, &by);
-	s->x[b] = bx, s->y[b] = by, s->vx[b] = nx, s->vy[b] = ny;
+		flock_wrap_add(p, &at.x, &at.y, FLOCK_Z(d3, at.z));
+	s->x[b] = at.x, s->y[b] = at.y, s->vx[b] = n.x, s->vy[b] = n.y;
+	if (d3)
+		s->z[b] = at.z, s->vz[b] = n.z;
 }
+
+static void steer_one(void *ctx, size_t b) { steer_boid(ctx, b, 0); }
+static void steer_one3(void *ctx, size_t b) { steer_boid(ctx, b, 1); }
 
 /*
  * The start flock: for each boid two draws, Random.Range(-1, 1) and
  * Random.Range(0, 2) in Unity units, y up: x = W/2 + unit (2u - 1),
- * y = H/2 - unit 2u (Unity's box); velocity (steer_v0x, steer_v0y).
+ * y = H/2 - unit 2u (Unity's box); velocity (steer_v0x, steer_v0y).  In
+ * a box the program's third, Random.Range(-1, 1): z = D/2 + unit (2u - 1),
+ * and vz = steer_v0z.
  */
 static void steering_randomize(struct sim *s, uint64_t seed)
 {
@@ -266,6 +335,11 @@ static void steering_randomize(struct sim *s, uint64_t seed)
 		s->y[i] = p->height / 2 - uy * p->steer_unit;
 		s->vx[i] = p->steer_v0x;
 		s->vy[i] = p->steer_v0y;
+		if (s->z) {
+			double uz = -1 + 2 * rng_uniform(&r);
+			s->z[i] = p->depth / 2 + uz * p->steer_unit;
+			s->vz[i] = p->steer_v0z;
+		}
 	}
 }
 
@@ -278,11 +352,11 @@ static int steering_step(struct sim *s)
 		.turn = p->steer_max_turn * (M_PI / 180),
 	};
 
-	flock_target(p, s->steps, &c.tx, &c.ty);
+	flock_target(p, s->steps, &c.tx, &c.ty, s->z ? &c.tz : NULL);
 	int err = flock_begin(&c.f, s, reach, slack, flock_cell(s, reach, slack));
 	if (err)
 		return err;
-	flock_run(&c.f, steer_one, &c);
+	flock_run(&c.f, s->z ? steer_one3 : steer_one, &c);
 	return 0;
 }
 

@@ -10,6 +10,10 @@
  * alone).  Each figure is the median of several timed runs, so a noisy
  * neighbour moves it less.
  *
+ * Then a step in a box against a step in a plane (--dims 3 against 2),
+ * every model, 10k boids at the same mean spacing: the median ratio of
+ * paired, alternating runs (alone: --3d-only).
+ *
  * Then the scaling table (--scaling, or --scaling-only): every model x
  * 1k, 10k, 100k, 1M boids at one constant density, each row in a child
  * process so that its peak memory (ru_maxrss) is its own; a warning line
@@ -265,6 +269,120 @@ static void frame_costs(void)
 	sim_release(&s);
 }
 
+/* ----------------------------------------------------------------- 3D */
+
+/* Where box_flock() puts the boids. */
+enum box_space {
+	PLANE,          /* the default density: 100 boids on 640x360, the field growing with N */
+	SAME_SPACING,   /* a box of the same mean spacing, 48 px: N x 48^3 px^3 */
+	SAME_NEIGHBOURS, /* a box in which a boid has as many others within the
+	                 * model's cohesion radius R as in the plane: 4/3 pi R^3 rho3 =
+	                 * pi R^2 rho2 */
+};
+
+/*
+ * Model m, n boids uniform over the space (a box is W:H:D = 640:360:360),
+ * with the model's own velocities: steering's start puts everybody in a
+ * 50 px box, and the processing listing's flock races ever faster, so
+ * uniform positions, and processing's limits (3, 5) make the flocks
+ * compare; opengl without predators, as its program starts.
+ */
+static int box_flock(struct sim *s, int m, enum sim_update u, size_t n, enum box_space where)
+{
+	struct sim_params p;
+	double rho2 = 100 / (640.0 * 360), near, far, volume, k;
+	struct rng r;
+
+	sim_params_default(&p, 640, 360);
+	p.model = model_at(m);
+	p.model->ranges(&p, &near, &far);
+	volume = where == SAME_SPACING ? (double)n * pow(rho2, -1.5) : 4 * far * (double)n / (3 * rho2);
+	k = where == PLANE ? sqrt((double)n / 100) : cbrt(volume / (640.0 * 360 * 360));
+	sim_params_default(&p, 640 * k, 360 * k);
+	p.model = model_at(m);
+	p.update = u;
+	p.dims = where == PLANE ? 2 : 3;
+	p.depth = 360 * k;
+	if (m == PROCESSING)
+		p.proc_max_speed = 3, p.proc_max_force = 5;
+	if (m == OPENGL)
+		p.predators = 0; /* its program's: predators would see twice as far */
+	if (sim_init(s, &p, n, NULL) != 0)
+		return -1;
+	sim_randomize(s, 1);
+	rng_seed(&r, 2);
+	for (size_t i = 0; i < n; i++) {
+		s->x[i] = rng_uniform(&r) * p.width;
+		s->y[i] = rng_uniform(&r) * p.height;
+		if (s->z)
+			s->z[i] = rng_uniform(&r) * p.depth;
+	}
+	return sim_step(s); /* the first grid's page faults */
+}
+
+/* CPU ms per step of `steps` steps. */
+static double cpu_ms_per_step(struct sim *s, int steps)
+{
+	double c0 = thread_cpu();
+	for (int i = 0; i < steps; i++)
+		sim_step(s);
+	return (thread_cpu() - c0) * 1e3 / steps;
+}
+
+/* The median of a[0 .. n), sorting a. */
+static double median(double *a, int n)
+{
+	qsort(a, (size_t)n, sizeof(double), cmp_double);
+	return a[n / 2];
+}
+
+/*
+ * A step of 10k boids in a box against one in a plane, every model and
+ * both orders on one thread, in the two boxes of box_space: medians of
+ * paired runs (plane, box, box, alternating; CPU time); the issue's target
+ * is a box within x2.
+ */
+static void box_table(int quick)
+{
+	static const char *const names[] = { "harden", "processing", "steering", "canvas", "opengl" };
+	size_t n = 10000;
+	int reps = quick ? 3 : 7, over = 0;
+
+	printf("3D against 2D, CPU ms per step of %zu boids, median of %d paired runs; boxes of the same\n"
+	       "  mean spacing (48 px) and of the same neighbours within the cohesion radius:\n", n, reps);
+	printf("  %-10s %-11s %8s %8s %7s %8s %7s\n", "model", "order", "2D", "spacing", "3D/2D",
+	       "neighb.", "3D/2D");
+	for (int m = HARDEN; m <= OPENGL; m++)
+		for (int u = SIM_SEQUENTIAL; u <= SIM_SYNCHRONOUS; u++) {
+			struct sim a, b, c;
+			double t2[16], ts[16], tn[16], qs[16], qn[16];
+			if (box_flock(&a, m, (enum sim_update)u, n, PLANE) != 0 ||
+			    box_flock(&b, m, (enum sim_update)u, n, SAME_SPACING) != 0 ||
+			    box_flock(&c, m, (enum sim_update)u, n, SAME_NEIGHBOURS) != 0)
+				exit(1);
+			for (int r = 0; r < reps; r++) {
+				t2[r] = cpu_ms_per_step(&a, 3);
+				ts[r] = cpu_ms_per_step(&b, 3);
+				tn[r] = cpu_ms_per_step(&c, 3);
+				qs[r] = ts[r] / t2[r];
+				qn[r] = tn[r] / t2[r];
+			}
+			double q = median(qn, reps);
+			printf("  %-10s %-11s %8.2f %8.2f %7.2f %8.2f %7.2f\n", names[m],
+			       u == SIM_SEQUENTIAL ? "sequential" : "synchronous", median(t2, reps),
+			       median(ts, reps), median(qs, reps), median(tn, reps), q);
+			over += q > 2;
+			sim_release(&a);
+			sim_release(&b);
+			sim_release(&c);
+		}
+	if (over)
+		printf("warning: %d rows above x2 with the same neighbours (the issue's target: a 3D step "
+		       "within 2x of a 2D one)\n", over);
+	else
+		printf("with the same neighbours, a 3D step within x2 of a 2D one in every row\n");
+}
+
 /* ------------------------------------------------------------- scaling */
 
 /*
@@ -438,7 +556,7 @@ static void scaling_table(int quick)
 
 int main(int argc, char **argv)
 {
-	int quick = 0, scaling = 0, only = 0, drawing = 0;
+	int quick = 0, scaling = 0, only = 0, box_only = 0, drawing = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--quick") == 0)
 			quick = 1;
@@ -446,12 +564,19 @@ int main(int argc, char **argv)
 			scaling = 1;
 		else if (strcmp(argv[i], "--scaling-only") == 0)
 			scaling = only = 1;
+		else if (strcmp(argv[i], "--3d-only") == 0)
+			box_only = 1;
 		else if (strcmp(argv[i], "--drawing-only") == 0)
 			drawing = 1;
 		else {
-			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --drawing-only]\n");
+			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --3d-only | "
+			                "--drawing-only]\n");
 			return 2;
 		}
+	}
+	if (box_only) {
+		box_table(quick);
+		return 0;
 	}
 	if (drawing) {
 		draw_3d_table();
@@ -483,6 +608,7 @@ int main(int argc, char **argv)
 		double b = ms_per_step(n, SIM_SEQUENTIAL, SIM_SEARCH_BRUTE, 1, steps, 3);
 		printf("  %-8zu brute %.3f ms / grid %.3f ms = x%.1f\n", n, b, g, b / g);
 	}
+	box_table(quick);
 	frame_costs();
 	printf("drawing, CPU microseconds per boid, exact and --draw fast; fast's covered area against exact:\n");
 	draw_modes(100, 640, 360);
