@@ -49,6 +49,7 @@ enum cli_type {               /* what a value looks like, and the field it goes 
 	CLI_CIRCLES, /* X,Y,R appended to run.obstacles and run.circles; repeatable;
 	              * empty clears the list */
 	CLI_TARGET,  /* none, lissajous or X,Y: sim.target_mode, target_x, target_y */
+	CLI_CAMERA,  /* front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ: render.camera (struct camera_setup) */
 	CLI_ACTION,  /* --help, --version, --print-config, --config: no field */
 };
 

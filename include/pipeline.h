@@ -73,6 +73,7 @@ struct pipeline {
 	struct frameq *queue;        /* NULL without pictures */
 	struct video *video;         /* the encoder, for video kinds */
 	double *hist_x, *hist_y;     /* the trail ring: trail * n positions each */
+	double *hist_z;              /* 3D: the same for z (one block with x, y); NULL in 2D */
 	long hist_count;             /* frames in the ring, <= trail */
 	long hist_next;              /* ring slot the next frame goes to */
 	pthread_mutex_t fail_lock;

@@ -15,6 +15,22 @@
  * The field is drawn through cairo_scale(scale), so a 640x360 field at
  * scale 3 is a 1920x1080 picture of the same flock.
  *
+ * A 3D flock (a view with z and vz) is drawn in perspective through a
+ * camera (camera.h) looking at the box [0,W] x [0,H] x [0,D] (box[]):
+ * each boid is the same 2D outline, translated to its projected point,
+ * rotated to its projected heading and scaled by its size factor (the
+ * same per-boid drawing, exact or fast), back to front: farther boids
+ * first, boids at the same depth in index order, so nearer ones cover
+ * farther ones and the bytes do not depend on threads.  Depth cues: the
+ * size factor, and fog: the colour blended toward the background by
+ * `fog` x the depth's place in the flock's depths (their mean -+ 2
+ * standard deviations, at least 1/8 of the box's depth range), so the
+ * front and back of a flock differ however tight it is.  Obstacles are
+ * spheres drawn as shaded discs among the boids
+ * in depth order; the target marker, trails and --show-ranges are
+ * projected; optionally the box's edges and a grid on its floor (y = H).
+ * Boids on or behind the camera's near plane are not drawn.
+ *
  * This module knows Cairo and nothing of files, encoders or the simulation's
  * internals: it draws the plain arrays of a struct render_view.
  */
@@ -23,6 +39,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "camera.h"
 
 enum render_shape {
 	RENDER_CURVE,   /* the article's points as a closed cardinal spline, tension .5, even-odd */
@@ -84,9 +102,10 @@ enum render_background {
 	RENDER_BG_NOISE, /* seeded Perlin noise around the background colour (seed 004) */
 };
 
-/* A circle in field units: an obstacle. */
+/* A circle in field units: an obstacle (a sphere around (x, y, z) in 3D). */
 struct render_circle {
 	double x, y, r;
+	double z;                   /* 3D only: the centre's depth */
 };
 
 struct render_params {
@@ -112,6 +131,15 @@ struct render_params {
 	int show_ranges;            /* the OpenGL version's "Ranges": around the last boid */
 	double range_near, range_far; /* radii drawn, field units (separation, cohesion) */
 	enum render_draw draw;      /* exact (Cairo) or fast (own coverage fill) */
+
+	/* 3D only (a render_view with z): the box, the camera, the depth cues */
+	double box[3];              /* the flock's box: width, height, depth, field units, > 0
+	                             * (default: the picture's size, depth the smaller side) */
+	struct camera_setup camera; /* where the camera stands and looks (front, fov 50) */
+	double fog;                 /* the flock's far side's colour this far toward the
+	                             * background [0..1] (0.6); 0: no fog */
+	int box_edges;              /* draw the box's 12 edges, the far ones fainter (no) */
+	int ground;                 /* draw a grid on the box's floor, y = H (no) */
 };
 
 /*
@@ -129,21 +157,27 @@ struct render_view {
 	const double *z, *vz;   /* 3D: depth and its velocity; NULL for a 2D flock */
 	size_t trail_len;       /* positions per boid in trail_x/y, 0 for none */
 	const double *trail_x, *trail_y;
+	const double *trail_z;  /* 3D: the trail positions' depth, as trail_x */
 	int has_target;         /* draw a marker at (target_x, target_y) */
 	double target_x, target_y;
+	double target_z;        /* 3D: the target's depth */
+	long frame;             /* the frame's number: the orbit camera's angle (3D) */
 };
 
 struct renderer;
 
 /* Fills p with the defaults (#003366, LightGreen, white, filled curve of the
  * listing's outline, Cairo's pixel grid, good AA, flat background, predators
- * as big as boids, no obstacles, exact drawing). */
+ * as big as boids, no obstacles, exact drawing; in 3D a box the picture's
+ * size and as deep as its smaller side, the front camera, fog 0.6, no box
+ * edges, no ground). */
 void render_params_default(struct render_params *p, int width, int height);
 
 /* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */
 int render_new(struct renderer **out, const struct render_params *p);
 
-/* Draws the view into the renderer's surface.  Returns 0 or -ENOMEM. */
+/* Draws the view into the renderer's surface (in perspective when v->z is
+ * set; then v->vz must be too).  Returns 0 or -ENOMEM. */
 int render_frame(struct renderer *r, const struct render_view *v);
 
 /* The surface's pixels (see the pixel format above) and its stride in bytes. */

@@ -3,6 +3,7 @@
 #   docs/frame.png         a frame of the default flock, for the README
 #   docs/model-NAME.png    a thumbnail of each model from its defaults
 #   docs/look-harden-windows.png  the C# program's window (--look original)
+#   docs/frame3d.png       a 3D flock of 400 with the box's edges and floor
 # Usage: scripts/docs-images.sh [path/to/boids]   (default: build/boids)
 set -eu
 cd "$(dirname "$0")/.."
@@ -23,4 +24,7 @@ done
 # The C# program's first picture, as its window showed it.
 "$BOIDS" -q -y --look original -f 1 -o "$tmp/win-%d.png"
 cp "$tmp/win-0.png" docs/look-harden-windows.png
-echo "docs-images: wrote docs/frame.png and docs/model-*.png"
+# 400 boids of the default model in 3D after 10 seconds, the box's edges and floor drawn.
+"$BOIDS" -q -y --dims 3 -n 400 --box --ground -f 1 --warmup 300 -o "$tmp/f3d_%d.png"
+cp "$tmp/f3d_0.png" docs/frame3d.png
+echo "docs-images: wrote docs/frame.png, docs/frame3d.png and docs/model-*.png"

@@ -100,6 +100,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_MODEL       CLI_MODEL, AT(sim.model, const struct boids_model *)
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
+#define T_CAMERA      CLI_CAMERA, AT(render.camera, struct camera_setup)
 #define T_ACTION      CLI_ACTION, 0
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
@@ -335,6 +336,16 @@ static const struct cli_option options[] = {
 	  "none, fast, good or best", aa_names },
 	{ "draw", 0, T_ENUM(render.draw, enum render_draw), "exact", 0, 0, CLI_BRIEF, "MODE", NULL, S_DRAW,
 	  "exact or fast (big flocks; edges IoU >= .99)", draw_names },
+	{ "camera", 0, T_CAMERA, "front", 0, 0, CLI_BRIEF, "WHERE", NULL, S_DRAW,
+	  "3D: front, orbit or X,Y,Z[,TX,TY,TZ]", NULL },
+	{ "fov", 0, T_DOUBLE(render.camera.fov), "50", 1, 170, 0, "DEG", "deg", S_DRAW,
+	  "3D: the camera's vertical field of view", NULL },
+	{ "fog", 0, T_DOUBLE(render.fog), "0.6", 0, 1, 0, "F", NULL, S_DRAW,
+	  "3D: the flock's far side F of the way to the background (0: none)", NULL },
+	{ "box", 0, T_FLAG(render.box_edges), "no", 0, 0, 0, NULL, NULL, S_DRAW,
+	  "3D: draw the box's edges, the far ones fainter", NULL },
+	{ "ground", 0, T_FLAG(render.ground), "no", 0, 0, 0, NULL, NULL, S_DRAW,
+	  "3D: draw a grid on the box's floor", NULL },
 	{ "trail", 0, T_LONG(run.trail), "0", 0, CLI_MAX_TRAIL, 0, "N", NULL, S_DRAW,
 	  "draw each boid's last N positions as a fading line", NULL },
 	{ "trail-style", 0, T_ENUM(render.trail_style, enum render_trail_style), "fade", 0, 0, 0, "STYLE", NULL, S_DRAW,
@@ -690,7 +701,7 @@ static int parse_circle(struct run_options *run, const struct cli_option *o, con
 	if (run->obstacles_n >= CONFIG_MAX_OBSTACLES)
 		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CONFIG_MAX_OBSTACLES);
 	run->obstacles[run->obstacles_n] = (struct sim_obstacle){ .x = c[0], .y = c[1], .z = c[2], .r = c[3] };
-	run->circles[run->obstacles_n++] = (struct render_circle){ c[0], c[1], c[3] };
+	run->circles[run->obstacles_n++] = (struct render_circle){ .x = c[0], .y = c[1], .r = c[3] };
 	return 0;
 }
 
@@ -712,6 +723,33 @@ static int parse_target(struct sim_params *p, const struct cli_option *o, const 
 		p->target_z = xyz[2];
 	} else {
 		return errf(err, errlen, "--%s: '%s' is not X,Y, X,Y,Z, lissajous or none", o->name, CUT(v));
+	}
+	return 0;
+}
+
+/*
+ * --camera: front, orbit, X,Y,Z (looking at the box's centre) or
+ * X,Y,Z,TX,TY,TZ (looking at that point), field units.  Keeps the field of
+ * view (--fov's).
+ */
+static int parse_camera(struct camera_setup *cam, const struct cli_option *o, const char *v,
+                        char *err, size_t errlen)
+{
+	double c[6];
+
+	if (strcmp(v, "front") == 0 || strcmp(v, "orbit") == 0) {
+		cam->mode = v[0] == 'f' ? CAMERA_FRONT : CAMERA_ORBIT;
+		return 0;
+	}
+	int aim = parse_tuple(v, c, 6) == 0;
+	if (!aim && parse_tuple(v, c, 3) != 0)
+		return errf(err, errlen, "--%s: '%s' is not front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ (numbers within 1e6)",
+		            o->name, CUT(v));
+	cam->mode = CAMERA_AT;
+	cam->at_given = aim;
+	for (int k = 0; k < 3; k++) {
+		cam->eye[k] = c[k];
+		cam->at[k] = aim ? c[3 + k] : 0;
 	}
 	return 0;
 }
@@ -776,6 +814,8 @@ static int set_value(struct config *c, const struct cli_option *o, const char *v
 		return parse_circle(&c->run, o, v, err, errlen);
 	case CLI_TARGET:
 		return parse_target(&c->sim, o, v, err, errlen);
+	case CLI_CAMERA:
+		return parse_camera(&c->render.camera, o, v, err, errlen);
 	case CLI_ACTION:
 		break;
 	}
@@ -1125,6 +1165,12 @@ static void link_modules(struct config *c)
 			run->obstacles[i].z = c->sim.depth / 2; /* X,Y,R: halfway in */
 	c->sim.obstacles = run->obstacles_n ? run->obstacles : NULL;
 	c->sim.obstacles_n = run->obstacles_n;
+	for (size_t i = 0; i < run->obstacles_n; i++)
+		run->circles[i].z = run->obstacles[i].z; /* 3D: the spheres' centres */
+	c->render.box[0] = c->sim.width; /* 3D: the camera looks at the flock's box */
+	c->render.box[1] = c->sim.height;
+	c->render.box[2] = c->sim.depth;
+	c->render.camera.orbit_frames = run->frames; /* --camera orbit: one turn a clip */
 	c->render.obstacles = run->obstacles_n ? run->circles : NULL;
 	c->render.obstacles_n = run->obstacles_n;
 	c->sim.model->ranges(&c->sim, &c->render.range_near, &c->render.range_far); /* --show-ranges */
@@ -1147,6 +1193,8 @@ static int resolve(struct config *c, char *err, size_t errlen)
 	    check_across(c, err, errlen) != 0)
 		return -1;
 	link_modules(c);
+	if (camera_check(&c->render.camera, c->render.box) != 0)
+		return errf(err, errlen, "--camera: the camera stands where it looks (give another point, or TX,TY,TZ)");
 	return 0;
 }
 
@@ -1384,6 +1432,17 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		else
 			snprintf(buf, len, "%s", c->sim.target_mode == SIM_TARGET_NONE ? "none" : "lissajous");
 		break;
+	case CLI_CAMERA: {
+		const struct camera_setup *cam = &c->render.camera;
+		if (cam->mode != CAMERA_AT)
+			snprintf(buf, len, "%s", cam->mode == CAMERA_ORBIT ? "orbit" : "front");
+		else if (cam->at_given)
+			snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2],
+			         cam->at[0], cam->at[1], cam->at[2]);
+		else
+			snprintf(buf, len, "%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2]);
+		break;
+	}
 	case CLI_ACTION:
 		buf[0] = 0;
 		break;
@@ -1488,7 +1547,7 @@ void cli_print_options_json(FILE *f)
 		[CLI_U64] = "unsigned", [CLI_DOUBLE] = "number", [CLI_FIELD] = "size",
 		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
 		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
-		[CLI_TARGET] = "target", [CLI_ACTION] = "action",
+		[CLI_TARGET] = "target", [CLI_CAMERA] = "camera", [CLI_ACTION] = "action",
 	};
 
 	fprintf(f, "{\"program\": \"boids\", \"version\": \"%s\", \"options\": [", BOIDS_VERSION);
@@ -1597,16 +1656,16 @@ void cli_print_help(FILE *f, int all)
 			snprintf(text, sizeof(text), "%s", o->help);
 		print_wrapped(f, COL, text);
 	}
-	if (!all)
-		fprintf(f, "\nEvery model's parameters, drawing and encoding options: boids --help-all\n");
+	if (!all) /* the manual's line here: --help stays within 60 lines */
+		fprintf(f, "\nAll options (models, drawing, encoding): boids --help-all; manual: man boids\n");
 	fprintf(f,
 	        "\nLimits: %ld boids, %ldx%ld fields and pictures, %ld frames;\n"
 	        "positions and velocities within -%s..%s; config and --init lines\n"
 	        "up to %ld bytes.  Exit status: 0 done, 1 runtime failure, 2 bad usage,\n"
 	        "129/130/143 after SIGHUP/SIGINT/SIGTERM (the output is finished first).\n"
-	        "Manual: man boids\n",
+	        "%s",
 	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
-	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX);
+	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX, all ? "Manual: man boids\n" : "");
 }
 
 void cli_print_models(FILE *f)

@@ -19,10 +19,12 @@
 /* What one pipeline slot carries: a copy of the flock and a renderer. */
 struct slot_data {
 	double *x, *y, *vx, *vy;     /* one block */
+	double *z, *vz;              /* 3D: in the same block; NULL in 2D */
 	double *trail_x, *trail_y;   /* oldest first, trail_len * n each (one block) */
+	double *trail_z;             /* 3D: in the same block; NULL in 2D */
 	size_t trail_len;
 	int has_target;              /* the steering model's target, where it is */
-	double target_x, target_y;
+	double target_x, target_y, target_z;
 	struct renderer *renderer;
 	struct video_picture *pic;   /* the drawn frame, converted for the encoder */
 };
@@ -72,6 +74,8 @@ static void push_trail(struct pipeline *p)
 		return;
 	memcpy(p->hist_x + (size_t)p->hist_next * n, p->sim->x, bytes);
 	memcpy(p->hist_y + (size_t)p->hist_next * n, p->sim->y, bytes);
+	if (p->hist_z)
+		memcpy(p->hist_z + (size_t)p->hist_next * n, p->sim->z, bytes);
 	p->hist_next = (p->hist_next + 1) % len;
 	if (p->hist_count < len)
 		p->hist_count++;
@@ -88,6 +92,8 @@ static void copy_trail(const struct pipeline *p, struct slot_data *d)
 		long at = (first + k) % len;
 		memcpy(d->trail_x + (size_t)k * n, p->hist_x + (size_t)at * n, bytes);
 		memcpy(d->trail_y + (size_t)k * n, p->hist_y + (size_t)at * n, bytes);
+		if (d->trail_z)
+			memcpy(d->trail_z + (size_t)k * n, p->hist_z + (size_t)at * n, bytes);
 	}
 }
 
@@ -120,8 +126,12 @@ static void *produce(void *arg)
 		memcpy(d->y, p->sim->y, bytes);
 		memcpy(d->vx, p->sim->vx, bytes);
 		memcpy(d->vy, p->sim->vy, bytes);
+		if (d->z) {
+			memcpy(d->z, p->sim->z, bytes);
+			memcpy(d->vz, p->sim->vz, bytes);
+		}
 		copy_trail(p, d);
-		d->has_target = sim_target(p->sim, &d->target_x, &d->target_y);
+		d->has_target = sim_target_box(p->sim, &d->target_x, &d->target_y, &d->target_z);
 		slot->frame = k;
 		frameq_put_stepped(p->queue, slot);
 	}
@@ -155,9 +165,12 @@ static void *draw(void *arg)
 		struct slot_data *d = slot->user;
 		struct render_view v = { .n = p->sim->n, .predators = p->cfg->sim.predators,
 		                         .x = d->x, .y = d->y, .vx = d->vx, .vy = d->vy,
+		                         .z = d->z, .vz = d->vz,
 		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
-		                         .trail_y = d->trail_y, .has_target = d->has_target,
-		                         .target_x = d->target_x, .target_y = d->target_y };
+		                         .trail_y = d->trail_y, .trail_z = d->trail_z,
+		                         .has_target = d->has_target, .target_x = d->target_x,
+		                         .target_y = d->target_y, .target_z = d->target_z,
+		                         .frame = slot->frame };
 		if (!outputs_draws(p->out, slot->frame)) {
 			frameq_put_drawn(p->queue, slot); /* not the poster: nothing to draw */
 			continue;
@@ -204,13 +217,14 @@ static void free_slots(struct pipeline *p)
 /* Makes the queue: a few slots per drawer, each with a renderer. */
 static int make_slots(struct pipeline *p, const struct render_params *rp)
 {
-	size_t n = p->sim->n;
+	size_t n = p->sim->n, per = p->sim->z ? 3 : 2; /* coordinates: x, y (and z in 3D) */
 
 	if (p->cfg->run.trail > 1) {
 		size_t cells = (size_t)p->cfg->run.trail * (n ? n : 1);
-		if (!(p->hist_x = malloc(2 * cells * sizeof(double))))
+		if (!(p->hist_x = malloc(per * cells * sizeof(double))))
 			return -ENOMEM;
 		p->hist_y = p->hist_x + cells;
+		p->hist_z = per == 3 ? p->hist_x + 2 * cells : NULL;
 	}
 	p->queue = frameq_new(p->drawers + 3);
 	if (!p->queue)
@@ -218,16 +232,21 @@ static int make_slots(struct pipeline *p, const struct render_params *rp)
 	for (int i = 0; i < frameq_size(p->queue); i++) {
 		struct slot_data *d = calloc(1, sizeof(*d));
 		frameq_slot(p->queue, i)->user = d;
-		if (!d || !(d->x = malloc(4 * (n ? n : 1) * sizeof(double))))
+		if (!d || !(d->x = malloc(2 * per * (n ? n : 1) * sizeof(double))))
 			return -ENOMEM;
 		d->y = d->x + n;
 		d->vx = d->x + 2 * n;
 		d->vy = d->x + 3 * n;
+		if (per == 3) {
+			d->z = d->x + 4 * n;
+			d->vz = d->x + 5 * n;
+		}
 		if (p->cfg->run.trail > 1) {
 			size_t cells = (size_t)p->cfg->run.trail * (n ? n : 1);
-			if (!(d->trail_x = malloc(2 * cells * sizeof(double))))
+			if (!(d->trail_x = malloc(per * cells * sizeof(double))))
 				return -ENOMEM;
 			d->trail_y = d->trail_x + cells;
+			d->trail_z = per == 3 ? d->trail_x + 2 * cells : NULL;
 		}
 		int err = render_new(&d->renderer, rp);
 		if (err)
@@ -360,7 +379,7 @@ void pipeline_release(struct pipeline *p)
 {
 	free_slots(p);
 	free(p->hist_x);
-	p->hist_x = p->hist_y = NULL;
+	p->hist_x = p->hist_y = p->hist_z = NULL;
 	pthread_mutex_destroy(&p->fail_lock);
 }
 

@@ -27,6 +27,12 @@
  * cover per cell, summed along the row; even-odd folds the sum) computes
  * each pixel's exact covered area, blended into the surface as Cairo's
  * span renderer blends an opaque colour.
+ *
+ * A 3D view (section "3D", draw_3d()): the camera (camera.c) is placed for
+ * the frame, every boid projected into a `struct placed` (where, turned
+ * how far, how big, which colour) and the boids sorted back to front; each
+ * then goes through the same per-boid drawing as a 2D boid (cairo_boid() or
+ * fast_boid_at(), which a 2D boid reaches through place_flat()).
  */
 #include "render.h"
 
@@ -43,6 +49,12 @@
 
 #define NPTS 5                       /* points of every outline, the origin twice */
 #define SPLINE_TENSION 0.5           /* FillClosedCurve's default */
+
+/* A thing to draw at a depth (3D): sorted back to front, then by index. */
+struct depth_key {
+	double depth;
+	size_t i;
+};
 
 /* A flattened outline in boid units: npts points, closed (last to first). */
 struct flat_outline {
@@ -71,6 +83,13 @@ struct renderer {
 	double seg[NPTS][6];         /* per segment c1, c2, end (lines: end only) */
 	double reach;                /* outline's farthest point from the centre, pixels */
 	cairo_surface_t *backdrop;   /* RENDER_BG_NOISE: the background, made once */
+	double fast_size;            /* fast: the biggest outline scale the buffer holds */
+	struct placed *placed;       /* 3D: every boid as drawn, by index (cap) */
+	struct depth_key *order;     /* 3D: the boids in front of the camera, back to front (cap) */
+	size_t cap;
+	double *trail_uv;            /* 3D: the trail's projected points, u then v (trail_cap each) */
+	size_t trail_cap;
+	struct depth_key *spheres;   /* 3D: the obstacles in front of the camera, back to front */
 };
 
 /* The article's outline; its nose (0,10) is the boid's front. */
@@ -85,6 +104,7 @@ static const double arrow_pts[NPTS][2] = {
 };
 
 #define CIRCLE_RADIUS 4.0            /* DrawBoidSimple()'s radius */
+#define FAST_GROW 2.0                /* fast: the buffer holds boids this much bigger (3D) */
 
 /* The repository's later, smaller outline (the final program's). */
 static const double repo_pts[NPTS][2] = {
@@ -198,6 +218,13 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->range_near = 20;
 	p->range_far = 50;
 	p->draw = RENDER_DRAW_EXACT;
+	p->box[0] = width;
+	p->box[1] = height;
+	p->box[2] = width < height ? width : height;
+	camera_setup_default(&p->camera);
+	p->fog = 0.6;
+	p->box_edges = 0;
+	p->ground = 0;
 }
 
 static int params_valid(const struct render_params *p)
@@ -212,6 +239,7 @@ static int params_valid(const struct render_params *p)
 	       (p->paint == RENDER_FILL || p->paint == RENDER_STROKE) &&
 	       (p->grid == RENDER_GRID_CAIRO || p->grid == RENDER_GRID_GDI) &&
 	       (p->trail_style == RENDER_TRAIL_FADE || p->trail_style == RENDER_TRAIL_OPENGL) &&
+	       p->fog >= 0 && p->fog <= 1 && camera_check(&p->camera, p->box) == 0 &&
 	       isfinite(p->range_near) && p->range_near >= 0 &&
 	       isfinite(p->range_far) && p->range_far >= 0 &&
 	       (p->antialias == RENDER_AA_NONE || p->antialias == RENDER_AA_FAST ||
@@ -419,6 +447,13 @@ static int fast_setup(struct renderer *r)
 
 	if (side > 4096)
 		return 0; /* a boid bigger than a picture: Cairo draws it */
+	/* room for 3D's nearer boids, up to FAST_GROW times as big (Cairo draws bigger ones) */
+	double grown = 2 * (r->reach * big * FAST_GROW * p->scale + 2) + 4;
+	r->fast_size = big;
+	if (grown <= 4096) {
+		side = grown;
+		r->fast_size = big * FAST_GROW;
+	}
 	if ((err = flatten_outline(r, &r->flat[0], p->boid_size)) != 0)
 		return err;
 	double psize = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * p->predator_size;
@@ -671,17 +706,36 @@ static void draw_obstacles(struct renderer *r)
 }
 
 /*
+ * Is the segment of boid i's trail from position k - 1 to k left out?  When
+ * a drawn end (tx, ty: the view's own positions, or in 3D their
+ * projections) is not finite or the boid jumped more than half the field
+ * (a wrap-around; in 3D half the depth too).
+ */
+static int trail_gap(const struct renderer *r, const struct render_view *v, const double *tx,
+                     const double *ty, size_t k, size_t i)
+{
+	size_t a = (k - 1) * v->n + i, b = k * v->n + i;
+	double halfw = r->p.width / r->p.scale / 2, halfh = r->p.height / r->p.scale / 2;
+
+	if (!finite2(tx[a], ty[a]) || !finite2(tx[b], ty[b]))
+		return 1;
+	if (fabs(v->trail_x[b] - v->trail_x[a]) > halfw || fabs(v->trail_y[b] - v->trail_y[a]) > halfh)
+		return 1; /* wrapped around */
+	return v->trail_z && fabs(v->trail_z[b] - v->trail_z[a]) > r->p.box[2] / 2;
+}
+
+/*
  * Trails as the OpenGL version drew them: every boid's recent positions as
  * a line in its own colour fading toward the oldest.  Segments of the same
  * age share one path and one stroke, so the cost grows with the trail
- * length, not with strokes per boid.
+ * length, not with strokes per boid.  tx, ty: the positions drawn (see
+ * trail_gap()).
  */
-static void draw_trails(struct renderer *r, const struct render_view *v)
+static void draw_trails(struct renderer *r, const struct render_view *v, const double *tx, const double *ty)
 {
 	const struct render_params *p = &r->p;
 	cairo_t *cr = r->cr;
 	size_t n = v->n, len = v->trail_len;
-	double halfw = p->width / p->scale / 2, halfh = p->height / p->scale / 2;
 
 	cairo_save(cr);
 	cairo_set_line_width(cr, 1);
@@ -692,13 +746,11 @@ static void draw_trails(struct renderer *r, const struct render_view *v)
 		if (lo >= hi)
 			continue;
 		for (size_t k = 1; k < len; k++) {
-			const double *ax = v->trail_x + (k - 1) * n, *ay = v->trail_y + (k - 1) * n;
-			const double *bx = v->trail_x + k * n, *by = v->trail_y + k * n;
+			const double *ax = tx + (k - 1) * n, *ay = ty + (k - 1) * n;
+			const double *bx = tx + k * n, *by = ty + k * n;
 			for (size_t i = lo; i < hi; i++) {
-				if (!finite2(ax[i], ay[i]) || !finite2(bx[i], by[i]))
+				if (trail_gap(r, v, tx, ty, k, i))
 					continue;
-				if (fabs(bx[i] - ax[i]) > halfw || fabs(by[i] - ay[i]) > halfh)
-					continue; /* wrapped around */
 				cairo_move_to(cr, ax[i], ay[i]);
 				cairo_line_to(cr, bx[i], by[i]);
 			}
@@ -715,21 +767,19 @@ static void draw_trails(struct renderer *r, const struct render_view *v)
  * from position k-1 to k, oldest first, 2 units wide with flat (butt) ends,
  * Skia's default; alpha (byte)(255 x (k+1)/len x .5), so from 0.05 for the
  * oldest to 0.5 for the newest of 20.  Each segment is its own stroke, so
- * where two overlap they blend twice, as there.
+ * where two overlap they blend twice, as there.  tx, ty: as draw_trails().
  */
-static void draw_tail(struct renderer *r, const struct render_view *v, size_t i, uint32_t rgb)
+static void draw_tail(struct renderer *r, const struct render_view *v, const double *tx, const double *ty,
+                      size_t i, uint32_t rgb)
 {
 	cairo_t *cr = r->cr;
 	size_t n = v->n, len = v->trail_len;
-	double halfw = r->p.width / r->p.scale / 2, halfh = r->p.height / r->p.scale / 2;
 
 	for (size_t k = 1; k < len; k++) {
-		double ax = v->trail_x[(k - 1) * n + i], ay = v->trail_y[(k - 1) * n + i];
-		double bx = v->trail_x[k * n + i], by = v->trail_y[k * n + i];
-		if (!finite2(ax, ay) || !finite2(bx, by))
+		double ax = tx[(k - 1) * n + i], ay = ty[(k - 1) * n + i];
+		double bx = tx[k * n + i], by = ty[k * n + i];
+		if (trail_gap(r, v, tx, ty, k, i))
 			continue;
-		if (fabs(bx - ax) > halfw || fabs(by - ay) > halfh)
-			continue; /* wrapped around */
 		double frac = (double)(k + 1) / (double)len;
 		double alpha = floor(255 * frac * .5) / 255;
 		cairo_set_source_rgba(cr, (double)(rgb >> 16 & 255) / 255, (double)(rgb >> 8 & 255) / 255,
@@ -756,20 +806,20 @@ static void range_ring(cairo_t *cr, uint32_t rgb, double r, double t)
  * The OpenGL version's "Ranges" overlay (DrawRanges), around the last boid
  * and turned with it: a yellow cross showing its axes, a magenta circle of
  * the separation radius and a light green one of the cohesion radius, each
- * with a tick across it ahead of the boid; lines 2 units wide.
+ * with a tick across it ahead of the boid; lines 2 units wide.  At (x, y),
+ * turned by angle, scaled by size (3D: the boid's size factor).
  */
-static void draw_ranges(struct renderer *r, const struct render_view *v)
+static void draw_ranges_at(struct renderer *r, double x, double y, double angle, double size)
 {
 	cairo_t *cr = r->cr;
 	const struct render_params *p = &r->p;
-	size_t i = v->n - 1;
 	double near = p->range_near, far = p->range_far;
 
-	if (!v->n || !finite2(v->x[i], v->y[i]))
-		return;
 	cairo_save(cr);
-	cairo_translate(cr, v->x[i], v->y[i]);
-	cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
+	cairo_translate(cr, x, y);
+	cairo_rotate(cr, angle);
+	if (size != 1)
+		cairo_scale(cr, size, size);
 	cairo_set_line_width(cr, 2);
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
 	set_color(cr, 0xFFFF00); /* Yellow */
@@ -781,6 +831,15 @@ static void draw_ranges(struct renderer *r, const struct render_view *v)
 	range_ring(cr, 0xFF00FF, near, 5);  /* Magenta */
 	range_ring(cr, 0x90EE90, far, 10);  /* LightGreen */
 	cairo_restore(cr);
+}
+
+/* The ranges around the last boid of a 2D view. */
+static void draw_ranges(struct renderer *r, const struct render_view *v)
+{
+	size_t i = v->n - 1;
+
+	if (v->n && finite2(v->x[i], v->y[i]))
+		draw_ranges_at(r, v->x[i], v->y[i], render_heading(v->vx[i], v->vy[i]), 1);
 }
 
 /* The steering target: a ring with a dot, 6 units across. */
@@ -811,48 +870,73 @@ static void paint_background(struct renderer *r)
 	cairo_paint(r->cr);
 }
 
-/* Boid i by the fast path: the field's matrix `base`, moved and turned as Cairo would, then our fill. */
-static void fast_boid_at(struct renderer *r, const struct render_view *v, size_t i,
-                         const cairo_matrix_t *base, int predator)
+/*
+ * One boid as it is drawn, by either path: where, turned how far, how big,
+ * in which colour.  The 2D loop places boids straight from the view
+ * (place_flat()); the 3D pass from their projection (place_3d()).
+ */
+struct placed {
+	double x, y;                 /* centre, field units (the canvas is scaled) */
+	double angle;                /* cairo_rotate() angle, radians (circles: none) */
+	double size;                 /* outline scale (circles: radius / CIRCLE_RADIUS) */
+	uint32_t rgb;                /* 0xRRGGBB */
+	int predator;                /* fast: which flattened outline */
+};
+
+/* Boid i of a 2D view: at its position, turned along its velocity, at its kind's size and colour. */
+static void place_flat(const struct renderer *r, const struct render_view *v, size_t i, int predator,
+                       struct placed *b)
 {
 	const struct render_params *p = &r->p;
-	double size = predator ? p->boid_size * p->predator_size : p->boid_size;
-	cairo_matrix_t m = *base;
 
-	cairo_matrix_translate(&m, v->x[i], v->y[i]);
-	if (p->shape == RENDER_CIRCLE)
-		size = p->boid_size; /* no heading; predators the same size */
-	else
-		cairo_matrix_rotate(&m, render_heading(v->vx[i], v->vy[i]));
-	if (size != 1)
-		cairo_matrix_scale(&m, size, size);
-	fast_boid(r, &r->flat[predator], &m, 0xff000000u | (predator ? p->predator_color : p->boid_color));
+	b->x = v->x[i];
+	b->y = v->y[i];
+	b->predator = predator;
+	b->rgb = predator ? p->predator_color : p->boid_color;
+	if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
+		b->angle = 0;
+		b->size = p->boid_size;
+		return;
+	}
+	b->angle = render_heading(v->vx[i], v->vy[i]);
+	b->size = predator ? p->boid_size * p->predator_size : p->boid_size;
 }
 
-/* Boid i by Cairo, under its own translate and rotate.  *color: the source set now (-1 none). */
-static void cairo_boid(struct renderer *r, const struct render_view *v, size_t i, int predator, int *color)
+/* A boid by the fast path: the field's matrix `base`, moved and turned as Cairo would, then our fill. */
+static void fast_boid_at(struct renderer *r, const struct placed *b, const cairo_matrix_t *base)
+{
+	cairo_matrix_t m = *base;
+
+	cairo_matrix_translate(&m, b->x, b->y);
+	if (r->p.shape != RENDER_CIRCLE)
+		cairo_matrix_rotate(&m, b->angle);
+	if (b->size != 1)
+		cairo_matrix_scale(&m, b->size, b->size);
+	fast_boid(r, &r->flat[b->predator], &m, 0xff000000u | b->rgb);
+}
+
+/* A boid by Cairo, under its own translate and rotate.  *color: the source set now (-1 none). */
+static void cairo_boid(struct renderer *r, const struct placed *b, long *color)
 {
 	cairo_t *cr = r->cr;
 	const struct render_params *p = &r->p;
-	double x = v->x[i], y = v->y[i];
-	double size = predator ? p->boid_size * p->predator_size : p->boid_size;
 
-	if (predator != *color) {
+	if (b->rgb != *color) {
 		/* set outside save/restore, so it survives them */
-		set_color(cr, predator ? p->predator_color : p->boid_color);
-		*color = predator;
+		set_color(cr, b->rgb);
+		*color = b->rgb;
 	}
-	if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
+	if (p->shape == RENDER_CIRCLE) {
 		cairo_new_path(cr);
-		cairo_arc(cr, x, y, CIRCLE_RADIUS * p->boid_size, 0, 2 * M_PI);
+		cairo_arc(cr, b->x, b->y, CIRCLE_RADIUS * b->size, 0, 2 * M_PI);
 		cairo_fill(cr);
 		return;
 	}
 	cairo_save(cr);
-	cairo_translate(cr, x, y);
-	cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
-	if (size != 1)
-		cairo_scale(cr, size, size);
+	cairo_translate(cr, b->x, b->y);
+	cairo_rotate(cr, b->angle);
+	if (b->size != 1)
+		cairo_scale(cr, b->size, b->size);
 	append_outline(r);
 	if (p->paint == RENDER_STROKE) {
 		cairo_restore(cr); /* the line is 1 field unit wide at any size */
@@ -863,26 +947,394 @@ static void cairo_boid(struct renderer *r, const struct render_view *v, size_t i
 	cairo_restore(cr);
 }
 
-/* Is boid i's outline (within `reach` pixels of its centre) on the picture?  Never NaN or infinity to Cairo. */
-static int on_picture(const struct renderer *r, const struct render_view *v, size_t i, double reach)
+/* Is an outline at (x, y), within `reach` pixels of it, on the picture?  Never NaN or infinity to Cairo. */
+static int on_picture(const struct renderer *r, double x, double y, double reach)
 {
-	double px = v->x[i] * r->p.scale, py = v->y[i] * r->p.scale;
+	double px = x * r->p.scale, py = y * r->p.scale;
 
 	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&
 	       py >= -reach && py <= r->p.height + reach;
 }
 
-/* --trail-style opengl: boid i's tail, drawn by Cairo just before the boid; *direct: fast pixels pending. */
-static void tail_of(struct renderer *r, const struct render_view *v, size_t i, int predator,
-                    int *direct, int *color)
+/*
+ * --trail-style opengl: boid i's tail (drawn at tx, ty: see trail_gap()), by
+ * Cairo just before the boid; *direct: fast pixels pending.
+ */
+static void tail_of(struct renderer *r, const struct render_view *v, const double *tx, const double *ty,
+                    size_t i, int predator, int *direct, long *color)
 {
 	if (*direct)
 		cairo_surface_mark_dirty(r->surface);
 	*direct = 0;
-	draw_tail(r, v, i, predator ? r->p.predator_color : r->p.boid_color);
+	draw_tail(r, v, tx, ty, i, predator ? r->p.predator_color : r->p.boid_color);
 	*color = -1;
 	if (r->fast)
 		cairo_surface_flush(r->surface);
+}
+
+/* ------------------------------------------------------------------- 3D */
+
+/* The depths the fog runs between: the box's nearest and farthest corner (in front of the camera). */
+struct fog_range {
+	double near, far;
+};
+
+static struct fog_range box_depths(const struct camera *cam, const double box[3])
+{
+	struct fog_range f = { HUGE_VAL, -HUGE_VAL };
+
+	for (int i = 0; i < 8; i++) {
+		double q[3] = { i & 1 ? box[0] : 0, i & 2 ? box[1] : 0, i & 4 ? box[2] : 0 };
+		double d = camera_depth(cam, q);
+		f.near = fmin(f.near, d);
+		f.far = fmax(f.far, d);
+	}
+	f.near = fmax(f.near, cam->near);
+	if (!(f.far > f.near))
+		f.far = f.near + 1; /* the whole box behind the camera: nothing in it is drawn */
+	return f;
+}
+
+/* Where depth d lies between the fog range's ends, 0 .. 1. */
+static double depth_place(const struct fog_range *f, double d)
+{
+	return fmin(1, fmax(0, (d - f->near) / (f->far - f->near)));
+}
+
+/* rgb moved the fraction t toward `to`, each channel rounded to a whole 255th. */
+static uint32_t mix_rgb(uint32_t rgb, uint32_t to, double t)
+{
+	uint32_t out = 0;
+
+	for (int sh = 16; sh >= 0; sh -= 8) {
+		double c = rgb >> sh & 255, b = to >> sh & 255;
+		out |= (uint32_t)lround(c + (b - c) * t) << sh;
+	}
+	return out;
+}
+
+/* The colour of a thing of colour rgb at depth d: the fog blends it toward the background. */
+static uint32_t fogged(const struct renderer *r, const struct fog_range *f, uint32_t rgb, double d)
+{
+	return r->p.fog > 0 ? mix_rgb(rgb, r->p.background, r->p.fog * depth_place(f, d)) : rgb;
+}
+
+/* The lines of the box and the ground: the background half way to white. */
+static uint32_t line_rgb(const struct renderer *r)
+{
+	return mix_rgb(r->p.background, 0xFFFFFF, .5);
+}
+
+/* The segment a-b, cut to the part in front of the camera, stroked at the alpha of its middle's depth. */
+static void stroke_3d(struct renderer *r, const struct camera *cam, const struct fog_range *f,
+                      const double a0[3], const double b0[3], double alpha_near, double alpha_far)
+{
+	double a[3] = { a0[0], a0[1], a0[2] }, b[3] = { b0[0], b0[1], b0[2] }, au, av, bu, bv, da, db;
+	uint32_t rgb = line_rgb(r);
+
+	if (!camera_clip(cam, a, b) || !camera_project(cam, a, &au, &av, &da) ||
+	    !camera_project(cam, b, &bu, &bv, &db))
+		return;
+	double t = depth_place(f, (da + db) / 2);
+	cairo_set_source_rgba(r->cr, (double)(rgb >> 16 & 255) / 255, (double)(rgb >> 8 & 255) / 255,
+	                      (double)(rgb & 255) / 255, alpha_near + (alpha_far - alpha_near) * t);
+	cairo_move_to(r->cr, au, av);
+	cairo_line_to(r->cr, bu, bv);
+	cairo_stroke(r->cr);
+}
+
+/* --box: the box's 12 edges, 1 unit wide, fainter with depth. */
+static void draw_box_edges(struct renderer *r, const struct camera *cam, const struct fog_range *f)
+{
+	const double *box = r->p.box;
+
+	cairo_set_line_width(r->cr, 1);
+	for (int i = 0; i < 8; i++)
+		for (int bit = 1; bit < 8; bit <<= 1) {
+			if (i & bit)
+				continue;
+			int j = i | bit;
+			double a[3] = { i & 1 ? box[0] : 0, i & 2 ? box[1] : 0, i & 4 ? box[2] : 0 };
+			double b[3] = { j & 1 ? box[0] : 0, j & 2 ? box[1] : 0, j & 4 ? box[2] : 0 };
+			stroke_3d(r, cam, f, a, b, .7, .2);
+		}
+}
+
+#define GROUND_CELLS 10 /* --ground: cells along the floor's longer side */
+
+/* --ground: a grid on the box's floor (y = H), one cell a segment so that each fades with its depth. */
+static void draw_ground(struct renderer *r, const struct camera *cam, const struct fog_range *f)
+{
+	const double *box = r->p.box;
+	double cell = fmax(box[0], box[2]) / GROUND_CELLS;
+	long nx = lround(fmax(1, box[0] / cell)), nz = lround(fmax(1, box[2] / cell));
+
+	cairo_set_line_width(r->cr, .75);
+	for (long i = 0; i <= nx; i++) /* lines along z */
+		for (long k = 0; k < nz; k++) {
+			double x = box[0] * (double)i / (double)nx;
+			double a[3] = { x, box[1], box[2] * (double)k / (double)nz };
+			double b[3] = { x, box[1], box[2] * (double)(k + 1) / (double)nz };
+			stroke_3d(r, cam, f, a, b, .35, .08);
+		}
+	for (long k = 0; k <= nz; k++) /* lines along x */
+		for (long i = 0; i < nx; i++) {
+			double z = box[2] * (double)k / (double)nz;
+			double a[3] = { box[0] * (double)i / (double)nx, box[1], z };
+			double b[3] = { box[0] * (double)(i + 1) / (double)nx, box[1], z };
+			stroke_3d(r, cam, f, a, b, .35, .08);
+		}
+}
+
+/* Fast drawing: Cairo is about to draw over the pixels written directly since it last did. */
+static void to_cairo(struct renderer *r, int *direct)
+{
+	if (*direct)
+		cairo_surface_mark_dirty(r->surface);
+	*direct = 0;
+}
+
+/* Fast drawing: Cairo drew; its pixels are flushed before direct writes go on. */
+static void from_cairo(struct renderer *r)
+{
+	if (r->fast)
+		cairo_surface_flush(r->surface);
+}
+
+/* Grows the 3D buffers for n boids and `cells` trail points.  0 or -ENOMEM. */
+static int room_3d(struct renderer *r, size_t n, size_t cells)
+{
+	if (n > r->cap) {
+		struct placed *pl = realloc(r->placed, n * sizeof(*pl));
+		if (pl)
+			r->placed = pl;
+		struct depth_key *o = realloc(r->order, n * sizeof(*o));
+		if (o)
+			r->order = o;
+		if (!pl || !o)
+			return -ENOMEM;
+		r->cap = n;
+	}
+	if (cells > r->trail_cap) {
+		double *t = realloc(r->trail_uv, 2 * cells * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		r->trail_uv = t;
+		r->trail_cap = cells;
+	}
+	if (r->p.obstacles_n && !r->spheres &&
+	    !(r->spheres = malloc(r->p.obstacles_n * sizeof(*r->spheres))))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Farther first; at one depth, lower index first (drawn under the higher, as in 2D). */
+static int back_to_front(const void *pa, const void *pb)
+{
+	const struct depth_key *a = pa, *b = pb;
+
+	if (a->depth != b->depth)
+		return a->depth < b->depth ? 1 : -1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+#define FOG_MIN_SPAN 0.125 /* the fog's range: at least this part of the box's depth range */
+
+/*
+ * The depths the boids' fog runs between: the flock's own, its mean depth
+ * -+ 2 standard deviations (over the m boids in front of the camera, in
+ * index order), so the front and the back of a flock differ in shade
+ * however tight it is; never narrower than FOG_MIN_SPAN of the box's range
+ * (a flock flat to the camera is not shaded by tiny differences).
+ */
+static struct fog_range flock_depths(const struct depth_key *k, size_t m, const struct fog_range *box)
+{
+	double sum = 0, sq = 0;
+
+	if (!m)
+		return *box;
+	for (size_t i = 0; i < m; i++)
+		sum += k[i].depth;
+	double mean = sum / (double)m;
+	for (size_t i = 0; i < m; i++)
+		sq += (k[i].depth - mean) * (k[i].depth - mean);
+	double half = fmax(2 * sqrt(sq / (double)m), (box->far - box->near) * FOG_MIN_SPAN / 2);
+	return (struct fog_range){ mean - half, mean + half };
+}
+
+/*
+ * Projects every boid: its place, heading, size and colour, fogged over
+ * the flock's depths (flock_depths(), left in *f) into r->placed[i], and
+ * the ones in front of the camera into r->order, back to front.  Returns
+ * how many are in front.
+ */
+static size_t place_3d(struct renderer *r, const struct render_view *v, const struct camera *cam,
+                       struct fog_range *f)
+{
+	const struct render_params *p = &r->p;
+	size_t m = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		double pt[3] = { v->x[i], v->y[i], v->z[i] }, vel[3] = { v->vx[i], v->vy[i], v->vz[i] };
+		double u, w, d, du, dw;
+		struct placed *b = &r->placed[i];
+		if (!camera_project(cam, pt, &u, &w, &d))
+			continue;
+		int predator = i < v->predators;
+		b->x = u;
+		b->y = w;
+		b->predator = predator;
+		camera_direction(cam, pt, vel, &du, &dw);
+		b->angle = p->shape == RENDER_CIRCLE ? 0 : render_heading(du, dw);
+		b->size = camera_size(cam, d) *
+		          (predator && p->shape != RENDER_CIRCLE ? p->boid_size * p->predator_size : p->boid_size);
+		r->order[m++] = (struct depth_key){ d, i };
+	}
+	*f = flock_depths(r->order, m, f);
+	for (size_t k = 0; k < m; k++) {
+		struct placed *b = &r->placed[r->order[k].i];
+		b->rgb = fogged(r, f, b->predator ? p->predator_color : p->boid_color, r->order[k].depth);
+	}
+	if (m > 1)
+		qsort(r->order, m, sizeof(*r->order), back_to_front);
+	return m;
+}
+
+/* The obstacles in front of the camera into r->spheres, back to front; returns how many. */
+static size_t place_spheres(struct renderer *r, const struct camera *cam)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < r->p.obstacles_n; i++) {
+		const struct render_circle *c = &r->p.obstacles[i];
+		double pt[3] = { c->x, c->y, c->z }, d = camera_depth(cam, pt);
+		if (c->r > 0 && isfinite(c->r) && d > cam->near && isfinite(d))
+			r->spheres[m++] = (struct depth_key){ d, i };
+	}
+	if (m > 1)
+		qsort(r->spheres, m, sizeof(*r->spheres), back_to_front);
+	return m;
+}
+
+/* An obstacle: a disc of the sphere's projected radius, lit from the upper left, in the fog. */
+static void draw_sphere(struct renderer *r, const struct camera *cam, const struct fog_range *f,
+                        const struct render_circle *c)
+{
+	double pt[3] = { c->x, c->y, c->z }, u, v, d;
+
+	if (!camera_project(cam, pt, &u, &v, &d))
+		return;
+	double rad = c->r * cam->focal / d;
+	if (!finite2(u, v) || !(rad < 1e6))
+		return;
+	uint32_t lit = fogged(r, f, mix_rgb(r->p.obstacle_color, 0xFFFFFF, .45), d);
+	uint32_t shade = fogged(r, f, mix_rgb(r->p.obstacle_color, 0x000000, .35), d);
+	cairo_pattern_t *g = cairo_pattern_create_radial(u - .35 * rad, v - .35 * rad, 0, u, v, rad);
+	cairo_pattern_add_color_stop_rgb(g, 0, (double)(lit >> 16 & 255) / 255, (double)(lit >> 8 & 255) / 255,
+	                                 (double)(lit & 255) / 255);
+	cairo_pattern_add_color_stop_rgb(g, 1, (double)(shade >> 16 & 255) / 255,
+	                                 (double)(shade >> 8 & 255) / 255, (double)(shade & 255) / 255);
+	cairo_set_source(r->cr, g);
+	cairo_new_path(r->cr);
+	cairo_arc(r->cr, u, v, rad, 0, 2 * M_PI);
+	cairo_fill(r->cr);
+	cairo_pattern_destroy(g);
+}
+
+/* The trail's points projected into r->trail_uv (u then v; NaN where not drawn). */
+static void project_trail(struct renderer *r, const struct render_view *v, const struct camera *cam)
+{
+	size_t cells = v->trail_len * v->n;
+	double *tu = r->trail_uv, *tv = r->trail_uv + cells;
+
+	for (size_t k = 0; k < cells; k++) {
+		double pt[3] = { v->trail_x[k], v->trail_y[k], v->trail_z[k] }, d;
+		if (!camera_project(cam, pt, &tu[k], &tv[k], &d))
+			tu[k] = tv[k] = NAN;
+	}
+}
+
+/*
+ * The 3D pass of render_frame(), under the field's scale: the camera for
+ * this frame, the ground and box lines, the trails, then the boids back to
+ * front with the obstacles among them in depth order, the target marker and
+ * the ranges on top.  Each boid goes through the 2D path's own drawing
+ * (cairo_boid() or fast_boid_at()).
+ */
+static int draw_3d(struct renderer *r, const struct render_view *v)
+{
+	const struct render_params *p = &r->p;
+	cairo_t *cr = r->cr;
+	struct camera cam;
+	size_t trail = v->trail_len > 1 && v->trail_z ? v->trail_len : 0;
+	int err = room_3d(r, v->n, trail * v->n);
+
+	assert(v->n == 0 || v->vz);
+	if (err)
+		return err;
+	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	struct fog_range f = box_depths(&cam, p->box);
+	cairo_save(cr);
+	if (p->ground)
+		draw_ground(r, &cam, &f);
+	if (p->box_edges)
+		draw_box_edges(r, &cam, &f);
+	cairo_restore(cr);
+	const double *tu = r->trail_uv, *tv = r->trail_uv + trail * v->n;
+	int tails = trail && p->trail_style == RENDER_TRAIL_OPENGL;
+	if (trail)
+		project_trail(r, v, &cam);
+	if (trail && !tails)
+		draw_trails(r, v, tu, tv);
+	if (tails) {
+		cairo_set_line_width(cr, 2);
+		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	}
+	size_t m = place_3d(r, v, &cam, &f), ns = place_spheres(r, &cam), next = 0; /* f: the flock's now */
+	cairo_matrix_t base;
+	int direct = 0;
+	long color = -1;
+	cairo_get_matrix(cr, &base);
+	if (r->fast)
+		cairo_surface_flush(r->surface);
+	for (size_t k = 0; k <= m; k++) {
+		double depth = k < m ? r->order[k].depth : -HUGE_VAL;
+		if (next < ns && r->spheres[next].depth > depth) {
+			/* the obstacles behind this boid (after the last one: the rest) */
+			to_cairo(r, &direct);
+			for (; next < ns && r->spheres[next].depth > depth; next++)
+				draw_sphere(r, &cam, &f, &p->obstacles[r->spheres[next].i]);
+			color = -1;
+			from_cairo(r);
+		}
+		if (k == m)
+			break;
+		size_t i = r->order[k].i;
+		const struct placed *b = &r->placed[i];
+		if (tails)
+			tail_of(r, v, tu, tv, i, b->predator, &direct, &color);
+		if (!on_picture(r, b->x, b->y, (r->reach * b->size + 1) * p->scale + 1))
+			continue;
+		if (r->fast && b->size <= r->fast_size) {
+			fast_boid_at(r, b, &base);
+			direct = 1;
+			continue;
+		}
+		to_cairo(r, &direct);
+		cairo_boid(r, b, &color); /* exact, or too big for the fast buffer */
+		from_cairo(r);
+	}
+	if (direct)
+		cairo_surface_mark_dirty(r->surface);
+	double tp[3] = { v->target_x, v->target_y, v->target_z }, tu0, tv0, td;
+	if (v->has_target && camera_project(&cam, tp, &tu0, &tv0, &td))
+		draw_target(r, tu0, tv0);
+	if (p->show_ranges && v->n && camera_project(&cam, (double[3]){ v->x[v->n - 1], v->y[v->n - 1], v->z[v->n - 1] },
+	                                             &tu0, &tv0, &td)) {
+		const struct placed *b = &r->placed[v->n - 1];
+		draw_ranges_at(r, b->x, b->y, b->angle, camera_size(&cam, td));
+	}
+	return 0;
 }
 
 int render_frame(struct renderer *r, const struct render_view *v)
@@ -890,7 +1342,7 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	cairo_t *cr = r->cr;
 	const struct render_params *p = &r->p;
 	double reach = (r->reach * p->boid_size * fmax(1, p->predator_size) + 1) * p->scale + 1; /* +1: stroke, AA fringe */
-	int color = -1; /* 0 boid, 1 predator: the source currently set */
+	long color = -1; /* 0xRRGGBB: the source currently set */
 
 	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
 	cairo_save(cr);
@@ -898,10 +1350,16 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	if (p->grid == RENDER_GRID_GDI)
 		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
 	cairo_scale(cr, p->scale, p->scale);
+	if (v->z) { /* a 3D flock, in perspective: section "3D" above */
+		int err = draw_3d(r, v);
+		cairo_restore(cr);
+		cairo_surface_flush(r->surface);
+		return err ? err : cairo_error_code(cairo_status(cr));
+	}
 	draw_obstacles(r);
 	int tails = v->trail_len > 1 && p->trail_style == RENDER_TRAIL_OPENGL;
 	if (v->trail_len > 1 && !tails)
-		draw_trails(r, v);
+		draw_trails(r, v, v->trail_x, v->trail_y);
 	if (tails) {
 		cairo_set_line_width(cr, 2);
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
@@ -914,14 +1372,16 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	for (size_t i = 0; i < v->n; i++) {
 		int predator = i < v->predators;
 		if (tails)
-			tail_of(r, v, i, predator, &direct, &color);
-		if (!on_picture(r, v, i, reach))
+			tail_of(r, v, v->trail_x, v->trail_y, i, predator, &direct, &color);
+		if (!on_picture(r, v->x[i], v->y[i], reach))
 			continue;
+		struct placed b;
+		place_flat(r, v, i, predator, &b);
 		if (r->fast) {
-			fast_boid_at(r, v, i, &base, predator);
+			fast_boid_at(r, &b, &base);
 			direct = 1;
 		} else {
-			cairo_boid(r, v, i, predator, &color);
+			cairo_boid(r, &b, &color);
 		}
 	}
 	if (direct)
@@ -980,5 +1440,9 @@ void render_free(struct renderer *r)
 	free(r->acc);
 	free(r->rowspan);
 	free(r->dev);
+	free(r->placed);
+	free(r->order);
+	free(r->trail_uv);
+	free(r->spheres);
 	free(r);
 }

@@ -259,7 +259,7 @@ Test(render_fast, cairo_draws_what_fast_does_not_cover)
 Test(render_fast, decorations_unchanged_away_from_boids)
 {
 	struct flock fl = flock_make(60, 320, 200, 3);
-	struct render_circle ob = { 160, 100, 30 };
+	struct render_circle ob = { .x = 160, .y = 100, .r = 30 };
 	size_t len = 6, n = fl.n;
 	double *tx = malloc(2 * len * n * sizeof(double)), *ty = tx + len * n;
 	struct render_params p;

@@ -5,8 +5,10 @@
  * density (100 boids on 640x360; the field grows with N), both update
  * modes, 1 and 2 threads, the grid's speed-up over brute force, and
  * microseconds per boid drawn (exact and --draw fast, with the covered-area
- * IoU of fast against exact) at the defaults and at 10k boids 1920x1080.  Each figure is the median of
- * several timed runs, so a noisy neighbour moves it less.
+ * IoU of fast against exact) at the defaults and at 10k boids 1920x1080,
+ * and the same for a 3D flock against 2D (--drawing-only: that table
+ * alone).  Each figure is the median of several timed runs, so a noisy
+ * neighbour moves it less.
  *
  * Then a step in a box against a step in a plane (--dims 3 against 2),
  * every model, 10k boids at the same mean spacing: the median ratio of
@@ -95,6 +97,30 @@ static double cover(uint32_t c, uint32_t bg, uint32_t fg)
 }
 
 /*
+ * The drawing rows' flock and renderers: n boids of the default model on a
+ * w x h field after 20 steps (a flock starting to form), and a renderer of
+ * the defaults for each draw mode (r[0] exact, r[1] fast; *rp the fast one's).
+ */
+static void drawn_flock(struct sim *s, size_t n, int w, int h, struct render_params *rp,
+                        struct renderer *r[2])
+{
+	struct sim_params p;
+
+	sim_params_default(&p, w, h);
+	if (sim_init(s, &p, n, NULL) != 0)
+		exit(1);
+	sim_randomize(s, 1);
+	for (int i = 0; i < 20; i++)
+		sim_step(s);
+	render_params_default(rp, w, h);
+	for (int m = 0; m < 2; m++) {
+		rp->draw = m ? RENDER_DRAW_FAST : RENDER_DRAW_EXACT;
+		if (render_new(&r[m], rp) != 0)
+			exit(1);
+	}
+}
+
+/*
  * CPU microseconds per boid drawn, exact and --draw fast, alternating
  * (median of 5 rounds of 3 frames each), and the covered area of fast against
  * exact: intersection over union, weighted by coverage and of the pixels
@@ -102,23 +128,12 @@ static double cover(uint32_t c, uint32_t bg, uint32_t fg)
  */
 static void draw_modes(size_t n, int w, int h)
 {
-	struct sim_params p;
 	struct sim s;
 	struct render_params rp;
 	struct renderer *r[2];
 	double t[2][5];
 
-	sim_params_default(&p, w, h);
-	sim_init(&s, &p, n, NULL);
-	sim_randomize(&s, 1);
-	for (int i = 0; i < 20; i++)
-		sim_step(&s);
-	render_params_default(&rp, w, h);
-	for (int m = 0; m < 2; m++) {
-		rp.draw = m ? RENDER_DRAW_FAST : RENDER_DRAW_EXACT;
-		if (render_new(&r[m], &rp) != 0)
-			exit(1);
-	}
+	drawn_flock(&s, n, w, h, &rp, r);
 	struct render_view v = { .n = n, .x = s.x, .y = s.y, .vx = s.vx, .vy = s.vy };
 	for (int k = 0; k < 5; k++)
 		for (int m = 0; m < 2; m++) {
@@ -151,6 +166,61 @@ static void draw_modes(size_t n, int w, int h)
 	render_free(r[0]);
 	render_free(r[1]);
 	sim_release(&s);
+}
+
+/*
+ * 3D against 2D: CPU microseconds per boid of the same flock (x, y, vx, vy
+ * from the simulation, z uniform in the box's depth and vz drawn like vx)
+ * drawn as a 2D view and as a 3D view through the front camera (fog on:
+ * every boid's colour its own), exact and --draw fast, the four views
+ * alternating (median of 5 rounds of 3 frames each); the ratio 3D / 2D per
+ * mode is the figure (target: within x1.5).
+ */
+static void draw_3d_costs(size_t n, int w, int h)
+{
+	struct sim s;
+	struct render_params rp;
+	struct renderer *r[2];
+	struct rng g;
+	double t[4][5];
+
+	drawn_flock(&s, n, w, h, &rp, r);
+	double *z = malloc(2 * n * sizeof(double)), *vz = z + n;
+	if (!z)
+		exit(1);
+	rng_seed(&g, 2);
+	for (size_t i = 0; i < n; i++) {
+		z[i] = rp.box[2] * rng_uniform(&g);
+		vz[i] = rng_uniform(&g) - .5;
+	}
+	struct render_view v2 = { .n = n, .predators = 3, .x = s.x, .y = s.y, .vx = s.vx, .vy = s.vy };
+	struct render_view v3 = v2;
+	v3.z = z;
+	v3.vz = vz;
+	for (int k = 0; k < 5; k++)
+		for (int c = 0; c < 4; c++) { /* 2D exact, 3D exact, 2D fast, 3D fast */
+			double t0 = thread_cpu();
+			for (int i = 0; i < 3; i++)
+				render_frame(r[c / 2], c % 2 ? &v3 : &v2);
+			t[c][k] = (thread_cpu() - t0) * 1e6 / 3 / (double)n;
+		}
+	for (int c = 0; c < 4; c++)
+		qsort(t[c], 5, sizeof(double), cmp_double);
+	char scene[64];
+	snprintf(scene, sizeof(scene), "%zu boids at %dx%d", n, w, h);
+	printf("  %-24s exact 2D %6.3f us, 3D %6.3f us = x%.2f;  fast 2D %6.3f us, 3D %6.3f us = x%.2f\n", scene,
+	       t[0][2], t[1][2], t[1][2] / t[0][2], t[2][2], t[3][2], t[3][2] / t[2][2]);
+	render_free(r[0]);
+	render_free(r[1]);
+	free(z);
+	sim_release(&s);
+}
+
+static void draw_3d_table(void)
+{
+	printf("drawing in 3D (--dims 3, front camera, fog) against 2D, CPU microseconds per boid:\n");
+	draw_3d_costs(100, 640, 360);
+	draw_3d_costs(10000, 1920, 1080);
 }
 
 /* Per-frame cost of drawing and of converting for the encoder, 640x360 defaults. */
@@ -651,7 +721,7 @@ static void scaling_table(int quick)
 
 int main(int argc, char **argv)
 {
-	int quick = 0, scaling = 0, only = 0, box_only = 0;
+	int quick = 0, scaling = 0, only = 0, box_only = 0, drawing = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--quick") == 0)
 			quick = 1;
@@ -661,13 +731,20 @@ int main(int argc, char **argv)
 			scaling = only = 1;
 		else if (strcmp(argv[i], "--3d-only") == 0)
 			box_only = 1;
+		else if (strcmp(argv[i], "--drawing-only") == 0)
+			drawing = 1;
 		else {
-			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --3d-only]\n");
+			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --3d-only | "
+			                "--drawing-only]\n");
 			return 2;
 		}
 	}
 	if (box_only) {
 		box_table(quick);
+		return 0;
+	}
+	if (drawing) {
+		draw_3d_table();
 		return 0;
 	}
 	if (only) {
@@ -701,6 +778,7 @@ int main(int argc, char **argv)
 	printf("drawing, CPU microseconds per boid, exact and --draw fast; fast's covered area against exact:\n");
 	draw_modes(100, 640, 360);
 	draw_modes(10000, 1920, 1080);
+	draw_3d_table();
 	if (scaling) {
 		printf("\n");
 		scaling_table(quick);

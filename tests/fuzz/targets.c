@@ -312,6 +312,15 @@ static void fuzz_check_settings(const struct config *c)
 			            fuzz_in(p->target_y, -FUZZ_LIM, FUZZ_LIM)),
 			           "--%s %d %g,%g", o->name, (int)p->target_mode, p->target_x, p->target_y);
 			break;
+		case CLI_CAMERA: {
+			const struct camera_setup *cam = &rp->camera;
+			FUZZ_CHECK(cam->mode == CAMERA_FRONT || cam->mode == CAMERA_ORBIT ||
+			           (cam->mode == CAMERA_AT && fuzz_in(cam->eye[0], -FUZZ_LIM, FUZZ_LIM) &&
+			            fuzz_in(cam->eye[1], -FUZZ_LIM, FUZZ_LIM) && fuzz_in(cam->eye[2], -FUZZ_LIM, FUZZ_LIM)),
+			           "--%s %d", o->name, (int)cam->mode);
+			FUZZ_CHECK(camera_check(cam, rp->box) == 0, "--%s: a camera render_new() refuses", o->name);
+			break;
+		}
 		case CLI_U64:
 		case CLI_FIELD:
 		case CLI_ACTION:
@@ -376,6 +385,14 @@ static void fuzz_check_same(const struct config *a, const struct config *b, cons
 			        (memcmp(&a->sim.target_x, &b->sim.target_x, sizeof(double)) == 0 &&
 			         memcmp(&a->sim.target_y, &b->sim.target_y, sizeof(double)) == 0));
 			break;
+		case CLI_CAMERA: {
+			const struct camera_setup *ca = &a->render.camera, *cb = &b->render.camera;
+			same = ca->mode == cb->mode &&
+			       (ca->mode != CAMERA_AT || (memcmp(ca->eye, cb->eye, sizeof(ca->eye)) == 0 &&
+			                                  ca->at_given == cb->at_given &&
+			                                  (!ca->at_given || memcmp(ca->at, cb->at, sizeof(ca->at)) == 0)));
+			break;
+		}
 		case CLI_ACTION:
 			break;
 		}
