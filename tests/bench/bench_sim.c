@@ -398,6 +398,15 @@ static void box_table(int quick)
 #define SCALE_SIDE_1M 16384.0
 
 /*
+ * The box's side at 1M boids for the 3D rows: 17,867 px^3 a boid gives a
+ * harden boid the neighbours it has in the plane (within 50 px: the sphere's
+ * 4/3 pi 50^3 over that volume is the disc's pi 50^2 over 268 px^2), so the
+ * 3D rows differ from the 2D ones by the third axis, not by density; every N
+ * is a cube of side SCALE_CUBE_1M x cbrt(N / 1M).
+ */
+#define SCALE_CUBE_1M 2615.0
+
+/*
  * The table's rows: one group of four sizes for each case, in this order.
  * A case is the settings a row group changes, each applied to the flock in
  * scale_setup(); a new dimension of the table is a field here, a line there
@@ -407,33 +416,50 @@ struct scale_case {
 	int model;              /* model_at() */
 	enum sim_update update;
 	int threads;            /* 1: no pool */
+	int dims;               /* 2: the plane; 3: a cube at SCALE_CUBE_1M's density */
 };
 
 static const struct scale_case scale_cases[] = {
-	{ HARDEN, SIM_SEQUENTIAL, 1 },
-	{ HARDEN, SIM_SYNCHRONOUS, 1 },
-	{ HARDEN, SIM_SYNCHRONOUS, 2 },
-	{ PROCESSING, SIM_SEQUENTIAL, 1 },
-	{ PROCESSING, SIM_SYNCHRONOUS, 1 },
-	{ PROCESSING, SIM_SYNCHRONOUS, 2 },
-	{ STEERING, SIM_SEQUENTIAL, 1 },
-	{ STEERING, SIM_SYNCHRONOUS, 1 },
-	{ STEERING, SIM_SYNCHRONOUS, 2 },
-	{ CANVAS, SIM_SEQUENTIAL, 1 },
-	{ CANVAS, SIM_SYNCHRONOUS, 1 },
-	{ CANVAS, SIM_SYNCHRONOUS, 2 },
+	{ HARDEN, SIM_SEQUENTIAL, 1, 2 },
+	{ HARDEN, SIM_SYNCHRONOUS, 1, 2 },
+	{ HARDEN, SIM_SYNCHRONOUS, 2, 2 },
+	{ PROCESSING, SIM_SEQUENTIAL, 1, 2 },
+	{ PROCESSING, SIM_SYNCHRONOUS, 1, 2 },
+	{ PROCESSING, SIM_SYNCHRONOUS, 2, 2 },
+	{ STEERING, SIM_SEQUENTIAL, 1, 2 },
+	{ STEERING, SIM_SYNCHRONOUS, 1, 2 },
+	{ STEERING, SIM_SYNCHRONOUS, 2, 2 },
+	{ CANVAS, SIM_SEQUENTIAL, 1, 2 },
+	{ CANVAS, SIM_SYNCHRONOUS, 1, 2 },
+	{ CANVAS, SIM_SYNCHRONOUS, 2, 2 },
+	{ HARDEN, SIM_SEQUENTIAL, 1, 3 },
+	{ HARDEN, SIM_SYNCHRONOUS, 2, 3 },
+	{ PROCESSING, SIM_SEQUENTIAL, 1, 3 },
+	{ PROCESSING, SIM_SYNCHRONOUS, 2, 3 },
+	{ STEERING, SIM_SEQUENTIAL, 1, 3 },
+	{ STEERING, SIM_SYNCHRONOUS, 2, 3 },
+	{ CANVAS, SIM_SEQUENTIAL, 1, 3 },
+	{ CANVAS, SIM_SYNCHRONOUS, 2, 3 },
 };
 
 #define SCALE_CASES (sizeof(scale_cases) / sizeof(scale_cases[0]))
 
 static const size_t scale_sizes[] = { 1000, 10000, 100000, 1000000 };
 
-/* The case's settings on top of the defaults for a side x side field. */
+/* The field's side for n boids: a square at 268 px^2 a boid, or a cube. */
+static double scale_side(const struct scale_case *c, size_t n)
+{
+	return c->dims == 3 ? SCALE_CUBE_1M * cbrt((double)n / 1e6) : SCALE_SIDE_1M * sqrt((double)n / 1e6);
+}
+
+/* The case's settings on top of the defaults for a side x side (x side) field. */
 static void scale_setup(const struct scale_case *c, double side, struct sim_params *p)
 {
 	sim_params_default(p, side, side);
 	p->model = model_at(c->model);
 	p->update = c->update;
+	p->dims = c->dims;
+	p->depth = side;
 }
 
 /* The update order's name, as the table prints it. */
@@ -445,8 +471,8 @@ static const char *scale_order(const struct scale_case *c)
 /* "steering synchronous (2 threads)": a case in a sentence. */
 static const char *scale_label(const struct scale_case *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %s (%d thread%s)", model_at(c->model)->name, scale_order(c), c->threads,
-	         c->threads > 1 ? "s" : "");
+	snprintf(buf, len, "%s%s %s (%d thread%s)", model_at(c->model)->name, c->dims == 3 ? " 3D" : "",
+	         scale_order(c), c->threads, c->threads > 1 ? "s" : "");
 	return buf;
 }
 
@@ -474,7 +500,7 @@ static int scale_measure(const struct scale_case *c, size_t n, int quick, double
 	struct sim_params p;
 	struct sim s;
 	struct pool *pool = c->threads > 1 ? pool_new(c->threads) : NULL;
-	double side = SCALE_SIDE_1M * sqrt((double)n / 1e6), t[64], cpu[64];
+	double side = scale_side(c, n), t[64], cpu[64];
 	int steps = n >= 1000000 ? (quick ? 1 : 3) : n >= 100000 ? 5 : n >= 10000 ? 21 : 61;
 
 	scale_setup(c, side, &p);
@@ -489,6 +515,8 @@ static int scale_measure(const struct scale_case *c, size_t n, int quick, double
 	for (size_t i = 0; i < n; i++) {
 		s.x[i] = rng_uniform(&r) * side;
 		s.y[i] = rng_uniform(&r) * side;
+		if (s.z)
+			s.z[i] = rng_uniform(&r) * side;
 	}
 	if (sim_step(&s) != 0)
 		return -1;
@@ -562,10 +590,10 @@ static double scale_case_rows(const struct scale_case *c, int quick, double *byt
 		size_t n = scale_sizes[k];
 		row[k] = scale_row(c, n, quick);
 		if (!row[k].ok) {
-			printf("  %-10s %-11s %3d %8zu   failed\n", model, scale_order(c), c->threads, n);
+			printf("  %-10s %2dD %-11s %3d %8zu   failed\n", model, c->dims, scale_order(c), c->threads, n);
 			continue;
 		}
-		printf("  %-10s %-11s %3d %8zu %10.3f %9.1f %8.1f", model, scale_order(c), c->threads, n,
+		printf("  %-10s %2dD %-11s %3d %8zu %10.3f %9.1f %8.1f", model, c->dims, scale_order(c), c->threads, n,
 		       row[k].ms, row[k].cpu_ms * 1e6 / (double)n, (double)row[k].maxrss_kb / 1024);
 		double b = scale_bytes_per_boid(row, k);
 		if (b >= 0)
@@ -690,10 +718,11 @@ static void scaling_table(int quick)
 	double growth[SCALE_CASES], bytes_1m[SCALE_CASES];
 
 	printf("scaling at a constant density, 268 px^2 a boid: 1M boids on %.0fx%.0f (the largest "
-	       "field),\n  the side growing with sqrt(N); median step after one warm-up step; peak "
-	       "memory of a child\n  process per row; growth: CPU time for 10x boids (linear: x10)\n",
-	       SCALE_SIDE_1M, SCALE_SIDE_1M);
-	printf("  %-10s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "order", "thr", "boids",
+	       "field),\n  the side growing with sqrt(N); 3D: 17867 px^3 a boid (a harden boid's "
+	       "neighbours in the\n  plane), 1M boids in a %.0f px cube; median step after one "
+	       "warm-up step; peak memory\n  of a child process per row; growth: CPU time for 10x "
+	       "boids (linear: x10)\n", SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M);
+	printf("  %-10s %3s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "", "order", "thr", "boids",
 	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
 	for (size_t i = 0; i < SCALE_CASES; i++)
 		growth[i] = scale_case_rows(&scale_cases[i], quick, &bytes_1m[i]);
@@ -701,7 +730,8 @@ static void scaling_table(int quick)
 	printf("time per boid at 1M against 10k (CPU):");
 	for (size_t i = 0; i < SCALE_CASES; i++) {
 		char label[80];
-		int same = i > 0 && scale_cases[i].model == scale_cases[i - 1].model; /* one line a model */
+		int same = i > 0 && scale_cases[i].model == scale_cases[i - 1].model &&
+		           scale_cases[i].dims == scale_cases[i - 1].dims; /* one line a model */
 		printf("%s%s x%.2f", same ? ", " : "\n  ", scale_label(&scale_cases[i], label, sizeof(label)),
 		       growth[i]);
 	}
