@@ -25,6 +25,6 @@ done
 "$BOIDS" -q -y --look original -f 1 -o "$tmp/win-%d.png"
 cp "$tmp/win-0.png" docs/look-harden-windows.png
 # 400 boids of the default model in 3D after 10 seconds, the box's edges and floor drawn.
-"$BOIDS" -q -y --dims 3 -n 400 --box --ground -f 1 --warmup 300 -o "$tmp/f3d_%d.png"
+"$BOIDS" -q -y --dims 3 -n 400 -f 1 --warmup 300 -o "$tmp/f3d_%d.png"
 cp "$tmp/f3d_0.png" docs/frame3d.png
 echo "docs-images: wrote docs/frame.png, docs/frame3d.png and docs/model-*.png"

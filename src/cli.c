@@ -342,10 +342,10 @@ static const struct cli_option options[] = {
 	  "3D: the camera's vertical field of view", NULL },
 	{ "fog", 0, T_DOUBLE(render.fog), "0.6", 0, 1, 0, "F", NULL, S_DRAW,
 	  "3D: the flock's far side F of the way to the background (0: none)", NULL },
-	{ "box", 0, T_FLAG(render.box_edges), "no", 0, 0, 0, NULL, NULL, S_DRAW,
-	  "3D: draw the box's edges, the far ones fainter", NULL },
-	{ "ground", 0, T_FLAG(render.ground), "no", 0, 0, 0, NULL, NULL, S_DRAW,
-	  "3D: draw a grid on the box's floor", NULL },
+	{ "box", 0, T_FLAG(render.box_edges), "yes", 0, 0, 0, NULL, NULL, S_DRAW,
+	  "3D: draw the box's edges, far ones fainter (or --box=no)", NULL },
+	{ "ground", 0, T_FLAG(render.ground), "yes", 0, 0, 0, NULL, NULL, S_DRAW,
+	  "3D: draw a grid on the box's floor (or --ground=no)", NULL },
 	{ "trail", 0, T_LONG(run.trail), "0", 0, CLI_MAX_TRAIL, 0, "N", NULL, S_DRAW,
 	  "draw each boid's last N positions as a fading line", NULL },
 	{ "trail-style", 0, T_ENUM(render.trail_style, enum render_trail_style), "fade", 0, 0, 0, "STYLE", NULL, S_DRAW,
@@ -1224,7 +1224,9 @@ static void getopt_tables(struct option *longopts, char *shortopts)
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct cli_option *o = &options[i];
 		bool takes_arg = o->type != CLI_FLAG && o->arg;
-		longopts[i] = (struct option){ o->name, takes_arg ? required_argument : no_argument,
+		/* a flag's long form also takes =yes or =no (--box=no), as in a config file */
+		int has_arg = takes_arg ? required_argument : o->type == CLI_FLAG ? optional_argument : no_argument;
+		longopts[i] = (struct option){ o->name, has_arg,
 		                               NULL, o->short_name ? o->short_name : LONG_ONLY + (int)i };
 		if (o->short_name) {
 			*sp++ = (char)o->short_name;

@@ -307,6 +307,21 @@ Test(cli, command_line_wins_over_the_config_file)
 	cr_assert(strstr(tc_stdout(), "edges = wrap\n"));
 }
 
+Test(cli, a_flag_takes_yes_or_no_in_its_long_form)
+{
+	FILE *f = fopen("b.cfg", "w");
+	fputs("ground = no\noverwrite = yes\n", f);
+	fclose(f);
+	cr_assert_eq(tc_boids("--box=no --ground --overwrite=off --print-config --config b.cfg"), 0);
+	cr_assert(strstr(tc_stdout(), "box = no\n"), "--box=no: %s", tc_stdout());
+	cr_assert(strstr(tc_stdout(), "ground = yes\n"), "--ground wins over the file's no");
+	cr_assert(strstr(tc_stdout(), "overwrite = no\n"), "--overwrite=off wins over the file's yes");
+	cr_assert_eq(tc_boids("--print-config"), 0);
+	cr_assert(strstr(tc_stdout(), "box = yes\n") && strstr(tc_stdout(), "ground = yes\n"),
+	          "3D's box and ground are on by default");
+	cr_assert_eq(tc_boids("--box=sometimes --print-config"), 2);
+}
+
 Test(cli, config_errors_name_file_and_line)
 {
 	FILE *f = fopen("bad.cfg", "w");

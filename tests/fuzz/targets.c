@@ -480,7 +480,7 @@ static void ref_config_read(const uint8_t *data, size_t size, struct ref_config 
 	const uint8_t *l;
 
 	memset(rc, 0, sizeof(*rc));
-	memset(flag, 0, nopt);
+	memset(flag, -1, nopt); /* -1: not in the file; else the last yes (1) or no (0) */
 	rc->argv = fuzz_xmalloc((size_t)(lines + 2) * sizeof(*rc->argv));
 	rc->line = fuzz_xmalloc((size_t)(lines + 2) * sizeof(*rc->line));
 	rc->flags = fuzz_xmalloc((nopt + 1) * sizeof(*rc->flags));
@@ -532,12 +532,9 @@ static void ref_config_read(const uint8_t *data, size_t size, struct ref_config 
 	rc->line[0] = 0;
 	rc->argv[rc->argc] = NULL;
 	for (size_t k = 0; k < nopt; k++) {
-		if (opt[k].type == CLI_FLAG && !(opt[k].flags & CLI_NOCONFIG))
-			FUZZ_CHECK(opt[k].def && strcmp(opt[k].def, "no") == 0,
-			           "--%s: a flag allowed in a file does not default to no", opt[k].name);
-		if (flag[k] == 1) {
-			rc->flags[rc->nflags] = fuzz_xmalloc(strlen(opt[k].name) + 3);
-			sprintf(rc->flags[rc->nflags++], "--%s", opt[k].name);
+		if (flag[k] >= 0) { /* the command line's --flag or --flag=no */
+			rc->flags[rc->nflags] = fuzz_xmalloc(strlen(opt[k].name) + 6);
+			sprintf(rc->flags[rc->nflags++], flag[k] ? "--%s" : "--%s=no", opt[k].name);
 		}
 	}
 	free(flag);
