@@ -4,6 +4,8 @@
  * (tests/ref/MODEL.py) with no step differing by more than 1e-9.  The
  * hermetic tier runs 100 frames of small flocks (tests/test_reference.c);
  * the canvas model's 300 birds are 120 here to keep Python's O(N^2) short.
+ * The same for every model's 3D flock (--dims 3), against the same
+ * references stepping vectors of three.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -44,4 +46,12 @@ Test(reference, steering_500_frames, .timeout = 600)
 Test(reference, canvas_500_frames, .timeout = 600)
 {
 	agree500("-m canvas -n 120", "canvas", "--substeps 2");
+}
+
+Test(reference, every_model_in_3d_500_frames, .timeout = 1200)
+{
+	agree500("--dims 3", "harden", "--dims 3");
+	agree500("-m processing --dims 3", "processing", "--dims 3");
+	agree500("-m steering --dims 3", "steering", "--dims 3");
+	agree500("-m canvas --dims 3 -n 120", "canvas", "--dims 3 --substeps 2");
 }
