@@ -44,6 +44,34 @@
 #define NPTS 5                       /* points of every outline, the origin twice */
 #define SPLINE_TENSION 0.5           /* FillClosedCurve's default */
 
+/* One boid's coverage in RENDER_DRAW_FAST: w x h bytes (0..255) whose top-left is pixel (ox, oy). */
+struct fast_mask {
+	int ox, oy, w, h;
+	uint32_t pixel;              /* 0xffRRGGBB */
+	int band0, band1;            /* the bands its rows may touch; band0 < 0: not drawn */
+	int made;                    /* 1: its bytes are in arena[band0 & 1] at `at`; -1: nothing to draw */
+	size_t at;
+};
+
+/*
+ * The banded frame (fast_draw_bands()): each boid's mask is made once, in
+ * the first band it touches, and blended band by band, so the picture's
+ * rows are touched a band at a time while they sit in the cache.  A band is
+ * taller than a boid, so a mask lives two bands: arena[b & 1] holds the
+ * masks made in band b.  Everything is kept from frame to frame.
+ */
+struct fast_bands {
+	struct fast_mask *mask;      /* per boid */
+	size_t mask_cap;
+	size_t *list;                /* boid indices, band by band, each band in drawing order */
+	size_t list_cap;
+	size_t *start;               /* band b's entries: list[start[b] .. start[b + 1]) */
+	unsigned char *arena[2];
+	size_t arena_cap[2];
+	int rows;                    /* picture rows a band */
+	int nbands;
+};
+
 /* A flattened outline in boid units: npts points, closed (last to first). */
 struct flat_outline {
 	double *pts;                 /* x0 y0 x1 y1 ... */
@@ -60,6 +88,9 @@ struct renderer {
 	int acc_w, acc_h;
 	double *dev;                 /* fast: one boid's outline in device pixels */
 	int *rowspan;                /* fast: per row the first and last cell given area */
+	unsigned char *one;          /* fast: one boid's mask, drawn at once (fast_boid_now()) */
+	unsigned char *bg_row;       /* fast: a row of the flat background */
+	struct fast_bands bands;     /* fast: the frame drawn band by band (fast_draw_bands()) */
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
 	cairo_surface_t *surface;    /* ARGB32, p.width x p.height */
@@ -409,7 +440,22 @@ fail:
 	return err;
 }
 
-/* Sets up RENDER_DRAW_FAST: the outlines and a buffer for the biggest boid. */
+/*
+ * How far from its centre a boid may reach on the picture, in pixels: the
+ * outline's reach at the biggest size drawn, plus a stroke's half width and
+ * the antialiased fringe.
+ */
+static double pixel_reach(const struct renderer *r)
+{
+	const struct render_params *p = &r->p;
+
+	return (r->reach * p->boid_size * fmax(1, p->predator_size) + 1) * p->scale + 1;
+}
+
+/* Picture bytes in a band of RENDER_DRAW_FAST: it stays in a core's cache. */
+#define BAND_BYTES ((size_t)256 << 10)
+
+/* Sets up RENDER_DRAW_FAST: the outlines, a buffer for the biggest boid, the bands. */
 static int fast_setup(struct renderer *r)
 {
 	const struct render_params *p = &r->p;
@@ -431,7 +477,21 @@ static int fast_setup(struct renderer *r)
 		return -ENOMEM;
 	r->dev = malloc((size_t)(r->flat[0].npts > r->flat[1].npts ? r->flat[0].npts : r->flat[1].npts) *
 	                2 * sizeof(double));
-	if (!r->dev)
+	r->one = malloc((size_t)r->acc_w * (size_t)r->acc_h);
+	r->bg_row = malloc(4 * (size_t)p->width);
+	if (!r->dev || !r->one || !r->bg_row)
+		return -ENOMEM;
+	for (int x = 0; x < p->width; x++) {
+		uint32_t px = 0xff000000u | p->background;
+		memcpy(r->bg_row + 4 * (size_t)x, &px, 4);
+	}
+	/* bands of about BAND_BYTES of picture, taller than a boid and its fringe: even */
+	int rows = (int)(BAND_BYTES / (size_t)r->stride), tall = 2 * (int)ceil(pixel_reach(r)) + 2;
+	rows = rows > tall ? rows : tall;
+	r->bands.rows = rows + (rows & 1);
+	r->bands.nbands = (p->height + r->bands.rows - 1) / r->bands.rows;
+	r->bands.start = calloc((size_t)r->bands.nbands + 1, sizeof(*r->bands.start));
+	if (!r->bands.start)
 		return -ENOMEM;
 	r->fast = 1;
 	return 0;
@@ -516,9 +576,13 @@ static uint32_t lerp8x4(uint32_t src, uint32_t a, uint32_t dst)
 	       add8x2_8x2(mul8x2_8(src >> 8, a), mul8x2_8(dst >> 8, 255 - a)) << 8;
 }
 
-/* One boid in RENDER_DRAW_FAST: outline fo under matrix m, colour 0xffRRGGBB. */
-static void fast_boid(struct renderer *r, const struct flat_outline *fo, const cairo_matrix_t *m,
-                      uint32_t pixel)
+/*
+ * One boid's coverage in RENDER_DRAW_FAST: outline fo under matrix m into
+ * the mask mk and its bytes `out` (room for acc_w x acc_h).  Returns 0, or
+ * -1 when nothing of it is on the picture (or it is flat as a line).
+ */
+static int fast_cover(struct renderer *r, const struct flat_outline *fo, const cairo_matrix_t *m,
+                      struct fast_mask *mk, unsigned char *out)
 {
 	double minx = HUGE_VAL, miny = HUGE_VAL, maxx = -HUGE_VAL, maxy = -HUGE_VAL;
 	double *dv = r->dev;
@@ -537,9 +601,9 @@ static void fast_boid(struct renderer *r, const struct flat_outline *fo, const c
 	int ox = (int)floor(minx), oy = (int)floor(miny);
 	int w = (int)floor(maxx) - ox + 2, h = (int)ceil(maxy) - oy;
 	if (h <= 0 || w > r->acc_w || h > r->acc_h)
-		return; /* flat as a line; never bigger than fast_setup() allowed */
+		return -1; /* flat as a line; never bigger than fast_setup() allowed */
 	if (ox >= r->p.width || oy >= r->p.height || ox + w <= 0 || oy + h <= 0)
-		return;
+		return -1;
 	int *lo = r->rowspan, *hi = r->rowspan + r->acc_h;
 	for (int row = 0; row < h; row++)
 		lo[row] = w, hi[row] = -1;
@@ -548,27 +612,40 @@ static void fast_boid(struct renderer *r, const struct flat_outline *fo, const c
 		acc_line(r->acc, w, lo, hi, dv[2 * k] - ox, dv[2 * k + 1] - oy, dv[2 * j] - ox, dv[2 * j + 1] - oy);
 	}
 	/* sum each row over the cells it was given, clearing them for the next boid */
-	int xlo = ox < 0 ? -ox : 0, xhi = ox + w > r->p.width ? r->p.width - ox : w;
+	memset(out, 0, (size_t)w * (size_t)h);
 	for (int row = 0; row < h; row++) {
-		int py = oy + row, c0 = lo[row], c1 = hi[row];
-		float *a = r->acc + (size_t)row * (size_t)w;
-		if (py < 0 || py >= r->p.height) {
-			for (int col = c0; col <= c1; col++)
-				a[col] = 0;
-			continue;
-		}
-		uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)py * (size_t)r->stride) + ox;
-		float sum = 0;
-		for (int col = c0; col <= c1; col++) {
+		float *a = r->acc + (size_t)row * (size_t)w, sum = 0;
+		unsigned char *o = out + (size_t)row * (size_t)w;
+		for (int col = lo[row]; col <= hi[row]; col++) {
 			sum += a[col];
 			a[col] = 0;
 			float c = fabsf(sum);
 			if (c > 1) /* even-odd: winding 2 (the tail's little loop) is a hole */
 				c = fabsf(2 - c);
 			int cov = (int)(c * 255 + .5f);
-			if (col < xlo || col >= xhi || cov <= 0)
-				continue;
-			d[col] = cov >= 255 ? pixel : lerp8x4(pixel, (uint32_t)cov, d[col]);
+			o[col] = (unsigned char)(cov <= 0 ? 0 : cov >= 255 ? 255 : cov);
+		}
+	}
+	mk->ox = ox, mk->oy = oy, mk->w = w, mk->h = h;
+	return 0;
+}
+
+/* Blends the rows of mask mk (bytes m) that fall in picture rows [y0, y1), as Cairo blends an opaque colour. */
+static void fast_blend(struct renderer *r, const struct fast_mask *mk, const unsigned char *m, int y0, int y1)
+{
+	int r0 = y0 > mk->oy ? y0 - mk->oy : 0, r1 = y1 < mk->oy + mk->h ? y1 - mk->oy : mk->h;
+	int c0 = mk->ox < 0 ? -mk->ox : 0, c1 = mk->ox + mk->w > r->p.width ? r->p.width - mk->ox : mk->w;
+	uint32_t pixel = mk->pixel;
+
+	for (int row = r0; row < r1; row++) {
+		const unsigned char *a = m + (size_t)row * (size_t)mk->w;
+		uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)(mk->oy + row) * (size_t)r->stride) + mk->ox;
+		for (int col = c0; col < c1; col++) {
+			uint32_t cov = a[col];
+			if (cov == 255)
+				d[col] = pixel;
+			else if (cov)
+				d[col] = lerp8x4(pixel, cov, d[col]);
 		}
 	}
 }
@@ -811,11 +888,25 @@ static void paint_background(struct renderer *r)
 	cairo_paint(r->cr);
 }
 
-/* Boid i by the fast path: the field's matrix `base`, moved and turned as Cairo would, then our fill. */
-static void fast_boid_at(struct renderer *r, const struct render_view *v, size_t i,
-                         const cairo_matrix_t *base, int predator)
+/* Is boid i's outline (within `reach` pixels of its centre) on the picture?  Never NaN or infinity to Cairo. */
+static int on_picture(const struct renderer *r, const struct render_view *v, size_t i, double reach)
+{
+	double px = v->x[i] * r->p.scale, py = v->y[i] * r->p.scale;
+
+	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&
+	       py >= -reach && py <= r->p.height + reach;
+}
+
+/*
+ * Boid i's mask by the fast path: the field's matrix `base`, moved and
+ * turned as Cairo would, then our fill into mk and `out`.  Returns 0, or -1
+ * when it leaves nothing on the picture.
+ */
+static int fast_boid_at(struct renderer *r, const struct render_view *v, size_t i,
+                        const cairo_matrix_t *base, struct fast_mask *mk, unsigned char *out)
 {
 	const struct render_params *p = &r->p;
+	int predator = i < v->predators;
 	double size = predator ? p->boid_size * p->predator_size : p->boid_size;
 	cairo_matrix_t m = *base;
 
@@ -826,7 +917,130 @@ static void fast_boid_at(struct renderer *r, const struct render_view *v, size_t
 		cairo_matrix_rotate(&m, render_heading(v->vx[i], v->vy[i]));
 	if (size != 1)
 		cairo_matrix_scale(&m, size, size);
-	fast_boid(r, &r->flat[predator], &m, 0xff000000u | (predator ? p->predator_color : p->boid_color));
+	mk->pixel = 0xff000000u | (predator ? p->predator_color : p->boid_color);
+	return fast_cover(r, &r->flat[predator], &m, mk, out);
+}
+
+/* Boid i by the fast path, straight into the picture (between Cairo's tails). */
+static void fast_boid_now(struct renderer *r, const struct render_view *v, size_t i,
+                          const cairo_matrix_t *base)
+{
+	struct fast_mask mk;
+
+	if (fast_boid_at(r, v, i, base, &mk, r->one) == 0)
+		fast_blend(r, &mk, r->one, 0, r->p.height);
+}
+
+/* Grows *buf (a pointer to elements of `size` bytes) to hold `want`.  Returns 0 or -ENOMEM. */
+static int grow(void *buf, size_t *cap, size_t want, size_t size)
+{
+	void **p = buf;
+
+	if (want <= *cap)
+		return 0;
+	want += want / 2;
+	void *q = realloc(*p, want * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = want;
+	return 0;
+}
+
+/*
+ * Which bands each boid on the picture touches (its centre's row +- reach
+ * pixels; a band is taller than that, so one or two), and the boids of
+ * every band in drawing order (a stable counting sort), with room for the
+ * masks.  Returns 0 or -ENOMEM (then nothing is drawn in bands).
+ */
+static int fast_plan(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                     double reach)
+{
+	struct fast_bands *B = &r->bands;
+	int nb = B->nbands, rows = B->rows;
+	double last = r->p.height - 1;
+	size_t most = 0, entries = 0, *count = B->start;
+
+	if (grow(&B->mask, &B->mask_cap, v->n, sizeof(*B->mask)) != 0)
+		return -ENOMEM;
+	memset(count, 0, (size_t)(nb + 1) * sizeof(*count));
+	for (size_t i = 0; i < v->n; i++) {
+		struct fast_mask *mk = &B->mask[i];
+		mk->band0 = -1;
+		mk->made = 0;
+		if (!on_picture(r, v, i, reach))
+			continue;
+		double cy = base->yx * v->x[i] + base->yy * v->y[i] + base->y0;
+		double lo = fmax(0, floor(cy - reach)), hi = fmin(last, floor(cy + reach));
+		if (lo > hi)
+			continue;
+		mk->band0 = (int)lo / rows;
+		mk->band1 = (int)hi / rows;
+		assert(mk->band1 - mk->band0 <= 1);
+		for (int b = mk->band0; b <= mk->band1; b++)
+			count[b + 1]++;
+		entries += (size_t)(mk->band1 - mk->band0 + 1);
+	}
+	if (grow(&B->list, &B->list_cap, entries, sizeof(*B->list)) != 0)
+		return -ENOMEM;
+	for (int b = 0; b < nb; b++) {
+		most = count[b + 1] > most ? count[b + 1] : most; /* at most that many masks made in b */
+		count[b + 1] += count[b];
+	}
+	size_t bytes = most * (size_t)r->acc_w * (size_t)r->acc_h;
+	for (int k = 0; k < 2; k++)
+		if (grow(&B->arena[k], &B->arena_cap[k], bytes, 1) != 0)
+			return -ENOMEM;
+	for (size_t i = 0; i < v->n; i++) /* count[b] runs from band b's start to its end */
+		for (int b = B->mask[i].band0; b >= 0 && b <= B->mask[i].band1; b++)
+			B->list[count[b]++] = i;
+	memmove(count + 1, count, (size_t)nb * sizeof(*count));
+	count[0] = 0;
+	return 0;
+}
+
+/* Picture rows [y0, y1) of the background, as paint_background() paints them: copies of a row. */
+static void fast_background(struct renderer *r, int y0, int y1)
+{
+	const unsigned char *from = r->bg_row;
+	size_t st = 0;
+
+	if (r->backdrop) {
+		from = cairo_image_surface_get_data(r->backdrop);
+		st = (size_t)cairo_image_surface_get_stride(r->backdrop);
+	}
+	for (int y = y0; y < y1; y++)
+		memcpy(r->data + (size_t)y * (size_t)r->stride, from + (size_t)y * st, 4 * (size_t)r->p.width);
+}
+
+/*
+ * The planned boids, band by band: in each band (its background first
+ * when `background`) every boid touching it in drawing order, its mask
+ * made in the first band it touches.  Each pixel gets the same blends in
+ * the same order as boid after boid over the whole picture: the same bytes.
+ */
+static void fast_draw_bands(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                            int background)
+{
+	struct fast_bands *B = &r->bands;
+
+	for (int b = 0; b < B->nbands; b++) {
+		int y0 = b * B->rows, y1 = y0 + B->rows < r->p.height ? y0 + B->rows : r->p.height;
+		size_t used = 0;
+		if (background)
+			fast_background(r, y0, y1);
+		for (size_t e = B->start[b]; e < B->start[b + 1]; e++) {
+			struct fast_mask *mk = &B->mask[B->list[e]];
+			if (!mk->made) { /* its first band */
+				mk->made = fast_boid_at(r, v, B->list[e], base, mk, B->arena[b & 1] + used) == 0 ? 1 : -1;
+				mk->at = used;
+				if (mk->made > 0)
+					used += (size_t)mk->w * (size_t)mk->h;
+			}
+			if (mk->made > 0)
+				fast_blend(r, mk, B->arena[mk->band0 & 1] + mk->at, y0, y1);
+		}
+	}
 }
 
 /* Boid i by Cairo, under its own translate and rotate.  *color: the source set now (-1 none). */
@@ -863,15 +1077,6 @@ static void cairo_boid(struct renderer *r, const struct render_view *v, size_t i
 	cairo_restore(cr);
 }
 
-/* Is boid i's outline (within `reach` pixels of its centre) on the picture?  Never NaN or infinity to Cairo. */
-static int on_picture(const struct renderer *r, const struct render_view *v, size_t i, double reach)
-{
-	double px = v->x[i] * r->p.scale, py = v->y[i] * r->p.scale;
-
-	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&
-	       py >= -reach && py <= r->p.height + reach;
-}
-
 /* --trail-style opengl: boid i's tail, drawn by Cairo just before the boid; *direct: fast pixels pending. */
 static void tail_of(struct renderer *r, const struct render_view *v, size_t i, int predator,
                     int *direct, int *color)
@@ -885,30 +1090,17 @@ static void tail_of(struct renderer *r, const struct render_view *v, size_t i, i
 		cairo_surface_flush(r->surface);
 }
 
-int render_frame(struct renderer *r, const struct render_view *v)
+/*
+ * The boids one after the other, in index order: Cairo's, or the fast
+ * path's straight into the picture; --trail-style opengl draws each boid's
+ * tail just before it.
+ */
+static void draw_boids(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                       double reach, int tails)
 {
-	cairo_t *cr = r->cr;
-	const struct render_params *p = &r->p;
-	double reach = (r->reach * p->boid_size * fmax(1, p->predator_size) + 1) * p->scale + 1; /* +1: stroke, AA fringe */
-	int color = -1; /* 0 boid, 1 predator: the source currently set */
+	int color = -1;  /* 0 boid, 1 predator: the source currently set */
+	int direct = 0;  /* fast boids written since Cairo last drew */
 
-	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
-	cairo_save(cr);
-	paint_background(r);
-	if (p->grid == RENDER_GRID_GDI)
-		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
-	cairo_scale(cr, p->scale, p->scale);
-	draw_obstacles(r);
-	int tails = v->trail_len > 1 && p->trail_style == RENDER_TRAIL_OPENGL;
-	if (v->trail_len > 1 && !tails)
-		draw_trails(r, v);
-	if (tails) {
-		cairo_set_line_width(cr, 2);
-		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-	}
-	cairo_matrix_t base; /* the field's matrix: fast boids start from it */
-	int direct = 0;      /* fast boids written since Cairo last drew */
-	cairo_get_matrix(cr, &base);
 	if (r->fast)
 		cairo_surface_flush(r->surface); /* before writing pixels ourselves */
 	for (size_t i = 0; i < v->n; i++) {
@@ -918,7 +1110,7 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		if (!on_picture(r, v, i, reach))
 			continue;
 		if (r->fast) {
-			fast_boid_at(r, v, i, &base, predator);
+			fast_boid_now(r, v, i, base);
 			direct = 1;
 		} else {
 			cairo_boid(r, v, i, predator, &color);
@@ -926,6 +1118,45 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	}
 	if (direct)
 		cairo_surface_mark_dirty(r->surface);
+}
+
+int render_frame(struct renderer *r, const struct render_view *v)
+{
+	cairo_t *cr = r->cr;
+	const struct render_params *p = &r->p;
+	double reach = pixel_reach(r);
+	int tails = v->trail_len > 1 && p->trail_style == RENDER_TRAIL_OPENGL;
+	cairo_matrix_t base; /* the field's matrix: fast boids start from it */
+
+	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
+	cairo_save(cr);
+	if (p->grid == RENDER_GRID_GDI)
+		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
+	cairo_scale(cr, p->scale, p->scale);
+	cairo_get_matrix(cr, &base);
+	/* fast boids in bands, unless tails come between them (or the plan finds no memory) */
+	int banded = r->fast && !tails && fast_plan(r, v, &base, reach) == 0;
+	int bands_paint = banded && !p->obstacles_n && v->trail_len <= 1; /* only the background under them */
+	if (!bands_paint) {
+		cairo_save(cr);
+		cairo_identity_matrix(cr);
+		paint_background(r);
+		cairo_restore(cr);
+	}
+	draw_obstacles(r);
+	if (v->trail_len > 1 && !tails)
+		draw_trails(r, v);
+	if (tails) {
+		cairo_set_line_width(cr, 2);
+		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	}
+	if (banded) {
+		cairo_surface_flush(r->surface); /* before writing pixels ourselves */
+		fast_draw_bands(r, v, &base, bands_paint);
+		cairo_surface_mark_dirty(r->surface);
+	} else {
+		draw_boids(r, v, &base, reach, tails);
+	}
 	if (v->has_target)
 		draw_target(r, v->target_x, v->target_y);
 	if (p->show_ranges)
@@ -980,5 +1211,12 @@ void render_free(struct renderer *r)
 	free(r->acc);
 	free(r->rowspan);
 	free(r->dev);
+	free(r->one);
+	free(r->bg_row);
+	free(r->bands.mask);
+	free(r->bands.list);
+	free(r->bands.start);
+	free(r->bands.arena[0]);
+	free(r->bands.arena[1]);
 	free(r);
 }
