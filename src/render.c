@@ -38,6 +38,9 @@
 #include <sys/mman.h>
 
 #include <cairo.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "rng.h"
 
@@ -630,23 +633,69 @@ static int fast_cover(struct renderer *r, const struct flat_outline *fo, const c
 	return 0;
 }
 
+#ifdef __SSE2__
+/*
+ * lerp8x4() on four pixels at once, channel by channel in 16-bit lanes:
+ * per channel it is min(255, mul(s, a) + mul(d, 255 - a)) with
+ * mul(x, a) = (t + (t >> 8)) >> 8, t = x a + 0x7f, none of which leaves 16
+ * bits, so the lanes give lerp8x4()'s bytes exactly; packus saturates.
+ */
+static __m128i lerp4(__m128i src, __m128i a4, __m128i dst)
+{
+	const __m128i zero = _mm_setzero_si128(), k7f = _mm_set1_epi16(0x7f), k255 = _mm_set1_epi16(255);
+	/* each pixel's coverage in its four channels' lanes */
+	__m128i a8 = _mm_unpacklo_epi8(a4, a4), a16 = _mm_unpacklo_epi8(a8, a8);
+	__m128i alo = _mm_unpacklo_epi8(a16, zero), ahi = _mm_unpackhi_epi8(a16, zero);
+	__m128i slo = _mm_unpacklo_epi8(src, zero), shi = _mm_unpackhi_epi8(src, zero);
+	__m128i dlo = _mm_unpacklo_epi8(dst, zero), dhi = _mm_unpackhi_epi8(dst, zero);
+	__m128i t, u, lo, hi;
+
+	t = _mm_add_epi16(_mm_mullo_epi16(slo, alo), k7f);
+	u = _mm_add_epi16(_mm_mullo_epi16(dlo, _mm_sub_epi16(k255, alo)), k7f);
+	lo = _mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8),
+	                   _mm_srli_epi16(_mm_add_epi16(u, _mm_srli_epi16(u, 8)), 8));
+	t = _mm_add_epi16(_mm_mullo_epi16(shi, ahi), k7f);
+	u = _mm_add_epi16(_mm_mullo_epi16(dhi, _mm_sub_epi16(k255, ahi)), k7f);
+	hi = _mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8),
+	                   _mm_srli_epi16(_mm_add_epi16(u, _mm_srli_epi16(u, 8)), 8));
+	return _mm_packus_epi16(lo, hi);
+}
+#endif
+
+/*
+ * One row of a mask over n pixels of the picture.  lerp8x4() gives the
+ * pixel back at coverage 0 and the colour at 255, both exactly, so every
+ * pixel can go through it.
+ */
+static void blend_row(uint32_t *d, const unsigned char *a, int n, uint32_t pixel)
+{
+	int x = 0;
+#ifdef __SSE2__
+	__m128i src = _mm_set1_epi32((int)pixel);
+	for (; x + 4 <= n; x += 4) {
+		int32_t a4;
+		memcpy(&a4, a + x, 4);
+		if (!a4)
+			continue;
+		__m128i dst = _mm_loadu_si128((const __m128i *)(const void *)(d + x));
+		_mm_storeu_si128((__m128i *)(void *)(d + x), lerp4(src, _mm_cvtsi32_si128(a4), dst));
+	}
+#endif
+	for (; x < n; x++)
+		if (a[x])
+			d[x] = a[x] == 255 ? pixel : lerp8x4(pixel, a[x], d[x]);
+}
+
 /* Blends the rows of mask mk (bytes m) that fall in picture rows [y0, y1), as Cairo blends an opaque colour. */
 static void fast_blend(struct renderer *r, const struct fast_mask *mk, const unsigned char *m, int y0, int y1)
 {
 	int r0 = y0 > mk->oy ? y0 - mk->oy : 0, r1 = y1 < mk->oy + mk->h ? y1 - mk->oy : mk->h;
 	int c0 = mk->ox < 0 ? -mk->ox : 0, c1 = mk->ox + mk->w > r->p.width ? r->p.width - mk->ox : mk->w;
-	uint32_t pixel = mk->pixel;
 
 	for (int row = r0; row < r1; row++) {
 		const unsigned char *a = m + (size_t)row * (size_t)mk->w;
 		uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)(mk->oy + row) * (size_t)r->stride) + mk->ox;
-		for (int col = c0; col < c1; col++) {
-			uint32_t cov = a[col];
-			if (cov == 255)
-				d[col] = pixel;
-			else if (cov)
-				d[col] = lerp8x4(pixel, cov, d[col]);
-		}
+		blend_row(d + c0, a + c0, c1 - c0, mk->pixel);
 	}
 }
 
