@@ -48,7 +48,7 @@
 #define SPLINE_TENSION 0.5           /* FillClosedCurve's default */
 
 /* One boid's coverage in RENDER_DRAW_FAST: w x h bytes (0..255) whose top-left is pixel (ox, oy). */
-struct fast_mask {
+struct boid_mask {
 	int ox, oy, w, h;
 	uint32_t pixel;              /* 0xffRRGGBB */
 	int band0, band1;            /* the bands its rows may touch; band0 < 0: not drawn */
@@ -57,14 +57,14 @@ struct fast_mask {
 };
 
 /*
- * The banded frame (fast_draw_bands()): each boid's mask is made once, in
+ * The banded frame (bands_draw()): each boid's mask is made once, in
  * the first band it touches, and blended band by band, so the picture's
  * rows are touched a band at a time while they sit in the cache.  A band is
  * taller than a boid, so a mask lives two bands: arena[b & 1] holds the
  * masks made in band b.  Everything is kept from frame to frame.
  */
-struct fast_bands {
-	struct fast_mask *mask;      /* per boid */
+struct bands {
+	struct boid_mask *mask;      /* per boid */
 	size_t mask_cap;
 	size_t *list;                /* boid indices, band by band, each band in drawing order */
 	size_t list_cap;
@@ -85,6 +85,9 @@ struct flat_outline {
 struct renderer {
 	struct render_params p;      /* as given to render_new(), validated */
 	int fast;                    /* RENDER_DRAW_FAST applies: own coverage fill */
+	int masks;                   /* boids are drawn as masks in bands (masks_setup()) */
+	cairo_surface_t *msurf;      /* exact: A8, acc_w x acc_h, Cairo's coverage of one boid */
+	cairo_t *mcr;
 	struct flat_outline flat[2]; /* fast: boids', predators' */
 	float *acc;                  /* fast: accumulation buffer, acc_w x acc_h at most, all 0
 	                              * between boids */
@@ -93,7 +96,7 @@ struct renderer {
 	int *rowspan;                /* fast: per row the first and last cell given area */
 	unsigned char *one;          /* fast: one boid's mask, drawn at once (fast_boid_now()) */
 	unsigned char *bg_row;       /* fast: a row of the flat background */
-	struct fast_bands bands;     /* fast: the frame drawn band by band (fast_draw_bands()) */
+	struct bands bands;     /* fast: the frame drawn band by band (bands_draw()) */
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
 	cairo_surface_t *surface;    /* ARGB32, p.width x p.height */
@@ -191,10 +194,8 @@ static void build_outline(struct renderer *r)
 	}
 }
 
-static void append_outline(const struct renderer *r)
+static void append_outline(const struct renderer *r, cairo_t *cr)
 {
-	cairo_t *cr = r->cr;
-
 	cairo_move_to(cr, r->start[0], r->start[1]);
 	for (int i = 0; i < r->nseg; i++) {
 		const double *s = r->seg[i];
@@ -410,7 +411,7 @@ static int flatten_outline(struct renderer *r, struct flat_outline *fo, double s
 	if (r->p.shape == RENDER_CIRCLE)
 		cairo_arc(cr, 0, 0, CIRCLE_RADIUS, 0, 2 * M_PI);
 	else
-		append_outline(r);
+		append_outline(r, cr);
 	path = cairo_copy_path_flat(cr);
 	cairo_new_path(cr);
 	cairo_restore(cr);
@@ -455,11 +456,64 @@ static double pixel_reach(const struct renderer *r)
 	return (r->reach * p->boid_size * fmax(1, p->predator_size) + 1) * p->scale + 1;
 }
 
-/* Picture bytes in a band of RENDER_DRAW_FAST: it stays in a core's cache. */
+/*
+ * Picture bytes in a band: it stays in a core's cache (1 MB of L2 here)
+ * with the masks it draws.  A picture of up to CACHED_BYTES (640x360 is
+ * 0.9 MB) stays there whole, and is drawn boid after boid: bands would
+ * only add work.
+ */
 #define BAND_BYTES ((size_t)256 << 10)
+#define CACHED_BYTES ((size_t)1 << 20)
 
-/* Sets up RENDER_DRAW_FAST: the outlines, a buffer for the biggest boid, the bands. */
-static int fast_setup(struct renderer *r)
+/* RENDER_DRAW_FAST's own fill: the outlines flattened, an accumulation buffer side x side. */
+static int fast_setup(struct renderer *r, int side)
+{
+	const struct render_params *p = &r->p;
+	int err;
+
+	if ((err = flatten_outline(r, &r->flat[0], p->boid_size)) != 0)
+		return err;
+	double psize = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * p->predator_size;
+	if ((err = flatten_outline(r, &r->flat[1], psize)) != 0)
+		return err;
+	r->acc = calloc((size_t)side * (size_t)side, sizeof(float)); /* kept clear */
+	r->rowspan = malloc(2 * (size_t)side * sizeof(int));
+	r->dev = malloc((size_t)(r->flat[0].npts > r->flat[1].npts ? r->flat[0].npts : r->flat[1].npts) *
+	                2 * sizeof(double));
+	r->one = malloc((size_t)side * (size_t)side);
+	if (!r->acc || !r->rowspan || !r->dev || !r->one)
+		return -ENOMEM;
+	r->fast = 1;
+	return 0;
+}
+
+/*
+ * RENDER_DRAW_EXACT's masks: an A8 surface side x side that Cairo fills
+ * each boid into, moved under it by the device offset (cairo_mask_at()),
+ * with the picture's fill rule and antialiasing and an opaque white source.
+ */
+static int cairo_masks_setup(struct renderer *r, int side)
+{
+	r->msurf = cairo_image_surface_create(CAIRO_FORMAT_A8, side, side);
+	int err = cairo_error_code(cairo_surface_status(r->msurf));
+	if (err)
+		return err;
+	r->mcr = cairo_create(r->msurf);
+	if ((err = cairo_error_code(cairo_status(r->mcr))) != 0)
+		return err;
+	cairo_set_fill_rule(r->mcr, CAIRO_FILL_RULE_EVEN_ODD);
+	cairo_set_antialias(r->mcr, cairo_aa(r->p.antialias));
+	cairo_set_source_rgb(r->mcr, 1, 1, 1);
+	return 0;
+}
+
+/*
+ * Sets up, for filled, antialiased boids no bigger than 4096 pixels,
+ * RENDER_DRAW_FAST's own fill and, on a picture bigger than CACHED_BYTES,
+ * drawing boids as masks blended in bands (bands_draw()): Cairo's A8
+ * surface for the exact path's masks, a row of the background, the bands.
+ */
+static int masks_setup(struct renderer *r)
 {
 	const struct render_params *p = &r->p;
 	double big = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * fmax(1, p->predator_size);
@@ -467,22 +521,16 @@ static int fast_setup(struct renderer *r)
 	int err;
 
 	if (side > 4096)
-		return 0; /* a boid bigger than a picture: Cairo draws it */
-	if ((err = flatten_outline(r, &r->flat[0], p->boid_size)) != 0)
-		return err;
-	double psize = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * p->predator_size;
-	if ((err = flatten_outline(r, &r->flat[1], psize)) != 0)
-		return err;
+		return 0; /* a boid bigger than a picture: Cairo draws it straight */
 	r->acc_w = r->acc_h = (int)ceil(side);
-	r->acc = calloc((size_t)r->acc_w * (size_t)r->acc_h, sizeof(float)); /* kept clear */
-	r->rowspan = malloc(2 * (size_t)r->acc_h * sizeof(int));
-	if (!r->acc || !r->rowspan)
-		return -ENOMEM;
-	r->dev = malloc((size_t)(r->flat[0].npts > r->flat[1].npts ? r->flat[0].npts : r->flat[1].npts) *
-	                2 * sizeof(double));
-	r->one = malloc((size_t)r->acc_w * (size_t)r->acc_h);
+	if (p->draw == RENDER_DRAW_FAST && (err = fast_setup(r, r->acc_w)) != 0)
+		return err;
+	if ((size_t)r->stride * (size_t)p->height <= CACHED_BYTES)
+		return 0; /* boid after boid */
+	if (p->draw == RENDER_DRAW_EXACT && (err = cairo_masks_setup(r, r->acc_w)) != 0)
+		return err;
 	r->bg_row = malloc(4 * (size_t)p->width);
-	if (!r->dev || !r->one || !r->bg_row)
+	if (!r->bg_row)
 		return -ENOMEM;
 	for (int x = 0; x < p->width; x++) {
 		uint32_t px = 0xff000000u | p->background;
@@ -496,7 +544,7 @@ static int fast_setup(struct renderer *r)
 	r->bands.start = calloc((size_t)r->bands.nbands + 1, sizeof(*r->bands.start));
 	if (!r->bands.start)
 		return -ENOMEM;
-	r->fast = 1;
+	r->masks = 1;
 	return 0;
 }
 
@@ -585,7 +633,7 @@ static uint32_t lerp8x4(uint32_t src, uint32_t a, uint32_t dst)
  * -1 when nothing of it is on the picture (or it is flat as a line).
  */
 static int fast_cover(struct renderer *r, const struct flat_outline *fo, const cairo_matrix_t *m,
-                      struct fast_mask *mk, unsigned char *out)
+                      struct boid_mask *mk, unsigned char *out)
 {
 	double minx = HUGE_VAL, miny = HUGE_VAL, maxx = -HUGE_VAL, maxy = -HUGE_VAL;
 	double *dv = r->dev;
@@ -687,7 +735,7 @@ static void blend_row(uint32_t *d, const unsigned char *a, int n, uint32_t pixel
 }
 
 /* Blends the rows of mask mk (bytes m) that fall in picture rows [y0, y1), as Cairo blends an opaque colour. */
-static void fast_blend(struct renderer *r, const struct fast_mask *mk, const unsigned char *m, int y0, int y1)
+static void mask_blend(struct renderer *r, const struct boid_mask *mk, const unsigned char *m, int y0, int y1)
 {
 	int r0 = y0 > mk->oy ? y0 - mk->oy : 0, r1 = y1 < mk->oy + mk->h ? y1 - mk->oy : mk->h;
 	int c0 = mk->ox < 0 ? -mk->ox : 0, c1 = mk->ox + mk->w > r->p.width ? r->p.width - mk->ox : mk->w;
@@ -752,8 +800,7 @@ int render_new(struct renderer **out, const struct render_params *p)
 	cairo_set_line_width(r->cr, 1); /* the canvas's default lineWidth */
 	r->data = cairo_image_surface_get_data(r->surface);
 	r->stride = cairo_image_surface_get_stride(r->surface);
-	if (p->draw == RENDER_DRAW_FAST && p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE &&
-	    (err = fast_setup(r)) != 0)
+	if (p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE && (err = masks_setup(r)) != 0)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = make_backdrop(r)) != 0)
 		goto fail;
@@ -937,6 +984,138 @@ static void paint_background(struct renderer *r)
 	cairo_paint(r->cr);
 }
 
+/* Boid i's outline as a path on cr under its own translate, rotate and size: the caller saved cr. */
+static void boid_path(const struct renderer *r, cairo_t *cr, const struct render_view *v, size_t i,
+                      int predator)
+{
+	const struct render_params *p = &r->p;
+	double size = predator ? p->boid_size * p->predator_size : p->boid_size;
+
+	cairo_translate(cr, v->x[i], v->y[i]);
+	cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
+	if (size != 1)
+		cairo_scale(cr, size, size);
+	append_outline(r, cr);
+}
+
+/* Boid i filled by Cairo on cr (the picture, or a mask) under the field's matrix. */
+static void cairo_fill_boid(const struct renderer *r, cairo_t *cr, const struct render_view *v, size_t i,
+                            int predator)
+{
+	if (r->p.shape == RENDER_CIRCLE) { /* no heading; predators the same size */
+		cairo_new_path(cr);
+		cairo_arc(cr, v->x[i], v->y[i], CIRCLE_RADIUS * r->p.boid_size, 0, 2 * M_PI);
+		cairo_fill(cr);
+		return;
+	}
+	cairo_save(cr);
+	boid_path(r, cr, v, i, predator);
+	cairo_fill(cr);
+	cairo_restore(cr);
+}
+
+/* Boid i by Cairo into the picture.  *color: the source set now (-1 none). */
+static void cairo_boid(struct renderer *r, const struct render_view *v, size_t i, int predator, int *color)
+{
+	cairo_t *cr = r->cr;
+	const struct render_params *p = &r->p;
+
+	if (predator != *color) {
+		/* set outside save/restore, so it survives them */
+		set_color(cr, predator ? p->predator_color : p->boid_color);
+		*color = predator;
+	}
+	if (p->paint == RENDER_STROKE && p->shape != RENDER_CIRCLE) {
+		cairo_save(cr);
+		boid_path(r, cr, v, i, predator);
+		cairo_restore(cr); /* the line is 1 field unit wide at any size */
+		cairo_stroke(cr);
+		return;
+	}
+	cairo_fill_boid(r, cr, v, i, predator);
+}
+
+/*
+ * The box in picture pixels that boid i's fill stays in: its outline's
+ * control points (a Bezier stays in their hull) under the boid's matrix,
+ * widened by a pixel each side for the antialiased fringe.
+ */
+static void cairo_box(const struct renderer *r, const struct render_view *v, size_t i, int predator,
+                      const cairo_matrix_t *base, struct boid_mask *mk)
+{
+	const struct render_params *p = &r->p;
+	double size = predator ? p->boid_size * p->predator_size : p->boid_size;
+	double minx = HUGE_VAL, miny = HUGE_VAL, maxx = -HUGE_VAL, maxy = -HUGE_VAL;
+	cairo_matrix_t m = *base;
+
+	cairo_matrix_translate(&m, v->x[i], v->y[i]);
+	if (p->shape == RENDER_CIRCLE) {
+		double cx = 0, cy = 0, rr = CIRCLE_RADIUS * p->boid_size;
+		cairo_matrix_transform_point(&m, &cx, &cy);
+		cairo_matrix_transform_distance(&m, &rr, &(double){ 0 });
+		minx = cx - fabs(rr), maxx = cx + fabs(rr), miny = cy - fabs(rr), maxy = cy + fabs(rr);
+	} else {
+		cairo_matrix_rotate(&m, render_heading(v->vx[i], v->vy[i]));
+		cairo_matrix_scale(&m, size, size);
+		for (int k = -1; k < 3 * r->nseg; k++) {
+			double x = k < 0 ? r->start[0] : r->seg[k / 3][2 * (k % 3)];
+			double y = k < 0 ? r->start[1] : r->seg[k / 3][2 * (k % 3) + 1];
+			if (!r->curved && k >= 0 && k % 3 != 2)
+				continue; /* lines: the end points only */
+			cairo_matrix_transform_point(&m, &x, &y);
+			minx = fmin(minx, x), maxx = fmax(maxx, x), miny = fmin(miny, y), maxy = fmax(maxy, y);
+		}
+	}
+	mk->ox = (int)floor(minx) - 1;
+	mk->oy = (int)floor(miny) - 1;
+	mk->w = (int)floor(maxx) + 2 - mk->ox;
+	mk->h = (int)floor(maxy) + 2 - mk->oy;
+}
+
+/*
+ * Boid i's mask by Cairo (RENDER_DRAW_EXACT in bands): the same fill as
+ * cairo_boid()'s, the same path under the same matrix, into the A8 surface
+ * moved under the boid by its device offset, a whole number of pixels, so
+ * every coordinate Cairo sees is shifted exactly and the coverage is the
+ * one it would blend into the picture.  A boid across the picture's edge
+ * is clipped to the picture there too, as Cairo's converter then computes
+ * the edge cells differently.  Returns 0, or -1 when nothing is on the
+ * picture.  The surface's matrix is the field's (set per frame).
+ */
+static int cairo_mask_at(struct renderer *r, const struct render_view *v, size_t i,
+                         const cairo_matrix_t *base, struct boid_mask *mk, unsigned char *out)
+{
+	const struct render_params *p = &r->p;
+	int predator = i < v->predators;
+	unsigned char *m = cairo_image_surface_get_data(r->msurf);
+	int st = cairo_image_surface_get_stride(r->msurf);
+
+	cairo_box(r, v, i, predator, base, mk);
+	mk->pixel = 0xff000000u | (predator ? p->predator_color : p->boid_color);
+	if (mk->w > r->acc_w || mk->h > r->acc_h || mk->ox >= p->width || mk->oy >= p->height ||
+	    mk->ox + mk->w <= 0 || mk->oy + mk->h <= 0)
+		return -1;
+	int edge = mk->ox < 0 || mk->oy < 0 || mk->ox + mk->w > p->width || mk->oy + mk->h > p->height;
+	cairo_surface_set_device_offset(r->msurf, -mk->ox, -mk->oy);
+	if (edge) {
+		cairo_save(r->mcr);
+		cairo_identity_matrix(r->mcr);
+		cairo_rectangle(r->mcr, 0, 0, p->width, p->height);
+		cairo_clip(r->mcr);
+		cairo_set_matrix(r->mcr, base);
+	}
+	cairo_fill_boid(r, r->mcr, v, i, predator);
+	if (edge)
+		cairo_restore(r->mcr);
+	cairo_surface_flush(r->msurf);
+	for (int row = 0; row < mk->h; row++) { /* take the coverage, leave the surface clear */
+		memcpy(out + (size_t)row * (size_t)mk->w, m + (size_t)row * (size_t)st, (size_t)mk->w);
+		memset(m + (size_t)row * (size_t)st, 0, (size_t)mk->w);
+	}
+	cairo_surface_mark_dirty(r->msurf);
+	return 0;
+}
+
 /* Is boid i's outline (within `reach` pixels of its centre) on the picture?  Never NaN or infinity to Cairo. */
 static int on_picture(const struct renderer *r, const struct render_view *v, size_t i, double reach)
 {
@@ -952,7 +1131,7 @@ static int on_picture(const struct renderer *r, const struct render_view *v, siz
  * when it leaves nothing on the picture.
  */
 static int fast_boid_at(struct renderer *r, const struct render_view *v, size_t i,
-                        const cairo_matrix_t *base, struct fast_mask *mk, unsigned char *out)
+                        const cairo_matrix_t *base, struct boid_mask *mk, unsigned char *out)
 {
 	const struct render_params *p = &r->p;
 	int predator = i < v->predators;
@@ -974,10 +1153,10 @@ static int fast_boid_at(struct renderer *r, const struct render_view *v, size_t 
 static void fast_boid_now(struct renderer *r, const struct render_view *v, size_t i,
                           const cairo_matrix_t *base)
 {
-	struct fast_mask mk;
+	struct boid_mask mk;
 
 	if (fast_boid_at(r, v, i, base, &mk, r->one) == 0)
-		fast_blend(r, &mk, r->one, 0, r->p.height);
+		mask_blend(r, &mk, r->one, 0, r->p.height);
 }
 
 /* Grows *buf (a pointer to elements of `size` bytes) to hold `want`.  Returns 0 or -ENOMEM. */
@@ -1002,10 +1181,10 @@ static int grow(void *buf, size_t *cap, size_t want, size_t size)
  * every band in drawing order (a stable counting sort), with room for the
  * masks.  Returns 0 or -ENOMEM (then nothing is drawn in bands).
  */
-static int fast_plan(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+static int bands_plan(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
                      double reach)
 {
-	struct fast_bands *B = &r->bands;
+	struct bands *B = &r->bands;
 	int nb = B->nbands, rows = B->rows;
 	double last = r->p.height - 1;
 	size_t most = 0, entries = 0, *count = B->start;
@@ -1014,7 +1193,7 @@ static int fast_plan(struct renderer *r, const struct render_view *v, const cair
 		return -ENOMEM;
 	memset(count, 0, (size_t)(nb + 1) * sizeof(*count));
 	for (size_t i = 0; i < v->n; i++) {
-		struct fast_mask *mk = &B->mask[i];
+		struct boid_mask *mk = &B->mask[i];
 		mk->band0 = -1;
 		mk->made = 0;
 		if (!on_picture(r, v, i, reach))
@@ -1049,7 +1228,7 @@ static int fast_plan(struct renderer *r, const struct render_view *v, const cair
 }
 
 /* Picture rows [y0, y1) of the background, as paint_background() paints them: copies of a row. */
-static void fast_background(struct renderer *r, int y0, int y1)
+static void bands_background(struct renderer *r, int y0, int y1)
 {
 	const unsigned char *from = r->bg_row;
 	size_t st = 0;
@@ -1068,63 +1247,33 @@ static void fast_background(struct renderer *r, int y0, int y1)
  * made in the first band it touches.  Each pixel gets the same blends in
  * the same order as boid after boid over the whole picture: the same bytes.
  */
-static void fast_draw_bands(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+static void bands_draw(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
                             int background)
 {
-	struct fast_bands *B = &r->bands;
+	struct bands *B = &r->bands;
 
 	for (int b = 0; b < B->nbands; b++) {
 		int y0 = b * B->rows, y1 = y0 + B->rows < r->p.height ? y0 + B->rows : r->p.height;
 		size_t used = 0;
 		if (background)
-			fast_background(r, y0, y1);
+			bands_background(r, y0, y1);
 		for (size_t e = B->start[b]; e < B->start[b + 1]; e++) {
-			struct fast_mask *mk = &B->mask[B->list[e]];
+			struct boid_mask *mk = &B->mask[B->list[e]];
 			if (!mk->made) { /* its first band */
-				mk->made = fast_boid_at(r, v, B->list[e], base, mk, B->arena[b & 1] + used) == 0 ? 1 : -1;
+				unsigned char *out = B->arena[b & 1] + used;
+				int err = r->fast ? fast_boid_at(r, v, B->list[e], base, mk, out) :
+				          cairo_mask_at(r, v, B->list[e], base, mk, out);
+				mk->made = err ? -1 : 1;
 				mk->at = used;
 				if (mk->made > 0)
 					used += (size_t)mk->w * (size_t)mk->h;
 			}
 			if (mk->made > 0)
-				fast_blend(r, mk, B->arena[mk->band0 & 1] + mk->at, y0, y1);
+				mask_blend(r, mk, B->arena[mk->band0 & 1] + mk->at, y0, y1);
 		}
 	}
 }
 
-/* Boid i by Cairo, under its own translate and rotate.  *color: the source set now (-1 none). */
-static void cairo_boid(struct renderer *r, const struct render_view *v, size_t i, int predator, int *color)
-{
-	cairo_t *cr = r->cr;
-	const struct render_params *p = &r->p;
-	double x = v->x[i], y = v->y[i];
-	double size = predator ? p->boid_size * p->predator_size : p->boid_size;
-
-	if (predator != *color) {
-		/* set outside save/restore, so it survives them */
-		set_color(cr, predator ? p->predator_color : p->boid_color);
-		*color = predator;
-	}
-	if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
-		cairo_new_path(cr);
-		cairo_arc(cr, x, y, CIRCLE_RADIUS * p->boid_size, 0, 2 * M_PI);
-		cairo_fill(cr);
-		return;
-	}
-	cairo_save(cr);
-	cairo_translate(cr, x, y);
-	cairo_rotate(cr, render_heading(v->vx[i], v->vy[i]));
-	if (size != 1)
-		cairo_scale(cr, size, size);
-	append_outline(r);
-	if (p->paint == RENDER_STROKE) {
-		cairo_restore(cr); /* the line is 1 field unit wide at any size */
-		cairo_stroke(cr);
-		return;
-	}
-	cairo_fill(cr);
-	cairo_restore(cr);
-}
 
 /* --trail-style opengl: boid i's tail, drawn by Cairo just before the boid; *direct: fast pixels pending. */
 static void tail_of(struct renderer *r, const struct render_view *v, size_t i, int predator,
@@ -1184,7 +1333,7 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	cairo_scale(cr, p->scale, p->scale);
 	cairo_get_matrix(cr, &base);
 	/* fast boids in bands, unless tails come between them (or the plan finds no memory) */
-	int banded = r->fast && !tails && fast_plan(r, v, &base, reach) == 0;
+	int banded = r->masks && !tails && bands_plan(r, v, &base, reach) == 0;
 	int bands_paint = banded && !p->obstacles_n && v->trail_len <= 1; /* only the background under them */
 	if (!bands_paint) {
 		cairo_save(cr);
@@ -1200,8 +1349,10 @@ int render_frame(struct renderer *r, const struct render_view *v)
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
 	}
 	if (banded) {
+		if (!r->fast)
+			cairo_set_matrix(r->mcr, &base);
 		cairo_surface_flush(r->surface); /* before writing pixels ourselves */
-		fast_draw_bands(r, v, &base, bands_paint);
+		bands_draw(r, v, &base, bands_paint);
 		cairo_surface_mark_dirty(r->surface);
 	} else {
 		draw_boids(r, v, &base, reach, tails);
@@ -1250,6 +1401,10 @@ void render_free(struct renderer *r)
 		return;
 	if (r->cr)
 		cairo_destroy(r->cr);
+	if (r->mcr)
+		cairo_destroy(r->mcr);
+	if (r->msurf)
+		cairo_surface_destroy(r->msurf);
 	if (r->surface)
 		cairo_surface_destroy(r->surface);
 	free(r->mem); /* after the surface that used it */
