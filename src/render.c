@@ -4,7 +4,8 @@
  * Start at render_frame(): paint the background, scale the canvas once, then
  * for every boid save, translate, rotate by render_heading(), scale by the
  * boid size, fill the outline and restore — the canvas-transform technique
- * of the C# original rather than rotating points by hand.
+ * of the C# original rather than rotating points by hand (cairo_boid(),
+ * boid after boid in draw_boids(); on big pictures in bands, below).
  *
  * The outline is computed once, in render_new(), as Bézier control points
  * in outline units (build_outline(): GDI+'s FillClosedCurve turned into
@@ -21,12 +22,23 @@
  * save/translate/rotate/restore measured nothing, or changed pixels for
  * little (docs/PERFORMANCE.md).
  *
- * RENDER_DRAW_FAST (fast_boid()): the outline is flattened once by Cairo at
- * each size drawn; per boid its points go through the same matrix as the
- * exact path's and an accumulation-buffer coverage fill (signed area and
- * cover per cell, summed along the row; even-odd folds the sum) computes
- * each pixel's exact covered area, blended into the surface as Cairo's
- * span renderer blends an opaque colour.
+ * Bands (bands_plan(), bands_draw()): on a picture bigger than a core's
+ * cache, boids are drawn as masks, band by band of rows: each boid's
+ * coverage is made once into a small mask, in the first band it touches,
+ * and every band blends the masks of the boids touching it in drawing
+ * order, so each pixel gets the same blends in the same order as boid
+ * after boid, while the band's rows stay in the cache.  The exact path's
+ * masks are Cairo's own fill (cairo_mask_at(): the same path under the same
+ * matrix, on an A8 surface moved by a whole number of pixels), the fast
+ * path's its own fill; both are blended as Cairo's span renderer blends an
+ * opaque colour (lerp8x4()).  Tails drawn between boids (--trail-style
+ * opengl) keep the straight path (draw_boids()).
+ *
+ * RENDER_DRAW_FAST (fast_boid_at(), fast_cover()): the outline is flattened
+ * once by Cairo at each size drawn; per boid its points go through the same
+ * matrix as the exact path's and an accumulation-buffer coverage fill
+ * (signed area and cover per cell, summed along the row; even-odd folds the
+ * sum) computes each pixel's exact covered area.
  */
 #include "render.h"
 
@@ -47,7 +59,7 @@
 #define NPTS 5                       /* points of every outline, the origin twice */
 #define SPLINE_TENSION 0.5           /* FillClosedCurve's default */
 
-/* One boid's coverage in RENDER_DRAW_FAST: w x h bytes (0..255) whose top-left is pixel (ox, oy). */
+/* One boid's coverage: w x h bytes (0..255) whose top-left is pixel (ox, oy). */
 struct boid_mask {
 	int ox, oy, w, h;
 	uint32_t pixel;              /* 0xffRRGGBB */
@@ -673,8 +685,8 @@ static int fast_cover(struct renderer *r, const struct flat_outline *fo, const c
 			float c = fabsf(sum);
 			if (c > 1) /* even-odd: winding 2 (the tail's little loop) is a hole */
 				c = fabsf(2 - c);
-			int cov = (int)(c * 255 + .5f);
-			o[col] = (unsigned char)(cov <= 0 ? 0 : cov >= 255 ? 255 : cov);
+			int cov = (int)(c * 255 + .5f); /* c >= 0: so is cov */
+			o[col] = (unsigned char)(cov < 255 ? cov : 255);
 		}
 	}
 	mk->ox = ox, mk->oy = oy, mk->w = w, mk->h = h;
