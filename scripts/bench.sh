@@ -169,14 +169,16 @@ cf=90; [ -n "$QUICK" ] && cf=30
 "$BOIDS" -q -y -o codec.y4m -n 2000 -s 1920x1080 -f $cf
 echo "encoders at 1920x1080 ($cf frames of 2000 boids from boids' y4m, 4 encoder threads): CPU and size"
 echo "  against libx264 veryfast CRF 23 (the MP4 default), SSIM against the y4m"
-# codec_row NAME EXT "ENCODER ARGS": one encode, its CPU, size and SSIM
+# codec_row NAME EXT "ENCODER ARGS": one encode, its CPU, size and SSIM (frame n against frame n:
+# both streams retimed to frame numbers, as WebM's and MP4's time bases differ)
 codec_row() {
 	local t cpu size ssim
 	t=$(time_cmd "ffmpeg -v error -y -i codec.y4m -threads 4 $3 -pix_fmt yuv420p out/c.$2")
 	cpu=${t#* }
 	size=$(stat -c %s "out/c.$2")
 	ssim=$(ffmpeg -hide_banner -i "out/c.$2" -i codec.y4m -lavfi \
-		'[0:v]setpts=N[a];[1:v]setpts=N[b];[a][b]ssim' -f null - 2>&1 | sed -n 's/.*All:\([0-9.]*\).*/\1/p')
+		'[0:v]settb=1/30,setpts=N[a];[1:v]settb=1/30,setpts=N[b];[a][b]ssim' -f null - 2>&1 |
+		sed -n 's/.*All:\([0-9.]*\).*/\1/p')
 	if [ -z "${base_cpu:-}" ]; then base_cpu=$cpu base_size=$size; fi
 	printf '  %-52s CPU x%.2f  size x%.2f  SSIM %s\n' "$1" "$(echo "$cpu / $base_cpu" | bc -l)" \
 		"$(echo "$size / $base_size" | bc -l)" "${ssim:-?}"
@@ -190,7 +192,8 @@ codec_row "libx264 slow CRF 18 (--quality high)" mp4 "-c:v libx264 -preset slow 
 codec_row "libx265 medium CRF 28" mp4 "-c:v libx265 -crf 28 -x265-params log-level=none"
 codec_row "libvpx-vp9 realtime cpu-used 6 CRF 41 (WebM default)" webm \
 	"-c:v libvpx-vp9 -b:v 0 -crf 41 -deadline realtime -cpu-used 6 -row-mt 1"
-if ffmpeg -hide_banner -encoders 2>/dev/null | grep -q libsvtav1; then
+encoders=$(ffmpeg -hide_banner -encoders 2>/dev/null)
+if [[ $encoders == *libsvtav1* ]]; then
 	codec_row "libsvtav1 preset 10 CRF 35" mp4 "-c:v libsvtav1 -preset 10 -crf 35"
 fi
 rm -f codec.y4m
