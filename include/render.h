@@ -73,7 +73,7 @@ enum render_antialias {
  * It applies to filled shapes with antialiasing on; stroked outlines
  * (--paint stroke) and --antialias none are drawn by Cairo in both modes.
  * Everything else (trails, obstacles, markers) is Cairo's.  On a picture
- * bigger than a core's cache (above 1 MB: 1280x720 and up) both modes draw
+ * bigger than a core's cache (above 1 MB: 800x600 and up) both modes draw
  * in bands of rows, which changes no byte in either: the same blends reach
  * every pixel in the same order (tests/test_render_fast.c).
  */
