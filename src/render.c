@@ -69,11 +69,13 @@ struct boid_mask {
 };
 
 /*
- * The banded frame (bands_draw()): each boid's mask is made once, in
- * the first band it touches, and blended band by band, so the picture's
- * rows are touched a band at a time while they sit in the cache.  A band is
- * taller than a boid, so a mask lives two bands: arena[b & 1] holds the
- * masks made in band b.  Everything is kept from frame to frame.
+ * The banded frame (bands_draw()): each boid's mask is made once, in the
+ * first band it touches, and blended band by band, so the picture's rows
+ * are touched a band at a time while they sit in the cache.  A band is
+ * taller than a boid, so a mask lives two bands at most: arena[b & 1] holds
+ * the masks made in band b that go on into band b + 1; the others are
+ * blended from the renderer's one-boid buffer at once.  Everything is kept
+ * from frame to frame.
  */
 struct bands {
 	struct boid_mask *mask;      /* per boid */
@@ -81,6 +83,7 @@ struct bands {
 	size_t *list;                /* boid indices, band by band, each band in drawing order */
 	size_t list_cap;
 	size_t *start;               /* band b's entries: list[start[b] .. start[b + 1]) */
+	size_t *held;                /* per band: masks made there that go on into the next */
 	unsigned char *arena[2];
 	size_t arena_cap[2];
 	int rows;                    /* picture rows a band */
@@ -476,6 +479,8 @@ static double pixel_reach(const struct renderer *r)
  */
 #define BAND_BYTES ((size_t)256 << 10)
 #define CACHED_BYTES ((size_t)1 << 20)
+#define BAND_BOID_MAX 128            /* pixels: bigger boids are drawn boid after boid */
+#define ARENA_MAX ((size_t)64 << 20) /* bytes of masks held from one band to the next */
 
 /* RENDER_DRAW_FAST's own fill: the outlines flattened, an accumulation buffer side x side. */
 static int fast_setup(struct renderer *r, int side)
@@ -492,8 +497,7 @@ static int fast_setup(struct renderer *r, int side)
 	r->rowspan = malloc(2 * (size_t)side * sizeof(int));
 	r->dev = malloc((size_t)(r->flat[0].npts > r->flat[1].npts ? r->flat[0].npts : r->flat[1].npts) *
 	                2 * sizeof(double));
-	r->one = malloc((size_t)side * (size_t)side);
-	if (!r->acc || !r->rowspan || !r->dev || !r->one)
+	if (!r->acc || !r->rowspan || !r->dev)
 		return -ENOMEM;
 	r->fast = 1;
 	return 0;
@@ -537,7 +541,10 @@ static int masks_setup(struct renderer *r)
 	r->acc_w = r->acc_h = (int)ceil(side);
 	if (p->draw == RENDER_DRAW_FAST && (err = fast_setup(r, r->acc_w)) != 0)
 		return err;
-	if ((size_t)r->stride * (size_t)p->height <= CACHED_BYTES)
+	r->one = malloc((size_t)r->acc_w * (size_t)r->acc_h);
+	if (!r->one)
+		return -ENOMEM;
+	if ((size_t)r->stride * (size_t)p->height <= CACHED_BYTES || r->acc_w > BAND_BOID_MAX)
 		return 0; /* boid after boid */
 	if (p->draw == RENDER_DRAW_EXACT && (err = cairo_masks_setup(r, r->acc_w)) != 0)
 		return err;
@@ -554,7 +561,8 @@ static int masks_setup(struct renderer *r)
 	r->bands.rows = rows + (rows & 1);
 	r->bands.nbands = (p->height + r->bands.rows - 1) / r->bands.rows;
 	r->bands.start = calloc((size_t)r->bands.nbands + 1, sizeof(*r->bands.start));
-	if (!r->bands.start)
+	r->bands.held = calloc((size_t)r->bands.nbands, sizeof(*r->bands.held));
+	if (!r->bands.start || !r->bands.held)
 		return -ENOMEM;
 	r->masks = 1;
 	return 0;
@@ -1204,6 +1212,7 @@ static int bands_plan(struct renderer *r, const struct render_view *v, const cai
 	if (grow(&B->mask, &B->mask_cap, v->n, sizeof(*B->mask)) != 0)
 		return -ENOMEM;
 	memset(count, 0, (size_t)(nb + 1) * sizeof(*count));
+	memset(B->held, 0, (size_t)nb * sizeof(*B->held));
 	for (size_t i = 0; i < v->n; i++) {
 		struct boid_mask *mk = &B->mask[i];
 		mk->band0 = -1;
@@ -1219,15 +1228,18 @@ static int bands_plan(struct renderer *r, const struct render_view *v, const cai
 		assert(mk->band1 - mk->band0 <= 1);
 		for (int b = mk->band0; b <= mk->band1; b++)
 			count[b + 1]++;
+		B->held[mk->band0] += mk->band1 > mk->band0;
 		entries += (size_t)(mk->band1 - mk->band0 + 1);
 	}
 	if (grow(&B->list, &B->list_cap, entries, sizeof(*B->list)) != 0)
 		return -ENOMEM;
 	for (int b = 0; b < nb; b++) {
-		most = count[b + 1] > most ? count[b + 1] : most; /* at most that many masks made in b */
+		most = B->held[b] > most ? B->held[b] : most;
 		count[b + 1] += count[b];
 	}
 	size_t bytes = most * (size_t)r->acc_w * (size_t)r->acc_h;
+	if (bytes > ARENA_MAX)
+		return -ENOMEM; /* draw boid after boid rather than hold that much */
 	for (int k = 0; k < 2; k++)
 		if (grow(&B->arena[k], &B->arena_cap[k], bytes, 1) != 0)
 			return -ENOMEM;
@@ -1270,18 +1282,21 @@ static void bands_draw(struct renderer *r, const struct render_view *v, const ca
 		if (background)
 			bands_background(r, y0, y1);
 		for (size_t e = B->start[b]; e < B->start[b + 1]; e++) {
-			struct boid_mask *mk = &B->mask[B->list[e]];
-			if (!mk->made) { /* its first band */
-				unsigned char *out = B->arena[b & 1] + used;
-				int err = r->fast ? fast_boid_at(r, v, B->list[e], base, mk, out) :
-				          cairo_mask_at(r, v, B->list[e], base, mk, out);
+			size_t i = B->list[e];
+			struct boid_mask *mk = &B->mask[i];
+			const unsigned char *bytes = B->arena[mk->band0 & 1] + mk->at;
+			if (!mk->made) { /* its first band: hold its mask only if it goes on */
+				int held = mk->band1 > b;
+				unsigned char *out = held ? B->arena[b & 1] + used : r->one;
+				int err = r->fast ? fast_boid_at(r, v, i, base, mk, out) : cairo_mask_at(r, v, i, base, mk, out);
 				mk->made = err ? -1 : 1;
 				mk->at = used;
-				if (mk->made > 0)
+				if (!err && held)
 					used += (size_t)mk->w * (size_t)mk->h;
+				bytes = out;
 			}
 			if (mk->made > 0)
-				mask_blend(r, mk, B->arena[mk->band0 & 1] + mk->at, y0, y1);
+				mask_blend(r, mk, bytes, y0, y1);
 		}
 	}
 }
@@ -1432,6 +1447,7 @@ void render_free(struct renderer *r)
 	free(r->bands.mask);
 	free(r->bands.list);
 	free(r->bands.start);
+	free(r->bands.held);
 	free(r->bands.arena[0]);
 	free(r->bands.arena[1]);
 	free(r);
