@@ -64,7 +64,8 @@ struct boid_mask {
 	int ox, oy, w, h;
 	uint32_t pixel;              /* 0xffRRGGBB */
 	int band0, band1;            /* the bands its rows may touch; band0 < 0: not drawn */
-	int made;                    /* 1: its bytes are in arena[band0 & 1] at `at`; -1: nothing to draw */
+	int made;                    /* 0 not yet; 1 made (held in arena[band0 & 1] at `at` when it
+	                              * goes on into band1); -1 nothing to draw */
 	size_t at;
 };
 
@@ -109,7 +110,7 @@ struct renderer {
 	int acc_w, acc_h;
 	double *dev;                 /* fast: one boid's outline in device pixels */
 	int *rowspan;                /* fast: per row the first and last cell given area */
-	unsigned char *one;          /* fast: one boid's mask, drawn at once (fast_boid_now()) */
+	unsigned char *one;          /* one boid's mask, blended at once (fast_boid_now(), bands_draw()) */
 	unsigned char *bg_row;       /* fast: a row of the flat background */
 	struct bands bands;     /* fast: the frame drawn band by band (bands_draw()) */
 	unsigned char *data;         /* the surface's pixels */
@@ -1112,8 +1113,8 @@ static int cairo_mask_at(struct renderer *r, const struct render_view *v, size_t
 
 	cairo_box(r, v, i, predator, base, mk);
 	mk->pixel = 0xff000000u | (predator ? p->predator_color : p->boid_color);
-	if (mk->w > r->acc_w || mk->h > r->acc_h || mk->ox >= p->width || mk->oy >= p->height ||
-	    mk->ox + mk->w <= 0 || mk->oy + mk->h <= 0)
+	assert(mk->w <= r->acc_w && mk->h <= r->acc_h); /* the hull is within the outline's reach */
+	if (mk->ox >= p->width || mk->oy >= p->height || mk->ox + mk->w <= 0 || mk->oy + mk->h <= 0)
 		return -1;
 	int edge = mk->ox < 0 || mk->oy < 0 || mk->ox + mk->w > p->width || mk->oy + mk->h > p->height;
 	cairo_surface_set_device_offset(r->msurf, -mk->ox, -mk->oy);
