@@ -4,7 +4,9 @@
  *   polarization     length of the mean unit heading, 0 (disordered) .. 1
  *                    (everyone flies the same way)
  *   milling          |mean of r^ x u^|: r^ the unit vector from the centroid
- *                    to a boid, u^ its unit heading; 0 .. 1 (a rotating mill)
+ *                    to a boid, u^ its unit heading (in 2D the cross
+ *                    product is a number, in 3D a vector); 0 .. 1 (a
+ *                    rotating mill)
  *   mean_speed       mean of |v| over every boid, pixels per step
  *   nn_distance      mean distance from each boid to its nearest other boid
  *   gyration_radius  sqrt(mean |r|^2), r the offset from the centroid
@@ -29,11 +31,16 @@
  *   evenly over the whole torus has no meaningful centre; the numbers are
  *   then those about the point the circular mean happens to give.)
  * - Without wrap, distances are Euclidean and the field size is not used.
+ * - A 3D flock (z set) is measured in 3D: every vector, distance and offset
+ *   has its z component, and with wrap the box is a 3-torus [0,W) x [0,H) x
+ *   [0,D), z reduced, circular-meaned and minimum-imaged like x and y.  A
+ *   3D flock in one plane (z constant, vz 0) gives its 2D numbers (to
+ *   rounding).
  *
  * Cost is O(n) per frame for flocks of bounded density: two uniform grids
  * (grid.h), one with cells near the mean spacing for the nearest-neighbour
- * ring search, one with cells of 0.7 cluster radius so every cell is one
- * linked group before cells are joined.  All scratch memory lives in a
+ * ring search, one with cells whose diagonal is under the cluster radius
+ * (0.7 r in 2D) so every cell is one linked group before cells are joined.  All scratch memory lives in a
  * struct metrics_ctx reused from frame to frame.  Results depend only on the
  * input (single-threaded, fixed visiting order).
  *
@@ -67,18 +74,24 @@ struct metrics_input {
 	double width, height;    /* field size in (0, 1e100); used only with wrap */
 	int wrap;                /* nonzero: toroidal field, minimum-image distances */
 	double cluster_radius;   /* boids closer than this are linked, in (0, 1e100) */
+	const double *z, *vz;    /* 3D: depth and its velocity, |.| < 1e100; NULL for a 2D flock */
+	double depth;            /* 3D: the box's third side in (0, 1e100); used only with wrap */
 };
 
 /* Reusable scratch memory; treat as opaque. */
 struct metrics_ctx {
 	struct grid near;       /* cells near the mean spacing: nearest neighbour */
 	struct grid link;       /* cells of 0.7 cluster radius: clusters */
-	double *px, *py;        /* positions moved into the grids' box */
-	double *nearx, *neary;  /* px, py in `near` grid order */
-	double *linkx, *linky;  /* px, py in `link` grid order */
+	double *px, *py, *pz;   /* positions moved into the grids' box (pz: 3D only) */
+	double *nearx, *neary, *nearz;  /* px, py, pz in `near` grid order */
+	double *linkx, *linky, *linkz;  /* px, py, pz in `link` grid order */
 	uint32_t *parent;       /* union-find over `link` grid order */
 	uint32_t *size;         /* union-find: size of each root's set */
 	size_t cap;             /* boids the arrays hold */
+	size_t zcap;            /* boids the z arrays hold (0 until a 3D flock) */
+	size_t visits;          /* read only: boids the last metrics_compute() compared
+	                         * with another (nearest neighbour and cluster links):
+	                         * a bounded number per boid when the cost is O(n) */
 };
 
 /* Number of metrics, and the order used by the names, CSV and JSON. */

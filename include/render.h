@@ -129,6 +129,7 @@ struct render_view {
 	size_t predators;
 	const double *x, *y;    /* positions, field units */
 	const double *vx, *vy;  /* velocities: give the heading */
+	const double *z, *vz;   /* 3D: depth and its velocity; NULL for a 2D flock */
 	size_t trail_len;       /* positions per boid in trail_x/y, 0 for none */
 	const double *trail_x, *trail_y;
 	int has_target;         /* draw a marker at (target_x, target_y) */

@@ -44,14 +44,18 @@ enum sim_target_mode {
 	SIM_TARGET_LISSAJOUS, /* moves along a Lissajous figure; see sim_target() */
 };
 
-/* A circle every model steers around. */
+/* A circle (a sphere in 3D) every model steers around. */
 struct sim_obstacle {
 	double x, y;            /* centre, pixels */
 	double r;               /* radius, pixels, >= 0 */
+	double z;               /* centre's depth, pixels (3D only; 2D ignores it) */
 };
 
 struct sim_params {
 	double width, height;   /* field size in pixels, > 0 */
+	int dims;               /* 2: a plane; 3: a box of width x height x depth (2) */
+	double depth;           /* the box's third side, pixels, > 0 (3D only; by default
+	                         * the smaller of width and height) */
 	size_t predators;       /* boids 0 .. predators-1 are predators */
 	double flock_radius;    /* cohesion: steer to the neighbours' centre */
 	double flock_weight;
@@ -157,6 +161,8 @@ struct sim {
 	size_t n;               /* boids */
 	double *x, *y;          /* positions, pixels */
 	double *vx, *vy;        /* velocities, pixels per step */
+	double *z, *vz;         /* 3D only (p.dims == 3): depth and its velocity;
+	                         * NULL in 2D, which allocates and reads nothing more */
 	void *state;            /* the model's own per-boid state, or NULL: allocated
 	                         * and freed through its entry (opengl: double[n],
 	                         * each boid's target speed, program units) */

@@ -33,6 +33,14 @@ struct start_budget {
 void start_read(struct start *f, struct config *c);
 
 /*
+ * For --print-config: sets in c what start_read() would (--init's boid count
+ * and dims, the default predators fitted into a small flock), but quietly
+ * leaves out what cannot be read (a missing or malformed --init, which the
+ * run itself reports) and never exits.
+ */
+void start_preview(struct config *c);
+
+/*
  * Builds f, after start_read(), from the settings (the flock from c->sim,
  * which must outlive f): checks the memory, starts a pool of `threads`
  * workers and places the boids.  Exits on failure (2 for bad input, 1 out

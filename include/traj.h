@@ -1,12 +1,16 @@
 /*
  * traj — trajectory CSV: one row per boid per frame.
  *
- *   frame,id,x,y,vx,vy
+ *   frame,id,x,y,vx,vy              a 2D flock
  *   0,0,<x>,<y>,<vx>,<vy>
  *
+ *   frame,id,x,y,vx,vy,z,vz         a 3D flock (--dims 3): the 2D columns
+ *   0,0,<x>,<y>,<vx>,<vy>,<z>,<vz>  keep their places, depth comes last
+ *
  * Numbers are written with %.17g so they read back to the same double.
- * traj_load() reads such a file back and keeps the last frame in it, which
- * is how --init continues a run or sets up an exact scene.
+ * traj_load() reads either form back (the header says which) and keeps the
+ * last frame in it, which is how --init continues a run or sets up an exact
+ * scene.
  */
 #ifndef BOIDS_TRAJ_H
 #define BOIDS_TRAJ_H
@@ -20,18 +24,32 @@
  */
 #define TRAJ_VALUE_MAX 1e9
 
-/* Writes the header line.  Returns 0 or the stream's -errno (-EIO if none). */
-int traj_write_header(FILE *f);
+/* One frame's columns, only read. */
+struct traj_cols {
+	size_t n;                      /* boids */
+	const double *x, *y, *vx, *vy;
+	const double *z, *vz;          /* 3D: depth and its velocity; both NULL in 2D */
+};
 
-/* Writes frame `frame` of n boids.  Returns 0 or the stream's -errno. */
-int traj_write_frame(FILE *f, long frame, size_t n, const double *x,
-                     const double *y, const double *vx, const double *vy);
+/*
+ * Writes the header line of a dims-dimensional file (2 or 3).  Returns 0 or
+ * the stream's -errno (-EIO if none).
+ */
+int traj_write_header(FILE *f, int dims);
+
+/*
+ * Writes frame `frame`: the z and vz columns when c->z is set (the header
+ * must then have been written with dims 3).  Returns 0 or the stream's -errno.
+ */
+int traj_write_frame(FILE *f, long frame, const struct traj_cols *c);
 
 /* The last frame of a trajectory file. */
 struct traj_state {
 	size_t n;        /* boids in that frame */
 	long frame;      /* its frame number */
+	int dims;        /* 2, or 3 when the file has the z and vz columns */
 	double *x, *y, *vx, *vy; /* one block, freed by traj_state_release */
+	double *z, *vz;  /* in that block for a 3D file; NULL for a 2D one */
 };
 
 /* Where and why a load failed, for the caller's message. */
@@ -41,13 +59,13 @@ struct traj_error {
 };
 
 /*
- * Reads the last frame of the CSV in f.  Rows of a frame must list ids
- * 0..n-1 in order, frames must increase, every number must be finite and
- * within +-TRAJ_VALUE_MAX.
+ * Reads the last frame of the CSV in f, 2D or 3D by its header.  Rows of a
+ * frame must list ids 0..n-1 in order, frames must increase, every number
+ * must be finite and within +-TRAJ_VALUE_MAX.
  * Lines are at most LINEREAD_MAX bytes.  Returns 0, -EINVAL (malformed:
- * err says where and why), or -ENOMEM / the stream's -errno on a read
- * error (err->line is then the line being read); never takes a failed read
- * for the end of the file.
+ * err says where and why, naming the column), or -ENOMEM / the stream's
+ * -errno on a read error (err->line is then the line being read); never
+ * takes a failed read for the end of the file.
  */
 int traj_load(FILE *f, struct traj_state *out, struct traj_error *err);
 

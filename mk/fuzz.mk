@@ -41,13 +41,19 @@ endif
 
 FUZZ_WARN   = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 FUZZ_SAN    = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -std=gnu11 -g -O1 $(FUZZ_WARN) $(FUZZ_SAN) -Iinclude -DFUZZ_STRICT=$(FUZZ_STRICT)
-FUZZ_LIBS   = -lm -pthread
+FUZZ_CFLAGS = -std=gnu11 -g -O1 $(FUZZ_WARN) $(FUZZ_SAN) -Iinclude -DFUZZ_STRICT=$(FUZZ_STRICT) \
+              $(shell pkg-config --cflags $(FUZZ_PKGS))
+FUZZ_LIBS   = $(shell pkg-config --libs $(FUZZ_PKGS)) -lm -pthread
 # cli.c needs color.c and, for --list-models, the model registry (the models
-# and what they use: grid, pool, rng); nothing here touches Cairo or FFmpeg.
+# and what they use: grid, pool, rng).  Its defaults come from the modules
+# themselves (sim_params_default, render_params_default,
+# video_options_default): sim.c, render.c and video.c are linked, with Cairo
+# and FFmpeg, but only those setters run; they are not instrumented (below).
+FUZZ_DEFAULTS = src/sim.c src/render.c src/video.c
 FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c \
-              $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c
+              $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c $(FUZZ_DEFAULTS)
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_PKGS   = cairo libavformat libavcodec libavutil libswscale libavfilter
 FUZZ_BINS   = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
 # Kept: make would delete them as intermediates of the pattern rules.
@@ -68,7 +74,7 @@ fuzz-tools:
 # targets.c are not: their loops would count as new behaviour of the parsers
 # and bloat the corpus.  Only the final link adds libFuzzer's main.
 FUZZ_COV = -fsanitize=fuzzer-no-link
-$(FUZZ_BUILD)/obj/tests/fuzz/targets.o: FUZZ_COV =
+$(FUZZ_BUILD)/obj/tests/fuzz/targets.o $(FUZZ_DEFAULTS:%.c=$(FUZZ_BUILD)/obj/%.o): FUZZ_COV =
 
 $(FUZZ_BUILD)/obj/%.o: %.c | fuzz-tools
 	@mkdir -p $(dir $@)
@@ -101,7 +107,7 @@ $(FUZZ_BUILD)/dict/framename.dict:
 	$(Q)printf '"%s"\n' %d %0 %% 10d 05d .png / >$@
 $(FUZZ_BUILD)/dict/traj.dict:
 	@mkdir -p $(dir $@)
-	$(Q)printf '"%s"\n' 'frame,id,x,y,vx,vy\x0a' '\x0a' '\x0d\x0a' , nan inf e308 e-308 e-324 -0 0x1p 9223372036854775807 >$@
+	$(Q)printf '"%s"\n' 'frame,id,x,y,vx,vy\x0a' 'frame,id,x,y,vx,vy,z,vz\x0a' ,z,vz '\x0a' '\x0d\x0a' , nan inf e308 e-308 e-324 -0 0x1p 9223372036854775807 >$@
 
 # One target: fuzz, then rebuild the corpus as seeds + what adds coverage.
 $(FUZZ_TARGETS:%=fuzz-%): fuzz-%: $(FUZZ_BUILD)/fuzz_% $(FUZZ_BUILD)/dict/%.dict

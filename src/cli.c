@@ -119,6 +119,10 @@ static const struct cli_option options[] = {
 	  "number of boids, predators included", NULL },
 	{ "size", 's', T_FIELD, "640x360", 1, CLI_MAX_FIELD, CLI_BRIEF, "WxH", "px", S_MODEL,
 	  "field size", NULL },
+	{ "dims", 0, T_INT(sim.dims), "2", 2, 3, CLI_BRIEF, "N", NULL, S_MODEL,
+	  "2: a plane; 3: a box as deep as --depth", NULL },
+	{ "depth", 0, T_DOUBLE(sim.depth), "0", 0, CLI_MAX_FIELD, 0, "D", "px", S_MODEL,
+	  "3D: the box's depth (0: the smaller of width and height)", NULL },
 	{ "seed", 0, T_U64(run.seed), "1", 0, 0, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "seed of the initial flock", NULL },
 	{ "predators", 0, T_COUNT(sim.predators), "3", 0, CLI_MAX_BOIDS, CLI_BRIEF, "N", NULL, S_MODEL,
@@ -661,7 +665,7 @@ static int parse_circle(struct run_options *run, const struct cli_option *o, con
 		return errf(err, errlen, "--%s: '%s' is not X,Y,R (numbers within 1e6, R above 0)", o->name, CUT(v));
 	if (run->obstacles_n >= CONFIG_MAX_OBSTACLES)
 		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CONFIG_MAX_OBSTACLES);
-	run->obstacles[run->obstacles_n] = (struct sim_obstacle){ c[0], c[1], c[2] };
+	run->obstacles[run->obstacles_n] = (struct sim_obstacle){ .x = c[0], .y = c[1], .r = c[2] };
 	run->circles[run->obstacles_n++] = (struct render_circle){ c[0], c[1], c[2] };
 	return 0;
 }
@@ -1060,6 +1064,8 @@ static void link_modules(struct config *c)
 {
 	struct run_options *run = &c->run;
 
+	if (!(c->sim.depth > 0)) /* --depth 0: as deep as the field's smaller side */
+		c->sim.depth = fmin(c->sim.width, c->sim.height);
 	c->render.width = (int)lround(c->sim.width * c->render.scale);
 	c->render.height = (int)lround(c->sim.height * c->render.scale);
 	c->sim.noise_seed = run->seed;    /* processing's jitter */

@@ -90,6 +90,7 @@ static int parse_command_line(struct run *r, int argc, char **argv)
 		printf("boids %s\n", BOIDS_VERSION);
 		return report_stdout_status();
 	case CLI_PRINT_CONFIG:
+		start_preview(&r->cfg); /* the run's settings: --init's boid count and dims win */
 		cli_print_config(stdout, &r->cfg);
 		return report_stdout_status();
 	case CLI_LIST_OPTIONS:

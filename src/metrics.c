@@ -9,8 +9,10 @@
  * one shorter when W is not a multiple of it.  On a torus that short cell
  * sits between the last and the first column, so two cells k columns apart
  * (the short way round) may be as close as (k-1)*cell - deficit, deficit =
- * nx*cell - W.  Every bound below subtracts it, and neighbour windows are cut
- * to nx distinct columns so that no cell is visited twice when they wrap.
+ * nx*cell - W.  The cluster pass's reach subtracts it; the nearest-neighbour
+ * search measures the distance to the actual columns not yet seen.
+ * Neighbour windows are cut to nx distinct columns so that no cell is
+ * visited twice when they wrap.  The same holds along z in 3D.
  */
 #include "metrics.h"
 
@@ -22,6 +24,13 @@
 
 /* Largest magnitude accepted: squares and their sums stay finite. */
 #define BIG 1e100
+
+/*
+ * A pass written once for 2D and 3D, with and without wrap: the flags are
+ * constants at each call, and forced inlining makes a copy per combination,
+ * so the 2D copies do no work for z.
+ */
+#define SPECIALIZED static inline __attribute__((always_inline))
 
 static const char *const names[METRICS_COUNT] = {
 	"polarization", "milling", "mean_speed", "nn_distance", "gyration_radius", "clusters",
@@ -40,10 +49,13 @@ void metrics_ctx_release(struct metrics_ctx *c)
 	grid_release(&c->link);
 	free(c->px);
 	free(c->py);
+	free(c->pz);
 	free(c->nearx);
 	free(c->neary);
+	free(c->nearz);
 	free(c->linkx);
 	free(c->linky);
+	free(c->linkz);
 	free(c->parent);
 	free(c->size);
 	metrics_ctx_init(c);
@@ -58,29 +70,37 @@ static int grow(void **p, size_t bytes)
 	return 0;
 }
 
-static int reserve(struct metrics_ctx *c, size_t n)
+/* Room for n boids; the z arrays only for a 3D flock (three), so 2D allocates nothing more. */
+static int reserve(struct metrics_ctx *c, size_t n, int three)
 {
 	size_t cap = n ? n : 1;
 
-	if (cap <= c->cap)
-		return 0;
-	/* Each array keeps its old block on failure; cap only moves when all grew. */
-	if (grow((void **)&c->px, cap * sizeof(double)) || grow((void **)&c->py, cap * sizeof(double)) ||
-	    grow((void **)&c->nearx, cap * sizeof(double)) || grow((void **)&c->neary, cap * sizeof(double)) ||
-	    grow((void **)&c->linkx, cap * sizeof(double)) || grow((void **)&c->linky, cap * sizeof(double)) ||
-	    grow((void **)&c->parent, cap * sizeof(uint32_t)) ||
-	    grow((void **)&c->size, cap * sizeof(uint32_t)))
-		return -ENOMEM;
-	c->cap = cap;
+	/* Each array keeps its old block on failure; a cap only moves when all of its arrays grew. */
+	if (cap > c->cap) {
+		if (grow((void **)&c->px, cap * sizeof(double)) || grow((void **)&c->py, cap * sizeof(double)) ||
+		    grow((void **)&c->nearx, cap * sizeof(double)) || grow((void **)&c->neary, cap * sizeof(double)) ||
+		    grow((void **)&c->linkx, cap * sizeof(double)) || grow((void **)&c->linky, cap * sizeof(double)) ||
+		    grow((void **)&c->parent, cap * sizeof(uint32_t)) ||
+		    grow((void **)&c->size, cap * sizeof(uint32_t)))
+			return -ENOMEM;
+		c->cap = cap;
+	}
+	if (three && cap > c->zcap) {
+		if (grow((void **)&c->pz, cap * sizeof(double)) || grow((void **)&c->nearz, cap * sizeof(double)) ||
+		    grow((void **)&c->linkz, cap * sizeof(double)))
+			return -ENOMEM;
+		c->zcap = cap;
+	}
 	return 0;
 }
 
 /* ------------------------------------------------------------------ space */
 
-/* Where the positions live: a torus of w x h, or the plane. */
+/* Where the positions live: a torus of w x h (x d), or open space. */
 struct space {
 	int wrap;
-	double w, h;            /* torus size; the box the grids cover */
+	int three;              /* a 3D flock: z counts */
+	double w, h, d;         /* torus size; the box the grids cover (d: 3D only) */
 };
 
 /* A coordinate difference, the short way round on a torus. */
@@ -139,24 +159,62 @@ static inline int column(int at, int d, int n, int wrap)
 	return c;
 }
 
-/* How much shorter than `cell` the last column of a torus grid is. */
-static double deficit(const struct grid *g, const struct space *sp, int vertical)
+/*
+ * The grids over a 3D flock.  grid.h indexes the plane, so for now a 3D
+ * flock's grid has one layer as deep as the box: every cell is a column
+ * through the whole depth, its boids compared in 3D (correct, if slower
+ * than cubic cells).  layers() and layer_depth() are what the passes know
+ * of the third axis, so cubic cells need only these and build_grid().
+ */
+static int build_grid(struct grid *g, const double *px, const double *py, const double *pz, size_t n,
+                      const struct space *sp, double radius)
+{
+	(void)pz;
+	return grid_build(g, px, py, n, sp->w, sp->h, radius);
+}
+
+/* Layers of cells along z: 1 in a plane. */
+static inline int layers(const struct grid *g)
+{
+	(void)g;
+	return 1;
+}
+
+/* How deep a layer is: the box's depth when it is the only one. */
+static inline double layer_depth(const struct grid *g, const struct space *sp)
+{
+	return layers(g) > 1 ? g->cell : sp->d;
+}
+
+/* The number of cell (cx, cy, cz): layers of rows. */
+static inline uint32_t cell_at(const struct grid *g, int cx, int cy, int cz)
+{
+	return ((uint32_t)cz * (uint32_t)g->ny + (uint32_t)cy) * (uint32_t)g->nx + (uint32_t)cx;
+}
+
+/* How much shorter than a cell the last one of a torus grid is along an axis (0 x, 1 y, 2 z). */
+static double deficit(const struct grid *g, const struct space *sp, int axis)
 {
 	if (!sp->wrap)
 		return 0;
-	double d = vertical ? g->ny * g->cell - sp->h : g->nx * g->cell - sp->w;
+	double d = axis == 0 ? g->nx * g->cell - sp->w
+	         : axis == 1 ? g->ny * g->cell - sp->h
+	         : layers(g) * layer_depth(g, sp) - sp->d;
 	return d > 0 ? d : 0;
 }
 
-/* Copies px, py into grid order. */
-static void gather(const struct grid *g, const double *px, const double *py, size_t n,
-                   double *ox, double *oy)
+/* Copies px, py (and pz unless NULL) into grid order. */
+static void gather(const struct grid *g, const double *px, const double *py, const double *pz,
+                   size_t n, double *ox, double *oy, double *oz)
 {
 	for (size_t k = 0; k < n; k++) {
 		uint32_t i = g->items[k];
 		ox[k] = px[i];
 		oy[k] = py[i];
 	}
+	if (pz)
+		for (size_t k = 0; k < n; k++)
+			oz[k] = pz[g->items[k]];
 }
 
 /* --------------------------------------------------------------- centroid */
@@ -185,7 +243,7 @@ static double centre_offset(const double *p, size_t n, int wrap, double period)
 	return atan2(s, c) / k;
 }
 
-/* Polarization, milling, mean speed and radius of gyration. */
+/* Polarization, milling, mean speed and radius of gyration of a 2D flock. */
 static void centre_pass(const struct metrics_input *in, const double *px, const double *py,
                         const struct space *sp, struct metrics *out)
 {
@@ -220,17 +278,100 @@ static void centre_pass(const struct metrics_input *in, const double *px, const 
 	out->gyration = sqrt(r2 / (double)n);
 }
 
+/* The length of (x, y, z) without overflow or underflow on the way. */
+static double norm3(double x, double y, double z)
+{
+	return hypot(hypot(x, y), z);
+}
+
+/* The same four numbers of a 3D flock: milling is the length of the mean cross product. */
+static void centre_pass3(const struct metrics_input *in, const double *px, const double *py,
+                         const double *pz, const struct space *sp, struct metrics *out)
+{
+	size_t n = in->n;
+	double mx = centre_offset(px, n, sp->wrap, sp->w);
+	double my = centre_offset(py, n, sp->wrap, sp->h);
+	double mz = centre_offset(pz, n, sp->wrap, sp->d);
+	double u[3] = { 0, 0, 0 }, mill[3] = { 0, 0, 0 }, speed = 0, r2 = 0;
+	size_t moving = 0, milling = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double rx = sep(sep(px[i] - px[0], sp->wrap, sp->w) - mx, sp->wrap, sp->w);
+		double ry = sep(sep(py[i] - py[0], sp->wrap, sp->h) - my, sp->wrap, sp->h);
+		double rz = sep(sep(pz[i] - pz[0], sp->wrap, sp->d) - mz, sp->wrap, sp->d);
+		double vx = in->vx[i], vy = in->vy[i], vz = in->vz[i];
+		double s = sqrt(vx * vx + vy * vy + vz * vz);
+		double r = sqrt(rx * rx + ry * ry + rz * rz);
+
+		speed += s;
+		r2 += rx * rx + ry * ry + rz * rz;
+		if (s > 0) {
+			double hx = vx / s, hy = vy / s, hz = vz / s;
+			u[0] += hx;
+			u[1] += hy;
+			u[2] += hz;
+			moving++;
+			if (r > 0) {
+				mill[0] += (ry * hz - rz * hy) / r;
+				mill[1] += (rz * hx - rx * hz) / r;
+				mill[2] += (rx * hy - ry * hx) / r;
+				milling++;
+			}
+		}
+	}
+	out->polarization = moving ? norm3(u[0], u[1], u[2]) / (double)moving : 0;
+	out->milling = milling ? norm3(mill[0], mill[1], mill[2]) / (double)milling : 0;
+	out->mean_speed = speed / (double)n;
+	out->gyration = sqrt(r2 / (double)n);
+}
+
 /* ------------------------------------------------------ nearest neighbour */
 
-/* Smallest squared distance from (x, y) to a boid of cell `c` other than `self`. */
-static inline double cell_nearest(const struct grid *g, const double *X, const double *Y,
-                                  uint32_t c, uint32_t self, double x, double y,
-                                  int wrap, double w, double h, double best)
+/* Distance from p to the interval [lo, hi] of an axis (the short way on a torus). */
+static inline double to_interval(double p, double lo, double hi, int wrap, double period)
 {
+	double d = fabs(sep(p - 0.5 * (lo + hi), wrap, period)) - 0.5 * (hi - lo);
+	return d > 0 ? d : 0;
+}
+
+/* The extent [lo, hi] of cell k of an axis of cells of `size` in a box `span` long. */
+static inline void extent(int k, double size, double span, int wrap, double *lo, double *hi)
+{
+	*lo = k * size;
+	/* without wrap the last cells hold boids up to the box's edge, wherever it is */
+	*hi = wrap ? lesser(*lo + size, span) : *lo + size;
+}
+
+
+/* Positions in grid order, and where they live. */
+struct points {
+	const double *x, *y, *z; /* z: 3D only */
+	const struct space *sp;
+	size_t *visits;          /* candidates looked at (struct metrics_ctx's count) */
+};
+
+/* Squared distance from boid j to (x, y, z); `three` and `wrap` are constants in each copy. */
+SPECIALIZED double dist2(const struct points *p, uint32_t j, double x, double y, double z,
+                           const int wrap, const int three)
+{
+	double dx = sep(p->x[j] - x, wrap, p->sp->w);
+	double dy = sep(p->y[j] - y, wrap, p->sp->h);
+	double d2 = dx * dx + dy * dy;
+	if (three) {
+		double dz = sep(p->z[j] - z, wrap, p->sp->d);
+		d2 += dz * dz;
+	}
+	return d2;
+}
+
+/* Smallest squared distance from (x, y, z) to a boid of cell `c` other than `self`. */
+SPECIALIZED double cell_nearest(const struct grid *g, const struct points *p, uint32_t c,
+                                  uint32_t self, double x, double y, double z, double best,
+                                  const int wrap, const int three)
+{
+	*p->visits += g->start[c + 1] - g->start[c];
 	for (uint32_t j = g->start[c]; j < g->start[c + 1]; j++) {
-		double dx = sep(X[j] - x, wrap, w);
-		double dy = sep(Y[j] - y, wrap, h);
-		double d2 = dx * dx + dy * dy;
+		double d2 = dist2(p, j, x, y, z, wrap, three);
 		if (d2 < best && j != self) {
 			best = d2;
 			if (best == 0)
@@ -240,75 +381,141 @@ static inline double cell_nearest(const struct grid *g, const double *X, const d
 	return best;
 }
 
+/* Where a boid's search stands: its cell and the windows of cells around it. */
+struct around {
+	int cx, cy, cz;
+	struct window wx, wy, wz;
+};
+
+/*
+ * Ring `ring` of cells around a boid (the cells at Chebyshev distance ring):
+ * whole rows on the top and bottom of each layer and on the first and last
+ * layer, the two side cells elsewhere.
+ */
+SPECIALIZED double ring_nearest(const struct grid *g, const struct points *p, const struct around *a,
+                                  int ring, uint32_t self, double x, double y, double z, double best,
+                                  const int wrap, const int three)
+{
+	int nz = three ? layers(g) : 1;
+	int zlo = !three ? 0 : a->wz.lo > -ring ? a->wz.lo : -ring;
+	int zhi = !three ? 0 : a->wz.hi < ring ? a->wz.hi : ring;
+	int ylo = a->wy.lo > -ring ? a->wy.lo : -ring, yhi = a->wy.hi < ring ? a->wy.hi : ring;
+	int xlo = a->wx.lo > -ring ? a->wx.lo : -ring, xhi = a->wx.hi < ring ? a->wx.hi : ring;
+
+	for (int dz = zlo; dz <= zhi; dz++) {
+		int layer = three ? column(a->cz, dz, nz, wrap) : 0, face = three && (dz == -ring || dz == ring);
+		for (int dy = ylo; dy <= yhi; dy++) {
+			uint32_t row = cell_at(g, 0, column(a->cy, dy, g->ny, wrap), layer);
+			if (face || dy == -ring || dy == ring) { /* a whole row */
+				for (int dx = xlo; dx <= xhi; dx++)
+					best = cell_nearest(g, p, row + (uint32_t)column(a->cx, dx, g->nx, wrap),
+					                    self, x, y, z, best, wrap, three);
+				continue;
+			}
+			if (-ring >= a->wx.lo) /* the sides: two cells */
+				best = cell_nearest(g, p, row + (uint32_t)column(a->cx, -ring, g->nx, wrap),
+				                    self, x, y, z, best, wrap, three);
+			if (ring <= a->wx.hi)
+				best = cell_nearest(g, p, row + (uint32_t)column(a->cx, ring, g->nx, wrap),
+				                    self, x, y, z, best, wrap, three);
+		}
+	}
+	return best;
+}
+
+/*
+ * Distance along one axis from p to the cells not yet seen, once columns
+ * at .. at+lo-1 and at+hi+1 .. (beyond the window w) remain: on a torus the
+ * unseen columns are one arc, whose nearest point is on one of its two end
+ * columns (the short last column included, so no allowance is needed); in
+ * open space the edges of the block seen.  INFINITY when none remain.
+ */
+SPECIALIZED double unseen_axis(double p, int at, int ring, struct window w, int n, double size,
+                               double span, const int wrap)
+{
+	double bound = INFINITY, lo, hi;
+
+	if (w.lo < -ring) {
+		if (wrap) {
+			extent(column(at, -ring - 1, n, 1), size, span, 1, &lo, &hi);
+			bound = to_interval(p, lo, hi, 1, span);
+		} else {
+			bound = p - (at - ring) * size;
+		}
+	}
+	if (w.hi > ring) {
+		if (wrap) {
+			extent(column(at, ring + 1, n, 1), size, span, 1, &lo, &hi);
+			bound = lesser(bound, to_interval(p, lo, hi, 1, span));
+		} else {
+			bound = lesser(bound, (at + ring + 1) * size - p);
+		}
+	}
+	return bound;
+}
+
+/*
+ * How far the cells not yet seen are from (x, y, z) once rings 0..ring
+ * are: the block seen spans columns cx-ring .. cx+ring, rows cy-ring ..
+ * cy+ring (and layers cz-ring .. cz+ring).  INFINITY when every cell is seen.
+ */
+SPECIALIZED double unseen(const struct grid *g, const struct space *sp, const struct around *a, int ring,
+                          double zcell, double x, double y, double z, const int wrap, const int three)
+{
+	double bound = lesser(unseen_axis(x, a->cx, ring, a->wx, g->nx, g->cell, sp->w, wrap),
+	                      unseen_axis(y, a->cy, ring, a->wy, g->ny, g->cell, sp->h, wrap));
+	if (three)
+		bound = lesser(bound, unseen_axis(z, a->cz, ring, a->wz, layers(g), zcell, sp->d, wrap));
+	return bound;
+}
+
 /*
  * Sum over boids of the distance to the nearest other boid: for each boid,
- * rings of cells around its own (ring k: Chebyshev distance k) until the best
- * distance found is no more than the distance from the boid to the cells
- * not yet seen.  `wrap` is a constant in each of the two calls below, so the
- * compiler makes a copy of the loop for each.
+ * rings of cells around its own until the best distance found is no more
+ * than the distance from the boid to the cells not yet seen.  `wrap` and
+ * `three` are constants in each of the calls below, so the compiler makes a
+ * copy of the loop for each.
  */
-static inline double nn_scan(const struct grid *g, const double *X, const double *Y,
-                             const struct space *sp, const int wrap)
+SPECIALIZED double nn_scan(const struct grid *g, const struct points *p, const int wrap, const int three)
 {
-	double cell = g->cell, w = sp->w, h = sp->h;
-	double slack = fmax(deficit(g, sp, 0), deficit(g, sp, 1));
+	const struct space *sp = p->sp;
+	int nz = three ? layers(g) : 1;
+	double zcell = three ? layer_depth(g, sp) : 0;
 	double sum = 0;
+	struct around a;
 
-	for (int cy = 0; cy < g->ny; cy++) {
-		struct window wy = window_of(cy, g->ny, wrap);
-		for (int cx = 0; cx < g->nx; cx++) {
-			uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-			if (g->start[c] == g->start[c + 1])
-				continue;
-			struct window wx = window_of(cx, g->nx, wrap);
-
-			for (uint32_t k = g->start[c]; k < g->start[c + 1]; k++) {
-				double x = X[k], y = Y[k], best = INFINITY;
-				for (int ring = 0;; ring++) {
-					int ylo = wy.lo > -ring ? wy.lo : -ring, yhi = wy.hi < ring ? wy.hi : ring;
-					int xlo = wx.lo > -ring ? wx.lo : -ring, xhi = wx.hi < ring ? wx.hi : ring;
-					for (int dy = ylo; dy <= yhi; dy++) {
-						uint32_t row = (uint32_t)column(cy, dy, g->ny, wrap) * (uint32_t)g->nx;
-						if (dy == -ring || dy == ring) { /* top or bottom: the whole row */
-							for (int dx = xlo; dx <= xhi; dx++)
-								best = cell_nearest(g, X, Y, row + (uint32_t)column(cx, dx, g->nx, wrap),
-								                    k, x, y, wrap, w, h, best);
-							continue;
-						}
-						if (-ring >= wx.lo) /* the sides: two cells */
-							best = cell_nearest(g, X, Y, row + (uint32_t)column(cx, -ring, g->nx, wrap),
-							                    k, x, y, wrap, w, h, best);
-						if (ring <= wx.hi)
-							best = cell_nearest(g, X, Y, row + (uint32_t)column(cx, ring, g->nx, wrap),
-							                    k, x, y, wrap, w, h, best);
+	for (a.cz = 0; a.cz < nz; a.cz++) {
+		a.wz = window_of(a.cz, nz, wrap);
+		for (a.cy = 0; a.cy < g->ny; a.cy++) {
+			a.wy = window_of(a.cy, g->ny, wrap);
+			for (a.cx = 0; a.cx < g->nx; a.cx++) {
+				uint32_t c = cell_at(g, a.cx, a.cy, a.cz);
+				if (g->start[c] == g->start[c + 1])
+					continue;
+				a.wx = window_of(a.cx, g->nx, wrap);
+				for (uint32_t k = g->start[c]; k < g->start[c + 1]; k++) {
+					double x = p->x[k], y = p->y[k], z = three ? p->z[k] : 0, best = INFINITY;
+					for (int ring = 0;; ring++) {
+						best = ring_nearest(g, p, &a, ring, k, x, y, z, best, wrap, three);
+						double bound = unseen(g, sp, &a, ring, zcell, x, y, z, wrap, three);
+						if (bound == INFINITY || best == 0)
+							break; /* every cell seen, or nothing can be nearer */
+						if (best <= bound * bound)
+							break;
 					}
-					/* How far the unseen cells are: the block seen so far spans
-					 * columns cx-ring .. cx+ring and rows cy-ring .. cy+ring. */
-					double bound = INFINITY;
-					if (wx.lo < -ring)
-						bound = lesser(bound, x - (cx - ring) * cell);
-					if (wx.hi > ring)
-						bound = lesser(bound, (cx + ring + 1) * cell - x);
-					if (wy.lo < -ring)
-						bound = lesser(bound, y - (cy - ring) * cell);
-					if (wy.hi > ring)
-						bound = lesser(bound, (cy + ring + 1) * cell - y);
-					if (bound == INFINITY || best == 0)
-						break; /* every cell seen, or nothing can be nearer */
-					bound -= slack;
-					if (bound > 0 && best <= bound * bound)
-						break;
+					sum += sqrt(best);
 				}
-				sum += sqrt(best);
 			}
 		}
 	}
 	return sum;
 }
 
-static double nn_pass(const struct grid *g, const double *X, const double *Y, const struct space *sp)
+static double nn_pass(const struct grid *g, const struct points *p)
 {
-	return sp->wrap ? nn_scan(g, X, Y, sp, 1) : nn_scan(g, X, Y, sp, 0);
+	if (p->sp->three)
+		return p->sp->wrap ? nn_scan(g, p, 1, 1) : nn_scan(g, p, 0, 1);
+	return p->sp->wrap ? nn_scan(g, p, 1, 0) : nn_scan(g, p, 0, 0);
 }
 
 /* --------------------------------------------------------------- clusters */
@@ -337,19 +544,15 @@ static void unite(uint32_t *parent, uint32_t *size, uint32_t a, uint32_t b)
 	size[a] += size[b];
 }
 
-static inline int linked(const double *X, const double *Y, uint32_t a, uint32_t b,
-                         const struct space *sp, double r2)
-{
-	double dx = sep(X[a] - X[b], sp->wrap, sp->w);
-	double dy = sep(Y[a] - Y[b], sp->wrap, sp->h);
-	return dx * dx + dy * dy < r2;
-}
+/* Union-find over the boids in grid order. */
+struct sets {
+	uint32_t *parent, *size;
+};
 
-/* Distance from p to the interval [lo, hi] of an axis (the short way on a torus). */
-static inline double to_interval(double p, double lo, double hi, int wrap, double period)
+/* Are boids a and b closer than r?  `three` is a constant in each copy. */
+SPECIALIZED int linked(const struct points *p, uint32_t a, uint32_t b, double r2, const int three)
 {
-	double d = fabs(sep(p - 0.5 * (lo + hi), wrap, period)) - 0.5 * (hi - lo);
-	return d > 0 ? d : 0;
+	return dist2(p, b, p->x[a], p->y[a], three ? p->z[a] : 0, p->sp->wrap, three) < r2;
 }
 
 /*
@@ -357,27 +560,33 @@ static inline double to_interval(double p, double lo, double hi, int wrap, doubl
  * a farther than r from b's box are skipped.  With `whole`, each cell is one
  * group already and one link is enough.
  */
-static void join_cells(const struct grid *g, const double *X, const double *Y, uint32_t *parent,
-                       uint32_t *size, uint32_t a, uint32_t b, int whole, const struct space *sp,
-                       double r2)
+SPECIALIZED void join_cells(const struct grid *g, const struct points *p, struct sets *u, uint32_t a,
+                              uint32_t b, int whole, double r2, const int three)
 {
-	if (whole && find(parent, g->start[a]) == find(parent, g->start[b]))
+	const struct space *sp = p->sp;
+	if (whole && find(u->parent, g->start[a]) == find(u->parent, g->start[b]))
 		return;
-	double cell = g->cell;
-	int bx = (int)(b % (uint32_t)g->nx), by = (int)(b / (uint32_t)g->nx);
-	double x0 = bx * cell, x1 = lesser(x0 + cell, sp->w), y0 = by * cell, y1 = lesser(y0 + cell, sp->h);
-	if (!sp->wrap) { /* the last cells hold boids up to the box's edge, wherever it is */
-		x1 = x0 + cell;
-		y1 = y0 + cell;
-	}
+	uint32_t layer = (uint32_t)g->nx * (uint32_t)g->ny, in = b % layer;
+	int bx = (int)(in % (uint32_t)g->nx), by = (int)(in / (uint32_t)g->nx), bz = (int)(b / layer);
+	double x0, x1, y0, y1, z0 = 0, z1 = 0;
+	extent(bx, g->cell, sp->w, sp->wrap, &x0, &x1);
+	extent(by, g->cell, sp->h, sp->wrap, &y0, &y1);
+	if (three)
+		extent(bz, layer_depth(g, sp), sp->d, sp->wrap, &z0, &z1);
 	for (uint32_t i = g->start[a]; i < g->start[a + 1]; i++) {
-		double ex = to_interval(X[i], x0, x1, sp->wrap, sp->w);
-		double ey = to_interval(Y[i], y0, y1, sp->wrap, sp->h);
-		if (ex * ex + ey * ey >= r2)
+		double ex = to_interval(p->x[i], x0, x1, sp->wrap, sp->w);
+		double ey = to_interval(p->y[i], y0, y1, sp->wrap, sp->h);
+		double e2 = ex * ex + ey * ey;
+		if (three) {
+			double ez = to_interval(p->z[i], z0, z1, sp->wrap, sp->d);
+			e2 += ez * ez;
+		}
+		if (e2 >= r2)
 			continue;
+		*p->visits += g->start[b + 1] - g->start[b];
 		for (uint32_t j = g->start[b]; j < g->start[b + 1]; j++)
-			if (linked(X, Y, i, j, sp, r2)) {
-				unite(parent, size, i, j);
+			if (linked(p, i, j, r2, three)) {
+				unite(u->parent, u->size, i, j);
 				if (whole)
 					return;
 			}
@@ -392,146 +601,232 @@ static int reach(double r, double cell, double def, int n)
 	return k < n ? (int)k : n;
 }
 
-static long cluster_pass(const struct grid *g, const double *X, const double *Y, size_t n,
-                         uint32_t *parent, uint32_t *size, const struct space *sp, double r)
+/* The offsets from a cell to the cells whose boids may link with its own. */
+struct offsets {
+	int n;
+	int d[7 * 7 * 7][3];    /* (dx, dy, dz); reach <= 3 each way */
+	int half;               /* only the forward half: each pair of cells comes up once */
+};
+
+/*
+ * Usually only the forward half (later layers, later rows, or later in the
+ * row), so that each pair of cells comes up once.  On a torus only a few
+ * cells across, offsets could reach the same cell both ways round: then
+ * every distinct offset, and pairs are taken from their lower-numbered cell.
+ */
+static void link_offsets(const struct grid *g, const struct space *sp, double r, struct offsets *o)
 {
-	double cell = g->cell, r2 = r * r;
-	double defx = deficit(g, sp, 0), defy = deficit(g, sp, 1);
-	int rx = reach(r, cell, defx, g->nx), ry = reach(r, cell, defy, g->ny);
-	/* A cell's diagonal shorter than r: all its boids are linked. */
-	int whole = cell * M_SQRT2 < r;
-	/*
-	 * The neighbour cells to try, as offsets.  Usually only the forward half
-	 * (later rows, or later in the row), so that each pair of cells comes up
-	 * once.  On a torus only a few cells across, offsets could reach the same
-	 * cell both ways round: then every distinct offset, and pairs are taken
-	 * from their lower-numbered cell.
-	 */
-	int half = !sp->wrap || (2 * rx + 1 <= g->nx && 2 * ry + 1 <= g->ny);
-	struct window wx = window_of(0, g->nx, 1), wy = window_of(0, g->ny, 1);
-	int off[49][2], noff = 0;
+	double cell = g->cell, zcell = sp->three ? layer_depth(g, sp) : 1, r2 = r * r;
+	double def[3] = { deficit(g, sp, 0), deficit(g, sp, 1), sp->three ? deficit(g, sp, 2) : 0 };
+	int nz = sp->three ? layers(g) : 1;
+	int rx = reach(r, cell, def[0], g->nx), ry = reach(r, cell, def[1], g->ny);
+	int rz = nz > 1 ? reach(r, zcell, def[2], nz) : 0; /* one layer: nothing beyond it */
+	struct window w[3] = { window_of(0, g->nx, 1), window_of(0, g->ny, 1), window_of(0, nz, 1) };
+	int rr[3] = { rx, ry, rz };
 
-	assert(rx <= 3 && ry <= 3); /* cells are >= 0.7071 r: reach <= ceil(2.42) */
-	if (half || wx.lo < -rx)
-		wx.lo = -rx;
-	if (half || wx.hi > rx)
-		wx.hi = rx;
-	if (half || wy.lo < -ry)
-		wy.lo = -ry;
-	if (half || wy.hi > ry)
-		wy.hi = ry;
-	for (int dy = half ? 0 : wy.lo; dy <= wy.hi; dy++)
-		for (int dx = wx.lo; dx <= wx.hi; dx++) {
-			double gx = fmax(0, (abs(dx) - 1) * cell - defx);
-			double gy = fmax(0, (abs(dy) - 1) * cell - defy);
-			if ((dx == 0 && dy == 0) || (half && dy == 0 && dx < 0))
-				continue;
-			if (gx * gx + gy * gy >= r2)
-				continue; /* the cells' boxes are too far apart */
-			off[noff][0] = dx;
-			off[noff++][1] = dy;
-		}
-
-	for (uint32_t k = 0; k < (uint32_t)n; k++) {
-		parent[k] = k;
-		size[k] = 1;
+	assert(rx <= 3 && ry <= 3 && rz <= 3); /* cells are >= 0.577 r: reach <= ceil(2.74) */
+	o->half = !sp->wrap || (2 * rx + 1 <= g->nx && 2 * ry + 1 <= g->ny && 2 * rz + 1 <= nz);
+	for (int k = 0; k < 3; k++) {
+		if (o->half || w[k].lo < -rr[k])
+			w[k].lo = -rr[k];
+		if (o->half || w[k].hi > rr[k])
+			w[k].hi = rr[k];
 	}
-	for (uint32_t c = 0; c < (uint32_t)g->nx * (uint32_t)g->ny; c++) {
+	o->n = 0;
+	for (int dz = w[2].lo; dz <= w[2].hi; dz++)
+		for (int dy = w[1].lo; dy <= w[1].hi; dy++)
+			for (int dx = w[0].lo; dx <= w[0].hi; dx++) {
+				/* the forward half: dz > 0, or dz = 0 and dy > 0, or both 0 and dx > 0 */
+				int back = dz < 0 || (dz == 0 && (dy < 0 || (dy == 0 && dx < 0)));
+				double gx = fmax(0, (abs(dx) - 1) * cell - def[0]);
+				double gy = fmax(0, (abs(dy) - 1) * cell - def[1]);
+				double gz = fmax(0, (abs(dz) - 1) * zcell - def[2]);
+				if ((dx == 0 && dy == 0 && dz == 0) || (o->half && back))
+					continue;
+				if (gx * gx + gy * gy + gz * gz >= r2)
+					continue; /* the cells' boxes are too far apart */
+				o->d[o->n][0] = dx;
+				o->d[o->n][1] = dy;
+				o->d[o->n++][2] = dz;
+			}
+}
+
+/* Links the boids within each cell: all of them when the cell is smaller than r (whole). */
+SPECIALIZED void link_within(const struct grid *g, const struct points *p, struct sets *u, size_t ncells,
+                               int whole, double r2, const int three)
+{
+	for (uint32_t c = 0; c < (uint32_t)ncells; c++) {
 		uint32_t s = g->start[c], e = g->start[c + 1];
 		if (whole) {
 			for (uint32_t k = s + 1; k < e; k++)
-				parent[k] = s;
+				u->parent[k] = s;
 			if (e > s)
-				size[s] = e - s;
+				u->size[s] = e - s;
 			continue;
 		}
 		for (uint32_t i = s; i < e; i++)
 			for (uint32_t j = i + 1; j < e; j++)
-				if (linked(X, Y, i, j, sp, r2))
-					unite(parent, size, i, j);
+				if (linked(p, i, j, r2, three))
+					unite(u->parent, u->size, i, j);
 	}
+}
 
-	for (int cy = 0; cy < g->ny; cy++)
-		for (int cx = 0; cx < g->nx; cx++) {
-			uint32_t a = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-			if (g->start[a] == g->start[a + 1])
-				continue;
-			for (int o = 0; o < noff; o++) {
-				int bx = cx + off[o][0], by = cy + off[o][1];
-				if (sp->wrap) {
-					bx = column(cx, off[o][0], g->nx, 1);
-					by = column(cy, off[o][1], g->ny, 1);
-				} else if (bx < 0 || bx >= g->nx || by >= g->ny) {
+/* Clusters by union-find; `three` is a constant in each of the calls in cluster_pass(). */
+SPECIALIZED long cluster_scan(const struct grid *g, const struct points *p, size_t n, struct sets *u,
+                              double r, const int three)
+{
+	const struct space *sp = p->sp;
+	double cell = g->cell, r2 = r * r;
+	int nz = three ? layers(g) : 1;
+	double zcell = three ? layer_depth(g, sp) : 0;
+	/* A cell's diagonal shorter than r: all its boids are linked. */
+	int whole = three ? sqrt(2 * cell * cell + zcell * zcell) < r : cell * M_SQRT2 < r;
+	struct offsets o;
+
+	link_offsets(g, sp, r, &o);
+	for (uint32_t k = 0; k < (uint32_t)n; k++) {
+		u->parent[k] = k;
+		u->size[k] = 1;
+	}
+	link_within(g, p, u, (size_t)g->nx * (size_t)g->ny * (size_t)nz, whole, r2, three);
+
+	for (int cz = 0; cz < nz; cz++)
+		for (int cy = 0; cy < g->ny; cy++)
+			for (int cx = 0; cx < g->nx; cx++) {
+				uint32_t a = cell_at(g, cx, cy, three ? cz : 0);
+				if (g->start[a] == g->start[a + 1])
 					continue;
+				for (int k = 0; k < o.n; k++) {
+					int bx = cx + o.d[k][0], by = cy + o.d[k][1], bz = three ? cz + o.d[k][2] : 0;
+					if (sp->wrap) {
+						bx = column(cx, o.d[k][0], g->nx, 1);
+						by = column(cy, o.d[k][1], g->ny, 1);
+						bz = three ? column(cz, o.d[k][2], nz, 1) : 0;
+					} else if (bx < 0 || bx >= g->nx || (three && by < 0) || by >= g->ny ||
+					           bz < 0 || bz >= nz) { /* 2D: the forward half has dy >= 0 */
+						continue;
+					}
+					uint32_t b = cell_at(g, bx, by, bz);
+					if ((!o.half && b <= a) || g->start[b] == g->start[b + 1])
+						continue;
+					join_cells(g, p, u, a, b, whole, r2, three);
 				}
-				uint32_t b = (uint32_t)by * (uint32_t)g->nx + (uint32_t)bx;
-				if ((!half && b <= a) || g->start[b] == g->start[b + 1])
-					continue;
-				join_cells(g, X, Y, parent, size, a, b, whole, sp, r2);
 			}
-		}
 
 	long groups = 0;
 	for (uint32_t k = 0; k < (uint32_t)n; k++)
-		groups += parent[k] == k;
+		groups += u->parent[k] == k;
 	return groups;
+}
+
+static long cluster_pass(const struct grid *g, const struct points *p, size_t n, struct sets *u, double r)
+{
+	return p->sp->three ? cluster_scan(g, p, n, u, r, 1) : cluster_scan(g, p, n, u, r, 0);
 }
 
 /* ------------------------------------------------------------------ entry */
 
+/* Checks the input and finds the flock's bounding box lo[3], hi[3].  Returns 0 or -EINVAL. */
+static int check_input(const struct metrics_input *in, const struct space *sp, double lo[3], double hi[3])
+{
+	if (!(in->cluster_radius > 0 && in->cluster_radius < BIG) || in->n >= UINT32_MAX)
+		return -EINVAL;
+	if (sp->wrap && !(sp->w > 0 && sp->h > 0 && sp->w < BIG && sp->h < BIG))
+		return -EINVAL;
+	if (sp->wrap && sp->three && !(sp->d > 0 && sp->d < BIG))
+		return -EINVAL;
+	if (sp->three && !in->vz)
+		return -EINVAL;
+	lo[0] = lo[1] = lo[2] = INFINITY;
+	hi[0] = hi[1] = hi[2] = -INFINITY;
+	for (size_t i = 0; i < in->n; i++) {
+		if (!(fabs(in->x[i]) < BIG && fabs(in->y[i]) < BIG && fabs(in->vx[i]) < BIG &&
+		      fabs(in->vy[i]) < BIG)) /* also NaN */
+			return -EINVAL;
+		lo[0] = lesser(lo[0], in->x[i]);
+		hi[0] = greater(hi[0], in->x[i]);
+		lo[1] = lesser(lo[1], in->y[i]);
+		hi[1] = greater(hi[1], in->y[i]);
+		if (!sp->three)
+			continue;
+		if (!(fabs(in->z[i]) < BIG && fabs(in->vz[i]) < BIG))
+			return -EINVAL;
+		lo[2] = lesser(lo[2], in->z[i]);
+		hi[2] = greater(hi[2], in->z[i]);
+	}
+	return 0;
+}
+
+/* Moves the positions into the grids' box: reduced onto the torus, or from the bounding box's corner. */
+static void place(struct metrics_ctx *c, const struct metrics_input *in, struct space *sp,
+                  const double lo[3], const double hi[3])
+{
+	for (size_t i = 0; i < in->n; i++) {
+		c->px[i] = sp->wrap ? reduce(in->x[i], sp->w) : in->x[i] - lo[0];
+		c->py[i] = sp->wrap ? reduce(in->y[i], sp->h) : in->y[i] - lo[1];
+	}
+	if (sp->three)
+		for (size_t i = 0; i < in->n; i++)
+			c->pz[i] = sp->wrap ? reduce(in->z[i], sp->d) : in->z[i] - lo[2];
+	if (!sp->wrap) {
+		sp->w = hi[0] - lo[0];
+		sp->h = hi[1] - lo[1];
+		sp->d = sp->three ? hi[2] - lo[2] : 0;
+	}
+}
+
+/* Builds grid g over the placed positions and gathers them into its order. */
+static int index_points(struct metrics_ctx *c, struct grid *g, size_t n, const struct space *sp,
+                        double radius, double *ox, double *oy, double *oz, struct points *p)
+{
+	int err = build_grid(g, c->px, c->py, sp->three ? c->pz : NULL, n, sp, radius);
+
+	if (err)
+		return err;
+	gather(g, c->px, c->py, sp->three ? c->pz : NULL, n, ox, oy, oz);
+	*p = (struct points){ ox, oy, sp->three ? oz : NULL, sp, &c->visits };
+	return 0;
+}
+
 int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struct metrics *out)
 {
 	size_t n = in->n;
-	struct space sp = { .wrap = in->wrap != 0, .w = in->width, .h = in->height };
-	double r = in->cluster_radius;
+	struct space sp = { .wrap = in->wrap != 0, .three = in->z != NULL,
+	                    .w = in->width, .h = in->height, .d = in->depth };
+	double r = in->cluster_radius, lo[3], hi[3];
+	struct points p;
 	int err;
 
-	if (!(r > 0 && r < BIG) || n >= UINT32_MAX)
-		return -EINVAL;
-	if (sp.wrap && !(sp.w > 0 && sp.h > 0 && sp.w < BIG && sp.h < BIG))
-		return -EINVAL;
+	c->visits = 0;
+	if ((err = check_input(in, &sp, lo, hi)))
+		return err;
 	if (n == 0) {
 		memset(out, 0, sizeof(*out));
 		return 0;
 	}
-	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-	for (size_t i = 0; i < n; i++) {
-		if (!(fabs(in->x[i]) < BIG && fabs(in->y[i]) < BIG && fabs(in->vx[i]) < BIG &&
-		      fabs(in->vy[i]) < BIG)) /* also NaN */
-			return -EINVAL;
-		x0 = lesser(x0, in->x[i]);
-		x1 = greater(x1, in->x[i]);
-		y0 = lesser(y0, in->y[i]);
-		y1 = greater(y1, in->y[i]);
-	}
-	if ((err = reserve(c, n)))
+	if ((err = reserve(c, n, sp.three)))
 		return err;
-
 	/* The box the grids cover: the torus, or the flock's bounding box. */
-	for (size_t i = 0; i < n; i++) {
-		c->px[i] = sp.wrap ? reduce(in->x[i], sp.w) : in->x[i] - x0;
-		c->py[i] = sp.wrap ? reduce(in->y[i], sp.h) : in->y[i] - y0;
-	}
-	if (!sp.wrap) {
-		sp.w = x1 - x0;
-		sp.h = y1 - y0;
-	}
+	place(c, in, &sp, lo, hi);
 
 	struct metrics m;
-	centre_pass(in, c->px, c->py, &sp, &m);
+	if (sp.three)
+		centre_pass3(in, c->px, c->py, c->pz, &sp, &m);
+	else
+		centre_pass(in, c->px, c->py, &sp, &m);
 
 	/* Cells near the mean spacing; grid_build caps their number near 4n. */
-	double spacing = sqrt(sp.w * sp.h / (double)n);
-	if ((err = grid_build(&c->near, c->px, c->py, n, sp.w, sp.h, 0.7 * spacing)))
+	double spacing = sp.three ? cbrt(sp.w * sp.h * sp.d / (double)n) : sqrt(sp.w * sp.h / (double)n);
+	if ((err = index_points(c, &c->near, n, &sp, 0.7 * spacing, c->nearx, c->neary, c->nearz, &p)))
 		return err;
-	gather(&c->near, c->px, c->py, n, c->nearx, c->neary);
-	m.nn_distance = n < 2 ? 0 : nn_pass(&c->near, c->nearx, c->neary, &sp) / (double)n;
+	m.nn_distance = n < 2 ? 0 : nn_pass(&c->near, &p) / (double)n;
 
-	/* 0.7071 < 1/sqrt(2): a cell's diagonal stays under r, see cluster_pass. */
-	if ((err = grid_build(&c->link, c->px, c->py, n, sp.w, sp.h, 0.7071 * r)))
+	/* A cell's diagonal under r, see cluster_pass: 0.7071 < 1/sqrt(2), 0.5773 < 1/sqrt(3). */
+	if ((err = index_points(c, &c->link, n, &sp, (sp.three ? 0.5773 : 0.7071) * r,
+	                        c->linkx, c->linky, c->linkz, &p)))
 		return err;
-	gather(&c->link, c->px, c->py, n, c->linkx, c->linky);
-	m.clusters = cluster_pass(&c->link, c->linkx, c->linky, n, c->parent, c->size, &sp, r);
+	struct sets u = { c->parent, c->size };
+	m.clusters = cluster_pass(&c->link, &p, n, &u, r);
 
 	*out = m;
 	return 0;

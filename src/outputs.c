@@ -273,7 +273,7 @@ int outputs_open(struct outputs *out)
 	if (s->trajectory) {
 		err = outfile_begin(&out->traj_file, s->trajectory, s->overwrite);
 		if (!err)
-			err = traj_write_header(out->traj_file.fp);
+			err = traj_write_header(out->traj_file.fp, out->cfg->sim.dims);
 		if (err)
 			return report_failure("cannot write", s->trajectory, err);
 	}
@@ -332,13 +332,14 @@ void outputs_record(struct outputs *out, const struct sim *m, long frame)
 	const struct run_options *s = &out->cfg->run;
 
 	if (s->trajectory && out->traj_file.path) {
-		int err = traj_write_frame(out->traj_file.fp, frame, m->n, m->x, m->y, m->vx, m->vy);
+		struct traj_cols c = { m->n, m->x, m->y, m->vx, m->vy, m->z, m->vz };
+		int err = traj_write_frame(out->traj_file.fp, frame, &c);
 		if (err)
 			side_file_failed(out, &out->traj_file, "cannot write", s->trajectory, err);
 	}
 	if (out->want_metrics && !out->metrics_failed) {
 		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
-		                            sim_wraps(m), out->cfg->sim.flock_radius };
+		                            sim_wraps(m), out->cfg->sim.flock_radius, m->z, m->vz, m->p.depth };
 		int err = metrics_compute(&out->mctx, &in, &out->mlast);
 		if (err) {
 			side_file_failed(out, &out->metrics_file, "cannot measure the flock for",

@@ -22,6 +22,8 @@ void sim_params_default(struct sim_params *p, double width, double height)
 	memset(p, 0, sizeof(*p));
 	p->width = width;
 	p->height = height;
+	p->dims = 2;
+	p->depth = width < height ? width : height;
 	p->predators = 3;
 	p->edges = SIM_BOUNCE;
 	p->update = SIM_SEQUENTIAL;
@@ -52,6 +54,7 @@ static void free_arrays(struct sim *s)
 	if (s->state_of && s->state_of->state_release)
 		s->state_of->state_release(s);
 	free(s->x); /* one block holds all the double arrays */
+	free(s->z); /* and one the 3D ones */
 	free(s->gpos);
 	free(s->esc);
 	free(s->escf);
@@ -84,6 +87,11 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->gy = a + 7 * m;
 	s->gvx = a + 8 * m;
 	s->gvy = a + 9 * m;
+	if (p->dims == 3) {
+		if (!(s->z = calloc(2 * m, sizeof(double))))
+			goto fail;
+		s->vz = s->z + m;
+	}
 	if (p->model->state_init) {
 		if (p->model->state_init(s) != 0)
 			goto fail;
@@ -127,6 +135,11 @@ int sim_step(struct sim *s)
 		s->vx[i] = bound(s->vx[i]);
 		s->vy[i] = bound(s->vy[i]);
 	}
+	if (s->z)
+		for (size_t i = 0; i < s->n; i++) {
+			s->z[i] = bound(s->z[i]);
+			s->vz[i] = bound(s->vz[i]);
+		}
 	s->steps++;
 	return 0;
 }

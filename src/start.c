@@ -23,13 +23,14 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  * the picture (plus the trail ring).  The stated maximum is 80% of the
  * machine's physical memory.
  */
-static void check_memory(const struct run_options *s, const struct start_budget *b)
+static void check_memory(const struct run_options *s, int dims, const struct start_budget *b)
 {
 	double n = (double)s->boids, slots = b->slots;
 	double trail = s->trail > 1 ? (double)s->trail : 0;
 	double picture = (double)b->pic_w * b->pic_h * 4 * 2.5; /* ARGB + yuv + encoder */
-	double flock = n * (10 * 8 + 4 * 4) * 2;                  /* sim arrays, grids, metrics */
-	double bytes = flock + slots * (n * 32 + trail * n * 16 + picture) + trail * n * 16;
+	double state = dims == 3 ? 48 : 32;                       /* a boid's position and velocity */
+	double flock = n * (10 * 8 + 4 * 4 + (state - 32)) * 2;   /* sim arrays, grids, metrics */
+	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
 	if (phys > 0 && bytes > 0.8 * phys)
@@ -70,20 +71,77 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: '%s' has %zu boids (at most %ld)", name, st->n, CLI_MAX_BOIDS);
 }
 
+/*
+ * What the file sets: its boid count, and a 3D file starts a 3D flock (its
+ * dims win, as its count does).  A 2D file may start a 3D flock
+ * (start_build() puts it in the middle plane).  Returns -EINVAL, changing
+ * nothing, for a 3D file when --dims 2 was asked for (on the command line
+ * or in a config file).
+ */
+static int take_file(struct config *c, const struct traj_state *st)
+{
+	if (st->dims == 3 && c->sim.dims != 3 && cli_given(c, "dims"))
+		return -EINVAL;
+	c->run.boids = st->n;
+	if (st->dims == 3)
+		c->sim.dims = 3;
+	return 0;
+}
+
+/* The default 3 predators in a flock of 2 become 2; returns whether more remain than boids. */
+static int fit_predators(struct config *c)
+{
+	size_t *predators = &c->sim.predators;
+
+	if (*predators > c->run.boids && !cli_given(c, "predators"))
+		*predators = c->run.boids;
+	return *predators > c->run.boids;
+}
+
 void start_read(struct start *f, struct config *c)
 {
 	struct run_options *s = &c->run;
-	size_t *predators = &c->sim.predators;
 
 	memset(f, 0, sizeof(*f));
 	if (s->init) {
 		load_init(s, &f->init);
-		s->boids = f->init.n;
+		if (take_file(c, &f->init) != 0)
+			report_usage("--init: '%s' holds a 3D flock (z and vz columns) but --dims is %d "
+			             "(leave --dims out, or give --dims 3)", CLI_CUT_PATH(s->init), c->sim.dims);
 	}
-	if (*predators > s->boids && !cli_given(c, "predators"))
-		*predators = s->boids; /* the default 3 in a flock of 2 */
-	if (*predators > s->boids)
-		report_usage("--predators: %zu is more than the %zu boids", *predators, s->boids);
+	if (fit_predators(c))
+		report_usage("--predators: %zu is more than the %zu boids", c->sim.predators, s->boids);
+}
+
+void start_preview(struct config *c)
+{
+	struct traj_state st;
+	struct traj_error te;
+	struct stat sb;
+	FILE *f = c->run.init ? fopen(c->run.init, "r") : NULL;
+
+	/* a regular file only: reading a FIFO would take what the run is meant to read */
+	if (f && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && traj_load(f, &st, &te) == 0) {
+		take_file(c, &st);
+		traj_state_release(&st);
+	}
+	if (f)
+		fclose(f);
+	fit_predators(c);
+}
+
+/* A 3D flock from --init: the file's z and vz, or a 2D file's boids in the middle plane at rest in z. */
+static void place_depth(struct sim *m, const struct traj_state *st)
+{
+	if (st->z) {
+		memcpy(m->z, st->z, st->n * sizeof(double));
+		memcpy(m->vz, st->vz, st->n * sizeof(double));
+		return;
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		m->z[i] = m->p.depth / 2;
+		m->vz[i] = 0;
+	}
 }
 
 void start_build(struct start *f, const struct config *c, int threads, const struct start_budget *b)
@@ -91,7 +149,7 @@ void start_build(struct start *f, const struct config *c, int threads, const str
 	const struct run_options *s = &c->run;
 	struct traj_state *st = &f->init;
 
-	check_memory(s, b);
+	check_memory(s, c->sim.dims, b);
 	f->pool = pool_new(threads);
 	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0) {
 		report("out of memory for %zu boids", s->boids);
@@ -104,6 +162,8 @@ void start_build(struct start *f, const struct config *c, int threads, const str
 		memcpy(f->sim.y, st->y, st->n * sizeof(double));
 		memcpy(f->sim.vx, st->vx, st->n * sizeof(double));
 		memcpy(f->sim.vy, st->vy, st->n * sizeof(double));
+		if (f->sim.z)
+			place_depth(&f->sim, st);
 		traj_state_release(st);
 	}
 }

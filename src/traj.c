@@ -19,20 +19,27 @@ static int write_error(void)
 	return errno ? -errno : -EIO;
 }
 
-int traj_write_header(FILE *f)
+/* The headers of a 2D and a 3D file. */
+#define HEADER2 "frame,id,x,y,vx,vy"
+#define HEADER3 HEADER2 ",z,vz"
+
+int traj_write_header(FILE *f, int dims)
 {
 	errno = 0;
-	return fputs("frame,id,x,y,vx,vy\n", f) < 0 ? write_error() : 0;
+	return fputs(dims == 3 ? HEADER3 "\n" : HEADER2 "\n", f) < 0 ? write_error() : 0;
 }
 
-int traj_write_frame(FILE *f, long frame, size_t n, const double *x,
-                     const double *y, const double *vx, const double *vy)
+int traj_write_frame(FILE *f, long frame, const struct traj_cols *c)
 {
 	errno = 0;
-	for (size_t i = 0; i < n; i++)
-		if (fprintf(f, "%ld,%zu,%.17g,%.17g,%.17g,%.17g\n", frame, i,
-		            x[i], y[i], vx[i], vy[i]) < 0)
+	for (size_t i = 0; i < c->n; i++) {
+		int w = c->z ? fprintf(f, "%ld,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", frame, i,
+		                       c->x[i], c->y[i], c->vx[i], c->vy[i], c->z[i], c->vz[i])
+		             : fprintf(f, "%ld,%zu,%.17g,%.17g,%.17g,%.17g\n", frame, i,
+		                       c->x[i], c->y[i], c->vx[i], c->vy[i]);
+		if (w < 0)
 			return write_error();
+	}
 	return 0;
 }
 
@@ -76,63 +83,65 @@ static int field_double(const char *s, double *v)
 	return (end == s || *end || !isfinite(*v)) ? -1 : 0;
 }
 
-/* Growable columns of the frame being read. */
+/* Values a row holds after frame and id: x, y, vx, vy, then z, vz in 3D. */
+enum { VALUES_2D = 4, VALUES_3D = 6 };
+
+static const char *const value_names[VALUES_3D] = { "x", "y", "vx", "vy", "z", "vz" };
+
+/* Growable columns of the frame being read: nv of them, in one block. */
 struct cols {
 	size_t n, cap;
-	double *x, *y, *vx, *vy;
+	int nv;                  /* VALUES_2D or VALUES_3D, from the header */
+	double *col[VALUES_3D];  /* col[0] owns the block */
 };
 
-static int cols_push(struct cols *c, const double v[4])
+static int cols_push(struct cols *c, const double *v)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 256;
-		double *a = malloc(4 * cap * sizeof(double));
+		double *a = malloc((size_t)c->nv * cap * sizeof(double));
 		if (!a)
 			return -ENOMEM;
-		if (c->n) {
-			memcpy(a, c->x, c->n * sizeof(double));
-			memcpy(a + cap, c->y, c->n * sizeof(double));
-			memcpy(a + 2 * cap, c->vx, c->n * sizeof(double));
-			memcpy(a + 3 * cap, c->vy, c->n * sizeof(double));
-		}
-		free(c->x);
-		c->x = a, c->y = a + cap, c->vx = a + 2 * cap, c->vy = a + 3 * cap;
+		for (int k = 0; k < c->nv; k++)
+			if (c->n)
+				memcpy(a + (size_t)k * cap, c->col[k], c->n * sizeof(double));
+		free(c->col[0]);
+		for (int k = 0; k < c->nv; k++)
+			c->col[k] = a + (size_t)k * cap;
 		c->cap = cap;
 	}
-	c->x[c->n] = v[0];
-	c->y[c->n] = v[1];
-	c->vx[c->n] = v[2];
-	c->vy[c->n] = v[3];
+	for (int k = 0; k < c->nv; k++)
+		c->col[k][c->n] = v[k];
 	c->n++;
 	return 0;
 }
 
-/* One data row, split and checked in place: frame, id and the four values. */
-static int parse_row(char *line, long lineno, long *fr, long *id, double v[4], struct traj_error *err)
+/* One data row, split and checked in place: frame, id and the nv values. */
+static int parse_row(char *line, long lineno, int nv, long *fr, long *id, double *v,
+                     struct traj_error *err)
 {
-	static const char *const names[] = { "x", "y", "vx", "vy" };
-	char *field[7];
-	int nf = 0;
+	char *field[2 + VALUES_3D + 1];
+	int nf = 0, want = 2 + nv;
 
-	for (char *p = line; nf < 7;) {
+	for (char *p = line; nf < want + 1;) {
 		field[nf++] = p;
 		p = strchr(p, ',');
 		if (!p)
 			break;
 		*p++ = 0;
 	}
-	if (nf != 6)
-		return fail(err, lineno, "expected 6 fields, found %s", nf > 6 ? "more" : "fewer");
+	if (nf != want)
+		return fail(err, lineno, "expected %d fields, found %s", want, nf > want ? "more" : "fewer");
 	if (field_long(field[0], fr) || *fr < 0)
 		return fail(err, lineno, "frame '%.40s' is not a whole number >= 0", field[0]);
 	if (field_long(field[1], id) || *id < 0)
 		return fail(err, lineno, "id '%.40s' is not a whole number >= 0", field[1]);
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < nv; k++) {
 		if (field_double(field[2 + k], &v[k]))
-			return fail(err, lineno, "%s '%.40s' is not a finite number", names[k], field[2 + k]);
+			return fail(err, lineno, "%s '%.40s' is not a finite number", value_names[k], field[2 + k]);
 		if (fabs(v[k]) > TRAJ_VALUE_MAX)
 			return fail(err, lineno, "%s '%.40s' is beyond the limit (-%s to %s)",
-			            names[k], field[2 + k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
+			            value_names[k], field[2 + k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
 	}
 	return 0;
 }
@@ -142,12 +151,12 @@ static int take_line(char *line, ssize_t len, long lineno, long *frame, struct c
                      struct traj_error *err)
 {
 	long fr = 0, id = 0;
-	double v[4];
+	double v[VALUES_3D];
 	int ret;
 
 	if (len == 0)
 		return fail(err, lineno, "empty line");
-	if ((ret = parse_row(line, lineno, &fr, &id, v, err)) != 0)
+	if ((ret = parse_row(line, lineno, cur->nv, &fr, &id, v, err)) != 0)
 		return ret;
 	if (fr != *frame) {
 		if (fr < *frame)
@@ -160,23 +169,34 @@ static int take_line(char *line, ssize_t len, long lineno, long *frame, struct c
 	return cols_push(cur, v);
 }
 
+/* The header says 2D or 3D: sets cur->nv.  Returns 0 or -EINVAL. */
+static int take_header(const char *line, struct cols *cur, struct traj_error *err)
+{
+	if (strcmp(line, HEADER2) == 0)
+		cur->nv = VALUES_2D;
+	else if (strcmp(line, HEADER3) == 0)
+		cur->nv = VALUES_3D;
+	else
+		return fail(err, 1, "expected the header '" HEADER2 "' (or '" HEADER3 "' in 3D)");
+	return 0;
+}
+
 /* Hands the last frame over in one tight block. */
 static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
 {
-	double *a = malloc(4 * cur->n * sizeof(double));
+	size_t n = cur->n;
+	double *a = malloc((size_t)cur->nv * n * sizeof(double));
+	double **to[VALUES_3D] = { &out->x, &out->y, &out->vx, &out->vy, &out->z, &out->vz };
 
 	if (!a)
 		return -ENOMEM;
-	out->n = cur->n;
+	out->n = n;
 	out->frame = frame;
-	out->x = a;
-	out->y = a + cur->n;
-	out->vx = a + 2 * cur->n;
-	out->vy = a + 3 * cur->n;
-	memcpy(out->x, cur->x, cur->n * sizeof(double));
-	memcpy(out->y, cur->y, cur->n * sizeof(double));
-	memcpy(out->vx, cur->vx, cur->n * sizeof(double));
-	memcpy(out->vy, cur->vy, cur->n * sizeof(double));
+	out->dims = cur->nv == VALUES_3D ? 3 : 2;
+	for (int k = 0; k < cur->nv; k++) {
+		*to[k] = a + (size_t)k * n;
+		memcpy(*to[k], cur->col[k], n * sizeof(double));
+	}
 	return 0;
 }
 
@@ -199,9 +219,9 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 			line[--len] = 0;
 		if ((size_t)len != strlen(line))
 			ret = fail(err, lineno, "NUL byte in line");
-		else if (lineno == 1 && strcmp(line, "frame,id,x,y,vx,vy") != 0)
-			ret = fail(err, 1, "expected the header 'frame,id,x,y,vx,vy'");
-		else if (lineno > 1)
+		else if (lineno == 1)
+			ret = take_header(line, &cur, err);
+		else
 			ret = take_line(line, len, lineno, &frame, &cur, err);
 	}
 	if (ret)
@@ -216,7 +236,7 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 		ret = fail(err, lineno, "no rows after the header");
 	else
 		ret = hand_over(&cur, frame, out);
-	free(cur.x);
+	free(cur.col[0]);
 	free(line);
 	return ret;
 }

@@ -27,6 +27,25 @@ static int load_text(const char *text, struct traj_state *st, struct traj_error 
 	return r;
 }
 
+/* Loads text and expects its last frame to be `frame` holding want's columns, to the bit. */
+static void expect_last_frame(const char *text, long frame, const struct traj_cols *want)
+{
+	struct traj_state st;
+	struct traj_error te;
+	cr_assert_eq(load_text(text, &st, &te), 0, "%s", te.what);
+	cr_assert_eq(st.n, want->n);
+	cr_assert_eq(st.frame, frame);
+	cr_assert_eq(st.dims, want->z ? 3 : 2);
+	const double *got[6] = { st.x, st.y, st.vx, st.vy, st.z, st.vz };
+	const double *exp[6] = { want->x, want->y, want->vx, want->vy, want->z, want->vz };
+	for (int k = 0; k < 6; k++)
+		if (exp[k])
+			cr_assert_arr_eq(got[k], exp[k], want->n * sizeof(double), "column %d", k);
+		else
+			cr_assert_null(got[k], "column %d", k);
+	traj_state_release(&st);
+}
+
 Test(files, trajectory_round_trips_every_double_exactly)
 {
 	double x[3] = { 0.1, 1e-300, 640 }, y[3] = { 1.0 / 3, -0.0, 359.99999999999994 };
@@ -34,26 +53,16 @@ Test(files, trajectory_round_trips_every_double_exactly)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	traj_write_header(f);
-	traj_write_frame(f, 0, 3, y, x, vy, vx);
-	traj_write_frame(f, 1, 3, x, y, vx, vy);
+	traj_write_header(f, 2);
+	traj_write_frame(f, 0, &(struct traj_cols){ 3, y, x, vy, vx, NULL, NULL });
+	traj_write_frame(f, 1, &(struct traj_cols){ 3, x, y, vx, vy, NULL, NULL });
 	fclose(f);
 	cr_assert(strncmp(buf, "frame,id,x,y,vx,vy\n0,0,", 23) == 0);
-
-	struct traj_state st;
-	struct traj_error te;
-	cr_assert_eq(load_text(buf, &st, &te), 0, "%s", te.what);
-	cr_assert_eq(st.n, 3);
-	cr_assert_eq(st.frame, 1);
-	cr_assert_arr_eq(st.x, x, sizeof(x));
-	cr_assert_arr_eq(st.y, y, sizeof(y));
-	cr_assert_arr_eq(st.vx, vx, sizeof(vx));
-	cr_assert_arr_eq(st.vy, vy, sizeof(vy));
-	traj_state_release(&st);
+	expect_last_frame(buf, 1, &(struct traj_cols){ 3, x, y, vx, vy, NULL, NULL });
 	free(buf);
 }
 
-Test(files, malformed_trajectories_name_the_line)
+Test(files, malformed_trajectories_name_the_line_and_column)
 {
 	static const struct { const char *text; long line; const char *what; } cases[] = {
 		{ "", 0, "empty" },
@@ -70,6 +79,24 @@ Test(files, malformed_trajectories_name_the_line)
 		{ "frame,id,x,y,vx,vy\n-1,0,1,2,3,4\n", 2, "frame" },
 		{ "frame,id,x,y,vx,vy\n0,0,1,2,3,4\n\n", 3, "empty line" },
 		{ "frame,id,x,y,vx,vy\n0,0,1e300,2,3,4\n", 2, "x '1e300' is beyond the limit" },
+		/* 3D: the same errors, naming z and vz */
+		{ "frame,id,x,y,vx,vy,z\n0,0,1,2,3,4,5\n", 1, "expected the header" },
+		{ "frame,id,x,y,vx,vy,vz,z\n0,0,1,2,3,4,5,6\n", 1, "expected the header" },
+		{ "frame,id,x,y,z,vx,vy,vz\n0,0,1,2,3,4,5,6\n", 1, "expected the header" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4\n", 2, "expected 8 fields, found fewer" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5\n", 2, "expected 8 fields, found fewer" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5,6,7\n", 2, "expected 8 fields, found more" },
+		{ "frame,id,x,y,vx,vy\n0,0,1,2,3,4,5,6\n", 2, "expected 6 fields, found more" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,nan,6\n", 2, "z 'nan' is not a finite number" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,,6\n", 2, "z '' is not a finite number" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5,6x\n", 2, "vz '6x' is not a finite number" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5,-inf\n", 2, "vz '-inf'" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5,6\n0,1,1,2,3,4,1.5e9,6\n", 3,
+		  "z '1.5e9' is beyond the limit (-1e9 to 1e9)" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5,-1e300\n", 2, "vz '-1e300' is beyond the limit" },
+		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5,6\n0,2,1,2,3,4,5,6\n", 3, "id 2" },
+		{ "frame,id,x,y,vx,vy,z,vz\n1,0,1,2,3,4,5,6\n0,0,1,2,3,4,5,6\n", 3, "frame 0 after frame 1" },
+		{ "frame,id,x,y,vx,vy,z,vz\n", 1, "no rows" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct traj_state st;
@@ -77,7 +104,35 @@ Test(files, malformed_trajectories_name_the_line)
 		cr_expect_eq(load_text(cases[i].text, &st, &te), -EINVAL, "case %zu loaded", i);
 		cr_expect_eq(te.line, cases[i].line, "case %zu: line %ld", i, te.line);
 		cr_expect(strstr(te.what, cases[i].what), "case %zu: '%s'", i, te.what);
+		cr_expect_null(st.x, "case %zu handed out rows", i);
 	}
+}
+
+Test(files, trajectory_3d_round_trips_every_double_exactly)
+{
+	double x[2] = { 0.1, 640 }, y[2] = { 1.0 / 3, -0.0 }, vx[2] = { -0.5, 1e9 }, vy[2] = { 3, -1 };
+	double z[2] = { 1e-300, 359.99999999999994 }, vz[2] = { -2.2250738585072014e-308, -1e9 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	traj_write_header(f, 3);
+	traj_write_frame(f, 0, &(struct traj_cols){ 2, x, y, vx, vy, z, vz });
+	fclose(f);
+	/* the 2D columns keep their places; depth comes last */
+	cr_assert_str_eq(buf, "frame,id,x,y,vx,vy,z,vz\n"
+	                      "0,0,0.10000000000000001,0.33333333333333331,-0.5,3,1e-300,-2.2250738585072014e-308\n"
+	                      "0,1,640,-0,1000000000,-1,359.99999999999994,-1000000000\n");
+	expect_last_frame(buf, 0, &(struct traj_cols){ 2, x, y, vx, vy, z, vz });
+	free(buf);
+
+	/* a 2D file loads as 2D, with no depth */
+	struct traj_state st;
+	struct traj_error te;
+	cr_assert_eq(load_text("frame,id,x,y,vx,vy\n0,0,1,2,3,4\n", &st, &te), 0, "%s", te.what);
+	cr_assert_eq(st.dims, 2);
+	cr_assert_null(st.z);
+	cr_assert_null(st.vz);
+	traj_state_release(&st);
 }
 
 Test(files, frame_patterns)
@@ -159,6 +214,89 @@ Test(files, init_boid_count_wins_and_bad_files_exit_2)
 	cr_assert_eq(tc_boids("--no-render -f 1 --init bad.csv --trajectory c.csv"), 2);
 	cr_assert(strstr(tc_stderr(), "--init: 'bad.csv' line 2:"), "%s", tc_stderr());
 	cr_assert_eq(access("c.csv", F_OK), -1);
+}
+
+/* A hand-made 3D file: frame 0 is noise, frame 7 (the last) is the state. */
+static void write_3d_file(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("frame,id,x,y,vx,vy,z,vz\n"
+	      "0,0,1,1,1,1,1,1\n"
+	      "7,0,100.5,50.25,1.5,-0.5,10.125,0.75\n"
+	      "7,1,300,200,-1,0.5,250,-0.25\n"
+	      "7,2,500.75,20,0,1,5e-324,0\n", f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+Test(files, init_3d_file_starts_a_3d_flock_and_its_dims_win)
+{
+	write_3d_file("h3.csv");
+	cr_assert_eq(tc_boids("--init h3.csv --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nboids = 3\n") && strstr(tc_stdout(), "\ndims = 3\n") &&
+	          strstr(tc_stdout(), "\ndepth = 360\n"), "%s", tc_stdout());
+	/* a file it cannot read is the run's to report: the settings as given */
+	cr_assert_eq(tc_boids("--init missing.csv -n 7 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nboids = 7\n") && strstr(tc_stdout(), "\ndims = 2\n"), "%s", tc_stdout());
+
+	/* frame 0 of the run is the file's last frame, depth included */
+	cr_assert_eq(tc_boids("--init h3.csv --no-render -q -f 1 --trajectory t.csv --summary s.json"), 0,
+	             "%s", tc_stderr());
+	char *t = tc_slurp("t.csv", NULL);
+	cr_assert_str_eq(t, "frame,id,x,y,vx,vy,z,vz\n"
+	                    "0,0,100.5,50.25,1.5,-0.5,10.125,0.75\n"
+	                    "0,1,300,200,-1,0.5,250,-0.25\n"
+	                    "0,2,500.75,20,0,1,4.9406564584124654e-324,0\n");
+	free(t);
+	char *j = tc_slurp("s.json", NULL);
+	cr_assert(strstr(j, "\"boids\": 3,") && strstr(j, "\"dims\": 3,") && strstr(j, "\"depth\": 360,"),
+	          "%s", j);
+	free(j);
+
+	/* --dims 3 agrees; --dims 2 (command line or config file) is refused before any output */
+	cr_assert_eq(tc_boids("--init h3.csv --dims 3 --no-render -q -f 1"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_sh("printf 'dims = 2\\n' > d2.cfg"), 0);
+	static const char *const twod[] = { "--dims 2", "--config d2.cfg" };
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(tc_boids("--init h3.csv %s -f 1 -o v.mp4 --trajectory u.csv --summary u.json",
+		                      twod[i]), 2, "%s", twod[i]);
+		cr_assert_str_eq(tc_stderr(), "boids: --init: 'h3.csv' holds a 3D flock (z and vz columns) "
+		                              "but --dims is 2 (leave --dims out, or give --dims 3)\n");
+		cr_assert_eq(tc_count_files("."), 4, "an output exists after the refusal (%s)", twod[i]);
+	}
+}
+
+Test(files, init_2d_file_in_3d_starts_in_the_middle_plane)
+{
+	cr_assert_eq(tc_boids("--no-render -q -f 3 -n 12 --trajectory a.csv"), 0);
+	cr_assert_eq(tc_boids("--init a.csv --dims 3 --depth 100 --no-render -q -f 1 --trajectory b.csv"), 0,
+	             "%s", tc_stderr());
+	/* the 2D columns as they were, then z = D/2 and vz = 0 for every boid */
+	cr_assert_eq(tc_sh("head -n 1 b.csv | grep -qx 'frame,id,x,y,vx,vy,z,vz'"), 0);
+	cr_assert_eq(tc_sh("grep '^2,' a.csv | cut -d, -f2- | sed 's/$/,50,0/' > want && "
+	                   "tail -n +2 b.csv | cut -d, -f2- > got && cmp -s want got && test $(wc -l < got) -eq 12"),
+	             0, "b.csv is not a.csv's last frame at z = 50, vz = 0");
+	/* without --dims a 2D file stays 2D */
+	cr_assert_eq(tc_boids("--init a.csv --no-render -q -f 1 --trajectory c.csv --summary s.json"), 0);
+	cr_assert_eq(tc_sh("head -n 1 c.csv | grep -qx 'frame,id,x,y,vx,vy' && grep -q '\"dims\": 2,' s.json"), 0);
+}
+
+Test(files, a_3d_trajectory_reads_back_and_continues_exactly)
+{
+	/* write -> read -> write: frame 0 of a run from a 3D file is that file's last frame, to the byte */
+	write_3d_file("h3.csv");
+	cr_assert_eq(tc_boids("--init h3.csv --no-render -q -f 30 --trajectory one.csv"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--init one.csv --no-render -q -f 1 --trajectory two.csv"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_sh("grep '^29,' one.csv | cut -d, -f2- > a && tail -n +2 two.csv | cut -d, -f2- > b && "
+	                   "cmp -s a b && test $(wc -l < b) -eq 3"), 0, "the state changed through the file");
+
+	/* 60 frames in one go, or 30 and then 31 from the file, end in the same state */
+	cr_assert_eq(tc_boids("--dims 3 -n 40 --no-render -q -f 60 --trajectory full.csv"), 0);
+	cr_assert_eq(tc_boids("--dims 3 -n 40 --no-render -q -f 30 --trajectory half.csv"), 0);
+	cr_assert_eq(tc_boids("--init half.csv --no-render -q -f 31 --trajectory rest.csv"), 0);
+	cr_assert_eq(tc_sh("grep '^59,' full.csv | cut -d, -f2- > a && grep '^30,' rest.csv | cut -d, -f2- > b && "
+	                   "cmp -s a b && test $(wc -l < b) -eq 40"), 0,
+	             "the continued 3D run does not end where the full run ends");
 }
 
 Test(files, trajectory_frames_are_substeps_apart_after_warmup)

@@ -515,7 +515,7 @@ Test(models, canvas_speed_is_constant_every_step)
 Test(models, harden_obstacle_push_by_hand)
 {
 	struct sim s;
-	struct sim_obstacle o = { 150, 500, 20 };
+	struct sim_obstacle o = { .x = 150, .y = 500, .r = 20 };
 	make(&s, HARDEN, SIM_SEQUENTIAL, 1);
 	s.p.obstacles = &o;
 	s.p.obstacles_n = 1;
@@ -530,7 +530,7 @@ Test(models, harden_obstacle_push_by_hand)
 Test(models, a_boid_ending_inside_is_put_on_the_circle_and_bounces)
 {
 	struct sim s;
-	struct sim_obstacle o = { 150, 500, 20 };
+	struct sim_obstacle o = { .x = 150, .y = 500, .r = 20 };
 	make(&s, HARDEN, SIM_SEQUENTIAL, 1);
 	s.p.obstacles = &o;
 	s.p.obstacles_n = 1;
@@ -554,7 +554,7 @@ Test(models, a_boid_ending_inside_is_put_on_the_circle_and_bounces)
 Test(models, no_obstacle_no_change)
 {
 	struct sim a, b;
-	struct sim_obstacle o = { 320, 180, 40 };
+	struct sim_obstacle o = { .x = 320, .y = 180, .r = 40 };
 	for (int m = HARDEN; m <= CANVAS; m++) {
 		struct sim_params p;
 		sim_params_default(&p, 640, 360);
@@ -577,7 +577,7 @@ Test(models, no_obstacle_no_change)
 
 Test(models, every_model_turns_away_from_an_obstacle_ahead)
 {
-	struct sim_obstacle o = { 300, 500, 30 };
+	struct sim_obstacle o = { .x = 300, .y = 500, .r = 30 };
 	for (int m = HARDEN; m <= CANVAS; m++) {
 		struct sim s;
 		make(&s, m, SIM_SEQUENTIAL, 1);

@@ -173,7 +173,7 @@ static double max_diff(const struct sim *a, const struct sim *b)
 Test(scaling, grid_matches_brute_force_in_every_model_edge_mode_and_order)
 {
 	static const unsigned edges[] = { SIM_EDGES_NONE, SIM_BOUNCE, SIM_WRAP, SIM_BOUNCE | SIM_WRAP };
-	struct sim_obstacle ob = { 150, 120, 25 };
+	struct sim_obstacle ob = { .x = 150, .y = 120, .r = 25 };
 	for (int m = HARDEN; m <= CANVAS; m++)
 		for (int e = 0; e < 4; e++)
 			for (int u = SIM_SEQUENTIAL; u <= SIM_SYNCHRONOUS; u++) {

@@ -8,7 +8,8 @@
 # boids makes (tests/faults/shim.c).  Then it runs A times with the Nth
 # allocation failing and W times with the Nth write failing, and checks
 # each run (the kinds: mp4 png y4m gif traj metrics summary, and config
-# and init, which read a --config file and an --init trajectory):
+# and init, which read a --config file and an --init trajectory; traj3d,
+# metrics3d and init3d the same for a 3D flock):
 #   - exit 0 or 1, never a crash, a sanitizer report (exit 99) or exit 2;
 #   - exit 1 comes with a message "boids: ...";
 #   - every file under a final name is complete: byte for byte the
@@ -27,6 +28,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
 # Inputs of the kinds that read files: a config file and a trajectory.
 printf '# a config\nseed = 7\nmax-speed = 5\n' >"$top/in.conf"
 printf 'frame,id,x,y,vx,vy\n0,0,10,10,1,0\n0,1,20,12,0,1\n0,2,30,14,-1,0\n' >"$top/in.csv"
+printf 'frame,id,x,y,vx,vy,z,vz\n0,0,10,10,1,0,5,1\n0,1,20,12,0,1,9,0\n0,2,30,14,-1,0,30,-1\n' >"$top/in3d.csv"
 common="-q -f 3 -s 64x36 -n 8 --threads 1 --encoder-threads 1"
 
 args_of() {
@@ -40,6 +42,9 @@ args_of() {
 	summary) echo "--no-render --summary s.json" ;;
 	config) echo "--config $top/in.conf --no-render --summary s.json" ;;
 	init) echo "--init $top/in.csv --no-render --trajectory t.csv" ;;
+	traj3d) echo "--dims 3 --no-render --trajectory t.csv" ;;
+	metrics3d) echo "--dims 3 --no-render --metrics m.csv --summary s.json" ;;
+	init3d) echo "--init $top/in3d.csv --no-render --trajectory t.csv --metrics m.csv" ;;
 	*) echo "sweep: unknown kind $1" >&2; exit 1 ;;
 	esac
 }

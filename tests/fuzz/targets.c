@@ -1014,15 +1014,15 @@ static int fuzz_load(const void *data, size_t size, struct traj_state *st, struc
 	return r;
 }
 
-/* Writes a frame as the writer does; returns the text (malloc'ed), *len its size. */
-static char *fuzz_write(long frame, size_t n, const double *x, const double *y,
-                        const double *vx, const double *vy, size_t *len)
+/* Writes a frame of st's columns as the writer does; returns the text (malloc'ed), *len its size. */
+static char *fuzz_write(const struct traj_state *st, size_t *len)
 {
 	char *text = NULL;
 	FILE *f = open_memstream(&text, len);
+	struct traj_cols c = { st->n, st->x, st->y, st->vx, st->vy, st->z, st->vz };
 
 	FUZZ_CHECK(f, "open_memstream: %s", strerror(errno));
-	FUZZ_CHECK(traj_write_header(f) == 0 && traj_write_frame(f, frame, n, x, y, vx, vy) == 0,
+	FUZZ_CHECK(traj_write_header(f, st->dims) == 0 && traj_write_frame(f, st->frame, &c) == 0,
 	           "traj_write_* failed");
 	FUZZ_CHECK(fclose(f) == 0, "cannot write the trajectory");
 	return text;
@@ -1031,6 +1031,16 @@ static char *fuzz_write(long frame, size_t n, const double *x, const double *y,
 static int fuzz_same_doubles(const double *a, const double *b, size_t n)
 {
 	return n == 0 || memcmp(a, b, n * sizeof(double)) == 0;
+}
+
+/* The loaded columns in file order: x, y, vx, vy, then z, vz in 3D; returns how many. */
+static int fuzz_columns(const struct traj_state *st, double *col[6])
+{
+	double *all[6] = { st->x, st->y, st->vx, st->vy, st->z, st->vz };
+	int nv = st->dims == 3 ? 6 : 4;
+
+	memcpy(col, all, sizeof(all));
+	return nv;
 }
 
 /*
@@ -1042,6 +1052,8 @@ static void fuzz_check_last_frame(const uint8_t *data, size_t size, const struct
 {
 	long lines = fuzz_count_lines(data, size), rows = 0;
 	size_t len;
+	double *w[6];
+	int nv = fuzz_columns(st, w);
 
 	for (long no = lines; no >= 2; no--) {
 		const uint8_t *l = fuzz_line(data, size, no, &len);
@@ -1049,16 +1061,16 @@ static void fuzz_check_last_frame(const uint8_t *data, size_t size, const struct
 		long frame = strtol(row, &end, 10);
 		int ours = frame == st->frame && *end == ',';
 		if (ours && rows == 0) {
-			/* frame,id,x,y,vx,vy: the last boid */
-			double v[4], *w[4] = { st->x, st->y, st->vx, st->vy };
+			/* frame,id,x,y,vx,vy[,z,vz]: the last boid */
 			char *p = strchr(end + 1, ',');
-			for (int k = 0; k < 4; k++) {
+			for (int k = 0; k < nv; k++) {
 				FUZZ_CHECK(p, "row %ld has fewer fields than a loaded row", no);
-				v[k] = strtod(p + 1, &p);
-				FUZZ_CHECK(memcmp(&v[k], &w[k][st->n - 1], sizeof(double)) == 0,
-				           "last row, field %d: file says %.17g, loaded %.17g", k + 3, v[k],
+				double v = strtod(p + 1, &p);
+				FUZZ_CHECK(memcmp(&v, &w[k][st->n - 1], sizeof(double)) == 0,
+				           "last row, field %d: file says %.17g, loaded %.17g", k + 3, v,
 				           w[k][st->n - 1]);
 			}
+			FUZZ_CHECK(p[strspn(p, "\r")] == 0, "the last row has more fields than a loaded row");
 		}
 		free(row);
 		if (!ours)
@@ -1068,6 +1080,49 @@ static void fuzz_check_last_frame(const uint8_t *data, size_t size, const struct
 	FUZZ_CHECK(rows == (long)st->n, "the last frame has %ld rows, %zu loaded", rows, st->n);
 }
 
+/* Are the two states the same to the bit? */
+static int fuzz_same_state(const struct traj_state *a, const struct traj_state *b)
+{
+	double *ca[6], *cb[6];
+	int nv = fuzz_columns(a, ca);
+
+	if (a->n != b->n || a->frame != b->frame || a->dims != b->dims || fuzz_columns(b, cb) != nv)
+		return 0;
+	for (int k = 0; k < nv; k++)
+		if (!fuzz_same_doubles(ca[k], cb[k], a->n))
+			return 0;
+	return 1;
+}
+
+/*
+ * The input's last bytes as one boid of `dims` dimensions: any state within
+ * the bound the simulation keeps (TRAJ_VALUE_MAX), the writer writes and the
+ * loader reads back to the bit.
+ */
+static void fuzz_one_boid(const uint8_t *data, size_t size, int dims)
+{
+	double v[6];
+	int nv = dims == 3 ? 6 : 4;
+	size_t bytes = (size_t)nv * sizeof(double);
+	struct traj_state one = { 1, 0, dims, &v[0], &v[1], &v[2], &v[3], NULL, NULL }, back;
+	struct traj_error te;
+	size_t len;
+
+	if (size < bytes)
+		return;
+	memcpy(v, data + size - bytes, bytes);
+	for (int k = 0; k < nv; k++)
+		if (!(fabs(v[k]) <= TRAJ_VALUE_MAX))
+			return;
+	if (dims == 3)
+		one.z = &v[4], one.vz = &v[5];
+	char *text = fuzz_write(&one, &len);
+	int r = fuzz_load(text, len, &back, &te);
+	FUZZ_CHECK(r == 0, "written state does not load (%d): line %ld: %s\n%s", r, te.line, te.what, text);
+	FUZZ_CHECK(fuzz_same_state(&one, &back), "state changed through write and load");
+	traj_state_release(&back);
+	free(text);
+}
 
 int fuzz_traj(const uint8_t *data, size_t size)
 {
@@ -1081,46 +1136,34 @@ int fuzz_traj(const uint8_t *data, size_t size)
 		fuzz_check_message("traj_load", te.what, sizeof(te.what), 0);
 		FUZZ_CHECK(te.line >= 0 && te.line <= fuzz_count_lines(data, size),
 		           "line %ld of a %ld-line file: %s", te.line, fuzz_count_lines(data, size), te.what);
-		FUZZ_CHECK(st.n == 0 && !st.x, "a failed load handed out rows");
+		FUZZ_CHECK(st.n == 0 && !st.x && !st.z, "a failed load handed out rows");
 	}
 	if (r == 0) {
+		double *col[6];
+		int nv = fuzz_columns(&st, col);
 		FUZZ_CHECK(st.n >= 1 && st.frame >= 0, "n %zu frame %ld", st.n, st.frame);
+		FUZZ_CHECK((st.dims == 2 && !st.z && !st.vz) || (st.dims == 3 && st.z && st.vz),
+		           "dims %d with z %p", st.dims, (void *)st.z);
+		/* the header says which: 3D exactly when it names z and vz */
+		FUZZ_CHECK((st.dims == 3) == (size >= 24 && memcmp(data, "frame,id,x,y,vx,vy,z,vz", 23) == 0),
+		           "dims %d for this header", st.dims);
 		for (size_t i = 0; i < st.n; i++)
-			FUZZ_CHECK(fabs(st.x[i]) <= TRAJ_VALUE_MAX && fabs(st.y[i]) <= TRAJ_VALUE_MAX &&
-			           fabs(st.vx[i]) <= TRAJ_VALUE_MAX && fabs(st.vy[i]) <= TRAJ_VALUE_MAX,
-			           "row %zu is beyond the bound or not finite", i);
+			for (int k = 0; k < nv; k++)
+				FUZZ_CHECK(fabs(col[k][i]) <= TRAJ_VALUE_MAX,
+				           "row %zu, column %d is beyond the bound or not finite", i, k + 3);
 		fuzz_check_last_frame(data, size, &st);
 		/* What was loaded, written and loaded again, is the same to the bit. */
-		char *text = fuzz_write(st.frame, st.n, st.x, st.y, st.vx, st.vy, &len);
+		char *text = fuzz_write(&st, &len);
 		int r2 = fuzz_load(text, len, &back, &te2);
 		FUZZ_CHECK(r2 == 0, "written state does not load (%d): line %ld: %s", r2, te2.line, te2.what);
-		FUZZ_CHECK(back.n == st.n && back.frame == st.frame && fuzz_same_doubles(back.x, st.x, st.n) &&
-		           fuzz_same_doubles(back.y, st.y, st.n) && fuzz_same_doubles(back.vx, st.vx, st.n) &&
-		           fuzz_same_doubles(back.vy, st.vy, st.n), "state changed through write and load");
+		FUZZ_CHECK(fuzz_same_state(&st, &back), "state changed through write and load");
 		traj_state_release(&back);
 		free(text);
 	}
 	traj_state_release(&st);
-	FUZZ_CHECK(st.n == 0 && !st.x, "traj_state_release left data");
+	FUZZ_CHECK(st.n == 0 && !st.x && !st.z, "traj_state_release left data");
 
-	/* The input's last 32 bytes as one boid: any state within the bound
-	 * the simulation keeps (TRAJ_VALUE_MAX), the writer writes and the
-	 * loader reads back to the bit. */
-	double v[4];
-	if (size >= sizeof(v)) {
-		memcpy(v, data + size - sizeof(v), sizeof(v));
-		if (fabs(v[0]) <= TRAJ_VALUE_MAX && fabs(v[1]) <= TRAJ_VALUE_MAX &&
-		    fabs(v[2]) <= TRAJ_VALUE_MAX && fabs(v[3]) <= TRAJ_VALUE_MAX) {
-			char *text = fuzz_write(0, 1, &v[0], &v[1], &v[2], &v[3], &len);
-			int r2 = fuzz_load(text, len, &back, &te2);
-			FUZZ_CHECK(r2 == 0, "written state does not load (%d): line %ld: %s\n%s", r2,
-			           te2.line, te2.what, text);
-			FUZZ_CHECK(back.n == 1 && back.frame == 0 && fuzz_same_doubles(back.x, v, 1) &&
-			           fuzz_same_doubles(back.y, v + 1, 1) && fuzz_same_doubles(back.vx, v + 2, 1) &&
-			           fuzz_same_doubles(back.vy, v + 3, 1), "state changed through write and load");
-			traj_state_release(&back);
-			free(text);
-		}
-	}
+	fuzz_one_boid(data, size, 2);
+	fuzz_one_boid(data, size, 3);
 	return 0;
 }

@@ -215,6 +215,54 @@ Test(sweep, replicates_give_mean_sd_and_a_t_interval)
 }
 
 /*
+ * 3D is a parameter like any other: --grid dims=2,3 runs both, the table and
+ * the statistics carry dims, the chart takes it as x; each run's trajectory
+ * has its own columns.  A 3D --init file makes its runs 3D without --dims,
+ * and the sweep's expected options (from --print-config) are the runs' own.
+ */
+Test(sweep, dims_is_swept_like_any_parameter)
+{
+	expect_status(sh(SWEEP " --out d --grid 'dims=2,3' --grid 'depth=100,200' --replicates 2 "
+	                 "--with-trajectory --with-metrics " FAST " -- --no-render"), 0, "dims sweep");
+	int st = tc_sh(
+		"python3 - >py.txt 2>&1 <<'EOF'\n"
+		"import csv, json\n"
+		"rows = list(csv.DictReader(open('d/table.csv')))\n"
+		"want = [(d, z, s) for d in ('2', '3') for z in ('100', '200') for s in ('1', '2')]\n"
+		"assert [(r['dims'], r['depth'], r['seed']) for r in rows] == want, rows\n"
+		"for r in rows:\n"
+		"    assert r['status'] == 'complete', r\n"
+		"    j = json.load(open('d/runs/' + r['run'] + '.json'))\n"
+		"    assert j['parameters']['dims'] == int(r['dims']) and j['parameters']['depth'] == float(r['depth'])\n"
+		"    head = open('d/runs/' + r['run'] + '.csv').readline().strip()\n"
+		"    assert head == {'2': 'frame,id,x,y,vx,vy', '3': 'frame,id,x,y,vx,vy,z,vz'}[r['dims']], head\n"
+		"    for m in ('polarization', 'milling', 'mean_speed', 'nn_distance', 'gyration_radius', 'clusters'):\n"
+		"        assert float(r[m + '_final']) == j['metrics'][m]['final'], m\n"
+		"stats = list(csv.DictReader(open('d/stats.csv')))\n"
+		"assert [(s['dims'], s['depth'], s['n']) for s in stats] == \\\n"
+		"    [(d, z, '2') for d in ('2', '3') for z in ('100', '200')], stats\n"
+		"EOF");
+	char *py = text("py.txt");
+	cr_assert_eq(st, 0, "table, stats and runs disagree: %s", py);
+	free(py);
+	expect_status(sh("'" SRCDIR "/scripts/chart' --x dims --y nn_distance_mean --mean-over seed "
+	                 "--size 400x300 -o c.png d/table.csv"), 0, "chart over dims");
+	cr_assert_eq(png_width("c.png"), 400);
+
+	/* a 3D start: its runs are 3D without --dims, and complete (not stale) */
+	expect_status(tc_sh("printf 'frame,id,x,y,vx,vy,z,vz\\n0,0,100,50,1,0,10,0.5\\n"
+	                    "0,1,300,200,-1,0.5,250,-0.25\\n0,2,320,180,0,1,40,0\\n' >h3.csv"), 0, "3D file");
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), SWEEP " --out i --with-trajectory --grid 'seed=1,2' --frames 5 --threads 1 "
+	         "-- --init '%s/h3.csv' --no-render", tmp);
+	expect_status(sh(cmd), 0, "3D --init sweep");
+	expect_status(tc_sh("test $(grep -c ',complete,' i/table.csv) = 2 && "
+	                    "grep -q '\"dims\": 3,' i/runs/seed=1.json && grep -q '\"boids\": 3,' i/runs/seed=2.json && "
+	                    "head -n 1 i/runs/seed=2.csv | grep -qx 'frame,id,x,y,vx,vy,z,vz'"), 0,
+	              "the runs from a 3D file are 3D and complete");
+}
+
+/*
  * A killed run is never a complete-looking row: SIGTERM to a task (as Slurm
  * sends it) reaches boids, whose summary says interrupted by signal 15; the
  * task, --collect and the table say so, and --resume runs it again.
