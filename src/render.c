@@ -1285,19 +1285,22 @@ static void bands_draw(struct renderer *r, const struct render_view *v, const ca
 		for (size_t e = B->start[b]; e < B->start[b + 1]; e++) {
 			size_t i = B->list[e];
 			struct boid_mask *mk = &B->mask[i];
-			const unsigned char *bytes = B->arena[mk->band0 & 1] + mk->at;
-			if (!mk->made) { /* its first band: hold its mask only if it goes on */
-				int held = mk->band1 > b;
-				unsigned char *out = held ? B->arena[b & 1] + used : r->one;
-				int err = r->fast ? fast_boid_at(r, v, i, base, mk, out) : cairo_mask_at(r, v, i, base, mk, out);
-				mk->made = err ? -1 : 1;
-				mk->at = used;
-				if (!err && held)
-					used += (size_t)mk->w * (size_t)mk->h;
-				bytes = out;
+			if (mk->made > 0) { /* made in the band before */
+				mask_blend(r, mk, B->arena[mk->band0 & 1] + mk->at, y0, y1);
+				continue;
 			}
-			if (mk->made > 0)
-				mask_blend(r, mk, bytes, y0, y1);
+			if (mk->made < 0)
+				continue;
+			/* its first band: hold its mask only if it goes on into the next */
+			int held = mk->band1 > b;
+			unsigned char *out = held ? B->arena[b & 1] + used : r->one;
+			int err = r->fast ? fast_boid_at(r, v, i, base, mk, out) : cairo_mask_at(r, v, i, base, mk, out);
+			mk->made = err ? -1 : 1;
+			mk->at = used;
+			if (err)
+				continue;
+			used += held ? (size_t)mk->w * (size_t)mk->h : 0;
+			mask_blend(r, mk, out, y0, y1);
 		}
 	}
 }
