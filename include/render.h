@@ -90,7 +90,11 @@ enum render_antialias {
  * area matches the exact path at IoU >= 0.99 (tests/test_render_fast.c).
  * It applies to filled shapes with antialiasing on; stroked outlines
  * (--paint stroke) and --antialias none are drawn by Cairo in both modes.
- * Everything else (background, trails, obstacles, markers) is Cairo's.
+ * Everything else (trails, obstacles, markers) is Cairo's.  On a picture
+ * bigger than a core's cache (above 1 MB: 800x600 and up) both modes draw
+ * in bands of rows, a 2D flock and a 3D one alike, which changes no byte
+ * in either: the same blends reach every pixel in the same order
+ * (tests/test_render_fast.c, tests/test_render3d.c).
  */
 enum render_draw {
 	RENDER_DRAW_EXACT,

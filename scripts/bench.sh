@@ -18,9 +18,14 @@
 #   5. memory: the peak of each scene above, and 300 against 3000 frames (the
 #      frame queue bounds it, not the frame count)
 #   6. drawing throughput on 1 and 2 threads (y4m to /dev/null: no encoder)
+#   7. encoders at 1920x1080: CPU, size and SSIM of x264 presets, x265, VP9
+#      and SVT-AV1 against the MP4 default, on the same frames
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
-# ratio alternating so that a burst of noise hits both.
+# ratio alternating so that a burst of noise hits both; end-to-end ratios
+# are given for the wall clock and for CPU time (user + system, every
+# thread), which other load on the machine moves much less.  QUICK=1 runs
+# fewer frames.  The load average is printed at the start and the end.
 set -euo pipefail
 BUILD=${BUILD:-build}
 BOIDS=$(cd "$(dirname "$0")/.." && pwd)/$BUILD/boids
@@ -31,46 +36,46 @@ work=$(mktemp -d /tmp/boids-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-now() { date +%s.%N; }
-
-# time_cmd CMD...: seconds the command took
+# time_cmd "CMD": "WALL CPU", seconds the shell command took and its CPU time (user + system)
 time_cmd() {
-	local t0 t1
-	t0=$(now)
-	"$@" >/dev/null 2>&1
-	t1=$(now)
-	echo "$t1 - $t0" | bc -l
+	/usr/bin/time -f '%e %U %S' -o "$work/time" bash -c "$1" >/dev/null 2>&1 || true
+	tail -1 "$work/time" | awk '{ printf "%s %.3f\n", $1, $2 + $3 }'
 }
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# ratio NAME TARGET "BOIDS CMD" "BASELINE CMD" (TARGET - for none); leaves the
-# medians in last_a and last_b
+verdict() { [ "$(echo "$1 <= $2" | bc -l)" = 1 ] && echo met || echo MISSED; }
+
+# ratio NAME TARGET "BOIDS CMD" "BASELINE CMD" (TARGET - for none): the wall
+# and CPU ratios of the medians; leaves the wall medians in last_a and last_b
 ratio() {
-	local name=$1 target=$2 a=() b=()
+	local name=$1 target=$2 aw=() ac=() bw=() bc=() t
 	for ((i = 0; i < REPS; i++)); do
 		rm -rf out; mkdir out
-		a+=("$(time_cmd bash -c "$3")")
+		t=$(time_cmd "$3"); aw+=("${t% *}"); ac+=("${t#* }")
 		rm -rf out; mkdir out
-		b+=("$(time_cmd bash -c "$4")")
+		t=$(time_cmd "$4"); bw+=("${t% *}"); bc+=("${t#* }")
 	done
-	local ma mb r verdict
-	ma=$(median "${a[@]}")
-	mb=$(median "${b[@]}")
-	r=$(echo "$ma / $mb" | bc -l)
+	local ma mb ca cb r rc
+	ma=$(median "${aw[@]}") mb=$(median "${bw[@]}")
+	ca=$(median "${ac[@]}") cb=$(median "${bc[@]}")
+	r=$(echo "$ma / $mb" | bc -l) rc=$(echo "$ca / $cb" | bc -l)
+	printf '  %-44s %7.3f s / %7.3f s = x%.3f wall, CPU %7.3f s / %7.3f s = x%.3f' \
+		"$name" "$ma" "$mb" "$r" "$ca" "$cb" "$rc"
 	if [ "$target" = - ]; then
-		printf '  %-44s %7.3f s / %7.3f s = x%.3f\n' "$name" "$ma" "$mb" "$r"
+		echo
 	else
-		verdict=$(echo "$r <= $target" | bc -l)
-		printf '  %-44s %7.3f s / %7.3f s = x%.3f  (target <= %s: %s)\n' "$name" "$ma" "$mb" "$r" "$target" \
-			"$([ "$verdict" = 1 ] && echo met || echo MISSED)"
+		echo "  (target <= $target: wall $(verdict "$r" "$target"), CPU $(verdict "$rc" "$target"))"
 	fi
 	last_a=$ma last_b=$mb
 }
 
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
-echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS"
+echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+	"load average $(load) at the start"
 echo "end to end, boids / ffmpeg on the same frames:"
 "$BOIDS" -q -y -o default.y4m
 ratio "MP4, defaults (640x360, 100 boids, 300 fr)" 1.10 \
@@ -141,3 +146,40 @@ for mode in exact fast; do
 	printf '  %-44s %7.2f frames/s on 1 thread, %.2f on 2\n' "" \
 		"$(echo "$tf / $last_a" | bc -l)" "$(echo "$tf / $last_b" | bc -l)"
 done
+
+# encoders side by side: ffmpeg's command line on the same y4m, each against the MP4 default
+echo
+cf=90; [ -n "$QUICK" ] && cf=30
+"$BOIDS" -q -y -o codec.y4m -n 2000 -s 1920x1080 -f $cf
+echo "encoders at 1920x1080 ($cf frames of 2000 boids from boids' y4m, 4 encoder threads): CPU and size"
+echo "  against libx264 veryfast CRF 23 (the MP4 default), SSIM against the y4m"
+# codec_row NAME EXT "ENCODER ARGS": one encode, its CPU, size and SSIM (frame n against frame n:
+# both streams retimed to frame numbers, as WebM's and MP4's time bases differ)
+codec_row() {
+	local t cpu size ssim
+	t=$(time_cmd "ffmpeg -v error -y -i codec.y4m -threads 4 $3 -pix_fmt yuv420p out/c.$2")
+	cpu=${t#* }
+	size=$(stat -c %s "out/c.$2")
+	ssim=$(ffmpeg -hide_banner -i "out/c.$2" -i codec.y4m -lavfi \
+		'[0:v]settb=1/30,setpts=N[a];[1:v]settb=1/30,setpts=N[b];[a][b]ssim' -f null - 2>&1 |
+		sed -n 's/.*All:\([0-9.]*\).*/\1/p')
+	if [ -z "${base_cpu:-}" ]; then base_cpu=$cpu base_size=$size; fi
+	printf '  %-52s CPU x%.2f  size x%.2f  SSIM %s\n' "$1" "$(echo "$cpu / $base_cpu" | bc -l)" \
+		"$(echo "$size / $base_size" | bc -l)" "${ssim:-?}"
+}
+rm -rf out; mkdir out
+base_cpu=
+codec_row "libx264 veryfast CRF 23 (MP4 default)" mp4 "-c:v libx264 -preset veryfast -crf 23"
+codec_row "libx264 ultrafast CRF 23" mp4 "-c:v libx264 -preset ultrafast -crf 23"
+codec_row "libx264 medium CRF 23" mp4 "-c:v libx264 -preset medium -crf 23"
+codec_row "libx264 slow CRF 18 (--quality high)" mp4 "-c:v libx264 -preset slow -crf 18"
+codec_row "libx265 medium CRF 28" mp4 "-c:v libx265 -crf 28 -x265-params log-level=none"
+codec_row "libvpx-vp9 realtime cpu-used 6 CRF 41 (WebM default)" webm \
+	"-c:v libvpx-vp9 -b:v 0 -crf 41 -deadline realtime -cpu-used 6 -row-mt 1"
+encoders=$(ffmpeg -hide_banner -encoders 2>/dev/null)
+if [[ $encoders == *libsvtav1* ]]; then
+	codec_row "libsvtav1 preset 10 CRF 35" mp4 "-c:v libsvtav1 -preset 10 -crf 35"
+fi
+rm -f codec.y4m
+echo
+echo "load average $(load) at the end"

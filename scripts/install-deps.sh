@@ -16,7 +16,7 @@
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
 #                single-node Slurm with munge, valgrind (make test-integration)
 #   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
-#   bench        what make bench compares with and computes with: ffmpeg, bc
+#   bench        what make bench compares with and measures with: ffmpeg, bc, time
 #   package      make deb: dpkg-shlibdeps (dpkg-dev), strip, and debootstrap for the
 #                test that installs the package into a bare Debian root
 #   all          every purpose above (make check, make deps); also the default
@@ -29,7 +29,7 @@ pkgs_test="libcriterion-dev ffmpeg python3 zsh"
 pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
 pkgs_integration="openssh-server slurm-wlm munge valgrind"
 pkgs_dev="clang libclang-rt-14-dev valgrind"
-pkgs_bench="ffmpeg bc"
+pkgs_bench="ffmpeg bc time"
 pkgs_package="dpkg-dev binutils debootstrap"
 
 usage() {

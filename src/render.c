@@ -4,7 +4,8 @@
  * Start at render_frame(): paint the background, scale the canvas once, then
  * for every boid save, translate, rotate by render_heading(), scale by the
  * boid size, fill the outline and restore — the canvas-transform technique
- * of the C# original rather than rotating points by hand.
+ * of the C# original rather than rotating points by hand (cairo_boid(), in
+ * draw_run(); on big pictures in bands, below).
  *
  * The outline is computed once, in render_new(), as Bézier control points
  * in outline units (build_outline(): GDI+'s FillClosedCurve turned into
@@ -21,18 +22,33 @@
  * save/translate/rotate/restore measured nothing, or changed pixels for
  * little (docs/PERFORMANCE.md).
  *
- * RENDER_DRAW_FAST (fast_boid()): the outline is flattened once by Cairo at
- * each size drawn; per boid its points go through the same matrix as the
- * exact path's and an accumulation-buffer coverage fill (signed area and
- * cover per cell, summed along the row; even-odd folds the sum) computes
- * each pixel's exact covered area, blended into the surface as Cairo's
- * span renderer blends an opaque colour.
+ * Every boid is first placed (struct placed: where, turned how far, how
+ * big, which colour): a 2D boid straight from the view (place_flat()), a
+ * 3D one from its projection (place_3d()).  A list of placed boids in
+ * drawing order (2D: index order; 3D: back to front) is drawn by
+ * draw_run(): boid after boid (cairo_boid(), or fast_boid_now()), or on a
+ * picture bigger than a core's cache in bands (bands_plan(),
+ * bands_draw()): each boid's coverage is made once into a small mask, in
+ * the first band it touches, and every band blends the masks of the boids
+ * touching it in drawing order, so each pixel gets the same blends in the
+ * same order as boid after boid, while the band's rows stay in the cache.
+ * The exact path's masks are Cairo's own fill (cairo_mask_at(): the same
+ * path under the same matrix, on an A8 surface moved by a whole number of
+ * pixels), the fast path's its own fill; both are blended as Cairo's span
+ * renderer blends an opaque colour (lerp8x4()).  Tails drawn between boids
+ * (--trail-style opengl) keep boid after boid; in 3D the obstacles cut the
+ * list into runs, each drawn on its own between the spheres behind and in
+ * front of it.
+ *
+ * RENDER_DRAW_FAST (fast_boid_at(), fast_cover()): the outline is flattened
+ * once by Cairo at each size drawn; per boid its points go through the same
+ * matrix as the exact path's and an accumulation-buffer coverage fill
+ * (signed area and cover per cell, summed along the row; even-odd folds the
+ * sum) computes each pixel's exact covered area.
  *
  * A 3D view (section "3D", draw_3d()): the camera (camera.c) is placed for
- * the frame, every boid projected into a `struct placed` (where, turned
- * how far, how big, which colour) and the boids sorted back to front; each
- * then goes through the same per-boid drawing as a 2D boid (cairo_boid() or
- * fast_boid_at(), which a 2D boid reaches through place_flat()).
+ * the frame, every boid projected into a struct placed, sorted back to
+ * front and handed to draw_run() as a 2D list is.
  */
 #include "render.h"
 
@@ -44,6 +60,9 @@
 #include <sys/mman.h>
 
 #include <cairo.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "rng.h"
 
@@ -56,6 +75,54 @@ struct depth_key {
 	size_t i;
 };
 
+/*
+ * One boid as it is drawn, by either path: where, turned how far, how big,
+ * in which colour.  The 2D pass places boids straight from the view
+ * (place_flat()); the 3D pass from their projection (place_3d()).
+ */
+struct placed {
+	double x, y;                 /* centre, field units (the canvas is scaled) */
+	double angle;                /* cairo_rotate() angle, radians (circles: none) */
+	double size;                 /* outline scale (circles: radius / CIRCLE_RADIUS) */
+	uint32_t rgb;                /* 0xRRGGBB */
+	int predator;                /* fast: which flattened outline */
+	size_t i;                    /* the boid's index in the view (its tail) */
+};
+
+/* One boid's coverage: w x h bytes (0..255) whose top-left is pixel (ox, oy). */
+struct boid_mask {
+	int ox, oy, w, h;
+	uint32_t pixel;              /* 0xffRRGGBB */
+	int band0, band1;            /* the bands its rows may touch; band0 < 0: not drawn */
+	int made;                    /* 0 not yet; 1 made (held in arena[band0 & 1] at `at` when it
+	                              * goes on into band1); -1 nothing to draw */
+	size_t at;
+};
+
+/*
+ * A run of placed boids drawn in bands (bands_draw()): each boid's mask is
+ * made once, in the first band it touches, and blended band by band, so
+ * the picture's rows are touched a band at a time while they sit in the
+ * cache.  A band is taller than the run's biggest boid, so a mask lives
+ * two bands at most: arena[b & 1] holds the masks made in band b that go
+ * on into band b + 1; the others are blended from the renderer's one-boid
+ * buffer at once.  Everything is kept from run to run and frame to frame.
+ */
+struct bands {
+	struct boid_mask *mask;      /* per boid of the run */
+	size_t mask_cap;
+	size_t *list;                /* the run's places, band by band, each band in drawing order */
+	size_t list_cap;
+	size_t *start;               /* band b's entries: list[start[b] .. start[b + 1]) */
+	size_t *held;                /* per band: masks made there that go on into the next
+	                              * (in start[]'s block, after it) */
+	size_t band_cap;             /* room in start[]'s block: 2 nbands + 1 */
+	unsigned char *arena[2];
+	size_t arena_cap[2];
+	int rows;                    /* picture rows a band (this run's) */
+	int nbands;
+};
+
 /* A flattened outline in boid units: npts points, closed (last to first). */
 struct flat_outline {
 	double *pts;                 /* x0 y0 x1 y1 ... */
@@ -66,12 +133,18 @@ struct flat_outline {
 struct renderer {
 	struct render_params p;      /* as given to render_new(), validated */
 	int fast;                    /* RENDER_DRAW_FAST applies: own coverage fill */
+	int masks;                   /* boids may be drawn as masks in bands (masks_setup()) */
+	cairo_surface_t *msurf;      /* exact: A8, acc_w x acc_h, Cairo's coverage of one boid */
+	cairo_t *mcr;
 	struct flat_outline flat[2]; /* fast: boids', predators' */
 	float *acc;                  /* fast: accumulation buffer, acc_w x acc_h at most, all 0
 	                              * between boids */
-	int acc_w, acc_h;
+	int acc_w, acc_h;            /* the side of the biggest mask (mask_size) */
 	double *dev;                 /* fast: one boid's outline in device pixels */
 	int *rowspan;                /* fast: per row the first and last cell given area */
+	unsigned char *one;          /* one boid's mask, blended at once (fast_boid_now(), bands_draw()) */
+	unsigned char *bg_row;       /* bands: a row of the flat background */
+	struct bands bands;          /* bands: the run drawn band by band (bands_draw()) */
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
 	cairo_surface_t *surface;    /* ARGB32, p.width x p.height */
@@ -81,9 +154,11 @@ struct renderer {
 	int nseg;                    /* segments after the start point */
 	double start[2];             /* first point of the outline */
 	double seg[NPTS][6];         /* per segment c1, c2, end (lines: end only) */
-	double reach;                /* outline's farthest point from the centre, pixels */
+	double reach;                /* outline's farthest point from the centre, outline units */
 	cairo_surface_t *backdrop;   /* RENDER_BG_NOISE: the background, made once */
-	double fast_size;            /* fast: the biggest outline scale the buffer holds */
+	double mask_size;            /* the biggest outline scale a mask holds (0: no masks) */
+	struct placed *list;         /* the boids as drawn, in drawing order (list_cap) */
+	size_t list_cap;
 	struct placed *placed;       /* 3D: every boid as drawn, by index (cap) */
 	struct depth_key *order;     /* 3D: the boids in front of the camera, back to front (cap) */
 	size_t cap;
@@ -104,7 +179,7 @@ static const double arrow_pts[NPTS][2] = {
 };
 
 #define CIRCLE_RADIUS 4.0            /* DrawBoidSimple()'s radius */
-#define FAST_GROW 2.0                /* fast: the buffer holds boids this much bigger (3D) */
+#define MASK_GROW 2.0                /* masks hold boids this much bigger (3D's nearer ones) */
 
 /* The repository's later, smaller outline (the final program's). */
 static const double repo_pts[NPTS][2] = {
@@ -177,10 +252,8 @@ static void build_outline(struct renderer *r)
 	}
 }
 
-static void append_outline(const struct renderer *r)
+static void append_outline(const struct renderer *r, cairo_t *cr)
 {
-	cairo_t *cr = r->cr;
-
 	cairo_move_to(cr, r->start[0], r->start[1]);
 	for (int i = 0; i < r->nseg; i++) {
 		const double *s = r->seg[i];
@@ -404,7 +477,7 @@ static int flatten_outline(struct renderer *r, struct flat_outline *fo, double s
 	if (r->p.shape == RENDER_CIRCLE)
 		cairo_arc(cr, 0, 0, CIRCLE_RADIUS, 0, 2 * M_PI);
 	else
-		append_outline(r);
+		append_outline(r, cr);
 	path = cairo_copy_path_flat(cr);
 	cairo_new_path(cr);
 	cairo_restore(cr);
@@ -437,38 +510,111 @@ fail:
 	return err;
 }
 
-/* Sets up RENDER_DRAW_FAST: the outlines and a buffer for the biggest boid. */
-static int fast_setup(struct renderer *r)
+/* How far from its centre a boid of outline scale `size` may reach on the picture, in pixels: the
+ * outline's reach, a stroke's half width and the antialiased fringe. */
+static double boid_reach(const struct renderer *r, double size)
+{
+	return (r->reach * size + 1) * r->p.scale + 1;
+}
+
+/* The side of a square buffer that holds a boid of outline scale `size` (its mask, its fill). */
+static double mask_side(const struct renderer *r, double size)
+{
+	return 2 * (r->reach * size * r->p.scale + 2) + 4;
+}
+
+/*
+ * Picture bytes in a band: it stays in a core's cache (1 MB of L2 here)
+ * with the masks it draws.  A picture of up to CACHED_BYTES (640x360 is
+ * 0.9 MB) stays there whole, and is drawn boid after boid: bands would
+ * only add work.
+ */
+#define BAND_BYTES ((size_t)256 << 10)
+#define CACHED_BYTES ((size_t)1 << 20)
+#define BAND_BOID_MAX 128            /* pixels: bigger boids are drawn boid after boid (bandable()) */
+#define ARENA_MAX ((size_t)64 << 20) /* bytes of masks held from one band to the next */
+
+/* RENDER_DRAW_FAST's own fill: the outlines flattened, an accumulation buffer side x side. */
+static int fast_setup(struct renderer *r, int side)
 {
 	const struct render_params *p = &r->p;
-	double big = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * fmax(1, p->predator_size);
-	double side = 2 * (r->reach * big * p->scale + 2) + 4;
 	int err;
 
-	if (side > 4096)
-		return 0; /* a boid bigger than a picture: Cairo draws it */
-	/* room for 3D's nearer boids, up to FAST_GROW times as big (Cairo draws bigger ones) */
-	double grown = 2 * (r->reach * big * FAST_GROW * p->scale + 2) + 4;
-	r->fast_size = big;
-	if (grown <= 4096) {
-		side = grown;
-		r->fast_size = big * FAST_GROW;
-	}
 	if ((err = flatten_outline(r, &r->flat[0], p->boid_size)) != 0)
 		return err;
 	double psize = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * p->predator_size;
 	if ((err = flatten_outline(r, &r->flat[1], psize)) != 0)
 		return err;
-	r->acc_w = r->acc_h = (int)ceil(side);
-	r->acc = calloc((size_t)r->acc_w * (size_t)r->acc_h, sizeof(float)); /* kept clear */
-	r->rowspan = malloc(2 * (size_t)r->acc_h * sizeof(int));
-	if (!r->acc || !r->rowspan)
-		return -ENOMEM;
+	r->acc = calloc((size_t)side * (size_t)side, sizeof(float)); /* kept clear */
+	r->rowspan = malloc(2 * (size_t)side * sizeof(int));
 	r->dev = malloc((size_t)(r->flat[0].npts > r->flat[1].npts ? r->flat[0].npts : r->flat[1].npts) *
 	                2 * sizeof(double));
-	if (!r->dev)
+	if (!r->acc || !r->rowspan || !r->dev)
 		return -ENOMEM;
 	r->fast = 1;
+	return 0;
+}
+
+/*
+ * RENDER_DRAW_EXACT's masks: an A8 surface side x side that Cairo fills
+ * each boid into, moved under it by the device offset (cairo_mask_at()),
+ * with the picture's fill rule and antialiasing and an opaque white source.
+ */
+static int cairo_masks_setup(struct renderer *r, int side)
+{
+	r->msurf = cairo_image_surface_create(CAIRO_FORMAT_A8, side, side);
+	int err = cairo_error_code(cairo_surface_status(r->msurf));
+	if (err)
+		return err;
+	r->mcr = cairo_create(r->msurf);
+	if ((err = cairo_error_code(cairo_status(r->mcr))) != 0)
+		return err;
+	cairo_set_fill_rule(r->mcr, CAIRO_FILL_RULE_EVEN_ODD);
+	cairo_set_antialias(r->mcr, cairo_aa(r->p.antialias));
+	cairo_set_source_rgb(r->mcr, 1, 1, 1);
+	return 0;
+}
+
+/*
+ * Sets up, for filled, antialiased boids no bigger than 4096 pixels, masks
+ * up to MASK_GROW times the biggest 2D boid (3D's nearer ones; Cairo draws
+ * bigger ones straight): RENDER_DRAW_FAST's own fill and, on a picture
+ * bigger than CACHED_BYTES, drawing boids as masks blended in bands
+ * (bands_draw()): Cairo's A8 surface for the exact path's masks, a row of
+ * the background.
+ */
+static int masks_setup(struct renderer *r)
+{
+	const struct render_params *p = &r->p;
+	double big = p->shape == RENDER_CIRCLE ? p->boid_size : p->boid_size * fmax(1, p->predator_size);
+	double side = mask_side(r, big);
+	int err;
+
+	if (side > 4096)
+		return 0; /* a boid bigger than a picture: Cairo draws it straight */
+	r->mask_size = big;
+	if (mask_side(r, big * MASK_GROW) <= 4096) {
+		side = mask_side(r, big * MASK_GROW);
+		r->mask_size = big * MASK_GROW;
+	}
+	r->acc_w = r->acc_h = (int)ceil(side);
+	if (p->draw == RENDER_DRAW_FAST && (err = fast_setup(r, r->acc_w)) != 0)
+		return err;
+	r->one = malloc((size_t)r->acc_w * (size_t)r->acc_h);
+	if (!r->one)
+		return -ENOMEM;
+	if ((size_t)r->stride * (size_t)p->height <= CACHED_BYTES)
+		return 0; /* boid after boid */
+	if (p->draw == RENDER_DRAW_EXACT && (err = cairo_masks_setup(r, r->acc_w)) != 0)
+		return err;
+	r->bg_row = malloc(4 * (size_t)p->width);
+	if (!r->bg_row)
+		return -ENOMEM;
+	for (int x = 0; x < p->width; x++) {
+		uint32_t px = 0xff000000u | p->background;
+		memcpy(r->bg_row + 4 * (size_t)x, &px, 4);
+	}
+	r->masks = 1;
 	return 0;
 }
 
@@ -551,9 +697,13 @@ static uint32_t lerp8x4(uint32_t src, uint32_t a, uint32_t dst)
 	       add8x2_8x2(mul8x2_8(src >> 8, a), mul8x2_8(dst >> 8, 255 - a)) << 8;
 }
 
-/* One boid in RENDER_DRAW_FAST: outline fo under matrix m, colour 0xffRRGGBB. */
-static void fast_boid(struct renderer *r, const struct flat_outline *fo, const cairo_matrix_t *m,
-                      uint32_t pixel)
+/*
+ * One boid's coverage in RENDER_DRAW_FAST: outline fo under matrix m into
+ * the mask mk and its bytes `out` (room for acc_w x acc_h).  Returns 0, or
+ * -1 when nothing of it is on the picture (or it is flat as a line).
+ */
+static int fast_cover(struct renderer *r, const struct flat_outline *fo, const cairo_matrix_t *m,
+                      struct boid_mask *mk, unsigned char *out)
 {
 	double minx = HUGE_VAL, miny = HUGE_VAL, maxx = -HUGE_VAL, maxy = -HUGE_VAL;
 	double *dv = r->dev;
@@ -572,9 +722,9 @@ static void fast_boid(struct renderer *r, const struct flat_outline *fo, const c
 	int ox = (int)floor(minx), oy = (int)floor(miny);
 	int w = (int)floor(maxx) - ox + 2, h = (int)ceil(maxy) - oy;
 	if (h <= 0 || w > r->acc_w || h > r->acc_h)
-		return; /* flat as a line; never bigger than fast_setup() allowed */
+		return -1; /* flat as a line; never bigger than fast_setup() allowed */
 	if (ox >= r->p.width || oy >= r->p.height || ox + w <= 0 || oy + h <= 0)
-		return;
+		return -1;
 	int *lo = r->rowspan, *hi = r->rowspan + r->acc_h;
 	for (int row = 0; row < h; row++)
 		lo[row] = w, hi[row] = -1;
@@ -583,28 +733,87 @@ static void fast_boid(struct renderer *r, const struct flat_outline *fo, const c
 		acc_line(r->acc, w, lo, hi, dv[2 * k] - ox, dv[2 * k + 1] - oy, dv[2 * j] - ox, dv[2 * j + 1] - oy);
 	}
 	/* sum each row over the cells it was given, clearing them for the next boid */
-	int xlo = ox < 0 ? -ox : 0, xhi = ox + w > r->p.width ? r->p.width - ox : w;
+	memset(out, 0, (size_t)w * (size_t)h);
 	for (int row = 0; row < h; row++) {
-		int py = oy + row, c0 = lo[row], c1 = hi[row];
-		float *a = r->acc + (size_t)row * (size_t)w;
-		if (py < 0 || py >= r->p.height) {
-			for (int col = c0; col <= c1; col++)
-				a[col] = 0;
-			continue;
-		}
-		uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)py * (size_t)r->stride) + ox;
-		float sum = 0;
-		for (int col = c0; col <= c1; col++) {
+		float *a = r->acc + (size_t)row * (size_t)w, sum = 0;
+		unsigned char *o = out + (size_t)row * (size_t)w;
+		for (int col = lo[row]; col <= hi[row]; col++) {
 			sum += a[col];
 			a[col] = 0;
 			float c = fabsf(sum);
 			if (c > 1) /* even-odd: winding 2 (the tail's little loop) is a hole */
 				c = fabsf(2 - c);
-			int cov = (int)(c * 255 + .5f);
-			if (col < xlo || col >= xhi || cov <= 0)
-				continue;
-			d[col] = cov >= 255 ? pixel : lerp8x4(pixel, (uint32_t)cov, d[col]);
+			int cov = (int)(c * 255 + .5f); /* c >= 0: so is cov */
+			o[col] = (unsigned char)(cov < 255 ? cov : 255);
 		}
+	}
+	mk->ox = ox, mk->oy = oy, mk->w = w, mk->h = h;
+	return 0;
+}
+
+#ifdef __SSE2__
+/*
+ * lerp8x4() on four pixels at once, channel by channel in 16-bit lanes:
+ * per channel it is min(255, mul(s, a) + mul(d, 255 - a)) with
+ * mul(x, a) = (t + (t >> 8)) >> 8, t = x a + 0x7f, none of which leaves 16
+ * bits, so the lanes give lerp8x4()'s bytes exactly; packus saturates.
+ */
+static __m128i lerp4(__m128i src, __m128i a4, __m128i dst)
+{
+	const __m128i zero = _mm_setzero_si128(), k7f = _mm_set1_epi16(0x7f), k255 = _mm_set1_epi16(255);
+	/* each pixel's coverage in its four channels' lanes */
+	__m128i a8 = _mm_unpacklo_epi8(a4, a4), a16 = _mm_unpacklo_epi8(a8, a8);
+	__m128i alo = _mm_unpacklo_epi8(a16, zero), ahi = _mm_unpackhi_epi8(a16, zero);
+	__m128i slo = _mm_unpacklo_epi8(src, zero), shi = _mm_unpackhi_epi8(src, zero);
+	__m128i dlo = _mm_unpacklo_epi8(dst, zero), dhi = _mm_unpackhi_epi8(dst, zero);
+	__m128i t, u, lo, hi;
+
+	t = _mm_add_epi16(_mm_mullo_epi16(slo, alo), k7f);
+	u = _mm_add_epi16(_mm_mullo_epi16(dlo, _mm_sub_epi16(k255, alo)), k7f);
+	lo = _mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8),
+	                   _mm_srli_epi16(_mm_add_epi16(u, _mm_srli_epi16(u, 8)), 8));
+	t = _mm_add_epi16(_mm_mullo_epi16(shi, ahi), k7f);
+	u = _mm_add_epi16(_mm_mullo_epi16(dhi, _mm_sub_epi16(k255, ahi)), k7f);
+	hi = _mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8),
+	                   _mm_srli_epi16(_mm_add_epi16(u, _mm_srli_epi16(u, 8)), 8));
+	return _mm_packus_epi16(lo, hi);
+}
+#endif
+
+/*
+ * One row of a mask over n pixels of the picture.  lerp8x4() gives the
+ * pixel back at coverage 0 and the colour at 255, both exactly, so every
+ * pixel can go through it.
+ */
+static void blend_row(uint32_t *d, const unsigned char *a, int n, uint32_t pixel)
+{
+	int x = 0;
+#ifdef __SSE2__
+	__m128i src = _mm_set1_epi32((int)pixel);
+	for (; x + 4 <= n; x += 4) {
+		int32_t a4;
+		memcpy(&a4, a + x, 4);
+		if (!a4)
+			continue;
+		__m128i dst = _mm_loadu_si128((const __m128i *)(const void *)(d + x));
+		_mm_storeu_si128((__m128i *)(void *)(d + x), lerp4(src, _mm_cvtsi32_si128(a4), dst));
+	}
+#endif
+	for (; x < n; x++)
+		if (a[x])
+			d[x] = a[x] == 255 ? pixel : lerp8x4(pixel, a[x], d[x]);
+}
+
+/* Blends the rows of mask mk (bytes m) that fall in picture rows [y0, y1), as Cairo blends an opaque colour. */
+static void mask_blend(struct renderer *r, const struct boid_mask *mk, const unsigned char *m, int y0, int y1)
+{
+	int r0 = y0 > mk->oy ? y0 - mk->oy : 0, r1 = y1 < mk->oy + mk->h ? y1 - mk->oy : mk->h;
+	int c0 = mk->ox < 0 ? -mk->ox : 0, c1 = mk->ox + mk->w > r->p.width ? r->p.width - mk->ox : mk->w;
+
+	for (int row = r0; row < r1; row++) {
+		const unsigned char *a = m + (size_t)row * (size_t)mk->w;
+		uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)(mk->oy + row) * (size_t)r->stride) + mk->ox;
+		blend_row(d + c0, a + c0, c1 - c0, mk->pixel);
 	}
 }
 
@@ -661,8 +870,7 @@ int render_new(struct renderer **out, const struct render_params *p)
 	cairo_set_line_width(r->cr, 1); /* the canvas's default lineWidth */
 	r->data = cairo_image_surface_get_data(r->surface);
 	r->stride = cairo_image_surface_get_stride(r->surface);
-	if (p->draw == RENDER_DRAW_FAST && p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE &&
-	    (err = fast_setup(r)) != 0)
+	if (p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE && (err = masks_setup(r)) != 0)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = make_backdrop(r)) != 0)
 		goto fail;
@@ -860,37 +1068,28 @@ static void draw_target(struct renderer *r, double x, double y)
 	cairo_restore(cr);
 }
 
-/* The picture's background: the noise backdrop or a flat colour. */
+/* The picture's background, the noise backdrop or a flat colour, whatever the canvas's matrix. */
 static void paint_background(struct renderer *r)
 {
+	cairo_save(r->cr);
+	cairo_identity_matrix(r->cr);
 	if (r->backdrop)
 		cairo_set_source_surface(r->cr, r->backdrop, 0, 0);
 	else
 		set_color(r->cr, r->p.background);
 	cairo_paint(r->cr);
+	cairo_restore(r->cr);
 }
 
-/*
- * One boid as it is drawn, by either path: where, turned how far, how big,
- * in which colour.  The 2D loop places boids straight from the view
- * (place_flat()); the 3D pass from their projection (place_3d()).
- */
-struct placed {
-	double x, y;                 /* centre, field units (the canvas is scaled) */
-	double angle;                /* cairo_rotate() angle, radians (circles: none) */
-	double size;                 /* outline scale (circles: radius / CIRCLE_RADIUS) */
-	uint32_t rgb;                /* 0xRRGGBB */
-	int predator;                /* fast: which flattened outline */
-};
-
 /* Boid i of a 2D view: at its position, turned along its velocity, at its kind's size and colour. */
-static void place_flat(const struct renderer *r, const struct render_view *v, size_t i, int predator,
-                       struct placed *b)
+static void place_flat(const struct renderer *r, const struct render_view *v, size_t i, struct placed *b)
 {
 	const struct render_params *p = &r->p;
+	int predator = i < v->predators;
 
 	b->x = v->x[i];
 	b->y = v->y[i];
+	b->i = i;
 	b->predator = predator;
 	b->rgb = predator ? p->predator_color : p->boid_color;
 	if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
@@ -902,8 +1101,145 @@ static void place_flat(const struct renderer *r, const struct render_view *v, si
 	b->size = predator ? p->boid_size * p->predator_size : p->boid_size;
 }
 
-/* A boid by the fast path: the field's matrix `base`, moved and turned as Cairo would, then our fill. */
-static void fast_boid_at(struct renderer *r, const struct placed *b, const cairo_matrix_t *base)
+/* Boid b's outline as a path on cr under its own translate, rotate and size: the caller saved cr. */
+static void boid_path(const struct renderer *r, cairo_t *cr, const struct placed *b)
+{
+	cairo_translate(cr, b->x, b->y);
+	cairo_rotate(cr, b->angle);
+	if (b->size != 1)
+		cairo_scale(cr, b->size, b->size);
+	append_outline(r, cr);
+}
+
+/* Boid b filled by Cairo on cr (the picture, or a mask) under the field's matrix. */
+static void cairo_fill_boid(const struct renderer *r, cairo_t *cr, const struct placed *b)
+{
+	if (r->p.shape == RENDER_CIRCLE) {
+		cairo_new_path(cr);
+		cairo_arc(cr, b->x, b->y, CIRCLE_RADIUS * b->size, 0, 2 * M_PI);
+		cairo_fill(cr);
+		return;
+	}
+	cairo_save(cr);
+	boid_path(r, cr, b);
+	cairo_fill(cr);
+	cairo_restore(cr);
+}
+
+/* Boid b by Cairo into the picture.  *color: the source set now (-1 none). */
+static void cairo_boid(struct renderer *r, const struct placed *b, long *color)
+{
+	cairo_t *cr = r->cr;
+
+	if (b->rgb != *color) {
+		/* set outside save/restore, so it survives them */
+		set_color(cr, b->rgb);
+		*color = b->rgb;
+	}
+	if (r->p.paint == RENDER_STROKE && r->p.shape != RENDER_CIRCLE) {
+		cairo_save(cr);
+		boid_path(r, cr, b);
+		cairo_restore(cr); /* the line is 1 field unit wide at any size */
+		cairo_stroke(cr);
+		return;
+	}
+	cairo_fill_boid(r, cr, b);
+}
+
+/*
+ * The box in picture pixels that boid b's fill stays in: its outline's
+ * control points (a Bezier stays in their hull) under the boid's matrix,
+ * widened by a pixel each side for the antialiased fringe.
+ */
+static void cairo_box(const struct renderer *r, const struct placed *b, const cairo_matrix_t *base,
+                      struct boid_mask *mk)
+{
+	double minx = HUGE_VAL, miny = HUGE_VAL, maxx = -HUGE_VAL, maxy = -HUGE_VAL;
+	cairo_matrix_t m = *base;
+
+	cairo_matrix_translate(&m, b->x, b->y);
+	if (r->p.shape == RENDER_CIRCLE) {
+		double cx = 0, cy = 0, rr = CIRCLE_RADIUS * b->size;
+		cairo_matrix_transform_point(&m, &cx, &cy);
+		cairo_matrix_transform_distance(&m, &rr, &(double){ 0 });
+		minx = cx - fabs(rr), maxx = cx + fabs(rr), miny = cy - fabs(rr), maxy = cy + fabs(rr);
+	} else {
+		cairo_matrix_rotate(&m, b->angle);
+		cairo_matrix_scale(&m, b->size, b->size);
+		for (int k = -1; k < 3 * r->nseg; k++) {
+			double x = k < 0 ? r->start[0] : r->seg[k / 3][2 * (k % 3)];
+			double y = k < 0 ? r->start[1] : r->seg[k / 3][2 * (k % 3) + 1];
+			if (!r->curved && k >= 0 && k % 3 != 2)
+				continue; /* lines: the end points only */
+			cairo_matrix_transform_point(&m, &x, &y);
+			minx = fmin(minx, x), maxx = fmax(maxx, x), miny = fmin(miny, y), maxy = fmax(maxy, y);
+		}
+	}
+	mk->ox = (int)floor(minx) - 1;
+	mk->oy = (int)floor(miny) - 1;
+	mk->w = (int)floor(maxx) + 2 - mk->ox;
+	mk->h = (int)floor(maxy) + 2 - mk->oy;
+}
+
+/*
+ * Boid b's mask by Cairo (RENDER_DRAW_EXACT in bands): the same fill as
+ * cairo_boid()'s, the same path under the same matrix, into the A8 surface
+ * moved under the boid by its device offset, a whole number of pixels, so
+ * every coordinate Cairo sees is shifted exactly and the coverage is the
+ * one it would blend into the picture.  A boid across the picture's edge
+ * is clipped to the picture there too, as Cairo's converter then computes
+ * the edge cells differently.  Returns 0, or -1 when nothing is on the
+ * picture.  The surface's matrix is the field's (set per run).
+ */
+static int cairo_mask_at(struct renderer *r, const struct placed *b, const cairo_matrix_t *base,
+                         struct boid_mask *mk, unsigned char *out)
+{
+	const struct render_params *p = &r->p;
+	unsigned char *m = cairo_image_surface_get_data(r->msurf);
+	int st = cairo_image_surface_get_stride(r->msurf);
+
+	cairo_box(r, b, base, mk);
+	mk->pixel = 0xff000000u | b->rgb;
+	assert(mk->w <= r->acc_w && mk->h <= r->acc_h); /* the hull is within the outline's reach */
+	if (mk->ox >= p->width || mk->oy >= p->height || mk->ox + mk->w <= 0 || mk->oy + mk->h <= 0)
+		return -1;
+	int edge = mk->ox < 0 || mk->oy < 0 || mk->ox + mk->w > p->width || mk->oy + mk->h > p->height;
+	cairo_surface_set_device_offset(r->msurf, -mk->ox, -mk->oy);
+	if (edge) {
+		cairo_save(r->mcr);
+		cairo_identity_matrix(r->mcr);
+		cairo_rectangle(r->mcr, 0, 0, p->width, p->height);
+		cairo_clip(r->mcr);
+		cairo_set_matrix(r->mcr, base);
+	}
+	cairo_fill_boid(r, r->mcr, b);
+	if (edge)
+		cairo_restore(r->mcr);
+	cairo_surface_flush(r->msurf);
+	for (int row = 0; row < mk->h; row++) { /* take the coverage, leave the surface clear */
+		memcpy(out + (size_t)row * (size_t)mk->w, m + (size_t)row * (size_t)st, (size_t)mk->w);
+		memset(m + (size_t)row * (size_t)st, 0, (size_t)mk->w);
+	}
+	cairo_surface_mark_dirty(r->msurf);
+	return 0;
+}
+
+/* Is boid b's outline (within its reach of its centre) on the picture?  Never NaN or infinity to Cairo. */
+static int on_picture(const struct renderer *r, const struct placed *b)
+{
+	double px = b->x * r->p.scale, py = b->y * r->p.scale, reach = boid_reach(r, b->size);
+
+	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&
+	       py >= -reach && py <= r->p.height + reach;
+}
+
+/*
+ * Boid b's mask by the fast path: the field's matrix `base`, moved and
+ * turned as Cairo would, then our fill into mk and `out`.  Returns 0, or -1
+ * when it leaves nothing on the picture.
+ */
+static int fast_boid_at(struct renderer *r, const struct placed *b, const cairo_matrix_t *base,
+                        struct boid_mask *mk, unsigned char *out)
 {
 	cairo_matrix_t m = *base;
 
@@ -912,48 +1248,185 @@ static void fast_boid_at(struct renderer *r, const struct placed *b, const cairo
 		cairo_matrix_rotate(&m, b->angle);
 	if (b->size != 1)
 		cairo_matrix_scale(&m, b->size, b->size);
-	fast_boid(r, &r->flat[b->predator], &m, 0xff000000u | b->rgb);
+	mk->pixel = 0xff000000u | b->rgb;
+	return fast_cover(r, &r->flat[b->predator], &m, mk, out);
 }
 
-/* A boid by Cairo, under its own translate and rotate.  *color: the source set now (-1 none). */
-static void cairo_boid(struct renderer *r, const struct placed *b, long *color)
+/* Boid b by the fast path, straight into the picture. */
+static void fast_boid_now(struct renderer *r, const struct placed *b, const cairo_matrix_t *base)
 {
-	cairo_t *cr = r->cr;
-	const struct render_params *p = &r->p;
+	struct boid_mask mk;
 
-	if (b->rgb != *color) {
-		/* set outside save/restore, so it survives them */
-		set_color(cr, b->rgb);
-		*color = b->rgb;
-	}
-	if (p->shape == RENDER_CIRCLE) {
-		cairo_new_path(cr);
-		cairo_arc(cr, b->x, b->y, CIRCLE_RADIUS * b->size, 0, 2 * M_PI);
-		cairo_fill(cr);
-		return;
-	}
-	cairo_save(cr);
-	cairo_translate(cr, b->x, b->y);
-	cairo_rotate(cr, b->angle);
-	if (b->size != 1)
-		cairo_scale(cr, b->size, b->size);
-	append_outline(r);
-	if (p->paint == RENDER_STROKE) {
-		cairo_restore(cr); /* the line is 1 field unit wide at any size */
-		cairo_stroke(cr);
-		return;
-	}
-	cairo_fill(cr);
-	cairo_restore(cr);
+	if (fast_boid_at(r, b, base, &mk, r->one) == 0)
+		mask_blend(r, &mk, r->one, 0, r->p.height);
 }
 
-/* Is an outline at (x, y), within `reach` pixels of it, on the picture?  Never NaN or infinity to Cairo. */
-static int on_picture(const struct renderer *r, double x, double y, double reach)
+/* Grows *buf (a pointer to elements of `size` bytes) to hold `want`.  Returns 0 or -ENOMEM. */
+static int grow(void *buf, size_t *cap, size_t want, size_t size)
 {
-	double px = x * r->p.scale, py = y * r->p.scale;
+	void **p = buf;
 
-	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&
-	       py >= -reach && py <= r->p.height + reach;
+	if (want <= *cap)
+		return 0;
+	want += want / 2;
+	void *q = realloc(*p, want * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = want;
+	return 0;
+}
+
+/*
+ * Can boid b be drawn as a mask in bands?  When a mask holds it and it is
+ * at most BAND_BOID_MAX pixels across (bigger masks cost more than bands
+ * save), or when it is off the picture (nothing to draw either way).
+ */
+static int bandable(const struct renderer *r, const struct placed *b)
+{
+	return (b->size <= r->mask_size && mask_side(r, b->size) <= BAND_BOID_MAX) || !on_picture(r, b);
+}
+
+/*
+ * The rows each boid of list[0 .. n) on the picture may touch (its
+ * centre's row -+ its reach, in mk->band0 .. band1 for now); returns the
+ * biggest boid's outline scale.
+ */
+static double bands_rows(struct renderer *r, const struct placed *list, size_t n, const cairo_matrix_t *base)
+{
+	double last = r->p.height - 1, biggest = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct placed *b = &list[k];
+		struct boid_mask *mk = &r->bands.mask[k];
+		mk->band0 = -1;
+		mk->made = 0;
+		if (!on_picture(r, b))
+			continue;
+		double cy = base->yx * b->x + base->yy * b->y + base->y0, reach = boid_reach(r, b->size);
+		double lo = fmax(0, floor(cy - reach)), hi = fmin(last, floor(cy + reach));
+		if (lo > hi)
+			continue;
+		mk->band0 = (int)lo;
+		mk->band1 = (int)hi;
+		biggest = fmax(biggest, b->size);
+	}
+	return biggest;
+}
+
+/*
+ * Plans list[0 .. n), bandable() boids in drawing order, in bands: bands
+ * about BAND_BYTES of picture and taller than the biggest boid, which
+ * bands each boid on the picture touches (one or two), the boids of every
+ * band in drawing order (a stable counting sort), room for the masks.
+ * Returns 0, or -1 when they are to be drawn boid after boid (masks held
+ * beyond ARENA_MAX), or -ENOMEM.
+ */
+static int bands_plan(struct renderer *r, const struct placed *list, size_t n, const cairo_matrix_t *base)
+{
+	struct bands *B = &r->bands;
+	size_t most = 0, entries = 0;
+
+	if (grow(&B->mask, &B->mask_cap, n, sizeof(*B->mask)) != 0)
+		return -ENOMEM;
+	double biggest = bands_rows(r, list, n, base);
+	int side = (int)ceil(mask_side(r, biggest));
+	assert(biggest <= r->mask_size && side <= BAND_BOID_MAX); /* bandable() */
+	/* bands of about BAND_BYTES of picture, taller than a boid and its fringe: even */
+	int rows = (int)(BAND_BYTES / (size_t)r->stride), tall = 2 * (int)ceil(boid_reach(r, biggest)) + 2;
+	rows = rows > tall ? rows : tall;
+	B->rows = rows + (rows & 1);
+	int nb = B->nbands = (r->p.height + B->rows - 1) / B->rows;
+	if (grow(&B->start, &B->band_cap, 2 * (size_t)nb + 1, sizeof(*B->start)) != 0)
+		return -ENOMEM;
+	size_t *count = B->start;
+	B->held = B->start + nb + 1;
+	memset(count, 0, (2 * (size_t)nb + 1) * sizeof(*count));
+	for (size_t k = 0; k < n; k++) {
+		struct boid_mask *mk = &B->mask[k];
+		if (mk->band0 < 0)
+			continue;
+		mk->band0 /= B->rows;
+		mk->band1 /= B->rows;
+		assert(mk->band1 - mk->band0 <= 1);
+		for (int b = mk->band0; b <= mk->band1; b++)
+			count[b + 1]++;
+		B->held[mk->band0] += mk->band1 > mk->band0;
+		entries += (size_t)(mk->band1 - mk->band0 + 1);
+	}
+	if (grow(&B->list, &B->list_cap, entries, sizeof(*B->list)) != 0)
+		return -ENOMEM;
+	for (int b = 0; b < nb; b++) {
+		most = B->held[b] > most ? B->held[b] : most;
+		count[b + 1] += count[b];
+	}
+	size_t bytes = most * (size_t)side * (size_t)side;
+	if (bytes > ARENA_MAX)
+		return -1; /* draw boid after boid rather than hold that much */
+	for (int k = 0; k < 2; k++)
+		if (grow(&B->arena[k], &B->arena_cap[k], bytes, 1) != 0)
+			return -ENOMEM;
+	for (size_t k = 0; k < n; k++) /* count[b] runs from band b's start to its end */
+		for (int b = B->mask[k].band0; b >= 0 && b <= B->mask[k].band1; b++)
+			B->list[count[b]++] = k;
+	memmove(count + 1, count, (size_t)nb * sizeof(*count));
+	count[0] = 0;
+	return 0;
+}
+
+/* Picture rows [y0, y1) of the background, as paint_background() paints them: copies of a row. */
+static void bands_background(struct renderer *r, int y0, int y1)
+{
+	const unsigned char *from = r->bg_row;
+	size_t st = 0;
+
+	if (r->backdrop) {
+		from = cairo_image_surface_get_data(r->backdrop);
+		st = (size_t)cairo_image_surface_get_stride(r->backdrop);
+	}
+	for (int y = y0; y < y1; y++)
+		memcpy(r->data + (size_t)y * (size_t)r->stride, from + (size_t)y * st, 4 * (size_t)r->p.width);
+}
+
+/*
+ * The planned boids of list, band by band: in each band (its background
+ * first when `background`) every boid touching it in drawing order, its
+ * mask made in the first band it touches.  Each pixel gets the same blends
+ * in the same order as boid after boid over the whole picture: the same
+ * bytes.
+ */
+static void bands_draw(struct renderer *r, const struct placed *list, const cairo_matrix_t *base,
+                       int background)
+{
+	struct bands *B = &r->bands;
+
+	for (int b = 0; b < B->nbands; b++) {
+		int y0 = b * B->rows, y1 = y0 + B->rows < r->p.height ? y0 + B->rows : r->p.height;
+		size_t used = 0;
+		if (background)
+			bands_background(r, y0, y1);
+		for (size_t e = B->start[b]; e < B->start[b + 1]; e++) {
+			size_t k = B->list[e];
+			struct boid_mask *mk = &B->mask[k];
+			if (mk->made > 0) { /* made in the band before */
+				mask_blend(r, mk, B->arena[mk->band0 & 1] + mk->at, y0, y1);
+				continue;
+			}
+			if (mk->made < 0)
+				continue;
+			/* its first band: hold its mask only if it goes on into the next */
+			int held = mk->band1 > b;
+			unsigned char *out = held ? B->arena[b & 1] + used : r->one;
+			int err = r->fast ? fast_boid_at(r, &list[k], base, mk, out) :
+			                    cairo_mask_at(r, &list[k], base, mk, out);
+			mk->made = err ? -1 : 1;
+			mk->at = used;
+			if (err)
+				continue;
+			used += held ? (size_t)mk->w * (size_t)mk->h : 0;
+			mask_blend(r, mk, out, y0, y1);
+		}
+	}
 }
 
 /*
@@ -970,6 +1443,100 @@ static void tail_of(struct renderer *r, const struct render_view *v, const doubl
 	*color = -1;
 	if (r->fast)
 		cairo_surface_flush(r->surface);
+}
+
+/*
+ * list[0 .. n), placed boids in drawing order, one after the other, under
+ * the field's matrix `base`: Cairo's, or the fast path's straight into the
+ * picture (a boid too big for a mask by Cairo), each boid's tail just
+ * before it when tx is set (--trail-style opengl: its points as drawn, see
+ * trail_gap()).
+ */
+static void draw_straight(struct renderer *r, const struct render_view *v, const struct placed *list,
+                          size_t n, const cairo_matrix_t *base, const double *tx, const double *ty)
+{
+	long color = -1; /* 0xRRGGBB: the source currently set */
+	int direct = 0;  /* fast boids written since Cairo last drew */
+
+	if (r->fast)
+		cairo_surface_flush(r->surface); /* before writing pixels ourselves */
+	for (size_t k = 0; k < n; k++) {
+		const struct placed *b = &list[k];
+		if (tx)
+			tail_of(r, v, tx, ty, b->i, b->predator, &direct, &color);
+		if (!on_picture(r, b))
+			continue;
+		if (r->fast && b->size <= r->mask_size) {
+			fast_boid_now(r, b, base);
+			direct = 1;
+			continue;
+		}
+		if (direct) /* Cairo draws over the pixels written since it last did */
+			cairo_surface_mark_dirty(r->surface);
+		direct = 0;
+		cairo_boid(r, b, &color); /* exact, or too big for a mask */
+		if (r->fast)
+			cairo_surface_flush(r->surface);
+	}
+	if (direct)
+		cairo_surface_mark_dirty(r->surface);
+}
+
+/*
+ * list[0 .. n), bandable() boids in drawing order, in bands (their
+ * background first when *paint, then cleared).  Returns 0, or nonzero
+ * when bands_plan() would not: nothing drawn.
+ */
+static int draw_banded(struct renderer *r, const struct placed *list, size_t n, const cairo_matrix_t *base,
+                       int *paint)
+{
+	if (bands_plan(r, list, n, base) != 0)
+		return -1;
+	if (!r->fast)
+		cairo_set_matrix(r->mcr, base);
+	cairo_surface_flush(r->surface); /* before writing pixels ourselves */
+	bands_draw(r, list, base, *paint);
+	cairo_surface_mark_dirty(r->surface);
+	*paint = 0;
+	return 0;
+}
+
+/* The background, if it is still to be painted (*paint; then cleared). */
+static void paint_now(struct renderer *r, int *paint)
+{
+	if (*paint)
+		paint_background(r);
+	*paint = 0;
+}
+
+/*
+ * Draws list[0 .. n), placed boids in drawing order: in bands when it can
+ * (a picture above CACHED_BYTES and no tails between the boids), the boids
+ * too big for that boid after boid between the bands' runs (in 3D the
+ * nearest, at the list's end); else boid after boid (draw_straight(): tx,
+ * ty as there).  *paint: the background is still to be painted (nothing
+ * else lies under these boids): the bands paint it band by band, else it
+ * is painted first; cleared either way.
+ */
+static void draw_run(struct renderer *r, const struct render_view *v, const struct placed *list, size_t n,
+                     const cairo_matrix_t *base, const double *tx, const double *ty, int *paint)
+{
+	if (!r->masks || tx) {
+		paint_now(r, paint);
+		draw_straight(r, v, list, n, base, tx, ty);
+		return;
+	}
+	for (size_t k = 0, end; k < n || *paint; k = end) {
+		for (end = k; end < n && bandable(r, &list[end]); end++)
+			;
+		if (draw_banded(r, list + k, end - k, base, paint) != 0) {
+			paint_now(r, paint);
+			draw_straight(r, v, list + k, end - k, base, NULL, NULL);
+		}
+		for (k = end; end < n && !bandable(r, &list[end]); end++)
+			;
+		draw_straight(r, v, list + k, end - k, base, NULL, NULL);
+	}
 }
 
 /* ------------------------------------------------------------------- 3D */
@@ -1086,21 +1653,6 @@ static void draw_ground(struct renderer *r, const struct camera *cam, const stru
 		}
 }
 
-/* Fast drawing: Cairo is about to draw over the pixels written directly since it last did. */
-static void to_cairo(struct renderer *r, int *direct)
-{
-	if (*direct)
-		cairo_surface_mark_dirty(r->surface);
-	*direct = 0;
-}
-
-/* Fast drawing: Cairo drew; its pixels are flushed before direct writes go on. */
-static void from_cairo(struct renderer *r)
-{
-	if (r->fast)
-		cairo_surface_flush(r->surface);
-}
-
 /* Grows the 3D buffers for n boids and `cells` trail points.  0 or -ENOMEM. */
 static int room_3d(struct renderer *r, size_t n, size_t cells)
 {
@@ -1125,7 +1677,7 @@ static int room_3d(struct renderer *r, size_t n, size_t cells)
 	if (r->p.obstacles_n && !r->spheres &&
 	    !(r->spheres = malloc(r->p.obstacles_n * sizeof(*r->spheres))))
 		return -ENOMEM;
-	return 0;
+	return grow(&r->list, &r->list_cap, n, sizeof(*r->list));
 }
 
 /* Farther first; at one depth, lower index first (drawn under the higher, as in 2D). */
@@ -1165,8 +1717,8 @@ static struct fog_range flock_depths(const struct depth_key *k, size_t m, const 
 /*
  * Projects every boid: its place, heading, size and colour, fogged over
  * the flock's depths (flock_depths(), left in *f) into r->placed[i], and
- * the ones in front of the camera into r->order, back to front.  Returns
- * how many are in front.
+ * the ones in front of the camera into r->order and r->list (as placed),
+ * back to front.  Returns how many are in front.
  */
 static size_t place_3d(struct renderer *r, const struct render_view *v, const struct camera *cam,
                        struct fog_range *f)
@@ -1183,6 +1735,7 @@ static size_t place_3d(struct renderer *r, const struct render_view *v, const st
 		int predator = i < v->predators;
 		b->x = u;
 		b->y = w;
+		b->i = i;
 		b->predator = predator;
 		camera_direction(cam, pt, vel, &du, &dw);
 		b->angle = p->shape == RENDER_CIRCLE ? 0 : render_heading(du, dw);
@@ -1197,6 +1750,8 @@ static size_t place_3d(struct renderer *r, const struct render_view *v, const st
 	}
 	if (m > 1)
 		qsort(r->order, m, sizeof(*r->order), back_to_front);
+	for (size_t k = 0; k < m; k++)
+		r->list[k] = r->placed[r->order[k].i];
 	return m;
 }
 
@@ -1255,13 +1810,14 @@ static void project_trail(struct renderer *r, const struct render_view *v, const
 }
 
 /*
- * The 3D pass of render_frame(), under the field's scale: the camera for
- * this frame, the ground and box lines, the trails, then the boids back to
- * front with the obstacles among them in depth order, the target marker and
- * the ranges on top.  Each boid goes through the 2D path's own drawing
- * (cairo_boid() or fast_boid_at()).
+ * The 3D pass of render_frame(), under the field's matrix `base`: the
+ * camera for this frame, the ground and box lines, the trails, then the
+ * boids back to front with the obstacles among them in depth order, the
+ * target marker and the ranges on top.  The boids between two obstacles
+ * are a run, drawn by draw_run() as a 2D list is (in bands, or boid after
+ * boid); *paint: as there.
  */
-static int draw_3d(struct renderer *r, const struct render_view *v)
+static int draw_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint)
 {
 	const struct render_params *p = &r->p;
 	cairo_t *cr = r->cr;
@@ -1290,42 +1846,21 @@ static int draw_3d(struct renderer *r, const struct render_view *v)
 		cairo_set_line_width(cr, 2);
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
 	}
-	size_t m = place_3d(r, v, &cam, &f), ns = place_spheres(r, &cam), next = 0; /* f: the flock's now */
-	cairo_matrix_t base;
-	int direct = 0;
-	long color = -1;
-	cairo_get_matrix(cr, &base);
-	if (r->fast)
-		cairo_surface_flush(r->surface);
-	for (size_t k = 0; k <= m; k++) {
-		double depth = k < m ? r->order[k].depth : -HUGE_VAL;
-		if (next < ns && r->spheres[next].depth > depth) {
-			/* the obstacles behind this boid (after the last one: the rest) */
-			to_cairo(r, &direct);
-			for (; next < ns && r->spheres[next].depth > depth; next++)
-				draw_sphere(r, &cam, &f, &p->obstacles[r->spheres[next].i]);
-			color = -1;
-			from_cairo(r);
-		}
-		if (k == m)
-			break;
-		size_t i = r->order[k].i;
-		const struct placed *b = &r->placed[i];
-		if (tails)
-			tail_of(r, v, tu, tv, i, b->predator, &direct, &color);
-		if (!on_picture(r, b->x, b->y, (r->reach * b->size + 1) * p->scale + 1))
-			continue;
-		if (r->fast && b->size <= r->fast_size) {
-			fast_boid_at(r, b, &base);
-			direct = 1;
-			continue;
-		}
-		to_cairo(r, &direct);
-		cairo_boid(r, b, &color); /* exact, or too big for the fast buffer */
-		from_cairo(r);
+	size_t m = place_3d(r, v, &cam, &f), ns = place_spheres(r, &cam); /* f: the flock's now */
+	for (size_t k = 0, next = 0;;) {
+		size_t end = k; /* the run: boids in front of every obstacle not yet drawn */
+		while (end < m && !(next < ns && r->spheres[next].depth > r->order[end].depth))
+			end++;
+		if (end > k || *paint)
+			draw_run(r, v, r->list + k, end - k, base, tails ? tu : NULL, tv, paint);
+		if (next == ns)
+			break; /* then end == m */
+		/* the obstacles behind the next run (after the last one: the rest) */
+		double depth = end < m ? r->order[end].depth : -HUGE_VAL;
+		for (; next < ns && r->spheres[next].depth > depth; next++)
+			draw_sphere(r, &cam, &f, &p->obstacles[r->spheres[next].i]);
+		k = end;
 	}
-	if (direct)
-		cairo_surface_mark_dirty(r->surface);
 	double tp[3] = { v->target_x, v->target_y, v->target_z }, tu0, tv0, td;
 	if (v->has_target && camera_project(&cam, tp, &tu0, &tv0, &td))
 		draw_target(r, tu0, tv0);
@@ -1337,62 +1872,55 @@ static int draw_3d(struct renderer *r, const struct render_view *v)
 	return 0;
 }
 
+/*
+ * The 2D pass of render_frame(), under the field's matrix `base`: the
+ * obstacles, the trails, the boids placed in index order and drawn by
+ * draw_run() (*paint: as there), the target marker and the ranges.
+ */
+static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint)
+{
+	int tails = v->trail_len > 1 && r->p.trail_style == RENDER_TRAIL_OPENGL;
+
+	if (grow(&r->list, &r->list_cap, v->n, sizeof(*r->list)) != 0)
+		return -ENOMEM;
+	draw_obstacles(r);
+	if (v->trail_len > 1 && !tails)
+		draw_trails(r, v, v->trail_x, v->trail_y);
+	if (tails) {
+		cairo_set_line_width(r->cr, 2);
+		cairo_set_line_cap(r->cr, CAIRO_LINE_CAP_BUTT);
+	}
+	for (size_t i = 0; i < v->n; i++)
+		place_flat(r, v, i, &r->list[i]);
+	draw_run(r, v, r->list, v->n, base, tails ? v->trail_x : NULL, v->trail_y, paint);
+	if (v->has_target)
+		draw_target(r, v->target_x, v->target_y);
+	if (r->p.show_ranges)
+		draw_ranges(r, v);
+	return 0;
+}
+
 int render_frame(struct renderer *r, const struct render_view *v)
 {
 	cairo_t *cr = r->cr;
 	const struct render_params *p = &r->p;
-	double reach = (r->reach * p->boid_size * fmax(1, p->predator_size) + 1) * p->scale + 1; /* +1: stroke, AA fringe */
-	long color = -1; /* 0xRRGGBB: the source currently set */
+	cairo_matrix_t base; /* the field's matrix: masks start from it */
 
 	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
 	cairo_save(cr);
-	paint_background(r);
 	if (p->grid == RENDER_GRID_GDI)
 		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
 	cairo_scale(cr, p->scale, p->scale);
-	if (v->z) { /* a 3D flock, in perspective: section "3D" above */
-		int err = draw_3d(r, v);
-		cairo_restore(cr);
-		cairo_surface_flush(r->surface);
-		return err ? err : cairo_error_code(cairo_status(cr));
-	}
-	draw_obstacles(r);
-	int tails = v->trail_len > 1 && p->trail_style == RENDER_TRAIL_OPENGL;
-	if (v->trail_len > 1 && !tails)
-		draw_trails(r, v, v->trail_x, v->trail_y);
-	if (tails) {
-		cairo_set_line_width(cr, 2);
-		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-	}
-	cairo_matrix_t base; /* the field's matrix: fast boids start from it */
-	int direct = 0;      /* fast boids written since Cairo last drew */
 	cairo_get_matrix(cr, &base);
-	if (r->fast)
-		cairo_surface_flush(r->surface); /* before writing pixels ourselves */
-	for (size_t i = 0; i < v->n; i++) {
-		int predator = i < v->predators;
-		if (tails)
-			tail_of(r, v, v->trail_x, v->trail_y, i, predator, &direct, &color);
-		if (!on_picture(r, v->x[i], v->y[i], reach))
-			continue;
-		struct placed b;
-		place_flat(r, v, i, predator, &b);
-		if (r->fast) {
-			fast_boid_at(r, &b, &base);
-			direct = 1;
-		} else {
-			cairo_boid(r, &b, &color);
-		}
-	}
-	if (direct)
-		cairo_surface_mark_dirty(r->surface);
-	if (v->has_target)
-		draw_target(r, v->target_x, v->target_y);
-	if (p->show_ranges)
-		draw_ranges(r, v);
+	/* nothing but the background under the boids (3D: obstacles come between runs): the
+	 * bands paint it band by band */
+	int paint = r->masks && v->trail_len <= 1 && (v->z ? !p->ground && !p->box_edges : !p->obstacles_n);
+	if (!paint)
+		paint_background(r);
+	int err = v->z ? draw_3d(r, v, &base, &paint) : draw_2d(r, v, &base, &paint);
 	cairo_restore(cr);
 	cairo_surface_flush(r->surface);
-	return cairo_error_code(cairo_status(cr));
+	return err ? err : cairo_error_code(cairo_status(cr));
 }
 
 const unsigned char *render_pixels(const struct renderer *r, int *stride)
@@ -1430,6 +1958,10 @@ void render_free(struct renderer *r)
 		return;
 	if (r->cr)
 		cairo_destroy(r->cr);
+	if (r->mcr)
+		cairo_destroy(r->mcr);
+	if (r->msurf)
+		cairo_surface_destroy(r->msurf);
 	if (r->surface)
 		cairo_surface_destroy(r->surface);
 	free(r->mem); /* after the surface that used it */
@@ -1440,6 +1972,14 @@ void render_free(struct renderer *r)
 	free(r->acc);
 	free(r->rowspan);
 	free(r->dev);
+	free(r->one);
+	free(r->bg_row);
+	free(r->bands.mask);
+	free(r->bands.list);
+	free(r->bands.start); /* held[] too */
+	free(r->bands.arena[0]);
+	free(r->bands.arena[1]);
+	free(r->list);
 	free(r->placed);
 	free(r->order);
 	free(r->trail_uv);

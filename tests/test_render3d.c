@@ -3,7 +3,8 @@
  * transform written here (gluLookAt with up = -y, gluPerspective), and the
  * pictures a user would look at — where a boid lands, which of two boids
  * covers the other, how size and fog fall with depth, what is behind the
- * camera, obstacles hiding boids, trails — then the whole program: the same
+ * camera, obstacles hiding boids, trails, a 1080p picture drawn in bands
+ * against the same drawn boid after boid — then the whole program: the same
  * bytes at 1 and 2 drawing threads in both draw modes, the orbit, a clip
  * that plays, options refused before any file exists.
  */
@@ -21,6 +22,7 @@
 #include "pngout.h"
 #include "render.h"
 #include "rng.h"
+#include "straight.h"
 
 #define W 320
 #define H 180
@@ -544,6 +546,71 @@ Test(render3d, three_d_settings_change_no_2d_pixel)
 	render_free(a.r);
 	render_free(b.r);
 	free(f);
+}
+
+/*
+ * A 3D picture above 1 MB is drawn in bands (the boids back to front, in
+ * runs between the obstacles) and keeps every byte of boid after boid, in
+ * both modes: the box and ground under the flock, spheres among it, fog,
+ * predators, the front and the orbit camera, boids across the picture's
+ * edges, the nearest boids too big for a mask (drawn boid after boid after
+ * the bands), a noise background painted band by band.
+ */
+enum { FRONT, ORBIT, NEAR };
+
+Test(render3d, bands_keep_every_byte_at_1080p)
+{
+	static const struct {
+		double scale;
+		int cam; /* FRONT, ORBIT, or NEAR: the front camera with boid 0 close to it */
+		enum render_shape shape;
+		enum render_grid grid;
+		enum render_background bg;
+		int decor; /* box edges, ground, two spheres */
+	} c[] = {
+		{ 1, FRONT, RENDER_CURVE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 1 },
+		{ 2, ORBIT, RENDER_ARROW, RENDER_GRID_GDI, RENDER_BG_NOISE, 0 },
+		{ 1, NEAR, RENDER_CURVE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 1 },
+		{ 1.5, FRONT, RENDER_CIRCLE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 0 },
+	};
+	size_t n = 3000;
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct render_params p;
+		double side[3] = { 1920 / c[k].scale, 1080 / c[k].scale, 1080 / c[k].scale };
+		struct render_circle ob[2] = { { side[0] * .3, side[1] * .5, side[1] * .1, side[2] * .3 },
+		                               { side[0] * .6, side[1] * .4, side[1] * .15, side[2] * .7 } };
+		double *f = malloc(6 * n * sizeof(double));
+		struct rng g;
+		cr_assert_not_null(f);
+		rng_seed(&g, 90 + k);
+		for (size_t i = 0; i < n; i++) /* a tenth of a side past the box on every side */
+			for (int a = 0; a < 6; a++)
+				f[(size_t)a * n + i] = a < 3 ? side[a] * (1.2 * rng_uniform(&g) - .1) : 4 * (rng_uniform(&g) - .5);
+		render_params_default(&p, 1920, 1080);
+		p.scale = c[k].scale, p.shape = c[k].shape, p.grid = c[k].grid, p.background_style = c[k].bg;
+		p.predator_size = 1.5;
+		memcpy(p.box, side, sizeof(side));
+		if (c[k].decor)
+			p.box_edges = p.ground = 1, p.obstacles = ob, p.obstacles_n = 2;
+		struct render_view v = { .n = n, .predators = 6, .x = f, .y = f + n, .z = f + 2 * n,
+		                         .vx = f + 3 * n, .vy = f + 4 * n, .vz = f + 5 * n, .frame = 7 };
+		if (c[k].cam == ORBIT)
+			p.camera.mode = CAMERA_ORBIT, p.camera.orbit_frames = 30;
+		if (c[k].cam == NEAR) { /* boid 0 a sixth of the way from the camera to the box's centre */
+			struct camera cam;
+			camera_place(&cam, &p.camera, p.box, side[0], side[1], 0);
+			for (int a = 0; a < 3; a++)
+				f[(size_t)a * n] = cam.eye[a] + (side[a] / 2 - cam.eye[a]) / 6;
+		}
+		for (int m = 0; m < 2; m++) {
+			p.draw = m ? RENDER_DRAW_FAST : RENDER_DRAW_EXACT;
+			long differ = straight_differs(&p, &v);
+			cr_expect_eq(differ, 0, "case %zu, %s: %ld pixels differ from boid after boid", k,
+			             m ? "fast" : "exact", differ);
+		}
+		free(f);
+	}
 }
 
 /* ---- the program ------------------------------------------------------- */

@@ -2,7 +2,9 @@
  * render, --draw fast: the covered area against the exact (Cairo) path and
  * against the outline's area by Green's theorem (computed here, never taken
  * from render.c); the same bytes run to run and across thread counts; what
- * is still drawn by Cairo in fast mode stays byte-identical.
+ * is still drawn by Cairo in fast mode stays byte-identical.  Then the
+ * bands both modes draw big pictures in: every byte as boid after boid,
+ * and the exact path's as Cairo's own darts drawn here.
  */
 #include <criterion/criterion.h>
 
@@ -12,9 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cairo.h>
+
 #include "common.h"
 #include "render.h"
 #include "rng.h"
+#include "straight.h"
 
 #define BG 0x003366u
 #define BOID 0x90EE90u
@@ -311,4 +316,126 @@ Test(render_fast, same_clip_at_any_thread_count)
 	cr_expect(tc_same_file("a.y4m", "b.y4m"), "--draw fast: 1 and 2 threads differ");
 	cr_expect(tc_same_file("b.y4m", "c.y4m"), "--draw fast: two runs differ");
 	cr_expect(!tc_same_file("a.y4m", "d.y4m"), "--draw fast changes no byte: not in effect");
+}
+
+/* ---- bands: pictures above 1 MB are drawn as masks band by band ---- */
+
+/* n boids over the picture and a margin past every edge, so that some cross it. */
+static struct flock flock_across(size_t n, double w, double h, uint64_t seed)
+{
+	struct flock f = flock_make(n, w + 40, h + 40, seed);
+	for (size_t i = 0; i < n; i++)
+		f.x[i] -= 20, f.y[i] -= 20;
+	return f;
+}
+
+Test(render_fast, bands_keep_every_byte_in_both_modes)
+{
+	static const struct {
+		int w, h;
+		double scale, size, predator_size;
+		enum render_grid grid;
+		enum render_antialias aa;
+		enum render_shape shape;
+		enum render_background bg;
+		int obstacle;
+	} c[] = {
+		{ 1920, 1080, 1, 1, 1, RENDER_GRID_CAIRO, RENDER_AA_GOOD, RENDER_CURVE, RENDER_BG_FLAT, 0 },
+		{ 1280, 720, 2, 1.5, 1.5, RENDER_GRID_GDI, RENDER_AA_GOOD, RENDER_CURVE, RENDER_BG_NOISE, 0 },
+		{ 1280, 720, 1, 1, 1, RENDER_GRID_CAIRO, RENDER_AA_FAST, RENDER_ARROW, RENDER_BG_FLAT, 1 },
+		{ 1280, 720, 1, 2, 1, RENDER_GRID_CAIRO, RENDER_AA_BEST, RENDER_CIRCLE, RENDER_BG_FLAT, 0 },
+		{ 800, 600, 1, 1, 1, RENDER_GRID_CAIRO, RENDER_AA_GOOD, RENDER_TRIANGLE, RENDER_BG_FLAT, 0 },
+	};
+	struct render_circle ob = { 300, 200, 60, 0 };
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct flock fl = flock_across(3000, c[k].w / c[k].scale, c[k].h / c[k].scale, 40 + k);
+		struct render_view v = view_of(&fl, 5);
+		struct render_params p;
+		render_params_default(&p, c[k].w, c[k].h);
+		p.scale = c[k].scale, p.boid_size = c[k].size, p.predator_size = c[k].predator_size;
+		p.grid = c[k].grid, p.antialias = c[k].aa, p.shape = c[k].shape, p.background_style = c[k].bg;
+		if (c[k].obstacle)
+			p.obstacles = &ob, p.obstacles_n = 1;
+		for (int m = 0; m < 2; m++) {
+			p.draw = m ? RENDER_DRAW_FAST : RENDER_DRAW_EXACT;
+			long differ = straight_differs(&p, &v);
+			cr_expect_eq(differ, 0, "case %zu, %s: %ld pixels differ from boid after boid", k,
+			             m ? "fast" : "exact", differ);
+		}
+		free(fl.x);
+	}
+}
+
+/* The outline's cubic segments as GDI+'s FillClosedCurve makes them (tension .5), drawn here. */
+static void reference_dart(cairo_t *cr, const double pts[5][2])
+{
+	cairo_move_to(cr, pts[0][0], pts[0][1]);
+	for (int i = 0; i < 5; i++) {
+		int n = 5, j = (i + 1) % n;
+		cairo_curve_to(cr, pts[i][0] + (pts[j][0] - pts[(i + n - 1) % n][0]) / 6,
+		               pts[i][1] + (pts[j][1] - pts[(i + n - 1) % n][1]) / 6,
+		               pts[j][0] - (pts[(j + 1) % n][0] - pts[i][0]) / 6,
+		               pts[j][1] - (pts[(j + 1) % n][1] - pts[i][1]) / 6, pts[j][0], pts[j][1]);
+	}
+	cairo_close_path(cr);
+}
+
+/*
+ * The design's promise, on a picture drawn in bands: the exact path's
+ * pixels are Cairo filling every dart under its own translate and rotate,
+ * boid after boid, drawn here with Cairo alone.
+ */
+Test(render_fast, exact_in_bands_is_cairo_dart_by_dart)
+{
+	struct flock fl = flock_across(4000, 1920, 1080, 77);
+	struct render_view v = view_of(&fl, 4);
+	struct render_params p;
+	struct frame ex;
+
+	render_params_default(&p, 1920, 1080);
+	frame_draw(&ex, &p, &v);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+	cairo_t *cr = cairo_create(s);
+	cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+	cairo_set_source_rgb(cr, 0, 0x33 / 255., 0x66 / 255.);
+	cairo_paint(cr);
+	for (size_t i = 0; i < v.n; i++) {
+		if (i < v.predators)
+			cairo_set_source_rgb(cr, 1, 1, 1);
+		else
+			cairo_set_source_rgb(cr, 0x90 / 255., 0xEE / 255., 0x90 / 255.);
+		cairo_save(cr);
+		cairo_translate(cr, v.x[i], v.y[i]);
+		cairo_rotate(cr, render_heading(v.vx[i], v.vy[i]));
+		reference_dart(cr, article);
+		cairo_fill(cr);
+		cairo_restore(cr);
+	}
+	cairo_surface_flush(s);
+	struct frame ref = { NULL, cairo_image_surface_get_data(s), cairo_image_surface_get_stride(s), 1920, 1080 };
+	long differ = 0;
+	for (int y = 0; y < ex.h; y++)
+		for (int x = 0; x < ex.w; x++)
+			differ += px_at(&ex, x, y) != px_at(&ref, x, y);
+	cr_expect_eq(differ, 0, "%ld pixels differ from Cairo's darts", differ);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	render_free(ex.r);
+	free(fl.x);
+}
+
+/* Both modes on a picture drawn in bands: the same clip at 1 and 2 threads, run to run. */
+Test(render_fast, banded_clip_at_any_thread_count)
+{
+	static const char *const mode[] = { "exact", "fast" };
+
+	for (int m = 0; m < 2; m++) {
+		const char *args = "-q -n 400 -s 1280x720 -f 3 -y";
+		cr_assert_eq(tc_boids("%s --draw %s --threads 1 -o a.y4m", args, mode[m]), 0, "%s", tc_stderr());
+		cr_assert_eq(tc_boids("%s --draw %s --threads 2 -o b.y4m", args, mode[m]), 0, "%s", tc_stderr());
+		cr_assert_eq(tc_boids("%s --draw %s --threads 2 -o c.y4m", args, mode[m]), 0, "%s", tc_stderr());
+		cr_expect(tc_same_file("a.y4m", "b.y4m"), "--draw %s: 1 and 2 threads differ", mode[m]);
+		cr_expect(tc_same_file("b.y4m", "c.y4m"), "--draw %s: two runs differ", mode[m]);
+	}
 }
