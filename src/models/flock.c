@@ -57,6 +57,22 @@ static void copy_to_grid_order(struct sim *s)
 {
 	const uint32_t *items = s->grid.items;
 
+	if (s->z) {
+		for (size_t k = 0; k < s->n; k++) {
+			if (k + GATHER_AHEAD < s->n) {
+				uint32_t j = items[k + GATHER_AHEAD];
+				__builtin_prefetch(&s->x[j]);
+				__builtin_prefetch(&s->y[j]);
+				__builtin_prefetch(&s->z[j]);
+				__builtin_prefetch(&s->vx[j]);
+				__builtin_prefetch(&s->vy[j]);
+				__builtin_prefetch(&s->vz[j]);
+			}
+			uint32_t i = items[k];
+			s->g3[k] = (struct sim_copy){ s->x[i], s->y[i], s->z[i], s->vx[i], s->vy[i], s->vz[i] };
+		}
+		return;
+	}
 	for (size_t k = 0; k < s->n; k++) {
 		if (k + GATHER_AHEAD < s->n) {
 			uint32_t j = items[k + GATHER_AHEAD];
@@ -71,17 +87,6 @@ static void copy_to_grid_order(struct sim *s)
 		s->gvx[k] = s->vx[i];
 		s->gvy[k] = s->vy[i];
 	}
-	if (s->z)
-		for (size_t k = 0; k < s->n; k++) {
-			if (k + GATHER_AHEAD < s->n) {
-				uint32_t j = items[k + GATHER_AHEAD];
-				__builtin_prefetch(&s->z[j]);
-				__builtin_prefetch(&s->vz[j]);
-			}
-			uint32_t i = items[k];
-			s->gz[k] = s->z[i];
-			s->gvz[k] = s->vz[i];
-		}
 }
 
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
@@ -180,8 +185,8 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	const struct grid_array copies[] = {
 		{ s->gx, sizeof(double) }, { s->gy, sizeof(double) },
 		{ s->gvx, sizeof(double) }, { s->gvy, sizeof(double) }, { s->escf, 1 },
-		{ s->gz, sizeof(double) }, { s->gvz, sizeof(double) }, /* a box's */
 	};
+	const struct grid_array records[] = { { s->g3, sizeof(*s->g3) }, { s->escf, 1 } };
 
 	for (size_t b = 0; b < s->n; b++) {
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
@@ -189,25 +194,25 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		 * now (it has not moved yet; a hint only) */
 		if (ahead && b + AHEAD < s->n)
 			grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], d3 ? s->z[b + AHEAD] : 0,
-			              copies, d3 ? 7 : 5);
+			              d3 ? records : copies, d3 ? 2 : 5);
 		one(ctx, b);
 		uint32_t k = s->gpos[b];
-		s->gx[k] = s->x[b];
-		s->gy[k] = s->y[b];
-		s->gvx[k] = s->vx[b];
-		s->gvy[k] = s->vy[b];
-		double dx = s->x[b] - x0, dy = s->y[b] - y0, dz = 0;
 		if (d3) {
-			s->gz[k] = s->z[b];
-			s->gvz[k] = s->vz[b];
-			dz = s->z[b] - z0;
+			s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], s->vx[b], s->vy[b], s->vz[b] };
+		} else {
+			s->gx[k] = s->x[b];
+			s->gy[k] = s->y[b];
+			s->gvx[k] = s->vx[b];
+			s->gvy[k] = s->vy[b];
 		}
+		double dx = s->x[b] - x0, dy = s->y[b] - y0, dz = d3 ? s->z[b] - z0 : 0;
 		if (!brute && !(flock_length(dx, dy, FLOCK_Z(d3, dz)) <= allowed))
 			escape(f, b, k);
 	}
 	for (size_t e = 0; e < f->nesc; e++) { /* empty the chains for the next step */
 		uint32_t k = s->esc[e];
-		s->eschead[grid_index_of(&s->grid, s->gx[k], s->gy[k], d3 ? s->gz[k] : 0)] = UINT32_MAX;
+		struct flock_vec at = flock_copy_at(s, k, d3);
+		s->eschead[grid_index_of(&s->grid, at.x, at.y, at.z)] = UINT32_MAX;
 		s->escf[k] = 0;
 	}
 	s->escaped = f->nesc;

@@ -55,7 +55,8 @@ FLOCK_INLINE void visit(const struct sim *s, double reach2, struct flock_vec at,
                         struct sums *u, int d3)
 {
 	const struct sim_params *p = &s->p;
-	double x = s->gx[k], y = s->gy[k], z = d3 ? s->gz[k] : 0;
+	struct flock_vec q = flock_copy_at(s, k, d3);
+	double x = q.x, y = q.y, z = q.z;
 	double dx = x - at.x, dy = y - at.y, dz = z - at.z;
 	double d2 = dx * dx + dy * dy;
 
@@ -72,10 +73,11 @@ FLOCK_INLINE void visit(const struct sim *s, double reach2, struct flock_vec at,
 		u->fn++;
 	}
 	if (d < p->align_radius) {
-		u->ax += s->gvx[k];
-		u->ay += s->gvy[k];
+		struct flock_vec w = flock_copy_vel(s, k, d3);
+		u->ax += w.x;
+		u->ay += w.y;
 		if (d3)
-			u->az += s->gvz[k];
+			u->az += w.z;
 		u->an++;
 	}
 	if (d < p->avoid_radius) {
