@@ -92,12 +92,45 @@ FLOCK_INLINE struct flock_vec flock_copy_vel(const struct sim *s, uint32_t k, in
 	return (struct flock_vec){ s->gvx[k], s->gvy[k], 0 };
 }
 
+/*
+ * A later boid's cells asked for a line at a time (a box's sequential pass
+ * at 1M boids): nine runs of records are some 160 lines, and asked for all
+ * at once they fill the processor's queue of misses, which then stalls the
+ * work in hand; trickled, one line a candidate read, they arrive while it
+ * goes on.  Hints only.
+ */
+struct flock_trickle {
+	const char *at;         /* the next line to ask for */
+	size_t left;            /* lines left in the current run, from at */
+	int run, runs;          /* the next run of r[]; how many (all zero: nothing) */
+	struct {
+		const char *at;     /* its first line */
+		size_t lines;
+	} r[9];
+};
+
+/* Asks for the next line, if any is left. */
+FLOCK_INLINE void flock_trickle_one(struct flock_trickle *t)
+{
+	if (!t->left) {
+		if (t->run == t->runs)
+			return;
+		t->at = t->r[t->run].at;
+		t->left = t->r[t->run].lines;
+		t->run++;
+	}
+	__builtin_prefetch(t->at);
+	t->at += 64;
+	t->left--;
+}
+
 /* One pass of a step over the flock. */
 struct flock_pass {
 	struct sim *s;
 	double reach2;          /* squared neighbour radius, rounded up a little */
 	double slack;           /* sequential: a boid moving further escapes its cell */
 	size_t nesc;            /* escaped boids so far this step (s->esc) */
+	struct flock_trickle *trickle; /* or NULL: lines to ask for while reading */
 };
 
 /* Updates boid b; ctx is what the model handed to flock_run(). */
@@ -185,6 +218,7 @@ struct flock_cands {
 	struct grid_runs cells; /* the chains' phase: the same cells again */
 	uint32_t c, c1;         /* the chains' phase: next cell, last of its run */
 	uint32_t e;             /* next listed boid in the current chain, or UINT32_MAX */
+	struct flock_trickle *trickle; /* f->trickle */
 };
 
 FLOCK_INLINE void flock_cands_begin(struct flock_cands *it, const struct flock_pass *f,
@@ -199,10 +233,13 @@ FLOCK_INLINE void flock_cands_begin(struct flock_cands *it, const struct flock_p
 	it->k = it->k1 = 0;
 	it->c = 1, it->c1 = 0; /* no cell yet */
 	it->e = UINT32_MAX;
+	it->trickle = f->trickle;
 }
 
 FLOCK_INLINE int flock_cands_next(struct flock_cands *it, uint32_t *k)
 {
+	if (it->trickle)
+		flock_trickle_one(it->trickle);
 	do {
 		while (it->k < it->k1) {
 			uint32_t kk = it->k++;

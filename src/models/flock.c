@@ -17,10 +17,10 @@
 enum {
 	AHEAD = 8,            /* prefetch for the boid AHEAD places later in a pass */
 	/* ... in a box's sequential pass only from this many boids: its 27
-	 * cells' runs of seven arrays cost more than they save while the
-	 * copies fit in the cache (measured with a 32 MB last-level cache,
-	 * sequential harden and canvas: 10k and 100k boids 20-25% faster
-	 * without, 1M 30-40% faster with, the two even near 300k) */
+	 * cells' records, trickled (include/flock.h), cost more than they
+	 * save while the copies fit in the cache (measured with a 32 MB
+	 * last-level cache: 10k and 100k boids 5-30% faster without, every
+	 * model; 1M faster with) */
 	BOX_AHEAD_MIN = 1 << 18,
 	GATHER_AHEAD = 16,    /* the copy into grid order: prefetch so far ahead */
 	BLOCK = 256,          /* boids per parallel task */
@@ -97,6 +97,7 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	f->reach2 = reach * reach * (1 + 1e-9);
 	f->slack = slack;
 	f->nesc = 0;
+	f->trickle = NULL;
 	s->escaped = 0;
 	if (p->search == SIM_SEARCH_BRUTE) { /* one cell: everybody, in index order */
 		double span = fmax(p->width, p->height);
@@ -174,6 +175,29 @@ static void escape(struct flock_pass *f, size_t b, uint32_t k)
 	s->esc[f->nesc++] = k;
 }
 
+/* Hands t the runs of records a query at (x, y, z) reads, after asking
+ * for what is left of the last ones and for the runs' flags at once. */
+static inline __attribute__((always_inline))
+void trickle_fill(struct flock_trickle *t, const struct sim *s, double x, double y, double z)
+{
+	while (t->left || t->run < t->runs)
+		flock_trickle_one(t);
+	struct grid_runs r;
+	grid_runs_begin(&r, &s->grid, x, y, z);
+	t->run = t->runs = 0;
+	for (uint32_t c0, c1; grid_runs_next(&r, &c0, &c1);) {
+		uint32_t k0 = s->grid.start[c0], k1 = s->grid.start[c1 + 1];
+		if (k0 >= k1)
+			continue;
+		__builtin_prefetch(&s->escf[k0]);
+		__builtin_prefetch(&s->escf[k1 - 1]);
+		uintptr_t lo = (uintptr_t)&s->g3[k0] & ~(uintptr_t)63, last = (uintptr_t)&s->g3[k1] - 1;
+		t->r[t->runs].at = (const char *)lo;
+		t->r[t->runs].lines = (last - lo) / 64 + 1;
+		t->runs++;
+	}
+}
+
 /* The sequential pass; d3 is a constant (a box), so the plane's pass is the plane's alone. */
 FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, int d3)
 {
@@ -186,15 +210,20 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		{ s->gx, sizeof(double) }, { s->gy, sizeof(double) },
 		{ s->gvx, sizeof(double) }, { s->gvy, sizeof(double) }, { s->escf, 1 },
 	};
-	const struct grid_array records[] = { { s->g3, sizeof(*s->g3) }, { s->escf, 1 } };
+	struct flock_trickle trickle = { 0 }; /* a box: the queries read it (include/flock.h) */
+	if (d3 && ahead)
+		f->trickle = &trickle;
 
 	for (size_t b = 0; b < s->n; b++) {
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
 		/* index order jumps about the field: load a later boid's cells
 		 * now (it has not moved yet; a hint only) */
-		if (ahead && b + AHEAD < s->n)
-			grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], d3 ? s->z[b + AHEAD] : 0,
-			              d3 ? records : copies, d3 ? 2 : 5);
+		if (ahead && b + AHEAD < s->n) {
+			if (d3)
+				trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);
+			else
+				grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], 0, copies, 5);
+		}
 		one(ctx, b);
 		uint32_t k = s->gpos[b];
 		if (d3) {
@@ -216,6 +245,7 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		s->escf[k] = 0;
 	}
 	s->escaped = f->nesc;
+	f->trickle = NULL;
 }
 
 static void sequential(struct flock_pass *f, flock_one_fn *one, void *ctx)

@@ -123,8 +123,11 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, struct
 	memset(&u, 0, d3 ? sizeof(u) : offsetof(struct sums, fz));
 	flock_rows_begin(&rw, &s->grid, at.x, at.y, at.z); /* nobody moves while steering: no escapes */
 	for (uint32_t k, k1; flock_rows_next(&rw, &k, &k1);)
-		for (; k < k1; k++)
+		for (; k < k1; k++) {
+			if (f->trickle)
+				flock_trickle_one(f->trickle);
 			visit(s, reach2, at, k, &u, d3);
+		}
 
 	struct flock_vec flock = { 0, 0, 0 }, align = { 0, 0, 0 };
 	if (u.fn) {
