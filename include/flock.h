@@ -15,9 +15,10 @@
  *     flock_run(&f, one, &f);   // one(ctx, b) steers and moves boid b
  *
  * flock_begin() builds the neighbour grid over the positions and copies the
- * state into grid order (s->gx, gy, gvx, gvy, and gz, gvz in a box;
+ * state into grid order (s->gx, gy, gvx, gvy; in a box records s->g3;
  * s->gpos[i] is boid i's place).  one() finds the neighbours of a point
- * with flock_cands_begin() and flock_cands_next(), reading the copies.
+ * with flock_cands_begin() and flock_cands_next(), reading the copies
+ * through flock_copy_at() and flock_copy_vel().
  * flock_run() then calls one() for every boid in one of two orders
  * (p.update):
  *
@@ -70,12 +71,66 @@ struct flock_vec {
 /* The third component's pointer for the helpers: &v in a box, NULL in a plane. */
 #define FLOCK_Z(d3, v) ((d3) ? &(v) : NULL)
 
+/*
+ * Copy k's position and velocity (z 0 in a plane).  A plane keeps four
+ * arrays; a box keeps one record of six doubles a boid (s->g3), because a
+ * query there reads 9 runs of copies, and at 1M boids, in the sequential
+ * pass's index order, each run is a cache miss per stream: six arrays made
+ * 54 streams a query, the records 9.
+ */
+FLOCK_INLINE struct flock_vec flock_copy_at(const struct sim *s, uint32_t k, int d3)
+{
+	if (d3)
+		return (struct flock_vec){ s->g3[k].x, s->g3[k].y, s->g3[k].z };
+	return (struct flock_vec){ s->gx[k], s->gy[k], 0 };
+}
+
+FLOCK_INLINE struct flock_vec flock_copy_vel(const struct sim *s, uint32_t k, int d3)
+{
+	if (d3)
+		return (struct flock_vec){ s->g3[k].vx, s->g3[k].vy, s->g3[k].vz };
+	return (struct flock_vec){ s->gvx[k], s->gvy[k], 0 };
+}
+
+/*
+ * A later boid's cells asked for a line at a time (a box's sequential pass
+ * at 1M boids): nine runs of records are some 160 lines, and asked for all
+ * at once they fill the processor's queue of misses, which then stalls the
+ * work in hand; trickled, one line a candidate read, they arrive while it
+ * goes on.  Hints only.
+ */
+struct flock_trickle {
+	const char *at;         /* the next line to ask for */
+	size_t left;            /* lines left in the current run, from at */
+	int run, runs;          /* the next run of r[]; how many (all zero: nothing) */
+	struct {
+		const char *at;     /* its first line */
+		size_t lines;
+	} r[9];
+};
+
+/* Asks for the next line, if any is left. */
+FLOCK_INLINE void flock_trickle_one(struct flock_trickle *t)
+{
+	if (!t->left) {
+		if (t->run == t->runs)
+			return;
+		t->at = t->r[t->run].at;
+		t->left = t->r[t->run].lines;
+		t->run++;
+	}
+	__builtin_prefetch(t->at);
+	t->at += 64;
+	t->left--;
+}
+
 /* One pass of a step over the flock. */
 struct flock_pass {
 	struct sim *s;
 	double reach2;          /* squared neighbour radius, rounded up a little */
 	double slack;           /* sequential: a boid moving further escapes its cell */
 	size_t nesc;            /* escaped boids so far this step (s->esc) */
+	struct flock_trickle *trickle; /* or NULL: lines to ask for while reading */
 };
 
 /* Updates boid b; ctx is what the model handed to flock_run(). */
@@ -163,6 +218,7 @@ struct flock_cands {
 	struct grid_runs cells; /* the chains' phase: the same cells again */
 	uint32_t c, c1;         /* the chains' phase: next cell, last of its run */
 	uint32_t e;             /* next listed boid in the current chain, or UINT32_MAX */
+	struct flock_trickle *trickle; /* f->trickle */
 };
 
 FLOCK_INLINE void flock_cands_begin(struct flock_cands *it, const struct flock_pass *f,
@@ -177,10 +233,13 @@ FLOCK_INLINE void flock_cands_begin(struct flock_cands *it, const struct flock_p
 	it->k = it->k1 = 0;
 	it->c = 1, it->c1 = 0; /* no cell yet */
 	it->e = UINT32_MAX;
+	it->trickle = f->trickle;
 }
 
 FLOCK_INLINE int flock_cands_next(struct flock_cands *it, uint32_t *k)
 {
+	if (it->trickle)
+		flock_trickle_one(it->trickle);
 	do {
 		while (it->k < it->k1) {
 			uint32_t kk = it->k++;

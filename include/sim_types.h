@@ -162,6 +162,13 @@ struct sim_params {
 	double gl_step;              /* the speed slider: a step moves v x gl_step (2) (0..] */
 };
 
+/* A boid's state copied into grid order, in 3D: one record a boid, so that
+ * a run of neighbours is one stream in memory, not six (include/flock.h). */
+struct sim_copy {
+	double x, y, z;         /* position, pixels */
+	double vx, vy, vz;      /* velocity, pixels per step */
+};
+
 struct sim {
 	size_t n;               /* boids */
 	double *x, *y;          /* positions, pixels */
@@ -180,8 +187,11 @@ struct sim {
 	                         * own 9 cells only (include/flock.h). */
 	/* private */
 	double *nvx, *nvy;      /* synchronous mode: next velocities */
-	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads */
-	double *nvz, *gz, *gvz; /* the same for z (3D only, NULL in 2D) */
+	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads
+	                         * (2D only, NULL in 3D) */
+	double *nvz;            /* synchronous mode: next vz (3D only, NULL in 2D) */
+	struct sim_copy *g3;    /* 3D only (NULL in 2D): the state in grid order as one
+	                         * record a boid (include/flock.h, "copies") */
 	uint32_t *gpos;         /* index of boid i in grid order: the grid's own
 	                         * s->grid.place, set by each flock_begin() */
 	uint32_t *esc;          /* sequential: boids that left their cell this step */

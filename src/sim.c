@@ -72,7 +72,9 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->pool = pool;
 	grid_init(&s->grid);
 	size_t m = n ? n : 1;
-	double *a = calloc(10 * m, sizeof(double));
+	int d3 = p->dims == 3;
+	/* six arrays, then the copies: four more arrays, or in 3D records of six */
+	double *a = calloc((d3 ? 12 : 10) * m, sizeof(double));
 	s->esc = calloc(m, sizeof(uint32_t));
 	s->escf = calloc(m, 1);
 	s->escnext = calloc(m, sizeof(uint32_t));
@@ -84,17 +86,17 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->vy = a + 3 * m;
 	s->nvx = a + 4 * m;
 	s->nvy = a + 5 * m;
-	s->gx = a + 6 * m;
-	s->gy = a + 7 * m;
-	s->gvx = a + 8 * m;
-	s->gvy = a + 9 * m;
-	if (p->dims == 3) {
-		if (!(s->z = calloc(5 * m, sizeof(double))))
+	if (d3) {
+		s->g3 = (struct sim_copy *)(a + 6 * m);
+		if (!(s->z = calloc(3 * m, sizeof(double))))
 			goto fail;
 		s->vz = s->z + m;
 		s->nvz = s->z + 2 * m;
-		s->gz = s->z + 3 * m;
-		s->gvz = s->z + 4 * m;
+	} else {
+		s->gx = a + 6 * m;
+		s->gy = a + 7 * m;
+		s->gvx = a + 8 * m;
+		s->gvy = a + 9 * m;
 	}
 	if (p->model->state_init) {
 		if (p->model->state_init(s) != 0)

@@ -30,7 +30,7 @@ static void check_memory(const struct run_options *s, int dims, const struct sta
 	double picture = (double)b->pic_w * b->pic_h * 4 * 2.5; /* ARGB + yuv + encoder */
 	double state = dims == 3 ? 48 : 32;                       /* a boid's position and velocity */
 	double doubles = dims == 3 ? 15 : 10;                     /* struct sim's arrays (3D: z, vz,
-	                                                           * nvz, gz, gvz more) */
+	                                                           * nvz, and 6 copies, not 4) */
 	double flock = n * (doubles * 8 + 4 * 4) * 2;             /* sim arrays, grids, metrics */
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);

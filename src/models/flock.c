@@ -17,10 +17,10 @@
 enum {
 	AHEAD = 8,            /* prefetch for the boid AHEAD places later in a pass */
 	/* ... in a box's sequential pass only from this many boids: its 27
-	 * cells' runs of seven arrays cost more than they save while the
-	 * copies fit in the cache (measured with a 32 MB last-level cache,
-	 * sequential harden and canvas: 10k and 100k boids 20-25% faster
-	 * without, 1M 30-40% faster with, the two even near 300k) */
+	 * cells' records, trickled (include/flock.h), cost more than they
+	 * save while the copies fit in the cache (measured with a 32 MB
+	 * last-level cache: 10k and 100k boids 5-30% faster without, every
+	 * model; 1M faster with) */
 	BOX_AHEAD_MIN = 1 << 18,
 	GATHER_AHEAD = 16,    /* the copy into grid order: prefetch so far ahead */
 	BLOCK = 256,          /* boids per parallel task */
@@ -57,6 +57,22 @@ static void copy_to_grid_order(struct sim *s)
 {
 	const uint32_t *items = s->grid.items;
 
+	if (s->z) {
+		for (size_t k = 0; k < s->n; k++) {
+			if (k + GATHER_AHEAD < s->n) {
+				uint32_t j = items[k + GATHER_AHEAD];
+				__builtin_prefetch(&s->x[j]);
+				__builtin_prefetch(&s->y[j]);
+				__builtin_prefetch(&s->z[j]);
+				__builtin_prefetch(&s->vx[j]);
+				__builtin_prefetch(&s->vy[j]);
+				__builtin_prefetch(&s->vz[j]);
+			}
+			uint32_t i = items[k];
+			s->g3[k] = (struct sim_copy){ s->x[i], s->y[i], s->z[i], s->vx[i], s->vy[i], s->vz[i] };
+		}
+		return;
+	}
 	for (size_t k = 0; k < s->n; k++) {
 		if (k + GATHER_AHEAD < s->n) {
 			uint32_t j = items[k + GATHER_AHEAD];
@@ -71,17 +87,6 @@ static void copy_to_grid_order(struct sim *s)
 		s->gvx[k] = s->vx[i];
 		s->gvy[k] = s->vy[i];
 	}
-	if (s->z)
-		for (size_t k = 0; k < s->n; k++) {
-			if (k + GATHER_AHEAD < s->n) {
-				uint32_t j = items[k + GATHER_AHEAD];
-				__builtin_prefetch(&s->z[j]);
-				__builtin_prefetch(&s->vz[j]);
-			}
-			uint32_t i = items[k];
-			s->gz[k] = s->z[i];
-			s->gvz[k] = s->vz[i];
-		}
 }
 
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
@@ -92,6 +97,7 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	f->reach2 = reach * reach * (1 + 1e-9);
 	f->slack = slack;
 	f->nesc = 0;
+	f->trickle = NULL;
 	s->escaped = 0;
 	if (p->search == SIM_SEARCH_BRUTE) { /* one cell: everybody, in index order */
 		double span = fmax(p->width, p->height);
@@ -169,6 +175,29 @@ static void escape(struct flock_pass *f, size_t b, uint32_t k)
 	s->esc[f->nesc++] = k;
 }
 
+/* Hands t the runs of records a query at (x, y, z) reads, after asking
+ * for what is left of the last ones and for the runs' flags at once. */
+static inline __attribute__((always_inline))
+void trickle_fill(struct flock_trickle *t, const struct sim *s, double x, double y, double z)
+{
+	while (t->left || t->run < t->runs)
+		flock_trickle_one(t);
+	struct grid_runs r;
+	grid_runs_begin(&r, &s->grid, x, y, z);
+	t->run = t->runs = 0;
+	for (uint32_t c0, c1; grid_runs_next(&r, &c0, &c1);) {
+		uint32_t k0 = s->grid.start[c0], k1 = s->grid.start[c1 + 1];
+		if (k0 >= k1)
+			continue;
+		__builtin_prefetch(&s->escf[k0]);
+		__builtin_prefetch(&s->escf[k1 - 1]);
+		uintptr_t lo = (uintptr_t)&s->g3[k0] & ~(uintptr_t)63, last = (uintptr_t)&s->g3[k1] - 1;
+		t->r[t->runs].at = (const char *)lo;
+		t->r[t->runs].lines = (last - lo) / 64 + 1;
+		t->runs++;
+	}
+}
+
 /* The sequential pass; d3 is a constant (a box), so the plane's pass is the plane's alone. */
 FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, int d3)
 {
@@ -180,37 +209,43 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	const struct grid_array copies[] = {
 		{ s->gx, sizeof(double) }, { s->gy, sizeof(double) },
 		{ s->gvx, sizeof(double) }, { s->gvy, sizeof(double) }, { s->escf, 1 },
-		{ s->gz, sizeof(double) }, { s->gvz, sizeof(double) }, /* a box's */
 	};
+	struct flock_trickle trickle = { 0 }; /* a box: the queries read it (include/flock.h) */
+	if (d3 && ahead)
+		f->trickle = &trickle;
 
 	for (size_t b = 0; b < s->n; b++) {
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
 		/* index order jumps about the field: load a later boid's cells
 		 * now (it has not moved yet; a hint only) */
-		if (ahead && b + AHEAD < s->n)
-			grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], d3 ? s->z[b + AHEAD] : 0,
-			              copies, d3 ? 7 : 5);
+		if (ahead && b + AHEAD < s->n) {
+			if (d3)
+				trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);
+			else
+				grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], 0, copies, 5);
+		}
 		one(ctx, b);
 		uint32_t k = s->gpos[b];
-		s->gx[k] = s->x[b];
-		s->gy[k] = s->y[b];
-		s->gvx[k] = s->vx[b];
-		s->gvy[k] = s->vy[b];
-		double dx = s->x[b] - x0, dy = s->y[b] - y0, dz = 0;
 		if (d3) {
-			s->gz[k] = s->z[b];
-			s->gvz[k] = s->vz[b];
-			dz = s->z[b] - z0;
+			s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], s->vx[b], s->vy[b], s->vz[b] };
+		} else {
+			s->gx[k] = s->x[b];
+			s->gy[k] = s->y[b];
+			s->gvx[k] = s->vx[b];
+			s->gvy[k] = s->vy[b];
 		}
+		double dx = s->x[b] - x0, dy = s->y[b] - y0, dz = d3 ? s->z[b] - z0 : 0;
 		if (!brute && !(flock_length(dx, dy, FLOCK_Z(d3, dz)) <= allowed))
 			escape(f, b, k);
 	}
 	for (size_t e = 0; e < f->nesc; e++) { /* empty the chains for the next step */
 		uint32_t k = s->esc[e];
-		s->eschead[grid_index_of(&s->grid, s->gx[k], s->gy[k], d3 ? s->gz[k] : 0)] = UINT32_MAX;
+		struct flock_vec at = flock_copy_at(s, k, d3);
+		s->eschead[grid_index_of(&s->grid, at.x, at.y, at.z)] = UINT32_MAX;
 		s->escf[k] = 0;
 	}
 	s->escaped = f->nesc;
+	f->trickle = NULL;
 }
 
 static void sequential(struct flock_pass *f, flock_one_fn *one, void *ctx)

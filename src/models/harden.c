@@ -55,7 +55,8 @@ FLOCK_INLINE void visit(const struct sim *s, double reach2, struct flock_vec at,
                         struct sums *u, int d3)
 {
 	const struct sim_params *p = &s->p;
-	double x = s->gx[k], y = s->gy[k], z = d3 ? s->gz[k] : 0;
+	struct flock_vec q = flock_copy_at(s, k, d3);
+	double x = q.x, y = q.y, z = q.z;
 	double dx = x - at.x, dy = y - at.y, dz = z - at.z;
 	double d2 = dx * dx + dy * dy;
 
@@ -72,10 +73,11 @@ FLOCK_INLINE void visit(const struct sim *s, double reach2, struct flock_vec at,
 		u->fn++;
 	}
 	if (d < p->align_radius) {
-		u->ax += s->gvx[k];
-		u->ay += s->gvy[k];
+		struct flock_vec w = flock_copy_vel(s, k, d3);
+		u->ax += w.x;
+		u->ay += w.y;
 		if (d3)
-			u->az += s->gvz[k];
+			u->az += w.z;
 		u->an++;
 	}
 	if (d < p->avoid_radius) {
@@ -121,8 +123,11 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, struct
 	memset(&u, 0, d3 ? sizeof(u) : offsetof(struct sums, fz));
 	flock_rows_begin(&rw, &s->grid, at.x, at.y, at.z); /* nobody moves while steering: no escapes */
 	for (uint32_t k, k1; flock_rows_next(&rw, &k, &k1);)
-		for (; k < k1; k++)
+		for (; k < k1; k++) {
+			if (f->trickle)
+				flock_trickle_one(f->trickle);
 			visit(s, reach2, at, k, &u, d3);
+		}
 
 	struct flock_vec flock = { 0, 0, 0 }, align = { 0, 0, 0 };
 	if (u.fn) {

@@ -87,7 +87,8 @@ FLOCK_INLINE size_t flock_align(const struct flock_pass *f, struct boid *o, stru
 	*a = (struct flock_vec){ 0, 0, 0 };
 	flock_cands_begin(&it, f, o->x, o->y, o->z);
 	for (uint32_t k; flock_cands_next(&it, &k);) {
-		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y, dz = d3 ? s->gz[k] - o->z : 0;
+		struct flock_vec q = flock_copy_at(s, k, d3);
+		double dx = q.x - o->x, dy = q.y - o->y, dz = d3 ? q.z - o->z : 0;
 		double d2 = dx * dx + dy * dy;
 		if (d3)
 			d2 += dz * dz;
@@ -95,18 +96,19 @@ FLOCK_INLINE size_t flock_align(const struct flock_pass *f, struct boid *o, stru
 			continue;
 		double d = sqrt(d2);
 		if (d < fr) {
-			cx += s->gx[k];
-			cy += s->gy[k];
+			cx += q.x;
+			cy += q.y;
 			if (d3)
-				cz += s->gz[k];
+				cz += q.z;
 			cn++;
 		}
 		if (d < p->gl_align_radius) {
 			if (k != self) {
-				a->x += s->gvx[k] / step;
-				a->y += s->gvy[k] / step;
+				struct flock_vec w = flock_copy_vel(s, k, d3);
+				a->x += w.x / step;
+				a->y += w.y / step;
 				if (d3)
-					a->z += s->gvz[k] / step;
+					a->z += w.z / step;
 			}
 			an++;
 		}
@@ -131,7 +133,8 @@ FLOCK_INLINE void avoid(const struct flock_pass *f, struct boid *o, size_t np, i
 	for (uint32_t k; flock_cands_next(&it, &k);) {
 		if (!p->gl_avoid_all && (s->grid.items[k] < np) != o->pred)
 			continue;
-		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y, dz = d3 ? s->gz[k] - o->z : 0;
+		struct flock_vec q = flock_copy_at(s, k, d3);
+		double dx = q.x - o->x, dy = q.y - o->y, dz = d3 ? q.z - o->z : 0;
 		double d2 = dx * dx + dy * dy;
 		if (d3)
 			d2 += dz * dz;
@@ -154,7 +157,8 @@ FLOCK_INLINE void flee(const struct sim *s, struct boid *o, size_t np, int d3)
 
 	for (size_t j = 0; j < np; j++) {
 		uint32_t k = s->gpos[j];
-		double dx = s->gx[k] - o->x, dy = s->gy[k] - o->y, dz = d3 ? s->gz[k] - o->z : 0;
+		struct flock_vec q = flock_copy_at(s, k, d3);
+		double dx = q.x - o->x, dy = q.y - o->y, dz = d3 ? q.z - o->z : 0;
 		if (flock_length(dx, dy, FLOCK_Z(d3, dz)) < p->gl_flee_radius) {
 			o->vx -= dx * p->gl_flee_weight;
 			o->vy -= dy * p->gl_flee_weight;

@@ -73,7 +73,8 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3
 
 	flock_cands_begin(&it, f, bx, by, bz);
 	for (uint32_t k; flock_cands_next(&it, &k);) {
-		double dx = s->gx[k] - bx, dy = s->gy[k] - by, dz = d3 ? s->gz[k] - bz : 0;
+		struct flock_vec q = flock_copy_at(s, k, d3);
+		double dx = q.x - bx, dy = q.y - by, dz = d3 ? q.z - bz : 0;
 		double d2 = dx * dx + dy * dy;
 		if (d3)
 			d2 += dz * dz;
@@ -81,10 +82,10 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3
 			continue;
 		double d = sqrt(d2);
 		if (d <= p->proc_cohesion_radius) {
-			cx += s->gx[k];
-			cy += s->gy[k];
+			cx += q.x;
+			cy += q.y;
 			if (d3)
-				cz += s->gz[k];
+				cz += q.z;
 			cn++;
 		}
 		if (d <= p->proc_separation_radius && d > 0) {
@@ -100,10 +101,11 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3
 				sz += uz;
 		}
 		if (d <= p->proc_alignment_radius) {
-			ax += s->gvx[k];
-			ay += s->gvy[k];
+			struct flock_vec w = flock_copy_vel(s, k, d3);
+			ax += w.x;
+			ay += w.y;
 			if (d3)
-				az += s->gvz[k];
+				az += w.z;
 		}
 	}
 	if (cn) {

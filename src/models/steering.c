@@ -152,10 +152,11 @@ FLOCK_INLINE struct flock_vec socialize(const struct sim *s, size_t b, double ep
 		return (struct flock_vec){ 0, 0, 0 };
 	for (size_t k = 0; k < s->n; k++)
 		if (k != self) {
-			sx += s->gx[k];
-			sy += s->gy[k];
+			struct flock_vec q = flock_copy_at(s, (uint32_t)k, d3);
+			sx += q.x;
+			sy += q.y;
 			if (d3)
-				sz += s->gz[k];
+				sz += q.z;
 		}
 	double m = (double)(s->n - 1);
 	double dx = sx / m - s->x[b], dy = sy / m - s->y[b], dz = d3 ? sz / m - s->z[b] : 0;
@@ -189,7 +190,8 @@ FLOCK_INLINE struct rules rules(const struct flock_pass *f, size_t b, double eps
 
 	flock_cands_begin(&it, f, bx, by, bz);
 	for (uint32_t k; flock_cands_next(&it, &k);) {
-		double dx = s->gx[k] - bx, dy = s->gy[k] - by, dz = d3 ? s->gz[k] - bz : 0;
+		struct flock_vec q = flock_copy_at(s, k, d3);
+		double dx = q.x - bx, dy = q.y - by, dz = d3 ? q.z - bz : 0;
 		double d2 = dx * dx + dy * dy;
 		if (d3)
 			d2 += dz * dz;
@@ -197,18 +199,19 @@ FLOCK_INLINE struct rules rules(const struct flock_pass *f, size_t b, double eps
 			continue;
 		double d = sqrt(d2);
 		if (d < p->steer_radius) {
-			cx += s->gx[k];
-			cy += s->gy[k];
+			cx += q.x;
+			cy += q.y;
 			double ux = -dx, uy = -dy, uz = -dz;
 			unity_normalize(&ux, &uy, FLOCK_Z(d3, uz), eps);
 			sx += ux / (d * d) / p->steer_separation_steps;
 			sy += uy / (d * d) / p->steer_separation_steps;
-			ax += s->gvx[k];
-			ay += s->gvy[k];
+			struct flock_vec w = flock_copy_vel(s, k, d3);
+			ax += w.x;
+			ay += w.y;
 			if (d3) {
-				cz += s->gz[k];
+				cz += q.z;
 				sz += uz / (d * d) / p->steer_separation_steps;
-				az += s->gvz[k];
+				az += w.z;
 			}
 			n++;
 		}

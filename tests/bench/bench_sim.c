@@ -20,7 +20,8 @@
  * peak memory (ru_maxrss) is its own; a warning line when time per boid
  * grows more than 1.5x from 10k to 1M; bytes a boid at 1M, for the
  * simulation alone and for whole runs of build/boids (simulation only, and
- * drawn to MP4).
+ * drawn to MP4).  --rows TEXT keeps the cases whose label ("steering 3D
+ * sequential (1 thread)") contains TEXT, to measure one row again.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -713,9 +714,17 @@ static void scale_memory(const double *bytes_1m)
  * with 2 threads), and another process on the machine moves it much less
  * than the wall clock.
  */
+static const char *scale_rows; /* --rows: a part of the labels to keep, or NULL */
+
+static int scale_kept(const struct scale_case *c)
+{
+	char label[80];
+	return !scale_rows || strstr(scale_label(c, label, sizeof(label)), scale_rows);
+}
+
 static void scaling_table(int quick)
 {
-	double growth[SCALE_CASES], bytes_1m[SCALE_CASES];
+	double growth[SCALE_CASES] = { 0 }, bytes_1m[SCALE_CASES];
 
 	printf("scaling at a constant density, 268 px^2 a boid: 1M boids on %.0fx%.0f (the largest "
 	       "field),\n  the side growing with sqrt(N); 3D: 17867 px^3 a boid (a harden boid's "
@@ -725,13 +734,19 @@ static void scaling_table(int quick)
 	printf("  %-10s %3s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "", "order", "thr", "boids",
 	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
 	for (size_t i = 0; i < SCALE_CASES; i++)
-		growth[i] = scale_case_rows(&scale_cases[i], quick, &bytes_1m[i]);
+		bytes_1m[i] = -1;
+	for (size_t i = 0; i < SCALE_CASES; i++)
+		if (scale_kept(&scale_cases[i]))
+			growth[i] = scale_case_rows(&scale_cases[i], quick, &bytes_1m[i]);
 	printf("  (B/boid: peak memory above the 1k row's, per boid added)\n");
 	printf("time per boid at 1M against 10k (CPU):");
-	for (size_t i = 0; i < SCALE_CASES; i++) {
+	for (size_t i = 0, prev = SCALE_CASES; i < SCALE_CASES; i++) {
 		char label[80];
-		int same = i > 0 && scale_cases[i].model == scale_cases[i - 1].model &&
-		           scale_cases[i].dims == scale_cases[i - 1].dims; /* one line a model */
+		if (!scale_kept(&scale_cases[i]))
+			continue;
+		int same = prev < SCALE_CASES && scale_cases[i].model == scale_cases[prev].model &&
+		           scale_cases[i].dims == scale_cases[prev].dims; /* one line a model */
+		prev = i;
 		printf("%s%s x%.2f", same ? ", " : "\n  ", scale_label(&scale_cases[i], label, sizeof(label)),
 		       growth[i]);
 	}
@@ -746,7 +761,8 @@ static void scaling_table(int quick)
 		}
 	if (!warnings)
 		printf("time per boid from 10k to 1M: within x1.5 in every row\n");
-	scale_memory(bytes_1m);
+	if (!scale_rows) /* whole runs at 1M: for the full table only */
+		scale_memory(bytes_1m);
 }
 
 int main(int argc, char **argv)
@@ -763,9 +779,11 @@ int main(int argc, char **argv)
 			box_only = 1;
 		else if (strcmp(argv[i], "--drawing-only") == 0)
 			drawing = 1;
+		else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc)
+			scale_rows = argv[++i];
 		else {
 			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --3d-only | "
-			                "--drawing-only]\n");
+			                "--drawing-only] [--rows TEXT]\n");
 			return 2;
 		}
 	}
