@@ -533,10 +533,11 @@ static double mask_side(const struct renderer *r, double size)
 #define CACHED_BYTES ((size_t)1 << 20)
 #define BAND_BOID_MAX 128            /* pixels: bigger boids are drawn boid after boid (bandable()) */
 #define ARENA_MAX ((size_t)64 << 20) /* bytes of masks held from one band to the next */
-/* boids placed (2D) and planned in bands at a time: a list drawn part
- * after part, in order, gives every pixel the same blends in the same
- * order, and a renderer holds a part's records, not the flock's (a million
- * boids held whole: 860 MB peak for a run that needs 420) */
+/* boids placed and handed to draw_run() at a time (2D in index order, 3D
+ * back to front): a list drawn part after part, in order, gives every
+ * pixel the same blends in the same order, and a renderer holds a part's
+ * records, not the flock's (a million boids held whole: 860 MB peak for a
+ * run that needs 420) */
 #define DRAW_PART ((size_t)1 << 16)
 
 /* RENDER_DRAW_FAST's own fill: the outlines flattened, an accumulation buffer side x side. */
@@ -1532,7 +1533,7 @@ static void draw_run(struct renderer *r, const struct render_view *v, const stru
 		return;
 	}
 	for (size_t k = 0, end; k < n || *paint; k = end) {
-		for (end = k; end < n && end - k < DRAW_PART && bandable(r, &list[end]); end++)
+		for (end = k; end < n && bandable(r, &list[end]); end++)
 			;
 		if (draw_banded(r, list + k, end - k, base, paint) != 0) {
 			paint_now(r, paint);
@@ -1682,7 +1683,23 @@ static int room_3d(struct renderer *r, size_t n, size_t cells)
 	if (r->p.obstacles_n && !r->spheres &&
 	    !(r->spheres = malloc(r->p.obstacles_n * sizeof(*r->spheres))))
 		return -ENOMEM;
-	return grow(&r->list, &r->list_cap, n, sizeof(*r->list));
+	return grow(&r->list, &r->list_cap, n < DRAW_PART ? n : DRAW_PART, sizeof(*r->list));
+}
+
+/*
+ * The boids r->order[k .. end) (placed in r->placed), back to front, by
+ * draw_run() DRAW_PART at a time (tx, ty, *paint: as there).
+ */
+static void draw_sorted(struct renderer *r, const struct render_view *v, size_t k, size_t end,
+                        const cairo_matrix_t *base, const double *tx, const double *ty, int *paint)
+{
+	do {
+		size_t m = end - k < DRAW_PART ? end - k : DRAW_PART;
+		for (size_t i = 0; i < m; i++)
+			r->list[i] = r->placed[r->order[k + i].i];
+		draw_run(r, v, r->list, m, base, tx, ty, paint);
+		k += m;
+	} while (k < end);
 }
 
 /* Farther first; at one depth, lower index first (drawn under the higher, as in 2D). */
@@ -1722,8 +1739,8 @@ static struct fog_range flock_depths(const struct depth_key *k, size_t m, const 
 /*
  * Projects every boid: its place, heading, size and colour, fogged over
  * the flock's depths (flock_depths(), left in *f) into r->placed[i], and
- * the ones in front of the camera into r->order and r->list (as placed),
- * back to front.  Returns how many are in front.
+ * the ones in front of the camera into r->order, back to front.  Returns
+ * how many are in front.
  */
 static size_t place_3d(struct renderer *r, const struct render_view *v, const struct camera *cam,
                        struct fog_range *f)
@@ -1755,8 +1772,6 @@ static size_t place_3d(struct renderer *r, const struct render_view *v, const st
 	}
 	if (m > 1)
 		qsort(r->order, m, sizeof(*r->order), back_to_front);
-	for (size_t k = 0; k < m; k++)
-		r->list[k] = r->placed[r->order[k].i];
 	return m;
 }
 
@@ -1857,7 +1872,7 @@ static int draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 		while (end < m && !(next < ns && r->spheres[next].depth > r->order[end].depth))
 			end++;
 		if (end > k || *paint)
-			draw_run(r, v, r->list + k, end - k, base, tails ? tu : NULL, tv, paint);
+			draw_sorted(r, v, k, end, base, tails ? tu : NULL, tv, paint);
 		if (next == ns)
 			break; /* then end == m */
 		/* the obstacles behind the next run (after the last one: the rest) */

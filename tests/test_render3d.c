@@ -554,7 +554,9 @@ Test(render3d, three_d_settings_change_no_2d_pixel)
  * both modes: the box and ground under the flock, spheres among it, fog,
  * predators, the front and the orbit camera, boids across the picture's
  * edges, the nearest boids too big for a mask (drawn boid after boid after
- * the bands), a noise background painted band by band.
+ * the bands), a noise background painted band by band; and a flock of
+ * more boids than the renderer hands on at a time (65,536: part after
+ * part, back to front), spheres among them.
  */
 enum { FRONT, ORBIT, NEAR };
 
@@ -567,15 +569,17 @@ Test(render3d, bands_keep_every_byte_at_1080p)
 		enum render_grid grid;
 		enum render_background bg;
 		int decor; /* box edges, ground, two spheres */
+		size_t n;
 	} c[] = {
-		{ 1, FRONT, RENDER_CURVE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 1 },
-		{ 2, ORBIT, RENDER_ARROW, RENDER_GRID_GDI, RENDER_BG_NOISE, 0 },
-		{ 1, NEAR, RENDER_CURVE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 1 },
-		{ 1.5, FRONT, RENDER_CIRCLE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 0 },
+		{ 1, FRONT, RENDER_CURVE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 1, 3000 },
+		{ 2, ORBIT, RENDER_ARROW, RENDER_GRID_GDI, RENDER_BG_NOISE, 0, 3000 },
+		{ 1, NEAR, RENDER_CURVE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 1, 3000 },
+		{ 1.5, FRONT, RENDER_CIRCLE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 0, 3000 },
+		{ 1, FRONT, RENDER_CURVE, RENDER_GRID_CAIRO, RENDER_BG_FLAT, 1, 70000 },
 	};
-	size_t n = 3000;
 
 	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		size_t n = c[k].n;
 		struct render_params p;
 		double side[3] = { 1920 / c[k].scale, 1080 / c[k].scale, 1080 / c[k].scale };
 		struct render_circle ob[2] = { { side[0] * .3, side[1] * .5, side[1] * .1, side[2] * .3 },
