@@ -334,7 +334,7 @@ void cli_print_help(FILE *f, int all)
 		print_wrapped(f, COL, text);
 	}
 	if (!all) /* the manual's line here: --help stays within 60 lines */
-		fprintf(f, "\nAll options (models, drawing, encoding): boids --help-all; manual: man boids\n");
+		fprintf(f, "\nAll options: boids --help-all; manual: man boids (checkout: man ./docs/boids.1)\n");
 	fprintf(f,
 	        "\nLimits: %ld boids, %ldx%ld fields and pictures, %ld frames;\n"
 	        "positions and velocities within -%s..%s; config and --init lines\n"
@@ -342,7 +342,7 @@ void cli_print_help(FILE *f, int all)
 	        "129/130/143 after SIGHUP/SIGINT/SIGTERM (the output is finished first).\n"
 	        "%s",
 	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
-	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX, all ? "Manual: man boids\n" : "");
+	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX, all ? "Manual: man boids (installed), man ./docs/boids.1 (in a source checkout)\n" : "");
 }
 
 void cli_print_models(FILE *f)
