@@ -333,6 +333,14 @@ void cli_print_help(FILE *f, int all)
 			snprintf(text, sizeof(text), "%s", o->help);
 		print_wrapped(f, COL, text);
 	}
+	if (all) { /* each model's article, as --list-models names it */
+		const struct boids_model *const *m = model_list();
+		fprintf(f, "\nModels (-m) and the articles they reproduce:\n");
+		for (size_t i = 0; m[i]; i++) {
+			fprintf(f, "  %-11s ", m[i]->name);
+			print_wrapped(f, 14, m[i]->seed); /* an address longer than a line keeps its line */
+		}
+	}
 	if (!all) /* the manual's line here: --help stays within 60 lines */
 		fprintf(f, "\nAll options: boids --help-all; manual: man boids (checkout: man ./docs/boids.1)\n");
 	fprintf(f,
@@ -349,8 +357,10 @@ void cli_print_models(FILE *f)
 {
 	const struct boids_model *const *m = model_list();
 
-	for (size_t i = 0; m[i]; i++)
-		fprintf(f, "%-11s %s%s\n", m[i]->name, m[i]->summary, i == 0 ? " [default]" : "");
+	for (size_t i = 0; m[i]; i++) { /* the source indented under the name */
+		fprintf(f, "%-11s %s%s\n%12s", m[i]->name, m[i]->summary, i == 0 ? " [default]" : "", "");
+		print_wrapped(f, 12, m[i]->seed);
+	}
 }
 
 const char *cli_choice_name(const struct cli_option *o, size_t k)

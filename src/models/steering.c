@@ -1,8 +1,8 @@
 /*
- * steering — the Unity steering behaviours (seeds/003) in 2D, or in 3D as
+ * steering — the Unity steering behaviours (zklinger2000/unity-boids) in 2D, or in 3D as
  * the article's program itself is (--dims 3), scaled at steer_unit pixels
  * per Unity unit: flock rules, seek, arrival, socialize, a speed limit and
- * a turn limit; docs/MODEL.md, "steering (seeds/003)" and "3D".
+ * a turn limit; docs/MODEL.md, "steering" and "3D".
  * The target (--target) is the shared one (include/flock.h); the scene has
  * no walls, so the program's defaults turn --edges off.  No predators: the
  * program has none.
@@ -290,7 +290,7 @@ FLOCK_INLINE struct flock_vec arrival(const struct steer_ctx *c, struct flock_ve
 }
 
 /*
- * seeds/003: neighbours at eps <= d < r (Unity's approximate Position !=
+ * The program: neighbours at eps <= d < r (Unity's approximate Position !=
  * other); v' = v + cohesion + separation + alignment + seek + socialize +
  * arrival (+ obstacles), limited in length, then in rotation against v;
  * move; --edges (none by default: the scene has no walls).  eps is
@@ -396,9 +396,9 @@ static const char *const steering_defaults[] = {
 
 const struct boids_model steering_model = {
 	.name = "steering",
-	.summary = "the Unity steering behaviours (seeds/003): seek, arrival, turn limits",
-	.seed = "seeds/003",
-	.notes = "docs/MODEL.md, \"steering (seeds/003)\" and \"Targets (steering)\"",
+	.summary = "the Unity steering behaviours: seek, arrival, turn limits",
+	.seed = "zklinger2000, \"Boids\" (Unity3D, C#; 2018), https://github.com/zklinger2000/unity-boids",
+	.notes = "docs/MODEL.md, \"steering\" and \"Targets (steering)\"",
 	.flags = MODEL_TARGET,
 	.params_default = steering_params_default,
 	.program_defaults = steering_defaults,
