@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Unity steering behaviours (seeds/003), from BoidManager.
+"""The Unity steering behaviours (zklinger2000/unity-boids), from BoidManager.
 UpdateBoids(), with Unity's Vector3 -- in 3D, as the article's program is;
 a 2D file is the plane z = 0.  For each boid in list order (seeing the
 boids already moved before it): UpdateNeighbors (others with Position !=
