@@ -1,7 +1,7 @@
 /*
  * The CI templates' shell steps, run: tests/integration/ci-templates.sh
- * extracts them from the templates of examples/ci/ in the order the runner runs them,
- * and they run here, as root, in a copy of the working tree (its build/
+ * extracts them from the templates of examples/ci/ in the order the
+ * runner runs them, and they run here, as root, in a copy of the working tree (its build/
  * included, so make demo builds nothing it need not), inside a mount
  * namespace whose /etc/apt/apt.conf.d is a scratch tmpfs (the GitLab
  * template writes apt's cache setting there; this machine's stays as it
