@@ -8,7 +8,7 @@
  * other boid).  The originals count a neighbour strictly inside the radius
  * (C#'s `GetDistance(boid) < distance`, Unity's `Distance < NeighborDistance`,
  * the canvas' `distance < BIRD_VISUAL_RANGE`, the OpenGL version's
- * `< Vision`), so at exactly r the other is not seen; Processing's sketch
+ * `< Vision`, its predators' `< Vision x sight` included), so at exactly r the other is not seen; Processing's sketch
  * counts `d <= range` (docs/MODEL.md), so there the edge is seen and
  * r + e is not.
  */
@@ -25,24 +25,29 @@
 struct radius {
 	const char *model, *option;
 	const char *others;     /* every other radius of the model, set to 5 px */
-	int predator;           /* the other boid is a predator (--predators 1, it is boid 0) */
+	int predator;           /* 1: the other boid is a predator (--predators 1, it is boid 0);
+	                         * 2: the watched boid is (the predators' own radius) */
 	int inclusive;          /* d <= r counts (Processing) */
+	double value;           /* the option's value making the radius R (0: R itself) */
 };
 
 static const struct radius radii[] = {
-	{ "harden", "--flock-radius", "--align-radius 5 --avoid-radius 5 --predator-radius 5", 0, 0 },
-	{ "harden", "--align-radius", "--flock-radius 5 --avoid-radius 5 --predator-radius 5", 0, 0 },
-	{ "harden", "--avoid-radius", "--flock-radius 5 --align-radius 5 --predator-radius 5", 0, 0 },
-	{ "harden", "--predator-radius", "--flock-radius 5 --align-radius 5 --avoid-radius 5", 1, 0 },
-	{ "processing", "--proc-cohesion-radius", "--proc-separation-radius 5 --proc-alignment-radius 5", 0, 1 },
-	{ "processing", "--proc-separation-radius", "--proc-cohesion-radius 5 --proc-alignment-radius 5", 0, 1 },
-	{ "processing", "--proc-alignment-radius", "--proc-cohesion-radius 5 --proc-separation-radius 5", 0, 1 },
-	{ "steering", "--steer-radius", "", 0, 0 },
-	{ "canvas", "--canvas-visual-range", "--canvas-separation-distance 5 --fps 60", 0, 0 }, /* a step a frame */
-	{ "opengl", "--gl-flock-radius", "--gl-align-radius 5 --gl-avoid-radius 5 --gl-flee-radius 5", 0, 0 },
-	{ "opengl", "--gl-align-radius", "--gl-flock-radius 5 --gl-avoid-radius 5 --gl-flee-radius 5", 0, 0 },
-	{ "opengl", "--gl-avoid-radius", "--gl-flock-radius 5 --gl-align-radius 5 --gl-flee-radius 5", 0, 0 },
-	{ "opengl", "--gl-flee-radius", "--gl-flock-radius 5 --gl-align-radius 5 --gl-avoid-radius 5", 1, 0 },
+	{ "harden", "--flock-radius", "--align-radius 5 --avoid-radius 5 --predator-radius 5", 0, 0, 0 },
+	{ "harden", "--align-radius", "--flock-radius 5 --avoid-radius 5 --predator-radius 5", 0, 0, 0 },
+	{ "harden", "--avoid-radius", "--flock-radius 5 --align-radius 5 --predator-radius 5", 0, 0, 0 },
+	{ "harden", "--predator-radius", "--flock-radius 5 --align-radius 5 --avoid-radius 5", 1, 0, 0 },
+	{ "processing", "--proc-cohesion-radius", "--proc-separation-radius 5 --proc-alignment-radius 5", 0, 1, 0 },
+	{ "processing", "--proc-separation-radius", "--proc-cohesion-radius 5 --proc-alignment-radius 5", 0, 1, 0 },
+	{ "processing", "--proc-alignment-radius", "--proc-cohesion-radius 5 --proc-separation-radius 5", 0, 1, 0 },
+	{ "steering", "--steer-radius", "", 0, 0, 0 },
+	{ "canvas", "--canvas-visual-range", "--canvas-separation-distance 5 --fps 60", 0, 0, 0 }, /* a step a frame */
+	{ "opengl", "--gl-flock-radius", "--gl-align-radius 5 --gl-avoid-radius 5 --gl-flee-radius 5", 0, 0, 0 },
+	{ "opengl", "--gl-align-radius", "--gl-flock-radius 5 --gl-avoid-radius 5 --gl-flee-radius 5", 0, 0, 0 },
+	{ "opengl", "--gl-avoid-radius", "--gl-flock-radius 5 --gl-align-radius 5 --gl-flee-radius 5", 0, 0, 0 },
+	{ "opengl", "--gl-flee-radius", "--gl-flock-radius 5 --gl-align-radius 5 --gl-avoid-radius 5", 1, 0, 0 },
+	/* a predator's cohesion reaches sight x the flock radius: 1.75 x 20 = 35 */
+	{ "opengl", "--gl-predator-sight", "--gl-flock-radius 20 --gl-align-radius 5 --gl-avoid-radius 5 "
+	  "--gl-flee-radius 5", 2, 0, 1.75 },
 };
 
 /*
@@ -62,19 +67,20 @@ static char *step_row(const struct radius *c, int dims, double k)
 	fputs(dims == 3 ? "frame,id,x,y,vx,vy,z,vz\n" : "frame,id,x,y,vx,vy\n", f);
 	int id = 0;
 	/* the other boid first when it is the predator, else after the watched one */
-	if (k != 0 && c->predator)
+	if (k != 0 && c->predator == 1)
 		fprintf(f, dims == 3 ? "0,%d,%.17g,%.17g,-0.5,1,%.17g,-0.75\n" : "0,%d,%.17g,%.17g,-0.5,1\n",
 		        id++, b[0], b[1], b[2]);
 	int watched = id;
 	fprintf(f, dims == 3 ? "0,%d,300,180,1,0.5,150,0.25\n" : "0,%d,300,180,1,0.5\n", id++);
-	if (k != 0 && !c->predator)
+	if (k != 0 && c->predator != 1)
 		fprintf(f, dims == 3 ? "0,%d,%.17g,%.17g,-0.5,1,%.17g,-0.75\n" : "0,%d,%.17g,%.17g,-0.5,1\n",
 		        id++, b[0], b[1], b[2]);
 	fclose(f);
 
 	int st = tc_boids("-m %s --dims %d -s 640x360 --depth 300 --edges none --update synchronous --predators %d "
 	                  "%s %g %s --init in.csv -f 2 --no-render --trajectory out.csv -y",
-	                  c->model, dims, k != 0 && c->predator, c->option, R, c->others);
+	                  c->model, dims, c->predator == 2 || (k != 0 && c->predator), c->option,
+	                  c->value ? c->value : R, c->others);
 	cr_assert_eq(st, 0, "%s %s: %s", c->model, c->option, tc_stderr());
 	char *csv = tc_slurp("out.csv", NULL), key[32];
 	cr_assert_not_null(csv);
@@ -109,7 +115,7 @@ static double row_diff(const char *a, const char *b)
 Test(neighbours, the_canvas_separation_distance_ends_where_the_article_does)
 {
 	static const struct radius c = { "canvas", "--canvas-separation-distance", "--canvas-visual-range 70 --fps 60",
-	                                 0, 0 };
+	                                 0, 0, 0 };
 	tc_tmpdir();
 	for (int dims = 2; dims <= 3; dims++) {
 		char *below = step_row(&c, dims, 1 - 1e-9);
