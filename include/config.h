@@ -56,7 +56,8 @@ struct run_options {
 	long frames;            /* frames to write (300); --duration resolved into it */
 	double duration;        /* seconds; -1: not given (frames rules); -1 after cli_resolve() */
 	long poster;            /* frame a still -o NAME.png holds; -1: the last (-1) */
-	long fps;               /* frames per second [1..1000] (30) */
+	long fps;               /* frames per second [1..1000] (30): the rate's numerator */
+	long fps_den;           /* its denominator (1: a whole rate; 30000/1001 is 1001) */
 	char *output;           /* video file, PNG pattern or "-"; NULL with no_render */
 	char *trajectory;       /* CSV, or NULL */
 	char *init;             /* CSV to start from, or NULL */

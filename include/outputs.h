@@ -21,6 +21,7 @@
 #define BOIDS_OUTPUTS_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "config.h"
 #include "metrics.h"
@@ -43,6 +44,7 @@ struct outputs {
 	int pic_w, pic_h;            /* picture size, pixels (padded to even for some encoders) */
 	struct video_options vopt;   /* cfg->video with the encoder threads decided */
 	struct video *video;         /* the encoder, once open (video kinds) */
+	struct timespec started;     /* outputs_init()'s time, the summary's start (CLOCK_REALTIME) */
 	/* private */
 	struct outfile video_file;   /* temporary file behind a video */
 	struct outfile traj_file;

@@ -15,7 +15,7 @@ enum progress_mode {
 	PROGRESS_OFF,   /* nothing */
 	PROGRESS_BAR,   /* "\r[####----] 12/300 frames ..." redrawn at most 10 times a second */
 	PROGRESS_LINES, /* "boids: 12/300 frames (4%), 30.1 fps, 0:09 left" every interval */
-	PROGRESS_JSON,  /* {"frame":12,"total":300,"fps":30.1,"elapsed":0.4,"eta":9.6} */
+	PROGRESS_JSON,  /* {"event":"progress","frame":12,"total":300,"fps":30.1,"elapsed":0.4,"eta":9.6} */
 };
 
 struct progress {

@@ -12,12 +12,53 @@
 
 enum { EXIT_USAGE = 2 };
 
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * --progress json: from here on every line on stderr is one JSON object
+ * (docs/boids.1, PROGRESS AND MESSAGES, has the schema):
+ *   {"event":"error"|"warning"|"info","message":"..."}
+ *   {"event":"end","status":0, and for a run that started "frames",
+ *    "boids", "seconds", "fps", "output" (or null), "signal" (or null)}
+ * progress.c writes the "progress" events.  Off: "boids: <message>" lines.
+ */
+void report_json(int on);
+int report_is_json(void);
+
+/* A JSON string: quotes, backslashes and control bytes escaped; bytes that
+ * are not well-formed UTF-8 become \ufffd. */
+void report_json_string(FILE *f, const char *s);
+
 /*
  * Prints "boids: <message>" and a newline on stderr.  Control characters
  * (from paths and values the user gave) become '?': a message is always
  * one line and never an escape sequence.
  */
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The same for what is not a failure: a warning ("note: ..."), and what
+ * --verbose says ("info" events). */
+void report_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void report_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* What the closing event says of a run that started. */
+struct report_run {
+	long frames;            /* frames written */
+	size_t boids;
+	double seconds;         /* wall time */
+	const char *output;     /* the picture output, or NULL */
+	int signal;             /* the stop signal, or 0 */
+};
+
+/*
+ * JSON mode only: the closing {"event":"end","status":S, ...} line (run:
+ * NULL before a run started).  The last line boids writes on stderr.
+ */
+void report_end(int status, const struct report_run *run);
+
+/* report_end(status, NULL), then exit(status). */
+void report_exit(int status) __attribute__((noreturn));
 
 /* report(), then exit(EXIT_USAGE): for input refused before any file exists. */
 void report_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

@@ -3,7 +3,8 @@
  *
  *   { "version": "1.0.0", "seed": 1,
  *     "status": "complete" | "interrupted" | "failed", "signal": 15 | null,
- *     "frames_asked": 300, "host": "node7",
+ *     "frames_asked": 300, "started": "2026-01-31T09:05:00.250Z" (ISO 8601, UTC;
+ *     null if unknown), "host": "node7",
  *     "options_hash": "sha256:<64 hex digits>",
  *     "parameters": { "boids": 100, "size": "640x360", ... },
  *     "frames": 300, "wall_time_s": 1.25, "output": "flock.mp4" | null,
@@ -31,6 +32,7 @@
 #define BOIDS_SUMMARY_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include "config.h"
 #include "metrics.h"
@@ -42,6 +44,7 @@ struct summary {
 	int status;                      /* enum summary_status */
 	int signal;                      /* the signal that interrupted the run, or 0 */
 	long frames_asked;               /* frames the run was asked for */
+	struct timespec started;         /* when the run started (CLOCK_REALTIME); 0: unknown */
 	long frames;                     /* frames written */
 	double wall_time;                /* seconds */
 	const char *output;              /* picture output, NULL for none */

@@ -36,7 +36,8 @@
  *
  * Lifecycle (FFmpeg's doc/examples/mux.c): video_check() before any work,
  * video_open() -> video_write_frame() per frame -> video_close(), then
- * video_free().  Frame k gets pts k in time base 1/fps.
+ * video_free().  Frame k gets pts k in time base fps_den/fps (1/fps for a
+ * whole rate): the `fps` arguments below are the rate's numerator.
  * Errors are negative AVERROR codes (which include -errno); messages for
  * usage errors come back in the caller's buffer, never printed.  FFmpeg's
  * own log is the caller's to quieten (video_quiet_logs()); libx264 prints a
@@ -74,6 +75,7 @@ struct video_options {
 	const char *pix_fmt;  /* e.g. "yuv444p"; NULL: the default */
 	int gop;              /* keyframe interval in frames; 0: the encoder's default */
 	int threads;          /* encoder threads 0..64; 0: auto (as ffmpeg does) */
+	int fps_den;          /* the frame rate is fps/fps_den (30000/1001); 0 or 1: fps */
 };
 
 struct video;

@@ -149,12 +149,50 @@ static int parse_u64(const struct cli_option *o, const char *v, uint64_t *out,
 	return 0;
 }
 
+/*
+ * ffmpeg's size names (libavutil/parseutils.c's video_size_abbrs, with the
+ * uhd names of newer versions), so that -s hd720 means what it means to
+ * ffmpeg.
+ */
+static const struct size_name { const char *name; short w, h; } size_names[] = {
+	{ "ntsc", 720, 480 }, { "pal", 720, 576 }, { "qntsc", 352, 240 }, { "qpal", 352, 288 },
+	{ "sntsc", 640, 480 }, { "spal", 768, 576 }, { "film", 352, 240 }, { "ntsc-film", 352, 240 },
+	{ "sqcif", 128, 96 }, { "qcif", 176, 144 }, { "cif", 352, 288 }, { "4cif", 704, 576 },
+	{ "16cif", 1408, 1152 }, { "qqvga", 160, 120 }, { "qvga", 320, 240 }, { "vga", 640, 480 },
+	{ "svga", 800, 600 }, { "xga", 1024, 768 }, { "uxga", 1600, 1200 }, { "qxga", 2048, 1536 },
+	{ "sxga", 1280, 1024 }, { "qsxga", 2560, 2048 }, { "hsxga", 5120, 4096 }, { "wvga", 852, 480 },
+	{ "wxga", 1366, 768 }, { "wsxga", 1600, 1024 }, { "wuxga", 1920, 1200 }, { "woxga", 2560, 1600 },
+	{ "wqsxga", 3200, 2048 }, { "wquxga", 3840, 2400 }, { "whsxga", 6400, 4096 },
+	{ "whuxga", 7680, 4800 }, { "cga", 320, 200 }, { "ega", 640, 350 }, { "hd480", 852, 480 },
+	{ "hd720", 1280, 720 }, { "hd1080", 1920, 1080 }, { "2k", 2048, 1080 }, { "2kflat", 1998, 1080 },
+	{ "2kscope", 2048, 858 }, { "4k", 4096, 2160 }, { "4kflat", 3996, 2160 },
+	{ "4kscope", 4096, 1716 }, { "nhd", 640, 360 }, { "hqvga", 240, 160 }, { "wqvga", 400, 240 },
+	{ "fwqvga", 432, 240 }, { "hvga", 480, 320 }, { "qhd", 960, 540 }, { "uhd2160", 3840, 2160 },
+	{ "uhd4320", 7680, 4320 },
+};
+
+static int size_name(const char *name, long *w, long *h)
+{
+	for (size_t i = 0; i < sizeof size_names / sizeof size_names[0]; i++)
+		if (strcmp(name, size_names[i].name) == 0) {
+			*w = size_names[i].w;
+			*h = size_names[i].h;
+			return 0;
+		}
+	return -1;
+}
+
 static int parse_size(const struct cli_option *o, const char *v, double *w, double *h,
                       char *err, size_t errlen)
 {
 	char *end, *end2;
-	long max = (long)o->max;
+	long max = (long)o->max, nw, nh;
 
+	if (size_name(v, &nw, &nh) == 0) {
+		*w = (double)nw;
+		*h = (double)nh;
+		return 0;
+	}
 	errno = 0;
 	if (starts_badly(v) || !isdigit((unsigned char)*v))
 		goto bad;
@@ -173,7 +211,89 @@ static int parse_size(const struct cli_option *o, const char *v, double *w, doub
 	*h = (double)b;
 	return 0;
 bad:
-	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, CUT(v));
+	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360 or a size name such as hd720",
+	                o->name, CUT(v));
+}
+
+static long gcd(long a, long b)
+{
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * A frame rate as ffmpeg takes it: a name (ntsc 30000/1001, pal 25, film
+ * 24, ntsc-film 24000/1001), N/D, or a decimal stored as the fraction it
+ * writes (29.97 is 2997/100; ntsc is the NTSC rate), reduced.  The value
+ * within [min, max]; numerator and denominator at most 1e6 (the time base
+ * of every container takes them).
+ */
+static const struct rate_name { const char *name; long num, den; } rate_names[] = {
+	{ "ntsc", 30000, 1001 }, { "pal", 25, 1 }, { "qntsc", 30000, 1001 }, { "qpal", 25, 1 },
+	{ "sntsc", 30000, 1001 }, { "spal", 25, 1 }, { "film", 24, 1 }, { "ntsc-film", 24000, 1001 },
+};
+
+static int parse_rate(const struct cli_option *o, const char *v, long *num, long *den,
+                      char *err, size_t errlen)
+{
+	long n = 0, d = 1;
+	const char *p = v;
+	size_t i;
+
+	for (i = 0; i < sizeof rate_names / sizeof rate_names[0]; i++)
+		if (strcmp(v, rate_names[i].name) == 0) {
+			n = rate_names[i].num;
+			d = rate_names[i].den;
+			goto check;
+		}
+	if (!isdigit((unsigned char)*p))
+		goto bad;
+	for (; isdigit((unsigned char)*p); p++)
+		if ((n = n * 10 + (*p - '0')) > 1000000000L)
+			goto range;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			goto bad;
+		for (; isdigit((unsigned char)*p); p++) {
+			if (d >= 1000000L)
+				goto bad; /* more than six decimals */
+			n = n * 10 + (*p - '0');
+			d *= 10;
+			if (n > 1000000000L)
+				goto range;
+		}
+	} else if (*p == '/') {
+		if (!isdigit((unsigned char)*++p))
+			goto bad;
+		for (d = 0; isdigit((unsigned char)*p); p++)
+			if ((d = d * 10 + (*p - '0')) > 1000000000L)
+				goto range;
+		if (d == 0)
+			goto range;
+	}
+	if (*p)
+		goto bad;
+check:
+	if (n == 0)
+		goto range;
+	long g = gcd(n, d);
+	n /= g;
+	d /= g;
+	if ((double)n < o->min * (double)d || (double)n > o->max * (double)d || n > 1000000L || d > 1000000L)
+		goto range;
+	*num = n;
+	*den = d;
+	return 0;
+range:
+	return cli_errf(err, errlen, "--%s: %s is out of range (expected %g to %g frames per second, "
+	                "numerator and denominator at most 1000000)", o->name, CUT(v), o->min, o->max);
+bad:
+	return cli_errf(err, errlen, "--%s: '%s' is not a frame rate such as 30, 30000/1001, 29.97 or ntsc",
+	                o->name, CUT(v));
 }
 
 int cli_parse_enum(const struct cli_option *o, const char *v, int *out,
@@ -399,6 +519,8 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 		return parse_target(&c->sim, o, v, err, errlen);
 	case CLI_CAMERA:
 		return parse_camera(&c->render.camera, o, v, err, errlen);
+	case CLI_RATE:
+		return parse_rate(o, v, &c->run.fps, &c->run.fps_den, err, errlen);
 	case CLI_ACTION:
 		break;
 	}

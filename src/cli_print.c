@@ -74,6 +74,12 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 	case CLI_FIELD:
 		snprintf(buf, len, "%.0fx%.0f", c->sim.width, c->sim.height);
 		break;
+	case CLI_RATE:
+		if (c->run.fps_den == 1)
+			snprintf(buf, len, "%ld", c->run.fps);
+		else
+			snprintf(buf, len, "%ld/%ld", c->run.fps, c->run.fps_den);
+		break;
 	case CLI_STRING: {
 		const char *v = string_value(c, o);
 		snprintf(buf, len, "%s", v ? v : "");
@@ -225,6 +231,7 @@ void cli_print_options_json(FILE *f)
 		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
 		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
 		[CLI_TARGET] = "target", [CLI_CAMERA] = "camera", [CLI_ACTION] = "action",
+		[CLI_RATE] = "rate",
 	};
 
 	fprintf(f, "{\"program\": \"boids\", \"version\": \"%s\", \"options\": [", BOIDS_VERSION);

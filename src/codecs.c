@@ -73,6 +73,23 @@ static const struct encoder encoders[] = {
 	{ "gif",       -1, -1, -1, NULL, NULL, "gifflags=offsetting", 0 },
 };
 
+/*
+ * ffmpeg's codec names, as -c:v takes a codec and picks its encoder: the
+ * encoders boids uses for each, the first this libavcodec has.  AV1:
+ * SVT-AV1 first (fast enough for clips), then libaom and rav1e.
+ */
+static const struct codec_name {
+	const char *name;
+	const char *encoders[4];
+} codec_names[] = {
+	{ "h264", { "libx264", NULL } },
+	{ "hevc", { "libx265", NULL } },
+	{ "h265", { "libx265", NULL } },
+	{ "vp9",  { "libvpx-vp9", NULL } },
+	{ "vp8",  { "libvpx", NULL } },
+	{ "av1",  { "libsvtav1", "libaom-av1", "librav1e", NULL } },
+};
+
 /* --quality's rows (struct quality in codecs.h says what they change). */
 static const struct quality qualities[] = {
 	{ "libx264",    VIDEO_QUALITY_DRAFT,   28, NULL, NULL, NULL, 0 },
@@ -133,6 +150,25 @@ static const struct container *container_of(const char *name)
 		if (containers[i].ext[0] == '.' && strcasecmp(dot, containers[i].ext) == 0)
 			return &containers[i];
 	return NULL;
+}
+
+/*
+ * The encoder a --codec name stands for: a codec name's (h264, av1) first
+ * encoder this libavcodec has, else the name itself.  *alias: is it one.
+ */
+static const char *encoder_name(const char *name, int *alias)
+{
+	*alias = 0;
+	for (size_t i = 0; i < sizeof codec_names / sizeof *codec_names; i++) {
+		if (strcmp(codec_names[i].name, name) != 0)
+			continue;
+		*alias = 1;
+		for (const char *const *e = codec_names[i].encoders; *e; e++)
+			if (avcodec_find_encoder_by_name(*e))
+				return *e;
+		return codec_names[i].encoders[0]; /* none: its message names the usual one */
+	}
+	return name;
 }
 
 static const struct encoder *encoder_row(const char *name)
@@ -268,7 +304,7 @@ static int dict_defaults(AVDictionary **d, const char *kv)
  * Does the muxer take this stream?  Some refuse only when they start (mov
  * holds no VP9, only mp4 does), so start one, on a sink: 0 or an AVERROR.
  */
-static int try_muxer(const struct resolved *s, int w, int h, int fps)
+static int try_muxer(const struct resolved *s, int w, int h, int fps, int fps_den)
 {
 	AVFormatContext *oc = NULL;
 	AVDictionary *muxopts = NULL;
@@ -290,7 +326,7 @@ static int try_muxer(const struct resolved *s, int w, int h, int fps)
 	st->codecpar->width = w;
 	st->codecpar->height = h;
 	st->codecpar->format = s->pix_fmt;
-	st->time_base = (AVRational){ 1, fps };
+	st->time_base = (AVRational){ fps_den, fps };
 	ret = av_dict_parse_string(&muxopts, s->ct->muxopts ? s->ct->muxopts : "", "=", ":", 0);
 	if (ret >= 0)
 		ret = avformat_init_output(oc, &muxopts);
@@ -321,12 +357,18 @@ static int resolve_container(struct resolved *s, const char *name, int w, int h,
 		                   "this FFmpeg has no '%s' muxer (for '%s')", s->ct->format, name);
 	if (w <= 0 || h <= 0)
 		return codecs_fail(err, errlen, -EINVAL, "picture size %dx%d is not positive", w, h);
-	if (fps < 1 || fps > FPS_MAX)
-		return codecs_fail(err, errlen, -EINVAL, "fps %d is out of range 1..%d", fps, FPS_MAX);
-	if (strict && s->ofmt->video_codec == AV_CODEC_ID_GIF && fps > GIF_FPS_MAX)
+	long den = o->fps_den > 1 ? o->fps_den : 1;
+	char rate[32];
+	if (den == 1)
+		snprintf(rate, sizeof rate, "%d", fps);
+	else
+		snprintf(rate, sizeof rate, "%d/%ld", fps, den);
+	if (fps < den || fps > FPS_MAX * den)
+		return codecs_fail(err, errlen, -EINVAL, "fps %s is out of range 1..%d", rate, FPS_MAX);
+	if (strict && s->ofmt->video_codec == AV_CODEC_ID_GIF && fps > GIF_FPS_MAX * den)
 		return codecs_fail(err, errlen, -EINVAL,
-		                   "fps %d is too high for GIF: frame delays are whole 1/100 s and "
-		                   "browsers slow down short ones; use 1..%d", fps, GIF_FPS_MAX);
+		                   "fps %s is too high for GIF: frame delays are whole 1/100 s and "
+		                   "browsers slow down short ones; use 1..%d", rate, GIF_FPS_MAX);
 	if (o->gop < 0)
 		return codecs_fail(err, errlen, -EINVAL, "keyframe interval %d is negative", o->gop);
 	if (o->threads < 0 || o->threads > THREADS_MAX)
@@ -340,17 +382,20 @@ static int resolve_container(struct resolved *s, const char *name, int w, int h,
 static int resolve_encoder(struct resolved *s, const struct video_options *o,
                            char *err, size_t errlen)
 {
-	const char *cname = o->codec ? o->codec : s->ct->codec;
-	int q;
+	int alias, q;
+	const char *cname = encoder_name(o->codec ? o->codec : s->ct->codec, &alias);
 
 	/* encoder */
 	s->codec = avcodec_find_encoder_by_name(cname);
+	if (!s->codec && alias)
+		return codecs_fail(err, errlen, -EINVAL, "this FFmpeg has no %s encoder for '%s' "
+		                   "(boids --list-codecs lists those it has)", cname, o->codec);
 	if (!s->codec) {
 		const AVCodec *d = avcodec_find_decoder_by_name(cname);
 		if (d)
 			return codecs_fail(err, errlen, -EINVAL,
-			                   "'%s' is a decoder, not an encoder (try libx264, "
-			                   "libvpx-vp9, gif)", cname);
+			                   "'%s' is a decoder, not an encoder (try h264, vp9, av1, "
+			                   "libx264, gif)", cname);
 		return codecs_fail(err, errlen, -EINVAL, "unknown encoder '%s'", cname);
 	}
 	if (s->codec->type != AVMEDIA_TYPE_VIDEO)
@@ -370,7 +415,7 @@ static int resolve_encoder(struct resolved *s, const struct video_options *o,
 static int resolve_pix_fmt(struct resolved *s, const struct video_options *o,
                            char *err, size_t errlen)
 {
-	const char *cname = o->codec ? o->codec : s->ct->codec;
+	const char *cname = s->codec->name;
 	const char *pname;
 	const AVPixFmtDescriptor *desc;
 
@@ -454,7 +499,7 @@ static int check_size(const struct resolved *s, int w, int h, int strict,
 static int resolve_rate(struct resolved *s, const struct video_options *o, int strict,
                         char *err, size_t errlen)
 {
-	const char *cname = o->codec ? o->codec : s->ct->codec;
+	const char *cname = s->codec->name;
 	const AVCodecDescriptor *cdesc;
 
 	/* bitrate */
@@ -508,7 +553,7 @@ static int resolve_rate(struct resolved *s, const struct video_options *o, int s
 static int resolve_preset(struct resolved *s, const struct video_options *o, int strict,
                           char *err, size_t errlen)
 {
-	const char *cname = o->codec ? o->codec : s->ct->codec;
+	const char *cname = s->codec->name;
 
 	/* preset */
 	if (o->preset) {
@@ -553,7 +598,7 @@ int codecs_resolve(struct resolved *s, const char *name, int w, int h, int fps,
 		return ret;
 	if (strict) {
 		/* what only the muxer knows, asked before any work rather than at the header */
-		ret = try_muxer(s, w, h, fps);
+		ret = try_muxer(s, w, h, fps, o->fps_den > 1 ? o->fps_den : 1);
 		if (ret == AVERROR(ENOMEM))
 			return codecs_fail(err, errlen, ret, "out of memory");
 		if (ret < 0)
@@ -657,6 +702,12 @@ void video_list_codecs(FILE *f)
 			col += fprintf(f, " %s%s", c->name, dflt ? "*" : "");
 		}
 		fputc('\n', f);
+	}
+	fputs("--codec also takes codec names:", f);
+	for (size_t i = 0; i < sizeof codec_names / sizeof *codec_names; i++) {
+		int alias;
+		fprintf(f, " %s (%s)%s", codec_names[i].name, encoder_name(codec_names[i].name, &alias),
+		        i + 1 < sizeof codec_names / sizeof *codec_names ? "," : "\n");
 	}
 }
 

@@ -70,7 +70,12 @@ static void standard_fds(void)
 static int parse_command_line(struct run *r, int argc, char **argv)
 {
 	char err[512];
+	for (int i = 1; i < argc && !report_is_json(); i++) /* so that a refusal is JSON too */
+		report_json(strcmp(argv[i], "--progress=json") == 0 ||
+		            (strcmp(argv[i], "--progress") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0));
 	int parsed = cli_parse(&r->cfg, argc, argv, err, sizeof(err));
+	if (parsed != CLI_ERROR || r->cfg.run.progress == RUN_PROGRESS_JSON) /* a config file's, read before the error */
+		report_json(r->cfg.run.progress == RUN_PROGRESS_JSON);
 
 	switch (parsed) {
 	case CLI_NOMEM:
@@ -115,9 +120,9 @@ static void say_plan(const struct run *r)
 	if (!r->cfg.run.verbose)
 		return;
 	pipeline_threads_describe(&r->threads, r->out.kind, line, sizeof(line));
-	fprintf(stderr, "boids: threads: %s\n", line);
+	report_info("threads: %s", line);
 	outputs_describe(&r->out, line, sizeof(line));
-	fprintf(stderr, "boids: output: %s\n", line);
+	report_info("output: %s", line);
 }
 
 /*
@@ -146,7 +151,7 @@ static void set_up(struct run *r)
 	int e = pipeline_init(&r->pipe, &r->cfg, &r->start.sim, &r->out, &r->cfg.render, r->threads.draw);
 	if (e) {
 		report("cannot set up drawing: %s", strerror(-e));
-		exit(EXIT_FAILURE);
+		report_exit(EXIT_FAILURE);
 	}
 }
 
@@ -194,18 +199,28 @@ static int finish(struct run *r, int status)
 	return outputs_finish(&r->out, status, r->pipe.frames_done, r->wall);
 }
 
-/* The closing line, unless -q or the run failed. */
+/*
+ * The closing line, unless -q or the run failed; with --progress json the
+ * "end" event, always.
+ */
 static void say_done(const struct run *r, int status)
 {
 	int sig = signals_caught();
 	double t = r->wall;
 	long done = r->pipe.frames_done;
 
+	if (report_is_json()) {
+		struct report_run run = { done, r->start.sim.n, t,
+		                          r->out.kind == OUTPUTS_NONE ? NULL :
+		                          r->out.kind == OUTPUTS_STDOUT ? "-" : r->cfg.run.output, sig };
+		report_end(status, &run);
+		return;
+	}
 	if (r->cfg.run.quiet || (status != 0 && status != 128 + sig))
 		return;
-	report("%ld frames of %zu boids in %.2f s (%.1f fps) -> %s%s",
-	       done, r->start.sim.n, t, t > 0 ? (double)done / t : 0.0, outputs_name(&r->out),
-	       sig ? " (stopped by a signal)" : "");
+	report_info("%ld %s of %zu %s in %.2f s (%.1f fps) -> %s%s", done, done == 1 ? "frame" : "frames",
+	            r->start.sim.n, r->start.sim.n == 1 ? "boid" : "boids", t,
+	            t > 0 ? (double)done / t : 0.0, outputs_name(&r->out), sig ? " (stopped by a signal)" : "");
 }
 
 static void run_release(struct run *r)
@@ -225,6 +240,7 @@ int main(int argc, char **argv)
 	video_quiet_logs();   /* failures come back as codes; we report them */
 	int status = parse_command_line(&r, argc, argv);
 	if (status >= 0) {
+		report_end(status, NULL);
 		cli_release(&r.cfg);
 		return status;
 	}

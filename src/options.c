@@ -85,6 +85,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
 #define T_CAMERA      CLI_CAMERA, AT(render.camera, struct camera_setup)
+#define T_RATE        CLI_RATE, AT(run.fps, long)                /* and run.fps_den */
 #define T_ACTION      CLI_ACTION, 0
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
@@ -138,8 +139,8 @@ const struct cli_option cli_table[] = {
 	  "bounce: margin along each edge", NULL },
 	{ "wall-turn", 0, T_DOUBLE(sim.wall_turn), "0.5", 0, LIM, 0, "V", "px/step", S_MODEL,
 	  "bounce: velocity change per step inside the margin", NULL },
-	{ "warmup", 0, T_LONG(run.warmup), "0", 0, CLI_MAX_FRAMES, 0, "N", NULL, S_MODEL,
-	  "steps simulated before frame 0", NULL },
+	{ "warmup", 0, T_LONG(run.warmup), "0", 0, CLI_MAX_FRAMES, CLI_BRIEF, "N", NULL, S_MODEL,
+	  "steps before frame 0 (300: a flock, not scatter)", NULL },
 	{ "substeps", 0, T_LONG(run.substeps), "1", 1, 1000, 0, "N", NULL, S_MODEL,
 	  "steps per frame", NULL },
 	{ "threads", 0, T_LONG(run.threads), "auto", 1, 256, CLI_AUTO, "N", NULL, S_MODEL,
@@ -351,13 +352,13 @@ const struct cli_option cli_table[] = {
 	{ "png-level", 0, T_LONG(run.png_level), "1", 0, 9, 0, "N", NULL, S_DRAW,
 	  "PNG compression level, 0 (none) to 9 (smallest)", NULL },
 
-	{ "fps", 'r', T_LONG(run.fps), "30", 1, 1000, CLI_BRIEF, "N", NULL, S_VIDEO,
-	  "frames per second", NULL },
+	{ "fps", 'r', T_RATE, "30", 1, 1000, CLI_BRIEF, "RATE", NULL, S_VIDEO,
+	  "frames per second: 30, 30000/1001, 29.97, ntsc", NULL },
 	{ "codec", 0, T_CSTRING(video.codec), "", 0, 0, CLI_BRIEF, "NAME", NULL, S_VIDEO,
-	  "FFmpeg encoder (libx264; webm: libvpx-vp9)", NULL },
+	  "h264, hevc, vp9, av1 or an FFmpeg encoder", NULL },
 	{ "quality", 0, T_ENUM(video.quality, enum video_quality), "web", 0, 0, CLI_BRIEF, "Q", NULL,
 	  S_VIDEO, "draft (half size), web, high, archive (lossless)", quality_names },
-	{ "crf", 0, T_INT(video.crf), "auto", 0, 63, CLI_AUTO | CLI_BRIEF, "N", NULL, S_VIDEO,
+	{ "crf", 0, T_INT(video.crf), "auto", 0, 63, CLI_AUTO, "N", NULL, S_VIDEO,
 	  "constant rate factor (23 H.264, 41 VP9)", NULL },
 	{ "preset", 0, T_CSTRING(video.preset), "", 0, 0, CLI_BRIEF, "NAME", NULL, S_VIDEO,
 	  "encoder speed preset (H.264: veryfast)", NULL },

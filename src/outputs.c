@@ -30,10 +30,12 @@ void outputs_init(struct outputs *out, const struct config *c, int encoder_threa
 	memset(out, 0, sizeof(*out));
 	out->cfg = c;
 	out->png_lock = -1;
+	clock_gettime(CLOCK_REALTIME, &out->started);
 	out->pic_w = c->render.width;
 	out->pic_h = c->render.height;
 	out->vopt = c->video;
 	out->vopt.threads = encoder_threads; /* as pipeline_threads() decided */
+	out->vopt.fps_den = (int)c->run.fps_den; /* --fps 30000/1001: the exact rate */
 	metrics_ctx_init(&out->mctx);
 	out->want_metrics = c->run.metrics || c->run.summary;
 }
@@ -57,7 +59,7 @@ static void check_writable(const char *option, const char *file, int overwrite)
 
 	if (err == -ENOMEM) {
 		report("out of memory");
-		exit(EXIT_FAILURE);
+		report_exit(EXIT_FAILURE);
 	}
 	if (err == -ELOOP || (err == -EEXIST && what == OUTFILE_DANGLING))
 		report_usage("%s: '%s' is a symbolic link to nothing (or a loop): not followed",
@@ -136,8 +138,8 @@ static void check_encoder(struct outputs *out, const char *path)
 	    video_check(path, w2, h2, (int)s->fps, &out->vopt, why2, sizeof(why2)) != 0)
 		report_usage("%s", why);
 	if (!s->quiet)
-		fprintf(stderr, "boids: note: %s needs even sizes: the %dx%d picture is padded to %dx%d\n",
-		        path, out->pic_w, out->pic_h, w2, h2);
+		report_note("%s needs even sizes: the %dx%d picture is padded to %dx%d",
+		            path, out->pic_w, out->pic_h, w2, h2);
 	out->pic_w = w2;
 	out->pic_h = h2;
 }
@@ -403,7 +405,7 @@ static int close_outputs(struct outputs *out, int status)
 static int write_summary(struct outputs *out, double wall, int status)
 {
 	const struct run_options *s = &out->cfg->run;
-	struct summary sum = { out->cfg, SUMMARY_COMPLETE, 0, s->frames, out->frames_done, wall,
+	struct summary sum = { out->cfg, SUMMARY_COMPLETE, 0, s->frames, out->started, out->frames_done, wall,
 	                       out->kind == OUTPUTS_NONE ? NULL : out->kind == OUTPUTS_STDOUT ? "-" : s->output,
 	                       out->mcount > 0, out->mlast, { 0 } };
 	if (signals_caught()) {

@@ -116,7 +116,7 @@ void progress_update(struct progress *p, long done)
 		        secs % 60);
 		break;
 	case PROGRESS_JSON:
-		fprintf(p->f, "{\"frame\":%ld,\"total\":%ld,\"fps\":%.3f,\"elapsed\":%.3f,\"eta\":%.3f}\n",
+		fprintf(p->f, "{\"event\":\"progress\",\"frame\":%ld,\"total\":%ld,\"fps\":%.3f,\"elapsed\":%.3f,\"eta\":%.3f}\n",
 		        done, p->total, fps, now - p->start, left);
 		break;
 	case PROGRESS_OFF:

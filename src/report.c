@@ -13,11 +13,76 @@
 #include "signals.h"
 #include "video.h"
 
-static void vreport(const char *fmt, va_list ap)
+static int json; /* --progress json: every line one JSON object */
+
+void report_json(int on)
+{
+	json = on;
+}
+
+int report_is_json(void)
+{
+	return json;
+}
+
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned c = p[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+void report_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_len(p);
+		if (n == 0) { /* not UTF-8 (a Latin-1 name): the replacement character */
+			fputs("\\ufffd", f);
+			p++;
+		} else if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p++);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p++);
+		} else {
+			fwrite(p, 1, n, f);
+			p += n;
+		}
+	}
+	fputc('"', f);
+}
+
+static void vsay(const char *event, const char *fmt, va_list ap)
 {
 	char msg[1024];
+	int note = strcmp(event, "warning") == 0 && !json;
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (note) /* "boids: note: ..." */
+		memcpy(msg, "note: ", 7);
+	vsnprintf(msg + (note ? 6 : 0), sizeof(msg) - (note ? 6 : 0), fmt, ap);
+	if (json) {
+		fprintf(stderr, "{\"event\":\"%s\",\"message\":", event);
+		report_json_string(stderr, msg);
+		fputs("}\n", stderr);
+		return;
+	}
 	for (char *c = msg; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
@@ -29,8 +94,55 @@ void report(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(fmt, ap);
+	vsay("error", fmt, ap);
 	va_end(ap);
+}
+
+void report_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay("warning", fmt, ap);
+	va_end(ap);
+}
+
+void report_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay("info", fmt, ap);
+	va_end(ap);
+}
+
+void report_end(int status, const struct report_run *run)
+{
+	if (!json)
+		return;
+	fprintf(stderr, "{\"event\":\"end\",\"status\":%d", status);
+	if (run) {
+		fprintf(stderr, ",\"frames\":%ld,\"boids\":%zu,\"seconds\":%.3f,\"fps\":%.3f,\"output\":",
+		        run->frames, run->boids, run->seconds,
+		        run->seconds > 0 ? (double)run->frames / run->seconds : 0.0);
+		if (run->output)
+			report_json_string(stderr, run->output);
+		else
+			fputs("null", stderr);
+		fprintf(stderr, ",\"signal\":");
+		if (run->signal)
+			fprintf(stderr, "%d", run->signal);
+		else
+			fputs("null", stderr);
+	}
+	fputs("}\n", stderr);
+	fflush(stderr);
+}
+
+void report_exit(int status)
+{
+	report_end(status, NULL);
+	exit(status);
 }
 
 void report_usage(const char *fmt, ...)
@@ -38,9 +150,9 @@ void report_usage(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(fmt, ap);
+	vsay("error", fmt, ap);
 	va_end(ap);
-	exit(EXIT_USAGE);
+	report_exit(EXIT_USAGE);
 }
 
 int report_failure(const char *what, const char *path, int err)

@@ -96,7 +96,7 @@ static int model_defaults(struct config *c, char *err, size_t errlen)
 	e = fill_in_list(c, m->program_defaults, err, errlen);
 	if (!e && m == model_find("canvas") && !cli_given(c, "substeps")) {
 		/* the page steps 60 times a second: 1/(dt fps) steps a frame */
-		double k = round(1 / (c->sim.canvas_dt * (double)c->run.fps));
+		double k = round(1 / (c->sim.canvas_dt * ((double)c->run.fps / (double)c->run.fps_den)));
 		c->run.substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
 	}
 	return e;
@@ -149,10 +149,10 @@ static int check_across(struct config *c, char *err, size_t errlen)
 			run->duration = -1;
 	}
 	if (run->duration > 0) {
-		double f = round(run->duration * (double)run->fps);
+		double f = round(run->duration * ((double)run->fps / (double)run->fps_den));
 		if (f < 1 || f > CLI_MAX_FRAMES)
-			return cli_errf(err, errlen, "--duration: %g s at %ld fps is %.0f frames (expected 1 to %ld)",
-			            run->duration, run->fps, f, CLI_MAX_FRAMES);
+			return cli_errf(err, errlen, "--duration: %g s at %.10g fps is %.0f frames (expected 1 to %ld)",
+			            run->duration, (double)run->fps / (double)run->fps_den, f, CLI_MAX_FRAMES);
 		run->frames = (long)f;
 		run->duration = -1; /* resolved: --print-config shows frames */
 	}

@@ -51,7 +51,7 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 
 	if (!f && errno == ENOMEM) {
 		report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
-		exit(EXIT_FAILURE);
+		report_exit(EXIT_FAILURE);
 	}
 	if (!f)
 		report_usage("--init: cannot open '%s': %s", name, strerror(errno));
@@ -65,7 +65,7 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: '%s': %s", name, te.what);
 	if (err == -ENOMEM) { /* the machine's fault, not the file's */
 		report("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
-		exit(EXIT_FAILURE);
+		report_exit(EXIT_FAILURE);
 	}
 	if (err)
 		report_usage("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
@@ -155,7 +155,7 @@ void start_build(struct start *f, const struct config *c, int threads, const str
 	f->pool = pool_new(threads);
 	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0) {
 		report("out of memory for %zu boids", s->boids);
-		exit(EXIT_FAILURE);
+		report_exit(EXIT_FAILURE);
 	}
 	/* with --init the seed still draws what a CSV does not hold (opengl's target speeds) */
 	sim_randomize(&f->sim, s->seed);

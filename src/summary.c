@@ -151,7 +151,14 @@ int summary_write(FILE *f, const struct summary *s)
 		fprintf(f, "%d", s->signal);
 	else
 		fputs("null", f);
-	fprintf(f, ",\n  \"frames_asked\": %ld,\n  \"host\": ", s->frames_asked);
+	fprintf(f, ",\n  \"frames_asked\": %ld,\n  \"started\": ", s->frames_asked);
+	struct tm tm;
+	if (s->started.tv_sec > 0 && gmtime_r(&s->started.tv_sec, &tm))
+		fprintf(f, "\"%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ\"", tm.tm_year + 1900, tm.tm_mon + 1,
+		        tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, s->started.tv_nsec / 1000000);
+	else
+		fputs("null", f);
+	fputs(",\n  \"host\": ", f);
 	if (gethostname(host, sizeof(host) - 1) != 0)
 		host[0] = 0;
 	put_string(f, host);

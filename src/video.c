@@ -240,8 +240,10 @@ static void set_encoder(struct video *v, const struct resolved *s, int w, int h,
 
 	v->enc->width = w;
 	v->enc->height = h;
-	v->enc->time_base = (AVRational){ 1, fps };
-	v->enc->framerate = (AVRational){ fps, 1 };
+	int den = o->fps_den > 1 ? o->fps_den : 1;
+
+	v->enc->time_base = (AVRational){ den, fps };
+	v->enc->framerate = (AVRational){ fps, den };
 	v->enc->sample_aspect_ratio = (AVRational){ 1, 1 };
 	v->enc->pix_fmt = s->pix_fmt;
 	if (o->gop > 0)
@@ -388,6 +390,8 @@ static int open_fd(struct video **out, int fd, int own, const char *name,
 	if ((ret = add_stream(v, &s, err, errlen)) < 0)
 		goto fail;
 	set_encoder(v, &s, w, h, fps, o);
+	if (strcmp(s.codec->name, "libsvtav1") == 0)
+		setenv("SVT_LOG", "1", 0); /* SVT-AV1 logs to stderr past av_log: its errors only */
 	if ((ret = open_codec(v, &s, o, err, errlen)) < 0 ||
 	    (ret = open_converter(v, &s, err, errlen)) < 0 ||
 	    (ret = open_output(v, &s, err, errlen)) < 0)

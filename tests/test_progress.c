@@ -31,13 +31,61 @@ Test(progress, json_is_one_object_per_line_ending_at_the_total)
 	cr_assert_not_null(f);
 	fputs(tc_stderr(), f);
 	fclose(f);
-	/* an independent parser: every line is an object with the four numbers */
+	/* an independent parser: every line is an object; the progress events
+	 * have the four numbers and climb to the total; the end closes */
 	cr_assert_eq(tc_sh("%s -c 'import json,sys\n"
 	                   "rows=[json.loads(l) for l in open(\"p.jsonl\")]\n"
-	                   "assert rows and all(set(r)>={\"frame\",\"total\",\"fps\",\"eta\"} for r in rows)\n"
-	                   "assert rows[-1][\"frame\"]==rows[-1][\"total\"]==25\n"
-	                   "assert [r[\"frame\"] for r in rows]==sorted(set(r[\"frame\"] for r in rows))'", tc_python()),
-	             0);
+	                   "p=[r for r in rows if r[\"event\"]==\"progress\"]\n"
+	                   "assert p and all(set(r)>={\"frame\",\"total\",\"fps\",\"eta\"} for r in p)\n"
+	                   "assert p[-1][\"frame\"]==p[-1][\"total\"]==25\n"
+	                   "assert [r[\"frame\"] for r in p]==sorted(set(r[\"frame\"] for r in p))\n"
+	                   "assert rows[-1]==dict(rows[-1],event=\"end\",status=0,frames=25,boids=500,output=None)'",
+	                   tc_python()), 0);
+}
+
+/*
+ * --progress json: every line on stderr is one JSON object whatever
+ * happens (the schema in docs/boids.1), checked by Python's parser on runs
+ * that succeed, are refused (exit 2: a bad value, a bad file, a config
+ * file's bad line), fail (exit 1: a full disk) and warn (an
+ * odd picture padded).  The last line is the "end" event with the exit
+ * status.  An interrupted run: tests/integration/test_stopping.c.
+ */
+Test(progress, json_every_line_of_every_run_is_an_object)
+{
+	static const struct { const char *args; int status; const char *event; } runs[] = {
+		{ "--no-render -f 5 -n 20", 0, "progress" },
+		{ "-f 2 -n 20 --look harden-windows -o odd.y4m", 0, "warning" },
+		{ "--fps abc", 2, "error" },
+		{ "-f 2 -o nothere/a.mp4", 2, "error" },
+		{ "--config bad.cfg", 2, "error" },
+		{ "--init missing.csv -f 2", 2, "error" },
+		{ "--no-render -f 3 -n 20 -y --trajectory /dev/full", 1, "error" },
+		{ "--verbose -f 2 -n 20 -s 160x90 -o v.y4m", 0, "info" },
+	};
+	FILE *cfg = fopen("bad.cfg", "w");
+	cr_assert_not_null(cfg);
+	fputs("progress = json\nboids = many\n", cfg);
+	fclose(cfg);
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		const char *json = i == 4 ? "" : "--progress json --progress-interval 0.1 ";
+		int st = tc_boids("%s%s", json, runs[i].args);
+		cr_expect_eq(st, runs[i].status, "%s: exit %d", runs[i].args, st);
+		FILE *f = fopen("err.jsonl", "w");
+		cr_assert_not_null(f);
+		fputs(tc_stderr(), f);
+		fclose(f);
+		cr_assert_eq(tc_sh("%s -c 'import json,sys\n"
+		                   "lines=open(\"err.jsonl\",\"rb\").read().decode(\"utf-8\").split(\"\\n\")\n"
+		                   "assert lines[-1]==\"\", \"no newline at the end\"\n"
+		                   "rows=[json.loads(l) for l in lines[:-1]]\n"
+		                   "assert all(type(r) is dict and r[\"event\"] in (\"progress\",\"error\",\"warning\",\"info\",\"end\") for r in rows)\n"
+		                   "assert all(type(r[\"message\"]) is str for r in rows if r[\"event\"] in (\"error\",\"warning\",\"info\"))\n"
+		                   "assert [r[\"event\"] for r in rows].count(\"end\")==1 and rows[-1][\"event\"]==\"end\"\n"
+		                   "assert rows[-1][\"status\"]==%d, rows[-1]\n"
+		                   "assert \"%s\" in [r[\"event\"] for r in rows], rows' || { cat err.jsonl; exit 1; }",
+		                   tc_python(), runs[i].status, runs[i].event), 0, "%s", runs[i].args);
+	}
 }
 
 Test(progress, never_and_quiet_write_nothing)

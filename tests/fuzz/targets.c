@@ -321,6 +321,11 @@ static void fuzz_check_settings(const struct config *c)
 			FUZZ_CHECK(camera_check(cam, rp->box) == 0, "--%s: a camera render_new() refuses", o->name);
 			break;
 		}
+		case CLI_RATE:
+			FUZZ_CHECK(c->run.fps_den >= 1 && c->run.fps >= c->run.fps_den * (long)o->min &&
+			           c->run.fps <= c->run.fps_den * (long)o->max, "--%s %ld/%ld", o->name,
+			           c->run.fps, c->run.fps_den);
+			break;
 		case CLI_U64:
 		case CLI_FIELD:
 		case CLI_ACTION:
@@ -356,6 +361,9 @@ static void fuzz_check_same(const struct config *a, const struct config *b, cons
 			break;
 		case CLI_FIELD:
 			same = a->sim.width == b->sim.width && a->sim.height == b->sim.height;
+			break;
+		case CLI_RATE:
+			same = a->run.fps == b->run.fps && a->run.fps_den == b->run.fps_den;
 			break;
 		case CLI_STRING: {
 			const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;
