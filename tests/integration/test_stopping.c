@@ -162,3 +162,39 @@ Test(stopping, a_signal_ends_the_wait_for_a_fifo_reader)
 	cr_assert_eq(st, 143, "SIGTERM did not end the wait in open() (status %d)", st);
 	cr_assert_eq(tc_count_files("."), 1, "files were left beside the FIFO");
 }
+
+/*
+ * --progress json, interrupted: every line on stderr is still one JSON
+ * object (Python's parser reads them), the last the "end" event with
+ * status 130 and signal 2.  Waits for the first progress event, not a time.
+ */
+Test(stopping, an_interrupted_json_run_writes_only_json_lines)
+{
+	int fd;
+	pid_t pid = start("--progress json --progress-interval 0.1 -s 320x180 -n 500 -f 100000 -o v.mkv", &fd);
+	FILE *log = fopen("err.jsonl", "w");
+	cr_assert_not_null(log);
+	char buf[4096];
+	ssize_t n;
+	int sent = 0;
+	while ((n = read(fd, buf, sizeof buf - 1)) > 0) {
+		fwrite(buf, 1, (size_t)n, log);
+		buf[n] = 0;
+		if (!sent && strstr(buf, "\"event\":\"progress\"")) {
+			kill(pid, SIGINT);
+			sent = 1;
+		}
+	}
+	fclose(log);
+	close(fd);
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d", st);
+	cr_assert_eq(tc_sh("%s -c 'import json\n"
+	                   "lines=open(\"err.jsonl\",\"rb\").read().decode(\"utf-8\").split(\"\\n\")\n"
+	                   "assert lines[-1]==\"\"\n"
+	                   "rows=[json.loads(l) for l in lines[:-1]]\n"
+	                   "assert rows[-1][\"event\"]==\"end\" and rows[-1][\"status\"]==130 and rows[-1][\"signal\"]==2, rows[-1]\n"
+	                   "assert all(r[\"event\"]==\"progress\" for r in rows[:-1]), rows' || { cat err.jsonl; exit 1; }",
+	                   tc_python()), 0);
+}
