@@ -53,7 +53,7 @@ else
 Q = @
 endif
 
-.PHONY: all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install uninstall clean pkgcheck
+.PHONY: FORCE all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install uninstall clean pkgcheck
 
 all: $(BUILD)/boids
 
@@ -66,6 +66,19 @@ pkgcheck:
 $(BUILD)/boids: $(OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+# The commit --version names, in $(BUILD)/commit.h, rewritten only when it
+# changes (so version.o is rebuilt then, and only then).  Outside a git
+# checkout (a source tarball) it is "" and --version says so.
+BOIDS_COMMIT = $(shell git -C '$(CURDIR)' rev-parse --is-inside-work-tree >/dev/null 2>&1 && \
+                 git -C '$(CURDIR)' describe --always --dirty --abbrev=12 2>/dev/null)
+$(BUILD)/commit.h: FORCE
+	@mkdir -p $(BUILD)
+	@printf '#define BOIDS_COMMIT "%s"\n' '$(BOIDS_COMMIT)' >$@.tmp; \
+	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/version.o: $(BUILD)/commit.h
+$(BUILD)/version.o: ALL_CFLAGS += -I$(BUILD)
+FORCE:
 
 $(BUILD)/%.o: src/%.c | pkgcheck
 	@mkdir -p $(dir $@)

@@ -101,6 +101,15 @@ int video_needs_file(const char *path);
  */
 void video_list_codecs(FILE *f);
 
+/*
+ * Writes --version's lines of the video libraries: FFmpeg's release, then
+ * libavformat, libavcodec, libavutil, libswscale and libavfilter as found
+ * at run time (and the version built with), then the encoders' libraries
+ * libavcodec loaded (x264, x265, libvpx, SVT-AV1, libaom) with their
+ * versions.
+ */
+void video_print_versions(FILE *f);
+
 /* The supported extensions, for messages: ".mp4, .mov, ...". */
 const char *video_extensions(void);
 

@@ -7,6 +7,7 @@
  * video_open() builds from it, so they cannot disagree about defaults.
  * Also here: --list-codecs and --verbose's description.
  */
+#define _GNU_SOURCE /* dl_iterate_phdr(), RTLD_DEFAULT: --version's encoder libraries */
 #include "codecs.h"
 
 #include <ctype.h>
@@ -18,7 +19,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include <dlfcn.h>
+#include <link.h>
 #include <libavcodec/avcodec.h>
+#include <libavfilter/avfilter.h>
+#include <libswscale/swscale.h>
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
 #include <libavutil/imgutils.h>
@@ -708,6 +713,75 @@ void video_list_codecs(FILE *f)
 		int alias;
 		fprintf(f, " %s (%s)%s", codec_names[i].name, encoder_name(codec_names[i].name, &alias),
 		        i + 1 < sizeof codec_names / sizeof *codec_names ? "," : "\n");
+	}
+}
+
+/* ------------------------------------------------------------- versions */
+
+/* One FFmpeg library's line: its version found at run time, and built with. */
+static void put_lib(FILE *f, const char *name, unsigned run, unsigned built)
+{
+	char v[32];
+
+	snprintf(v, sizeof v, "%u.%u.%u", run >> 16, (run >> 8) & 0xff, run & 0xff);
+	fprintf(f, "  %-12s %-10s (%u.%u.%u)\n", name, v, built >> 16, (built >> 8) & 0xff, built & 0xff);
+}
+
+/*
+ * The encoders' libraries libavcodec loaded, found by file name; each says
+ * its version through its own call (fn) or string (str), x264 only
+ * through its file name (libx264.so.164: API build 164).
+ */
+static struct encoder_lib {
+	const char *title, *prefix, *fn, *str;
+	char found[64];     /* the file name's version ("164"), or "" */
+} encoder_libs[] = {
+	{ "x264",    "libx264.so.",      NULL,                  NULL,               "" },
+	{ "x265",    "libx265.so.",      NULL,                  "x265_version_str", "" },
+	{ "libvpx",  "libvpx.so.",       "vpx_codec_version_str", NULL,             "" },
+	{ "SVT-AV1", "libSvtAv1Enc.so.", "svt_av1_get_version", NULL,               "" },
+	{ "libaom",  "libaom.so.",       "aom_codec_version_str", NULL,             "" },
+};
+
+static int find_encoder_lib(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+
+	(void)size, (void)data;
+	for (size_t i = 0; base && i < sizeof encoder_libs / sizeof *encoder_libs; i++) {
+		struct encoder_lib *l = &encoder_libs[i];
+		if (!l->found[0] && strncmp(base + 1, l->prefix, strlen(l->prefix)) == 0)
+			snprintf(l->found, sizeof l->found, "%s", base + 1 + strlen(l->prefix));
+	}
+	return 0;
+}
+
+void video_print_versions(FILE *f)
+{
+	fprintf(f, "  %-12s %s\n", "FFmpeg", av_version_info());
+	put_lib(f, "libavformat", avformat_version(), LIBAVFORMAT_VERSION_INT);
+	put_lib(f, "libavcodec", avcodec_version(), LIBAVCODEC_VERSION_INT);
+	put_lib(f, "libavutil", avutil_version(), LIBAVUTIL_VERSION_INT);
+	put_lib(f, "libswscale", swscale_version(), LIBSWSCALE_VERSION_INT);
+	put_lib(f, "libavfilter", avfilter_version(), LIBAVFILTER_VERSION_INT);
+	dl_iterate_phdr(find_encoder_lib, NULL);
+	for (size_t i = 0; i < sizeof encoder_libs / sizeof *encoder_libs; i++) {
+		const struct encoder_lib *l = &encoder_libs[i];
+		const char *v = NULL;
+		void *sym = l->fn ? dlsym(RTLD_DEFAULT, l->fn) : l->str ? dlsym(RTLD_DEFAULT, l->str) : NULL;
+		if (!l->found[0])
+			continue;
+		if (sym && l->fn) {
+			const char *(*get)(void);
+			memcpy(&get, &sym, sizeof get); /* POSIX: a data pointer to a function pointer */
+			v = get();
+		} else if (sym) {
+			v = *(const char *const *)sym;
+		}
+		char build[80];
+		if (!v)
+			snprintf(build, sizeof build, "build %s", l->found);
+		fprintf(f, "  %-12s %-10s (%s%s)\n", l->title, v ? v : build, l->prefix, l->found);
 	}
 }
 

@@ -26,6 +26,7 @@
 #include "report.h"
 #include "signals.h"
 #include "sim.h"
+#include "version.h"
 #include "video.h"
 
 /* Everything one run holds; released by run_release(). */
@@ -92,7 +93,7 @@ static int parse_command_line(struct run *r, int argc, char **argv)
 		completion_print(stdout, r->cfg.run.completion);
 		return report_stdout_status();
 	case CLI_VERSION:
-		printf("boids %s\n", BOIDS_VERSION);
+		version_print(stdout);
 		return report_stdout_status();
 	case CLI_PRINT_CONFIG:
 		start_preview(&r->cfg); /* the run's settings: --init's boid count and dims win */

@@ -204,11 +204,45 @@ Test(cli, help_fits_80_columns_one_line_per_option)
 	}
 }
 
-Test(cli, version_prints_the_version)
+/*
+ * --version as ffmpeg -version: the version first, the commit git has for
+ * the checkout it was built from, the compiler, and each library's version
+ * as the running process has it, each checked against the library itself
+ * (Python's ctypes loads it and asks).
+ */
+Test(cli, version_prints_the_version_commit_compiler_and_libraries)
 {
 	cr_assert_eq(tc_boids_exec("--version"), 0); /* the binary itself, started */
-	cr_assert_str_eq(tc_stdout(), "boids " BOIDS_VERSION "\n");
+	const char *out = tc_stdout();
+	cr_assert(strncmp(out, "boids " BOIDS_VERSION "\n", strlen(BOIDS_VERSION) + 7) == 0, "%s", out);
+	FILE *f = fopen("version.txt", "w");
+	cr_assert_not_null(f);
+	fputs(out, f);
+	fclose(f);
+	if (tc_sh("git -C '%s' rev-parse HEAD >head.txt 2>/dev/null", SRCDIR) == 0) {
+		char *head = tc_slurp("head.txt", NULL), line[64];
+		const char *c = strstr(out, "\ncommit: ");
+		cr_assert(c && sscanf(c + 9, "%63[0-9a-f]", line) == 1, "no commit:\n%s", out);
+		cr_expect(strlen(line) >= 7 && strncmp(head, line, strlen(line)) == 0, "commit %s, git has %s", line, head);
+		free(head);
+	}
+	cr_expect(strstr(out, "\nbuilt with gcc ") || strstr(out, "\nbuilt with clang "), "%s", out);
+	cr_assert_eq(tc_sh("%s -c 'import ctypes, ctypes.util, re\n"
+	                   "t=open(\"version.txt\").read()\n"
+	                   "def shown(name): return re.search(\"^  \"+name+\" +([^ \\n]+)\", t, re.M).group(1)\n"
+	                   "def lib(n): return ctypes.CDLL(ctypes.util.find_library(n))\n"
+	                   "def s(l, f): g=getattr(lib(l), f); g.restype=ctypes.c_char_p; return g().decode()\n"
+	                   "def v(l, f): x=getattr(lib(l), f)(); return \"%%d.%%d.%%d\" %% (x>>16, x>>8&255, x&255)\n"
+	                   "want={\"cairo\": s(\"cairo\",\"cairo_version_string\"), \"pixman\": s(\"pixman-1\",\"pixman_version_string\"),\n"
+	                   " \"libavformat\": v(\"avformat\",\"avformat_version\"), \"libavcodec\": v(\"avcodec\",\"avcodec_version\"),\n"
+	                   " \"libavutil\": v(\"avutil\",\"avutil_version\"), \"libswscale\": v(\"swscale\",\"swscale_version\")}\n"
+	                   "p=lib(\"png16\"); p.png_get_libpng_ver.restype=ctypes.c_char_p; want[\"libpng\"]=p.png_get_libpng_ver(None).decode()\n"
+	                   "for k, w in want.items(): assert shown(k)==w, (k, shown(k), w)\n"
+	                   "assert re.search(\"^  x264 +build [0-9]+ \", t, re.M), t\n"
+	                   "assert re.search(\"^  libvpx +v[0-9]\", t, re.M), t' || { cat version.txt; exit 1; }",
+	                   tc_python()), 0);
 	cr_assert_eq(tc_boids_exec("-V"), 0);
+	cr_expect(strncmp(tc_stdout(), "boids " BOIDS_VERSION "\n", strlen(BOIDS_VERSION) + 7) == 0);
 }
 
 /* The options boids itself lists (--list-options), for the man page test. */
