@@ -101,6 +101,15 @@ enum render_draw {
 	RENDER_DRAW_FAST,
 };
 
+/* --color-by: what a boid's colour says (predators keep predator_color). */
+enum render_color_by {
+	RENDER_COLOR_ROLE,    /* boid_color and predator_color: its role (the default) */
+	RENDER_COLOR_HEADING, /* colormap_heading() of its direction (2D: atan2(vy, vx);
+	                       * 3D: the compass direction atan2(vz, vx), y being up-down) */
+	RENDER_COLOR_SPEED,   /* colormap_speed() of its speed, from the frame's slowest
+	                       * boid (0) to its fastest (1); all alike: 0.5 */
+};
+
 enum render_background {
 	RENDER_BG_FLAT,  /* the background colour */
 	RENDER_BG_NOISE, /* seeded Perlin noise around the background colour (seed 004) */
@@ -135,6 +144,7 @@ struct render_params {
 	int show_ranges;            /* the OpenGL version's "Ranges": around the last boid */
 	double range_near, range_far; /* radii drawn, field units (separation, cohesion) */
 	enum render_draw draw;      /* exact (Cairo) or fast (own coverage fill) */
+	enum render_color_by color_by; /* boids coloured by role (default), heading or speed */
 
 	/* 3D only (a render_view with z): the box, the camera, the depth cues */
 	double box[3];              /* the flock's box: width, height, depth, field units, > 0

@@ -51,6 +51,8 @@ static const struct cli_choice quality_names[] = {
 	{ "archive", VIDEO_QUALITY_ARCHIVE }, END };
 static const struct cli_choice draw_names[] = {
 	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, END };
+static const struct cli_choice color_by_names[] = {
+	{ "role", RENDER_COLOR_ROLE }, { "heading", RENDER_COLOR_HEADING }, { "speed", RENDER_COLOR_SPEED }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
@@ -61,7 +63,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
                sizeof(enum render_trail_style) == sizeof(int) &&
                sizeof(enum render_background) == sizeof(int) && sizeof(enum run_look) == sizeof(int) &&
                sizeof(enum run_progress) == sizeof(int) && sizeof(enum video_quality) == sizeof(int) && sizeof(enum sim_target_mode) == sizeof(int) &&
-               sizeof(enum render_draw) == sizeof(int),
+               sizeof(enum render_draw) == sizeof(int) && sizeof(enum render_color_by) == sizeof(int),
                "an enum is not int-sized");
 
 /*
@@ -315,6 +317,8 @@ const struct cli_option cli_table[] = {
 	  "colour of the boids", NULL },
 	{ "predator-color", 0, T_COLOR(render.predator_color), "#ffffff", 0, 0, 0, "COLOR", NULL, S_DRAW,
 	  "colour of the predators (white)", NULL },
+	{ "color-by", 0, T_ENUM(render.color_by, enum render_color_by), "role", 0, 0, CLI_BRIEF, "WHAT", NULL, S_DRAW,
+	  "role, heading (a colour wheel) or speed", color_by_names },
 	{ "antialias", 0, T_ENUM(render.antialias, enum render_antialias), "good", 0, 0, 0, "MODE", NULL, S_DRAW,
 	  "none, fast, good or best", aa_names },
 	{ "draw", 0, T_ENUM(render.draw, enum render_draw), "exact", 0, 0, CLI_BRIEF, "MODE", NULL, S_DRAW,
@@ -360,7 +364,7 @@ const struct cli_option cli_table[] = {
 	  S_VIDEO, "draft (half size), web, high, archive (lossless)", quality_names },
 	{ "crf", 0, T_INT(video.crf), "auto", 0, 63, CLI_AUTO, "N", NULL, S_VIDEO,
 	  "constant rate factor (23 H.264, 41 VP9)", NULL },
-	{ "preset", 0, T_CSTRING(video.preset), "", 0, 0, CLI_BRIEF, "NAME", NULL, S_VIDEO,
+	{ "preset", 0, T_CSTRING(video.preset), "", 0, 0, 0, "NAME", NULL, S_VIDEO,
 	  "encoder speed preset (H.264: veryfast)", NULL },
 	{ "bitrate", 0, T_CSTRING(video.bitrate), "", 0, 0, 0, "RATE", NULL, S_VIDEO,
 	  "target bitrate such as 2M instead of constant quality", NULL },

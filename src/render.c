@@ -66,6 +66,7 @@
 
 #include <cairo.h>
 
+#include "colormap.h"
 #include "render_int.h"
 
 #define SPLINE_TENSION 0.5           /* FillClosedCurve's default */
@@ -223,6 +224,8 @@ static int params_valid(const struct render_params *p)
 	       (p->background_style == RENDER_BG_FLAT || p->background_style == RENDER_BG_NOISE) &&
 	       (p->obstacles_n == 0 || p->obstacles) &&
 	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST) &&
+	       (p->color_by == RENDER_COLOR_ROLE || p->color_by == RENDER_COLOR_HEADING ||
+	        p->color_by == RENDER_COLOR_SPEED) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
 }
 
@@ -310,6 +313,15 @@ int render_new(struct renderer **out, const struct render_params *p)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = render_make_backdrop(r)) != 0)
 		goto fail;
+	if (p->color_by != RENDER_COLOR_ROLE) {
+		if (!(r->cmap = malloc(RENDER_CMAP * sizeof(*r->cmap)))) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		for (int k = 0; k < RENDER_CMAP; k++) /* heading: angle 2 pi k / N; speed: t = k / (N - 1) */
+			r->cmap[k] = p->color_by == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP)
+			                                                 : colormap_speed((double)k / (RENDER_CMAP - 1));
+	}
 	*out = r;
 	return 0;
 fail:
@@ -527,7 +539,7 @@ static void place_flat(const struct renderer *r, const struct render_view *v, si
 	b->y = v->y[i];
 	b->i = i;
 	b->predator = predator;
-	b->rgb = predator ? p->predator_color : p->boid_color;
+	b->rgb = render_boid_rgb(r, v, i, predator);
 	if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
 		b->angle = 0;
 		b->size = p->boid_size;
@@ -535,6 +547,46 @@ static void place_flat(const struct renderer *r, const struct render_view *v, si
 	}
 	b->angle = render_heading(v->vx[i], v->vy[i]);
 	b->size = predator ? p->boid_size * p->predator_size : p->boid_size;
+}
+
+/* A boid's speed: in the plane, or in the box with vz. */
+static double speed_of(const struct render_view *v, size_t i)
+{
+	double s2 = v->vx[i] * v->vx[i] + v->vy[i] * v->vy[i];
+
+	return sqrt(v->z ? s2 + v->vz[i] * v->vz[i] : s2);
+}
+
+uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator)
+{
+	const struct render_params *p = &r->p;
+
+	if (predator || !r->cmap)
+		return predator ? p->predator_color : p->boid_color;
+	if (p->color_by == RENDER_COLOR_HEADING) {
+		double a = v->z ? atan2(v->vz[i], v->vx[i]) : atan2(v->vy[i], v->vx[i]); /* NaN: 0 */
+		long k = isfinite(a) ? lround(a / (2 * M_PI) * RENDER_CMAP) : 0;
+		return r->cmap[((k % RENDER_CMAP) + RENDER_CMAP) % RENDER_CMAP];
+	}
+	double span = r->speed_hi - r->speed_lo, s = speed_of(v, i);
+	double t = span > 0 ? (s - r->speed_lo) / span : .5;
+	return r->cmap[isfinite(t) ? lround((t < 0 ? 0 : t > 1 ? 1 : t) * (RENDER_CMAP - 1)) : 0];
+}
+
+/* --color-by speed: the frame's slowest and fastest boid (predators aside; finite speeds). */
+static void speed_range(struct renderer *r, const struct render_view *v)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = v->predators; i < v->n; i++) {
+		double s = speed_of(v, i);
+		if (isfinite(s)) {
+			lo = s < lo ? s : lo;
+			hi = s > hi ? s : hi;
+		}
+	}
+	r->speed_lo = lo;
+	r->speed_hi = hi > lo ? hi : lo;
 }
 
 /*
@@ -585,6 +637,8 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	cairo_get_matrix(cr, &base);
 	/* nothing but the background under the boids (3D: obstacles come between runs): the
 	 * bands paint it band by band */
+	if (p->color_by == RENDER_COLOR_SPEED)
+		speed_range(r, v);
 	int paint = r->masks && v->trail_len <= 1 && (v->z ? !p->ground && !p->box_edges : !p->obstacles_n);
 	if (!paint)
 		render_paint_background(r);
@@ -636,6 +690,7 @@ void render_free(struct renderer *r)
 	if (r->surface)
 		cairo_surface_destroy(r->surface);
 	free(r->mem); /* after the surface that used it */
+	free(r->cmap);
 	if (r->backdrop)
 		cairo_surface_destroy(r->backdrop);
 	free(r->flat[0].pts);

@@ -238,7 +238,7 @@ static size_t place_3d(struct renderer *r, const struct render_view *v, const st
 	*f = flock_depths(r->order, m, f);
 	for (size_t k = 0; k < m; k++) {
 		struct placed *b = &r->placed[r->order[k].i];
-		b->rgb = fogged(r, f, b->predator ? p->predator_color : p->boid_color, r->order[k].depth);
+		b->rgb = fogged(r, f, render_boid_rgb(r, v, b->i, b->predator), r->order[k].depth);
 	}
 	if (m > 1)
 		qsort(r->order, m, sizeof(*r->order), back_to_front);

@@ -102,9 +102,13 @@ struct flat_outline {
  * A renderer, its fields grouped by the file that uses them (all zero from
  * calloc() until set up; render_free() frees every one).
  */
+#define RENDER_CMAP 4096 /* --color-by's map, sampled: heading steps of 0.09 degrees */
+
 struct renderer {
 	/* the picture and its outline (render.c) */
 	struct render_params p;      /* as given to render_new(), validated */
+	uint32_t *cmap;              /* --color-by heading or speed: RENDER_CMAP colours, or NULL */
+	double speed_lo, speed_hi;   /* --color-by speed: this frame's slowest and fastest boid */
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
 	cairo_surface_t *surface;    /* ARGB32, p.width x p.height */
@@ -180,6 +184,9 @@ double render_mask_side(const struct renderer *r, double size);
 int render_masks_setup(struct renderer *r);
 /* Blends mask mk (bytes m) into picture rows [y0, y1). */
 void render_mask_blend(struct renderer *r, const struct boid_mask *mk, const unsigned char *m, int y0, int y1);
+/* Boid i's colour as --color-by says (before 3D's fog). */
+uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator);
+
 /* Boid b by Cairo into the picture; *color: the source set now (-1 none). */
 void render_cairo_boid(struct renderer *r, const struct placed *b, long *color);
 /* Boid b's mask into mk and out, by Cairo or the fast fill.  0, or -1 when off the picture. */

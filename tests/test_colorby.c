@@ -1,0 +1,153 @@
+/*
+ * --color-by: a boid of known heading or speed (one boid, or a few, from
+ * --init) is drawn in the colour the map's formula gives, computed here
+ * from OKLab's published matrices (Ottosson 2020) independently of
+ * src/colormap.c, within 2 levels; in 2D and 3D, exact and fast drawing;
+ * the same bytes at 1 and 2 threads; predators keep their colour.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+TestSuite(colorby, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout = 120);
+
+/* OKLab to 8-bit sRGB, from the formulas (not boids's code). */
+static void oklab(double L, double a, double b, int rgb[3])
+{
+	double l = pow(L + 0.3963377774 * a + 0.2158037573 * b, 3);
+	double m = pow(L - 0.1055613458 * a - 0.0638541728 * b, 3);
+	double s = pow(L - 0.0894841775 * a - 1.2914855480 * b, 3);
+	double lin[3] = { 4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+	                  -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+	                  -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s };
+	for (int k = 0; k < 3; k++) {
+		double c = fmin(fmax(lin[k], 0), 1);
+		c = c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055;
+		rgb[k] = (int)floor(255 * c + .5);
+	}
+}
+
+/* The documented maps: cyclic L .75 C .125 at the heading; sequential at t. */
+static void heading_map(double angle, int rgb[3])
+{
+	oklab(0.75, 0.125 * cos(angle), 0.125 * sin(angle), rgb);
+}
+
+static void speed_map(double t, int rgb[3])
+{
+	double h = (290 - 190 * t) * M_PI / 180, C = 0.13 - 0.05 * sin(M_PI * t);
+	oklab(0.32 + 0.61 * t, C * cos(h), C * sin(h), rgb);
+}
+
+/* The pixel (x, y) of a PNG as RGB. */
+static void pixel(const char *file, int x, int y, int rgb[3])
+{
+	png_image img;
+	memset(&img, 0, sizeof img);
+	img.version = PNG_IMAGE_VERSION;
+	cr_assert(png_image_begin_read_from_file(&img, file), "%s: %s", file, img.message);
+	img.format = PNG_FORMAT_RGB;
+	unsigned char *buf = malloc(PNG_IMAGE_SIZE(img));
+	cr_assert(buf && png_image_finish_read(&img, NULL, buf, 0, NULL), "%s", img.message);
+	cr_assert((png_uint_32)x < img.width && (png_uint_32)y < img.height);
+	for (int k = 0; k < 3; k++)
+		rgb[k] = buf[((size_t)y * img.width + (size_t)x) * 3 + (size_t)k];
+	free(buf);
+}
+
+static void expect_near(const int got[3], const int want[3], const char *what)
+{
+	for (int k = 0; k < 3; k++)
+		cr_expect(abs(got[k] - want[k]) <= 2, "%s: drawn #%02x%02x%02x, the map gives #%02x%02x%02x", what,
+		          got[0], got[1], got[2], want[0], want[1], want[2]);
+}
+
+/* Big round boids without antialiasing: the centre pixel is the boid's colour. */
+#define LOOK "--predators 0 -s 160x90 --shape circle --boid-size 5 --antialias none -f 1 -q"
+
+Test(colorby, a_boids_heading_gives_the_cyclic_maps_colour_2d_and_3d_exact_and_fast)
+{
+	const double degrees[] = { 0, 30, 90, 135, 180, 250, -45 };
+	const char *draws[] = { "exact", "fast" };
+	for (size_t i = 0; i < sizeof degrees / sizeof *degrees; i++) {
+		double a = degrees[i] * M_PI / 180;
+		int want[3], got[3];
+		heading_map(a, want);
+		FILE *f = fopen("one.csv", "w");
+		cr_assert_not_null(f);
+		fprintf(f, "frame,id,x,y,vx,vy\n0,0,80,45,%.17g,%.17g\n", 3 * cos(a), 3 * sin(a));
+		fclose(f);
+		f = fopen("one3.csv", "w"); /* 3D: the compass direction in the x-z plane */
+		cr_assert_not_null(f);
+		fprintf(f, "frame,id,x,y,vx,vy,z,vz\n0,0,80,45,%.17g,0.5,45,%.17g\n", 3 * cos(a), 3 * sin(a));
+		fclose(f);
+		for (int d = 0; d < 2; d++) {
+			char what[96];
+			cr_assert_eq(tc_boids("--init one.csv " LOOK " --color-by heading --draw %s -o h.png -y", draws[d]),
+			             0, "%s", tc_stderr());
+			pixel("h.png", 80, 45, got);
+			snprintf(what, sizeof what, "2D heading %g, %s", degrees[i], draws[d]);
+			expect_near(got, want, what);
+			cr_assert_eq(tc_boids("--init one3.csv " LOOK " --color-by heading --draw %s --fog 0 --box=no "
+			                      "--ground=no -o h3.png -y", draws[d]), 0, "%s", tc_stderr());
+			pixel("h3.png", 80, 45, got);
+			snprintf(what, sizeof what, "3D heading %g, %s", degrees[i], draws[d]);
+			expect_near(got, want, what);
+		}
+	}
+}
+
+Test(colorby, speeds_span_the_sequential_map_from_the_slowest_to_the_fastest)
+{
+	/* four boids, speeds 1, 2, 3 and 5: t = 0, 0.25, 0.5 and 1 */
+	FILE *f = fopen("four.csv", "w");
+	cr_assert_not_null(f);
+	fputs("frame,id,x,y,vx,vy\n0,0,30,45,1,0\n0,1,60,45,0,2\n0,2,90,45,-3,0\n0,3,120,45,3,4\n", f);
+	fclose(f);
+	const double t[] = { 0, .25, .5, 1 };
+	const char *draws[] = { "exact", "fast" };
+	for (int d = 0; d < 2; d++) {
+		cr_assert_eq(tc_boids("--init four.csv " LOOK " --boid-size 3 --color-by speed --draw %s -o s.png -y",
+		                      draws[d]), 0, "%s", tc_stderr());
+		for (int k = 0; k < 4; k++) {
+			int want[3], got[3];
+			char what[64];
+			speed_map(t[k], want);
+			pixel("s.png", 30 + 30 * k, 45, got);
+			snprintf(what, sizeof what, "speed t = %g, %s", t[k], draws[d]);
+			expect_near(got, want, what);
+		}
+	}
+	/* a predator keeps its colour (white) */
+	cr_assert_eq(tc_boids("--init four.csv " LOOK " --predators 1 --boid-size 3 --color-by speed -o p.png -y"), 0);
+	int got[3], white[3] = { 255, 255, 255 };
+	pixel("p.png", 30, 45, got);
+	expect_near(got, white, "the predator");
+}
+
+Test(colorby, the_same_bytes_at_one_and_two_threads)
+{
+	const char *by[] = { "heading", "speed" };
+	for (int k = 0; k < 2; k++) {
+		cr_assert_eq(tc_boids("-q -f 6 -n 300 -s 320x180 --warmup 50 --color-by %s --threads 1 -o a.y4m -y", by[k]),
+		             0, "%s", tc_stderr());
+		cr_assert_eq(tc_boids("-q -f 6 -n 300 -s 320x180 --warmup 50 --color-by %s --threads 2 -o b.y4m -y", by[k]),
+		             0, "%s", tc_stderr());
+		cr_expect(tc_same_file("a.y4m", "b.y4m"), "--color-by %s: 1 and 2 threads differ", by[k]);
+		cr_assert_eq(tc_boids("-q -f 6 -n 300 -s 320x180 --warmup 50 --dims 3 --color-by %s --threads 1 -o a.y4m -y",
+		                      by[k]), 0);
+		cr_assert_eq(tc_boids("-q -f 6 -n 300 -s 320x180 --warmup 50 --dims 3 --color-by %s --threads 2 -o b.y4m -y",
+		                      by[k]), 0);
+		cr_expect(tc_same_file("a.y4m", "b.y4m"), "3D --color-by %s: 1 and 2 threads differ", by[k]);
+	}
+	/* and it shows: the picture is not the role colours' */
+	cr_assert_eq(tc_boids("-q -f 2 -n 300 -s 320x180 -o r.y4m -y"), 0);
+	cr_assert_eq(tc_boids("-q -f 2 -n 300 -s 320x180 --color-by heading -o h.y4m -y"), 0);
+	cr_expect(!tc_same_file("r.y4m", "h.y4m"));
+}
