@@ -26,6 +26,9 @@ LDFLAGS ?=
 
 PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter
 TEST_PKGS = criterion
+# The caption plugin's (build/boids-caption.so): not linked into boids.
+CAPTION_SO     = boids-caption.so
+CAPTION_PKGS   = pangocairo
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes
 # Recursive variables: pkg-config runs when a recipe needs them, after `deps`.
@@ -33,6 +36,8 @@ PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS    = $(shell pkg-config --libs $(PKGS))
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS))
 TEST_LIBS   = $(shell pkg-config --libs $(TEST_PKGS))
+CAPTION_CFLAGS = $(shell pkg-config --cflags $(CAPTION_PKGS))
+CAPTION_LIBS   = $(shell pkg-config --libs $(CAPTION_PKGS))
 ALL_CFLAGS  = -std=gnu11 $(WARN) -Iinclude $(PKG_CFLAGS) -pthread -MMD -MP $(CFLAGS)
 LIBS        = $(PKG_LIBS) -lm -pthread
 
@@ -58,14 +63,25 @@ endif
 all: $(BUILD)/boids
 
 pkgcheck:
-	@missing=""; for p in $(PKGS) $(if $(filter %tests,$(MAKECMDGOALS) $(NEED_TESTS)),$(TEST_PKGS)); do \
+	@missing=""; for p in $(PKGS) $(CAPTION_PKGS) $(if $(filter %tests,$(MAKECMDGOALS) $(NEED_TESTS)),$(TEST_PKGS)); do \
 		pkg-config --exists $$p || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "boids: missing libraries (pkg-config):$$missing; run 'make deps'" >&2; exit 1; fi
 
-$(BUILD)/boids: $(OBJS)
+$(BUILD)/boids: $(OBJS) $(BUILD)/$(CAPTION_SO)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+# The caption plugin (include/caption_plugin.h): Pango and what it needs
+# (GLib, HarfBuzz, fontconfig) are mapped only by a run with --caption.
+# The test binaries link its object directly.
+$(BUILD)/plugins/caption_pango.o: src/plugins/caption_pango.c | pkgcheck
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(CAPTION_CFLAGS) -fPIC -c -o $@ $<
+$(BUILD)/$(CAPTION_SO): $(BUILD)/plugins/caption_pango.o
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $< $(CAPTION_LIBS)
 
 # The commit --version names, in $(BUILD)/commit.h, rewritten only when it
 # changes (so version.o is rebuilt then, and only then).  Outside a git
@@ -103,13 +119,14 @@ $(BUILD)/tests/integration/%.o: tests/integration/%.c | pkgcheck
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -DSRCDIR='"$(CURDIR)"' -c -o $@ $<
 
-$(BUILD)/tests/integration/run: $(LIB_OBJS) $(IOBJS)
+$(BUILD)/tests/integration/run: $(LIB_OBJS) $(IOBJS) $(BUILD)/plugins/caption_pango.o
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(IOBJS) $(LIB_OBJS) $(TEST_LIBS) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(IOBJS) $(LIB_OBJS) $(BUILD)/plugins/caption_pango.o $(TEST_LIBS) $(LIBS) $(CAPTION_LIBS)
 
-$(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS) $(BUILD)/tests/boids_main.o
+$(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS) $(BUILD)/tests/boids_main.o $(BUILD)/plugins/caption_pango.o
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOBJS) $(BUILD)/tests/boids_main.o $(LIB_OBJS) $(TEST_LIBS) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOBJS) $(BUILD)/tests/boids_main.o $(LIB_OBJS) \
+		$(BUILD)/plugins/caption_pango.o $(TEST_LIBS) $(LIBS) $(CAPTION_LIBS)
 
 $(BUILD)/bench_sim: tests/bench/bench_sim.c $(LIB_OBJS) | pkgcheck
 	@echo "  LD      $@"
@@ -204,10 +221,12 @@ $(BUILD)/_boids: $(BUILD)/boids
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
 DOCDIR      = $(PREFIX)/share/doc/boids
-install: $(BUILD)/boids $(BUILD)/boids.bash $(BUILD)/_boids
+install: $(BUILD)/boids $(BUILD)/$(CAPTION_SO) $(BUILD)/boids.bash $(BUILD)/_boids
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples/ci
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples/ci \
+		$(DESTDIR)$(PREFIX)/lib/boids
 	install -m 755 $(BUILD)/boids $(DESTDIR)$(PREFIX)/bin/boids
+	install -m 644 $(BUILD)/$(CAPTION_SO) $(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO)
 	install -m 644 docs/boids.1 $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
 	install -m 644 $(BUILD)/boids.bash $(DESTDIR)$(BASHCOMPDIR)/boids
 	install -m 644 $(BUILD)/_boids $(DESTDIR)$(ZSHCOMPDIR)/_boids
@@ -218,13 +237,16 @@ install: $(BUILD)/boids $(BUILD)/boids.bash $(BUILD)/_boids
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/boids $(DESTDIR)$(ZSHCOMPDIR)/_boids
+		$(DESTDIR)$(BASHCOMPDIR)/boids $(DESTDIR)$(ZSHCOMPDIR)/_boids \
+		$(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/boids 2>/dev/null
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-san build-fuzz build-fuzz-strict
 
--include $(OBJS:.o=.d) $(TOBJS:.o=.d) $(IOBJS:.o=.d) $(BUILD)/bench_sim.d $(BUILD)/tests/boids_main.d
+-include $(OBJS:.o=.d) $(TOBJS:.o=.d) $(IOBJS:.o=.d) $(BUILD)/bench_sim.d $(BUILD)/tests/boids_main.d \
+	$(BUILD)/plugins/caption_pango.d
 
 # libFuzzer harnesses: make fuzz (FUZZ_SECONDS=30), see docs/FUZZING.md
 include mk/fuzz.mk

@@ -46,6 +46,12 @@ enum run_look {
 	RUN_LOOK_CANVAS_ARTICLE, /* red stroked triangles on white noise */
 };
 
+/* --caption-pos: where the caption sits, a corner or the middle of the top or bottom edge. */
+enum caption_pos {
+	CAPTION_BOTTOM_LEFT, CAPTION_BOTTOM, CAPTION_BOTTOM_RIGHT,
+	CAPTION_TOP_LEFT, CAPTION_TOP, CAPTION_TOP_RIGHT,
+};
+
 /* What belongs to the run rather than to a module; main reads it. */
 struct run_options {
 	size_t boids;           /* flock size [1..CLI_MAX_BOIDS] (100) */
@@ -70,6 +76,9 @@ struct run_options {
 	enum run_progress progress;
 	double progress_interval; /* seconds between progress lines (5) */
 	long trail;             /* positions drawn behind each boid; 0: none (0) */
+	char *caption;          /* --caption's text with its {fields}, or NULL */
+	enum caption_pos caption_pos; /* (bottom-left) */
+	double caption_size;    /* text height, picture pixels; below 4: auto (height / 24, >= 12) */
 	long start_number;      /* number of the first PNG of a sequence (0) */
 	long png_level;         /* zlib level 0..9 (1) */
 	enum run_look look;     /* as given; look_used is what was applied */

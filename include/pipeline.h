@@ -68,6 +68,7 @@ struct pipeline {
 	struct sim *sim;
 	struct outputs *out;
 	long frames_done;            /* frames through every stage */
+	const struct caption *caption; /* drawn on every picture, or NULL (main sets it) */
 	/* private */
 	int drawers;                 /* drawing threads */
 	struct frameq *queue;        /* NULL without pictures */

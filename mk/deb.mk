@@ -14,11 +14,12 @@ deb:
 	@$(MAKE) --no-print-directory $(BUILD)/boids
 	@rm -rf $(BUILD)/deb && mkdir -p $(DEB_ROOT)/DEBIAN $(BUILD)/deb/src/debian
 	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr >/dev/null
-	@strip --strip-unneeded $(DEB_ROOT)/usr/bin/boids
+	@strip --strip-unneeded $(DEB_ROOT)/usr/bin/boids $(DEB_ROOT)/usr/lib/boids/boids-caption.so
 	@gzip -9n $(DEB_ROOT)/usr/share/man/man1/boids.1
 	@# dpkg-shlibdeps reads debian/control from where it runs: give it a minimal one
 	@printf 'Source: boids\n\nPackage: boids\nArchitecture: any\n' > $(BUILD)/deb/src/debian/control
 	@cd $(BUILD)/deb/src && dpkg-shlibdeps -O $(abspath $(DEB_ROOT))/usr/bin/boids \
+		$(abspath $(DEB_ROOT))/usr/lib/boids/boids-caption.so \
 		| sed -n 's/^shlibs:Depends=//p' > ../depends
 	@test -s $(BUILD)/deb/depends || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 	@{ echo "Package: boids"; \

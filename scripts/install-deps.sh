@@ -23,9 +23,11 @@
 #   all          every purpose above (make check, make deps); also the default
 set -eu
 
-pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscale6 libavfilter8"
+pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscale6 libavfilter8
+	libpango-1.0-0 libpangocairo-1.0-0 fonts-dejavu-core"
 pkgs_build="gcc libc6-dev make pkg-config
-	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev"
+	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
+	libpango1.0-dev"
 pkgs_test="libcriterion-dev ffmpeg python3 zsh groff python3-yaml"
 pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
 pkgs_integration="openssh-server slurm-wlm munge valgrind"

@@ -11,11 +11,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "caption.h"
 #include "cli.h"
 #include "completion.h"
 #include "start.h"
@@ -37,6 +39,7 @@ struct run {
 	struct start start;
 	struct pipeline pipe;
 	struct progress bar;
+	struct caption caption;      /* --caption: its plugin, loaded by check_run() */
 	double wall;                 /* seconds the run took */
 };
 
@@ -139,6 +142,13 @@ static void check_run(struct run *r)
 	outputs_check(&r->out);
 	r->cfg.render.width = r->out.pic_w; /* padded to even sizes where the encoder needs them */
 	r->cfg.render.height = r->out.pic_h;
+	if (r->cfg.run.caption && r->out.kind != OUTPUTS_NONE) { /* Pango only for a run with a caption */
+		char err[PATH_MAX + 256];
+		if (caption_load(&r->caption, &r->cfg, err, sizeof err) != 0) {
+			report("%s", err);
+			report_exit(EXIT_FAILURE);
+		}
+	}
 	say_plan(r);
 }
 
@@ -150,6 +160,7 @@ static void set_up(struct run *r)
 
 	start_build(&r->start, &r->cfg, r->threads.sim, &b);
 	int e = pipeline_init(&r->pipe, &r->cfg, &r->start.sim, &r->out, &r->cfg.render, r->threads.draw);
+	r->pipe.caption = r->caption.draw ? &r->caption : NULL;
 	if (e) {
 		report("cannot set up drawing: %s", strerror(-e));
 		report_exit(EXIT_FAILURE);

@@ -53,6 +53,9 @@ static const struct cli_choice draw_names[] = {
 	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, END };
 static const struct cli_choice color_by_names[] = {
 	{ "role", RENDER_COLOR_ROLE }, { "heading", RENDER_COLOR_HEADING }, { "speed", RENDER_COLOR_SPEED }, END };
+static const struct cli_choice caption_pos_names[] = {
+	{ "bottom-left", CAPTION_BOTTOM_LEFT }, { "bottom", CAPTION_BOTTOM }, { "bottom-right", CAPTION_BOTTOM_RIGHT },
+	{ "top-left", CAPTION_TOP_LEFT }, { "top", CAPTION_TOP }, { "top-right", CAPTION_TOP_RIGHT }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
@@ -63,7 +66,8 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
                sizeof(enum render_trail_style) == sizeof(int) &&
                sizeof(enum render_background) == sizeof(int) && sizeof(enum run_look) == sizeof(int) &&
                sizeof(enum run_progress) == sizeof(int) && sizeof(enum video_quality) == sizeof(int) && sizeof(enum sim_target_mode) == sizeof(int) &&
-               sizeof(enum render_draw) == sizeof(int) && sizeof(enum render_color_by) == sizeof(int),
+               sizeof(enum render_draw) == sizeof(int) && sizeof(enum render_color_by) == sizeof(int) &&
+               sizeof(enum caption_pos) == sizeof(int),
                "an enum is not int-sized");
 
 /*
@@ -351,6 +355,12 @@ const struct cli_option cli_table[] = {
 	  "colour of the obstacles", NULL },
 	{ "target-color", 0, T_COLOR(render.target_color), "#ffcc00", 0, 0, 0, "COLOR", NULL, S_DRAW,
 	  "colour of the steering target's marker", NULL },
+	{ "caption", 0, T_STRING(run.caption), "", 0, 0, 0, "TEXT", NULL, S_DRAW,
+	  "text on every picture; {frame}, {time}, {model}, any {SETTING}", NULL },
+	{ "caption-pos", 0, T_ENUM(run.caption_pos, enum caption_pos), "bottom-left", 0, 0, 0, "WHERE", NULL, S_DRAW,
+	  "bottom-left, bottom, bottom-right, top-left, top, top-right", caption_pos_names },
+	{ "caption-size", 0, T_DOUBLE(run.caption_size), "auto", 4, 1000, CLI_AUTO, "PX", "px", S_DRAW,
+	  "caption text height (auto: the picture's height / 24, at least 12)", NULL },
 	{ "start-number", 0, T_LONG(run.start_number), "0", 0, 1e9, 0, "N", NULL, S_DRAW,
 	  "number of the first PNG of a sequence", NULL },
 	{ "png-level", 0, T_LONG(run.png_level), "1", 0, 9, 0, "N", NULL, S_DRAW,

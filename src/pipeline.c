@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caption.h"
 #include "cli.h"
 #include "frameq.h"
 #include "report.h"
@@ -179,6 +180,15 @@ static void *draw(void *arg)
 		if (err) {
 			stage_failed(p, "cannot draw a frame of", p->cfg->run.output, err);
 			break;
+		}
+		if (p->caption) { /* on the finished picture (the renderer's pixels until its next frame) */
+			int stride;
+			unsigned char *px = (unsigned char *)render_pixels(d->renderer, &stride);
+			if (caption_draw(p->caption, px, stride, p->cfg->render.width, p->cfg->render.height,
+			                 slot->frame) != 0) {
+				stage_failed(p, "cannot draw the caption on a frame of", p->cfg->run.output, -EIO);
+				break;
+			}
 		}
 		if ((p->out->kind == OUTPUTS_PNG || p->out->kind == OUTPUTS_STILL) &&
 		    write_png(p, d->renderer, slot->frame) != 0)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "caption.h"
 #include "cli_int.h"
 #include "model.h"
 #include "sim.h"
@@ -229,5 +230,7 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 	link_modules(c);
 	if (camera_check(&c->render.camera, c->render.box) != 0)
 		return cli_errf(err, errlen, "--camera: the camera stands where it looks (give another point, or TX,TY,TZ)");
+	if (c->run.caption && caption_check(c->run.caption, err, errlen) != 0)
+		return -1;
 	return 0;
 }

@@ -1,0 +1,53 @@
+/*
+ * caption — --caption TEXT: a line of text drawn on every picture, its
+ * fields filled for each frame:
+ *
+ *   {frame}   the frame's number, 0 for the first frame written
+ *   {time}    its time in seconds, frame / fps, two decimals ("1.23")
+ *   {NAME}    any setting by its option name, as --print-config writes it:
+ *             {model}, {boids}, {seed}, {align-weight}, {fps} ...
+ *   {{ }}     a literal { or }
+ *
+ * Drawn by the caption plugin (Pango; include/caption_plugin.h), loaded
+ * only when a run has a caption.  Used by main (the check and the load) and
+ * the pipeline (each frame, on a drawing thread: caption_draw() only reads
+ * the struct).
+ */
+#ifndef BOIDS_CAPTION_H
+#define BOIDS_CAPTION_H
+
+#include <stddef.h>
+
+#include "caption_plugin.h"
+#include "config.h"
+
+struct caption {
+	const struct config *cfg;    /* the run's settings: the text, position, size, the fields' values */
+	caption_plugin_draw *draw;   /* the plugin's function */
+	double size;                 /* text height in pixels, --caption-size resolved */
+};
+
+/*
+ * Checks a caption's fields before any work: 0, or -1 with a one-line
+ * message in err naming the first field that is no setting (or a lone
+ * brace).
+ */
+int caption_check(const char *text, char *err, size_t errlen);
+
+/* The caption of frame `frame` into out (cut to len - 1 bytes, whole UTF-8 characters). */
+void caption_format(const struct config *c, const char *text, long frame, char *out, size_t len);
+
+/*
+ * Loads the plugin for c's caption (linked in, next to the executable,
+ * else ../lib/boids/): 0, or -1 with a message naming the file and the
+ * loader's reason in err.
+ */
+int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen);
+
+/*
+ * Draws frame's caption on a finished picture: ARGB32 pixels, w x h, each
+ * row stride bytes.  0, or -1 if Pango failed.
+ */
+int caption_draw(const struct caption *cap, unsigned char *pixels, int stride, int w, int h, long frame);
+
+#endif

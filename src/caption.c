@@ -1,0 +1,179 @@
+/*
+ * caption — --caption's fields and the plugin that draws it; see
+ * include/caption.h.
+ */
+#include "caption.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cairo.h>
+
+#include "cli.h"
+
+/* The field at *p (after its '{'): its name into name; returns the '}' or NULL. */
+static const char *field_name(const char *p, char *name, size_t len)
+{
+	const char *end = strchr(p, '}');
+
+	if (!end || (size_t)(end - p) >= len)
+		return NULL;
+	memcpy(name, p, (size_t)(end - p));
+	name[end - p] = 0;
+	return end;
+}
+
+static int known(const char *name)
+{
+	const struct cli_option *o = cli_find(name);
+
+	return strcmp(name, "frame") == 0 || strcmp(name, "time") == 0 ||
+	       (o && o->type != CLI_ACTION);
+}
+
+int caption_check(const char *text, char *err, size_t errlen)
+{
+	char name[64];
+
+	for (const char *p = text; *p; p++) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			p++;
+			continue;
+		}
+		if (*p == '}') {
+			snprintf(err, errlen, "--caption: a lone '}' (write }} for one)");
+			return -1;
+		}
+		if (*p != '{')
+			continue;
+		const char *end = field_name(p + 1, name, sizeof name);
+		if (!end) {
+			snprintf(err, errlen, "--caption: a '{' without its '}' (write {{ for one)");
+			return -1;
+		}
+		if (!known(name)) {
+			snprintf(err, errlen, "--caption: no field '{%s}' (fields: {frame}, {time}, and any "
+			         "setting such as {model} or {boids}; boids --list-options names them)", name);
+			for (char *c = err; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
+			return -1;
+		}
+		p = end;
+	}
+	return 0;
+}
+
+/* Appends s to out[*n .. len - 1). */
+static void put(char *out, size_t len, size_t *n, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (*n + k >= len)
+		k = len - 1 - *n;
+	memcpy(out + *n, s, k);
+	*n += k;
+	out[*n] = 0;
+}
+
+void caption_format(const struct config *c, const char *text, long frame, char *out, size_t len)
+{
+	char name[64], value[512];
+	size_t n = 0;
+
+	out[0] = 0;
+	for (const char *p = text; *p && n + 1 < len; p++) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			out[n++] = *p++;
+			out[n] = 0;
+			continue;
+		}
+		const char *end = *p == '{' ? field_name(p + 1, name, sizeof name) : NULL;
+		if (!end) {
+			out[n++] = *p;
+			out[n] = 0;
+			continue;
+		}
+		const struct cli_option *o = cli_find(name);
+		if (strcmp(name, "frame") == 0)
+			snprintf(value, sizeof value, "%ld", frame);
+		else if (strcmp(name, "time") == 0)
+			snprintf(value, sizeof value, "%.2f", (double)frame * (double)c->run.fps_den / (double)c->run.fps);
+		else if (o)
+			cli_format_value(c, o, value, sizeof value);
+		else
+			value[0] = 0; /* caption_check() refused it */
+		put(out, len, &n, value);
+		p = end;
+	}
+	while (n > 0 && ((unsigned char)out[n - 1] & 0xc0) == 0x80 && n + 1 >= len)
+		out[--n] = 0; /* cut: no half character */
+}
+
+/* The plugin file dir/rel, if it is there: dlopen'ed into *h. */
+static int try_file(void **h, const char *dir, const char *rel, char *tried, size_t len)
+{
+	snprintf(tried, len, "%s/%s", dir, rel);
+	if (access(tried, F_OK) != 0)
+		return -1;
+	*h = dlopen(tried, RTLD_NOW | RTLD_LOCAL);
+	return *h ? 0 : -1;
+}
+
+/* Set when the plugin's object is linked in (the test binaries); NULL in boids. */
+extern caption_plugin_draw boids_caption_draw __attribute__((weak));
+
+int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	void *sym = NULL, *h = NULL;
+
+	cap->cfg = c;
+	cap->size = c->run.caption_size >= 4 ? c->run.caption_size
+	                                    : (c->render.height / 24 > 12 ? c->render.height / 24 : 12);
+	if (boids_caption_draw) {
+		cap->draw = boids_caption_draw;
+		return 0;
+	}
+	{ /* not linked in (the tests link it): the plugin file */
+		ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+		if (n <= 0) {
+			snprintf(err, errlen, "cannot load the caption module: cannot find the boids executable");
+			return -1;
+		}
+		dir[n] = 0;
+		*strrchr(dir, '/') = 0;
+		if (try_file(&h, dir, CAPTION_PLUGIN_FILE, path, sizeof path) != 0 &&
+		    try_file(&h, dir, "../lib/boids/" CAPTION_PLUGIN_FILE, path, sizeof path) != 0) {
+			const char *why = dlerror();
+			snprintf(err, errlen, "cannot load the caption module '%s': %s", path,
+			         why ? why : strerror(ENOENT));
+			return -1;
+		}
+		sym = dlsym(h, CAPTION_PLUGIN_SYMBOL);
+		if (!sym) {
+			snprintf(err, errlen, "cannot load the caption module '%s': %s", path, dlerror());
+			return -1;
+		}
+	}
+	memcpy(&cap->draw, &sym, sizeof cap->draw); /* POSIX: a data pointer to a function pointer */
+	return 0;
+}
+
+int caption_draw(const struct caption *cap, unsigned char *pixels, int stride, int w, int h, long frame)
+{
+	char text[4096];
+	cairo_surface_t *s = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, w, h, stride);
+	cairo_t *cr = cairo_create(s);
+
+	caption_format(cap->cfg, cap->cfg->run.caption, frame, text, sizeof text);
+	int ret = cap->draw(cr, text, cap->size, (enum caption_pos)cap->cfg->run.caption_pos, w, h);
+	cairo_destroy(cr);
+	cairo_surface_flush(s);
+	cairo_surface_destroy(s);
+	return ret;
+}
