@@ -179,6 +179,7 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->background = 0x003366;
 	p->boid_color = 0x90EE90;     /* LightGreen */
 	p->predator_color = 0xFFFFFF; /* White */
+	p->color_by = RENDER_COLOR_ROLE;
 	p->antialias = RENDER_AA_GOOD;
 	p->predator_size = 1;
 	p->background_style = RENDER_BG_FLAT;
