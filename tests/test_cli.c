@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <wordexp.h>
 
@@ -421,10 +422,12 @@ Test(cli, summary_to_stdout_and_a_name_used_twice)
 Test(cli, config_format_edges)
 {
 	/* quoting keeps blanks; print-config writes what reads back */
-	cr_assert_eq(tc_boids("--print-config -o ' my video.mp4 ' --trajectory 'a;b.csv'"), 0);
+	cr_assert_eq(tc_boids("--print-config -o ' my video.mp4' --trajectory 'a;b.csv' --metrics 'm.csv '"), 0,
+	             "%s", tc_stderr());
 	char *cfg = strdup(tc_stdout());
-	cr_assert(strstr(cfg, "output = \" my video.mp4 \"\n"), "%s", cfg);
+	cr_assert(strstr(cfg, "output = \" my video.mp4\"\n"), "%s", cfg);
 	cr_assert(strstr(cfg, "trajectory = a;b.csv\n"), "%s", cfg);
+	cr_assert(strstr(cfg, "metrics = \"m.csv \"\n"), "%s", cfg);
 	FILE *f = fopen("q.cfg", "w");
 	fputs(cfg, f);
 	fclose(f);
@@ -433,9 +436,13 @@ Test(cli, config_format_edges)
 	free(cfg);
 
 	/* a long line is one line; an indented line is its own setting */
+	char dir[201];
+	memset(dir, 'd', 200);
+	dir[200] = 0;
+	cr_assert_eq(mkdir(dir, 0755), 0); /* a name the run accepts: 300 bytes in two parts */
 	f = fopen("l.cfg", "w");
-	fprintf(f, "# comment\n  ; another\n\noutput = ");
-	for (int i = 0; i < 300; i++)
+	fprintf(f, "# comment\n  ; another\n\noutput = %s/", dir);
+	for (int i = 0; i < 100; i++)
 		fputc('x', f);
 	fprintf(f, ".mp4\n    boids = 5\nfps=12\n");
 	fclose(f);

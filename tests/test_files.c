@@ -263,9 +263,10 @@ Test(files, init_3d_file_starts_a_3d_flock_and_its_dims_win)
 	cr_assert_eq(tc_boids("--init h3.csv --print-config"), 0, "%s", tc_stderr());
 	cr_assert(strstr(tc_stdout(), "\nboids = 3\n") && strstr(tc_stdout(), "\ndims = 3\n") &&
 	          strstr(tc_stdout(), "\ndepth = 360\n"), "%s", tc_stdout());
-	/* a file it cannot read is the run's to report: the settings as given */
-	cr_assert_eq(tc_boids("--init missing.csv -n 7 --print-config"), 0, "%s", tc_stderr());
-	cr_assert(strstr(tc_stdout(), "\nboids = 7\n") && strstr(tc_stdout(), "\ndims = 2\n"), "%s", tc_stdout());
+	/* a file the run cannot read, --print-config refuses as the run does */
+	cr_assert_eq(tc_boids("--init missing.csv -n 7 --print-config"), 2, "%s", tc_stderr());
+	cr_assert_str_eq(tc_stdout(), "");
+	cr_assert(strstr(tc_stderr(), "--init: cannot open 'missing.csv'"), "%s", tc_stderr());
 
 	/* frame 0 of the run is the file's last frame, depth included */
 	cr_assert_eq(tc_boids("--init h3.csv --no-render -q -f 1 --trajectory t.csv --summary s.json"), 0,

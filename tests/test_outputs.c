@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -249,15 +250,64 @@ Test(outputs, outfile_refuses_what_is_at_the_path)
 
 Test(outputs, one_writer_per_png_pattern)
 {
-	int a = outfile_lock("f_%05d.png");
+	/* the lock boids takes for every spelling of f_%d.png */
+	int a = outfile_lock("f_%d.png");
 	cr_assert_geq(a, 0, "%s", strerror(-a));
-	cr_assert_eq(outfile_lock("f_%05d.png"), -EBUSY);
+	cr_assert_eq(outfile_lock("f_%d.png"), -EBUSY);
 	/* the same pattern through the binary: refused, naming the pattern */
 	int st = tc_boids(SMALL " -y -o f_%%05d.png");
 	cr_assert_eq(st, 1, "exit %d: %s", st, tc_stderr());
-	cr_assert(strstr(tc_stderr(), "'f_%05d.png': another run is writing this pattern"), "%s", tc_stderr());
+	cr_assert(strstr(tc_stderr(), "'f_%05d.png': another run is writing this pattern (it holds "
+	                 "the lock file '.f_%d.png.lock')"), "%s", tc_stderr());
 	cr_assert_eq(access("f_00000.png", F_OK), -1, "a frame was written beside a running writer");
-	outfile_unlock("f_%05d.png", a);
+	outfile_unlock("f_%d.png", a);
 	cr_assert_eq(tc_boids(SMALL " -y -o f_%%05d.png"), 0, "%s", tc_stderr());
 	cr_assert_eq(tc_count_files("."), 3, "the lock file was left (or frames are missing)");
+}
+
+/* Reads a FIFO until its writer closes it: opening waits for the writer. */
+static void drain(const char *fifo)
+{
+	char buf[4096];
+	int fd = open(fifo, O_RDONLY);
+	cr_assert_geq(fd, 0, "%s: %s", fifo, strerror(errno));
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+/*
+ * Two runs, one pattern spelt two ways: the second is refused while the
+ * first writes.  The first run's frames are FIFOs (-y writes them in
+ * place), so it waits, holding its lock, until the test reads them: no
+ * sleep, each step waits for the other side.
+ */
+Test(outputs, two_spellings_of_one_pattern_exclude_each_other)
+{
+	const char *bin = getenv("BOIDS_BIN");
+	cr_assert_eq(mkfifo("f_0.png", 0644), 0);
+	cr_assert_eq(mkfifo("f_1.png", 0644), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		execl(bin, "boids", "-q", "-f", "2", "-n", "5", "-s", "64x36", "--threads", "1", "-y",
+		      "-o", "f_%d.png", (char *)NULL);
+		_exit(127);
+	}
+	drain("f_0.png"); /* the first frame came: the first run holds the lock, and waits on f_1.png */
+	static const char *const others[] = { "f_%01d.png", "./f_%05d.png", "f_%d.png" };
+	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++) {
+		int st = tc_boids(SMALL " -y -o %s", others[i]);
+		cr_expect_eq(st, 1, "%s: exit %d: %s", others[i], st, tc_stderr());
+		cr_expect(strstr(tc_stderr(), "another run is writing this pattern"), "%s: %s", others[i],
+		          tc_stderr());
+	}
+	cr_assert_eq(access("f_00000.png", F_OK), -1, "a frame was written beside a running writer");
+	drain("f_1.png");
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the first run: status %d", status);
+	cr_assert_eq(tc_count_files("."), 2, "the lock file was left");
 }
