@@ -620,3 +620,44 @@ Test(cli, every_listed_bound_holds_against_the_parser)
 	cr_assert_gt(rows, 100, "only %d bounds listed", rows);
 	cr_assert_geq(exclusive, 20, "only %d exclusive bounds: the 23 options that refuse 0", exclusive);
 }
+
+/*
+ * --print-config refuses what the run refuses, with the same line, and
+ * prints what the run uses: it runs the run's checks without its work.
+ */
+Test(cli, print_config_refuses_what_the_run_refuses)
+{
+	cr_assert_eq(tc_sh("printf 'frame,id,x,y,vx,vy,z,vz\\n0,0,1,2,3,4,5,6\\n0,1,1,2,3,4,5,6\\n' > t3.csv && "
+	                   "printf 'x,vx,y\\n1,2,3\\n' > bad.csv && echo old > v.mp4"), 0);
+	static const char *const refused[] = {
+		"--init t3.csv --dims 2",                   /* a 3D file in a plane */
+		"--init missing.csv",                       /* an input that is not there */
+		"--init bad.csv",                           /* a column missing */
+		"-o v.mp4",                                 /* an output there, without -y */
+		"-o s.png --trajectory s.png -y",           /* one file, two roles */
+		"-o s.png --poster 5 -f 3",                 /* a poster past the last frame */
+		"--codec libx265 -o v.webm",                /* a codec the container refuses */
+		"-n 10000000 --trail 1000 -o w.mp4",        /* more memory than the machine has */
+		"-o nodir/v.mp4",                           /* a directory that does not exist */
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
+		int st = tc_boids("-q %s", refused[i]);
+		char *run = strdup(tc_stderr());
+		cr_expect_eq(st, 2, "'%s': the run exits %d: %s", refused[i], st, run);
+		st = tc_boids("-q %s --print-config", refused[i]);
+		cr_expect_eq(st, 2, "'%s --print-config' exits %d", refused[i], st);
+		cr_expect_str_eq(tc_stderr(), run, "'%s': --print-config says something else", refused[i]);
+		cr_expect_str_eq(tc_stdout(), "", "'%s': a config was printed", refused[i]);
+		free(run);
+	}
+	cr_assert_eq(tc_count_files("."), 3, "a file was made");
+
+	/* what it prints is what the run uses: the file's boid count and dims */
+	cr_assert_eq(tc_boids("--init t3.csv -n 50 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nboids = 2\n") && strstr(tc_stdout(), "\ndims = 3\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_boids("--config /dev/null --init t3.csv -n 50 -q --no-render -f 1 --summary s.json"), 0,
+	             "%s", tc_stderr());
+	char *j = tc_slurp("s.json", NULL);
+	cr_assert(strstr(j, "\"boids\": 2,") && strstr(j, "\"dims\": 3,"), "%s", j);
+	free(j);
+}
