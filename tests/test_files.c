@@ -233,6 +233,48 @@ Test(files, init_round_trip_continues_a_run_exactly)
 	cr_assert_eq(tc_sh("grep -c '^49,' full.csv | grep -qx 100"), 0);
 }
 
+/*
+ * framename_match() against the formatter: a name matches exactly when some
+ * frame number formats to it (only the number its digits read can).  Every
+ * string of 1 to 4 digits with the pattern's text around it is tried; and
+ * every spelling's canonical form is the one lock key.
+ */
+Test(files, frame_names_match_their_pattern_and_nothing_else)
+{
+	static const char *const pats[] = { "f_%d.png", "f_%01d.png", "f_%03d.png", "a%%b_%02d.png" };
+	static const char *const pre[] = { "f_", "f_", "f_", "a%b_" };
+	char name[64], made[64];
+	long got;
+	for (size_t p = 0; p < sizeof(pats) / sizeof(*pats); p++) {
+		for (int len = 1; len <= 4; len++) {
+			int count = len == 1 ? 10 : len == 2 ? 100 : len == 3 ? 1000 : 10000;
+			for (int v = 0; v < count; v++) {
+				snprintf(name, sizeof(name), "%s%0*d.png", pre[p], len, v);
+				/* the digits of frame n always read n: only v can make this name */
+				framename_format(made, sizeof(made), pats[p], v);
+				long want = strcmp(made, name) == 0 ? v : -1;
+				int m = framename_match(pats[p], name, &got);
+				cr_assert_eq(m, want >= 0, "%s against %s: %d", name, pats[p], m);
+				if (m)
+					cr_assert_eq(got, want, "%s against %s: frame %ld", name, pats[p], got);
+			}
+		}
+		cr_assert_eq(framename_match(pats[p], "f_.png", &got), 0);
+		cr_assert_eq(framename_match(pats[p], "f_1.png.csv", &got), 0);
+	}
+	char key[64];
+	static const char *const spellings[] = { "f_%d.png", "f_%01d.png", "f_%05d.png", "f_%010d.png" };
+	for (size_t i = 0; i < sizeof(spellings) / sizeof(*spellings); i++) {
+		cr_assert_eq(framename_canonical(key, sizeof(key), spellings[i]), 0);
+		cr_assert_str_eq(key, "f_%d.png");
+	}
+	cr_assert_eq(framename_canonical(key, sizeof(key), "a%%b_%03d%%.png"), 0);
+	cr_assert_str_eq(key, "a%%b_%d%%.png");
+	cr_assert_eq(framename_canonical(key, sizeof(key), "f.png"), -EINVAL);
+	cr_assert_eq(framename_field("d/a%%_%03d.png"), 6);
+	cr_assert_eq(framename_field("d%d/f.png"), 1);
+}
+
 Test(files, init_boid_count_wins_and_bad_files_exit_2)
 {
 	cr_assert_eq(tc_boids("--no-render -q -f 2 -n 17 --trajectory a.csv"), 0);
