@@ -208,6 +208,27 @@ static void check_side_files(struct outputs *out)
 	}
 }
 
+/*
+ * What locks a PNG pattern: its directory as the frames name it ("%%" is
+ * one '%'), then its file name spelt canonically (framename_canonical()),
+ * so that every spelling of one pattern (f_%d, f_%01d, ./f_%05d) takes one
+ * lock file.  Returns 0 or a negative errno.
+ */
+static int png_lock_key(const char *pattern, char *buf, size_t len)
+{
+	const char *slash = strrchr(pattern, '/');
+	size_t n = 0;
+
+	for (const char *p = pattern; slash && p <= slash; p++) {
+		if (n + 1 >= len)
+			return -ENAMETOOLONG;
+		buf[n++] = *p;
+		if (p[0] == '%' && p[1] == '%')
+			p++;
+	}
+	return framename_canonical(buf + n, len - n, slash ? slash + 1 : pattern);
+}
+
 /* ------------------------------------------------------ one file, one role */
 
 /* A file the run reads or writes, named by the option that gives it. */
@@ -365,7 +386,7 @@ void outputs_check_roles(const struct config *c)
 			             "a directory", CLI_CUT_PATH(o));
 		roles_add(&rs, "--output", o, 1, PATHID_PATTERN);
 		/* the lock file: one for every spelling of the pattern (outputs_open()) */
-		if (framename_canonical(canon, sizeof(canon), o) == 0 &&
+		if (png_lock_key(o, canon, sizeof(canon)) == 0 &&
 		    outfile_lock_name(canon, lock, sizeof(lock)) == 0)
 			roles_add(&rs, "--output's lock file", lock, 1, 0);
 	} else if (o) {
@@ -453,7 +474,7 @@ int outputs_open(struct outputs *out)
 	if (out->kind == OUTPUTS_PNG) {
 		/* two runs writing one pattern would interleave their frames: the
 		 * lock is the pattern's, however it is spelt (f_%d, f_%01d, f_%05d) */
-		err = framename_canonical(out->png_key, sizeof(out->png_key), s->output);
+		err = png_lock_key(s->output, out->png_key, sizeof(out->png_key));
 		if (err)
 			return report_failure("cannot lock", s->output, err);
 		out->png_lock = outfile_lock(out->png_key);

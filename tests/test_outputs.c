@@ -359,12 +359,17 @@ Test(outputs, one_file_one_role)
 	one_role("-o v.mkv --trajectory .v.mkv.a1B2c3.mkv", "the --output's temporary file");
 	one_role("-o f_%02d.png --metrics .f_01.png.zZ9y8X.png", "the --output's temporary file");
 	one_role("-o 'd%d/f.png'", "the frame number of 'd%d/f.png' must be in the file name");
+	cr_assert_eq(mkdir("50%", 0755), 0); /* a directory the pattern names as 50%% */
+	one_role("-o '50%%/f_%d.png' --trajectory '50%/../50%/f_1.png'", "(frame 1 of '50%%/f_%d.png')");
 	char *t = tc_slurp("t.csv", NULL);
 	cr_assert_str_eq(t, "old\n", "an input or output was written");
 	free(t);
 
 	/* what is not one file is accepted: a frame the run does not make, the null device twice */
 	cr_assert_eq(tc_boids("-q -f 2 -n 5 -s 64x36 -o f_%%d.png --trajectory f_2.png"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -f 2 -n 5 -s 64x36 -o '50%%%%/f_%%d.png' --trajectory '50%%/f_2.png'"), 0,
+	             "%s", tc_stderr());
+	cr_assert_eq(tc_count_files("50%"), 3, "the frames, the trajectory, and no lock file");
 	cr_assert_eq(tc_boids("-q -f 2 -n 5 -y --no-render --trajectory /dev/null --metrics /dev/null "
 	                      "--summary /dev/null"), 0, "%s", tc_stderr());
 	cr_assert_eq(tc_boids("-q -f 2 -n 5 --no-render --init i.csv --config c.conf --trajectory u.csv"), 0,
