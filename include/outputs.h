@@ -6,6 +6,7 @@
  * and exits 2 on bad usage before any file exists.
  *
  * Lifecycle, in the order main calls it:
+ *   outputs_check_roles() no file in two roles (before --init is opened)
  *   outputs_init()     the picture size and encoder options from the settings
  *   outputs_check()    every output validated; exit 2 before any file exists
  *   outputs_open()     the files created (under temporary names), headers written
