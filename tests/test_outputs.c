@@ -298,6 +298,7 @@ Test(outputs, two_spellings_of_one_pattern_exclude_each_other)
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		alarm(50); /* never left waiting on a FIFO if the test fails first */
 		execl(bin, "boids", "-q", "-f", "2", "-n", "5", "-s", "64x36", "--threads", "1", "-y",
 		      "-o", "f_%d.png", (char *)NULL);
 		_exit(127);
