@@ -36,7 +36,8 @@ void start_read(struct start *f, struct config *c);
  * For --print-config: start_read() (the same refusals, and the same
  * settings: --init's boid count and dims), except that a --init that is
  * not a regular file (a FIFO) is neither opened nor read, its data being
- * the run's; the file read is released again.
+ * the run's (a note says so on stderr unless -q); the file read is
+ * released again.
  */
 void start_preview(struct start *f, struct config *c);
 

@@ -121,8 +121,12 @@ void start_preview(struct start *f, struct config *c)
 	char *init = c->run.init;
 
 	/* a FIFO is not opened: open() would wait for a writer whose data are the run's */
-	if (init && stat(init, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+	if (init && stat(init, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+		if (!c->run.quiet)
+			fprintf(stderr, "boids: note: --init '%s' is not a regular file: not read here, "
+			        "so the boid count shown is --boids', not the file's\n", CLI_CUT_PATH(init));
 		c->run.init = NULL;
+	}
 	start_read(f, c);
 	c->run.init = init;
 	traj_state_release(&f->init);

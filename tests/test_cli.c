@@ -660,4 +660,10 @@ Test(cli, print_config_refuses_what_the_run_refuses)
 	char *j = tc_slurp("s.json", NULL);
 	cr_assert(strstr(j, "\"boids\": 2,") && strstr(j, "\"dims\": 3,"), "%s", j);
 	free(j);
+
+	/* a FIFO is not opened (that would wait for a writer and take the run's data): it says so */
+	cr_assert_eq(mkfifo("p.csv", 0644), 0);
+	cr_assert_eq(tc_boids("--init p.csv -n 50 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nboids = 50\n"), "%s", tc_stdout());
+	cr_assert(strstr(tc_stderr(), "--init 'p.csv' is not a regular file: not read here"), "%s", tc_stderr());
 }
