@@ -361,6 +361,10 @@ Test(outputs, one_file_one_role)
 	one_role("-o f_%d.png --trajectory .f_%d.png.lock", "--trajectory: '.f_%d.png.lock' is also the --output's lock file");
 	one_role("-o v.mkv --trajectory .v.mkv.a1B2c3.mkv", "the --output's temporary file");
 	one_role("-o f_%02d.png --metrics .f_01.png.zZ9y8X.png", "the --output's temporary file");
+	/* a frame that is already there (-y would replace it) as a hard or symbolic link to an output */
+	cr_assert_eq(tc_sh("echo x > h.csv && ln h.csv g_1.png && ln -s h.csv k_1.png"), 0);
+	one_role("-o g_%d.png --metrics h.csv", "--metrics: 'h.csv' is also the --output (frame 1 of 'g_%d.png')");
+	one_role("-o k_%d.png --trajectory h.csv", "--trajectory: 'h.csv' is also the --output (frame 1 of 'k_%d.png')");
 	one_role("-o 'd%d/f.png'", "the frame number of 'd%d/f.png' must be in the file name");
 	cr_assert_eq(mkdir("50%", 0755), 0); /* a directory the pattern names as 50%% */
 	one_role("-o '50%%/f_%d.png' --trajectory '50%/../50%/f_1.png'", "(frame 1 of '50%%/f_%d.png')");
