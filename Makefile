@@ -1,7 +1,7 @@
 # boids — build, test, install.
 #
 #   make                  build build/boids
-#   make demo             install what building needs, build, render flock.mp4 with the defaults
+#   make demo             install what building needs, build, render flock.mp4 (a flock: --warmup 300)
 #   make test             the hermetic tier: unit, command-line, render and video tests
 #                         (< 1 min on 2 cores: boids runs in a forked child of the test;
 #                         BOIDS_TEST_EXEC=1 makes every test start build/boids instead)
@@ -210,7 +210,7 @@ valgrind-renders: $(BUILD)/boids $(BUILD)/valgrind-hwy-timer.so
 demo:
 	@scripts/install-deps.sh build
 	@$(MAKE) --no-print-directory $(BUILD)/boids
-	$(BUILD)/boids -y -o flock.mp4
+	$(BUILD)/boids -y --warmup 300 -o flock.mp4
 
 # Completion scripts, written by the binary from its option table.
 $(BUILD)/boids.bash: $(BUILD)/boids

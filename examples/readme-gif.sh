@@ -3,4 +3,4 @@
 set -eu
 BOIDS=${BOIDS:-boids}
 if [ -n "${QUICK:-}" ]; then frames=3; else frames=90; fi
-"$BOIDS" -y -o flock.gif --size 320x180 --boids 60 --predators 2 --frames "$frames"
+"$BOIDS" -y -o flock.gif --scale 0.5 --warmup 300 --frames "$frames"
