@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <wordexp.h>
@@ -444,6 +445,22 @@ Test(cli, summary_is_valid_json_with_every_parameter)
 	cr_assert_eq(tc_sh("test $(wc -l < m.csv) -eq 21"), 0);
 	cr_assert_eq(tc_sh("%s -c 'import json,csv; d=json.load(open(\"s.json\")); r=list(csv.DictReader(open(\"m.csv\")))[-1]; "
 	                   "assert float(r[\"polarization\"])==d[\"metrics\"][\"polarization\"][\"final\"]'", tc_python()), 0);
+}
+
+/* The summary's start time: ISO 8601 in UTC, between the test's clock before and after the run. */
+Test(cli, summary_says_when_the_run_started)
+{
+	struct timespec before, after;
+	clock_gettime(CLOCK_REALTIME, &before);
+	cr_assert_eq(tc_boids("--no-render -q -f 5 -n 20 --summary s.json"), 0, "%s", tc_stderr());
+	clock_gettime(CLOCK_REALTIME, &after);
+	cr_assert_eq(tc_sh("%s -c 'import json,datetime,re\n"
+	                   "s=json.load(open(\"s.json\"))[\"started\"]\n"
+	                   "assert re.fullmatch(r\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\", s), s\n"
+	                   "t=datetime.datetime.strptime(s, \"%%Y-%%m-%%dT%%H:%%M:%%S.%%fZ\").replace(tzinfo=datetime.timezone.utc).timestamp()\n"
+	                   "assert %lld.%03ld - 0.001 <= t <= %lld.%03ld, (s, t)'",
+	                   tc_python(), (long long)before.tv_sec, before.tv_nsec / 1000000, (long long)after.tv_sec,
+	                   after.tv_nsec / 1000000), 0);
 }
 
 Test(cli, summary_to_stdout_and_a_name_used_twice)
