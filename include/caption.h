@@ -44,6 +44,10 @@ void caption_format(const struct config *c, const char *text, long frame, char *
  */
 int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen);
 
+/* --version: the Pango the plugin runs with ("1.50.12"), loading the
+ * plugin to ask; NULL with the reason in err when it cannot be loaded. */
+const char *caption_pango_version(char *err, size_t errlen);
+
 /*
  * Draws frame's caption on a finished picture: ARGB32 pixels, w x h, each
  * row stride bytes.  0, or -1 if Pango failed.

@@ -4,8 +4,8 @@
  * dlopen() only by a run with --caption: every other run, drawing or not,
  * never maps Pango, HarfBuzz, fontconfig and GLib.
  *
- * The plugin exports one symbol, CAPTION_PLUGIN_SYMBOL, a
- * caption_plugin_draw function; src/caption.c finds it (linked in, as the
+ * The plugin exports CAPTION_PLUGIN_SYMBOL, a caption_plugin_draw function
+ * (and CAPTION_PLUGIN_VERSION, for --version); src/caption.c finds it (linked in, as the
  * test binaries have it, else next to the executable, else in
  * ../lib/boids/ as make install puts it).
  */
@@ -29,5 +29,9 @@
  */
 typedef int caption_plugin_draw(cairo_t *cr, const char *text, double size, enum caption_pos pos,
                                 int width, int height);
+
+/* The plugin's second symbol: the version of the Pango it runs with. */
+#define CAPTION_PLUGIN_VERSION "boids_caption_version"
+typedef const char *caption_plugin_version(void);
 
 #endif

@@ -126,42 +126,62 @@ static int try_file(void **h, const char *dir, const char *rel, char *tried, siz
 
 /* Set when the plugin's object is linked in (the test binaries); NULL in boids. */
 extern caption_plugin_draw boids_caption_draw __attribute__((weak));
+extern caption_plugin_version boids_caption_version __attribute__((weak));
+
+/*
+ * The plugin's symbol `name`: linked in (linked), else from the file next
+ * to the executable, else ../lib/boids/.  NULL with a message naming the
+ * file and the loader's reason in err.
+ */
+static void *plugin_symbol(void *linked, const char *name, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	void *h = NULL, *sym;
+
+	if (linked)
+		return linked;
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	if (n <= 0) {
+		snprintf(err, errlen, "cannot load the caption module: cannot find the boids executable");
+		return NULL;
+	}
+	dir[n] = 0;
+	*strrchr(dir, '/') = 0;
+	if (try_file(&h, dir, CAPTION_PLUGIN_FILE, path, sizeof path) != 0 &&
+	    try_file(&h, dir, "../lib/boids/" CAPTION_PLUGIN_FILE, path, sizeof path) != 0) {
+		const char *why = dlerror();
+		snprintf(err, errlen, "cannot load the caption module '%s': %s", path, why ? why : strerror(ENOENT));
+		return NULL;
+	}
+	if (!(sym = dlsym(h, name)))
+		snprintf(err, errlen, "cannot load the caption module '%s': %s", path, dlerror());
+	return sym;
+}
 
 int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 64];
-	void *sym = NULL, *h = NULL;
+	void *linked, *sym;
 
 	cap->cfg = c;
 	cap->size = c->run.caption_size >= 4 ? c->run.caption_size
-	                                    : (c->render.height / 24 > 12 ? c->render.height / 24 : 12);
-	if (boids_caption_draw) {
-		cap->draw = boids_caption_draw;
-		return 0;
-	}
-	{ /* not linked in (the tests link it): the plugin file */
-		ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-		if (n <= 0) {
-			snprintf(err, errlen, "cannot load the caption module: cannot find the boids executable");
-			return -1;
-		}
-		dir[n] = 0;
-		*strrchr(dir, '/') = 0;
-		if (try_file(&h, dir, CAPTION_PLUGIN_FILE, path, sizeof path) != 0 &&
-		    try_file(&h, dir, "../lib/boids/" CAPTION_PLUGIN_FILE, path, sizeof path) != 0) {
-			const char *why = dlerror();
-			snprintf(err, errlen, "cannot load the caption module '%s': %s", path,
-			         why ? why : strerror(ENOENT));
-			return -1;
-		}
-		sym = dlsym(h, CAPTION_PLUGIN_SYMBOL);
-		if (!sym) {
-			snprintf(err, errlen, "cannot load the caption module '%s': %s", path, dlerror());
-			return -1;
-		}
-	}
+	                                     : (c->render.height / 24 > 12 ? c->render.height / 24 : 12);
+	memcpy(&linked, &(caption_plugin_draw *){ boids_caption_draw }, sizeof linked);
+	if (!(sym = plugin_symbol(boids_caption_draw ? linked : NULL, CAPTION_PLUGIN_SYMBOL, err, errlen)))
+		return -1;
 	memcpy(&cap->draw, &sym, sizeof cap->draw); /* POSIX: a data pointer to a function pointer */
 	return 0;
+}
+
+const char *caption_pango_version(char *err, size_t errlen)
+{
+	void *linked, *sym;
+	caption_plugin_version *get;
+
+	memcpy(&linked, &(caption_plugin_version *){ boids_caption_version }, sizeof linked);
+	if (!(sym = plugin_symbol(boids_caption_version ? linked : NULL, CAPTION_PLUGIN_VERSION, err, errlen)))
+		return NULL;
+	memcpy(&get, &sym, sizeof get);
+	return get();
 }
 
 int caption_draw(const struct caption *cap, unsigned char *pixels, int stride, int w, int h, long frame)

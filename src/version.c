@@ -11,10 +11,12 @@
 
 #include <cairo.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <png.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "caption.h"
 #include "cli.h"
 #include "commit.h" /* BOIDS_COMMIT, written by the Makefile */
 #include "video.h"
@@ -65,5 +67,11 @@ void version_print(FILE *f)
 	fprintf(f, "  %-12s %-10s (%s)\n", "cairo", cairo_version_string(), CAIRO_VERSION_STRING);
 	fprintf(f, "  %-12s %s\n", "pixman", pixman ? pixman : "? (not found in the process)");
 	fprintf(f, "  %-12s %-10s (%s)\n", "libpng", png_get_libpng_ver(NULL), PNG_LIBPNG_VER_STRING);
+	char why[PATH_MAX + 128];
+	const char *pango = caption_pango_version(why, sizeof why);
+	if (pango)
+		fprintf(f, "  %-12s %-10s (the caption plugin, %s)\n", "pango", pango, CAPTION_PLUGIN_FILE);
+	else
+		fprintf(f, "  %-12s not loaded: %s (--caption needs it)\n", "pango", why);
 	video_print_versions(f);
 }

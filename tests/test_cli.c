@@ -237,6 +237,7 @@ Test(cli, version_prints_the_version_commit_compiler_and_libraries)
 	                   "def s(l, f): g=getattr(lib(l), f); g.restype=ctypes.c_char_p; return g().decode()\n"
 	                   "def v(l, f): x=getattr(lib(l), f)(); return \"%%d.%%d.%%d\" %% (x>>16, x>>8&255, x&255)\n"
 	                   "want={\"cairo\": s(\"cairo\",\"cairo_version_string\"), \"pixman\": s(\"pixman-1\",\"pixman_version_string\"),\n"
+	                   " \"pango\": s(\"pango-1.0\",\"pango_version_string\"),\n"
 	                   " \"libavformat\": v(\"avformat\",\"avformat_version\"), \"libavcodec\": v(\"avcodec\",\"avcodec_version\"),\n"
 	                   " \"libavutil\": v(\"avutil\",\"avutil_version\"), \"libswscale\": v(\"swscale\",\"swscale_version\")}\n"
 	                   "p=lib(\"png16\"); p.png_get_libpng_ver.restype=ctypes.c_char_p; want[\"libpng\"]=p.png_get_libpng_ver(None).decode()\n"

@@ -8,6 +8,12 @@
 #include "caption_plugin.h"
 
 caption_plugin_draw boids_caption_draw;
+caption_plugin_version boids_caption_version;
+
+const char *boids_caption_version(void)
+{
+	return pango_version_string();
+}
 
 int boids_caption_draw(cairo_t *cr, const char *text, double size, enum caption_pos pos, int width, int height)
 {
