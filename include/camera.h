@@ -22,7 +22,9 @@
  * front (z < 0), CAMERA_ELEVATION degrees above its centre, as near as
  * keeps every corner inside the picture with a margin; the orbit circles
  * the box's vertical axis at the same height and distance, one turn every
- * `orbit_frames` frames, a function of the frame number alone.
+ * `orbit_frames` frames, a function of the frame number alone; follow
+ * turns as the orbit does around the flock (its centre and spread, given
+ * for each frame by the caller) instead of the box.
  *
  * Start at camera_place(), then camera_project() per point.
  */
@@ -38,6 +40,7 @@ enum camera_mode {
 	CAMERA_FRONT, /* the whole box from the front, slightly above */
 	CAMERA_ORBIT, /* the same, circling the box once every orbit_frames frames */
 	CAMERA_AT,    /* from `eye`, looking at `at` */
+	CAMERA_FOLLOW, /* the orbit around the flock instead of the box (camera_place_flock()) */
 };
 
 /* Where the camera is: what --camera and --fov set. */
@@ -79,6 +82,14 @@ int camera_check(const struct camera_setup *s, const double box[3]);
  */
 void camera_place(struct camera *c, const struct camera_setup *s, const double box[3],
                   double pic_w, double pic_h, long frame);
+
+/*
+ * CAMERA_FOLLOW: the orbit's turn and height around a cube of half-side
+ * `radius` at `centre` (the flock's) instead of the box, as near as keeps
+ * the cube inside the picture with the margin.  s must pass camera_check().
+ */
+void camera_place_flock(struct camera *c, const struct camera_setup *s, const double centre[3], double radius,
+                        double pic_w, double pic_h, long frame);
 
 /*
  * Projects the point p: returns 1 with its picture coordinates (*u, *v)

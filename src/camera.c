@@ -52,10 +52,10 @@ int camera_check(const struct camera_setup *s, const double box[3])
 	if (!(s->fov > 0 && s->fov < 180) || !(box[0] > 0 && box[1] > 0 && box[2] > 0) ||
 	    !isfinite(box[0] + box[1] + box[2]))
 		return -EINVAL;
-	if (s->mode == CAMERA_ORBIT && s->orbit_frames < 1)
+	if ((s->mode == CAMERA_ORBIT || s->mode == CAMERA_FOLLOW) && s->orbit_frames < 1)
 		return -EINVAL;
 	if (s->mode != CAMERA_AT)
-		return s->mode == CAMERA_FRONT || s->mode == CAMERA_ORBIT ? 0 : -EINVAL;
+		return s->mode == CAMERA_FRONT || s->mode == CAMERA_ORBIT || s->mode == CAMERA_FOLLOW ? 0 : -EINVAL;
 	double at[3], d[3];
 	if (s->at_given)
 		for (int k = 0; k < 3; k++)
@@ -124,7 +124,7 @@ static void preset_eye(struct camera *c, const struct camera_setup *s, const dou
 {
 	double fwd[3], t = 0;
 
-	if (s->mode == CAMERA_ORBIT) {
+	if (s->mode == CAMERA_ORBIT || s->mode == CAMERA_FOLLOW) {
 		/* one distance for the whole turn: the box neither breathes nor leaves the picture */
 		for (int k = 0; k < ORBIT_SAMPLES; k++) {
 			preset_fwd(2 * M_PI * k / ORBIT_SAMPLES, fwd);
@@ -166,6 +166,19 @@ void camera_place(struct camera *c, const struct camera_setup *s, const double b
 	} else {
 		preset_eye(c, s, box, half_w, half_h, frame, centre);
 	}
+	c->near = c->ref / CAMERA_MAX_SIZE;
+}
+
+void camera_place_flock(struct camera *c, const struct camera_setup *s, const double centre[3], double radius,
+                        double pic_w, double pic_h, long frame)
+{
+	double half_w = pic_w / 2 * (1 - CAMERA_MARGIN), half_h = pic_h / 2 * (1 - CAMERA_MARGIN);
+	double cube[3] = { 2 * radius, 2 * radius, 2 * radius };
+
+	c->focal = pic_h / 2 / tan(s->fov * M_PI / 360);
+	c->cu = pic_w / 2;
+	c->cv = pic_h / 2;
+	preset_eye(c, s, cube, half_w, half_h, frame, centre);
 	c->near = c->ref / CAMERA_MAX_SIZE;
 }
 

@@ -440,13 +440,13 @@ static int parse_camera(struct camera_setup *cam, const struct cli_option *o, co
 {
 	double c[6];
 
-	if (strcmp(v, "front") == 0 || strcmp(v, "orbit") == 0) {
-		cam->mode = v[0] == 'f' ? CAMERA_FRONT : CAMERA_ORBIT;
+	if (strcmp(v, "front") == 0 || strcmp(v, "orbit") == 0 || strcmp(v, "follow") == 0) {
+		cam->mode = strcmp(v, "front") == 0 ? CAMERA_FRONT : strcmp(v, "orbit") == 0 ? CAMERA_ORBIT : CAMERA_FOLLOW;
 		return 0;
 	}
 	int aim = parse_tuple(v, c, 6) == 0;
 	if (!aim && parse_tuple(v, c, 3) != 0)
-		return cli_errf(err, errlen, "--%s: '%s' is not front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ (numbers within 1e6)",
+		return cli_errf(err, errlen, "--%s: '%s' is not front, orbit, follow, X,Y,Z or X,Y,Z,TX,TY,TZ (numbers within 1e6)",
 		            o->name, CUT(v));
 	cam->mode = CAMERA_AT;
 	cam->at_given = aim;

@@ -118,7 +118,7 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 	case CLI_CAMERA: {
 		const struct camera_setup *cam = &c->render.camera;
 		if (cam->mode != CAMERA_AT)
-			snprintf(buf, len, "%s", cam->mode == CAMERA_ORBIT ? "orbit" : "front");
+			snprintf(buf, len, "%s", cam->mode == CAMERA_ORBIT ? "orbit" : cam->mode == CAMERA_FOLLOW ? "follow" : "front");
 		else if (cam->at_given)
 			snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2],
 			         cam->at[0], cam->at[1], cam->at[2]);

@@ -300,6 +300,37 @@ static void project_trail(struct renderer *r, const struct render_view *v, const
 }
 
 /*
+ * --camera follow: the orbit around the flock of this frame, its centre the
+ * boids' mean position, framed as a cube of half-side 1.2 times their RMS
+ * distance from it (most of the flock; at least a tenth of the box's
+ * smallest side, so that a tight ball is not filmed from inside it).
+ * Non-finite positions are left out.
+ */
+static void place_on_flock(struct camera *cam, const struct render_params *p, const struct render_view *v)
+{
+	double sum[3] = { 0, 0, 0 }, ss = 0;
+	size_t m = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		if (isfinite(v->x[i] + v->y[i] + v->z[i])) {
+			sum[0] += v->x[i], sum[1] += v->y[i], sum[2] += v->z[i];
+			m++;
+		}
+	if (!m) {
+		camera_place(cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+		return;
+	}
+	double c[3] = { sum[0] / (double)m, sum[1] / (double)m, sum[2] / (double)m };
+	for (size_t i = 0; i < v->n; i++)
+		if (isfinite(v->x[i] + v->y[i] + v->z[i]))
+			ss += (v->x[i] - c[0]) * (v->x[i] - c[0]) + (v->y[i] - c[1]) * (v->y[i] - c[1]) +
+			      (v->z[i] - c[2]) * (v->z[i] - c[2]);
+	double least = fmin(p->box[0], fmin(p->box[1], p->box[2])) / 10;
+	double radius = fmax(1.2 * sqrt(ss / (double)m), least);
+	camera_place_flock(cam, &p->camera, c, radius, p->width / p->scale, p->height / p->scale, v->frame);
+}
+
+/*
  * The 3D pass of render_frame(), under the field's matrix `base`: the
  * camera for this frame, the ground and box lines, the trails, then the
  * boids back to front with the obstacles among them in depth order, the
@@ -318,7 +349,10 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 	assert(v->n == 0 || v->vz);
 	if (err)
 		return err;
-	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	if (p->camera.mode == CAMERA_FOLLOW && v->n)
+		place_on_flock(&cam, p, v);
+	else
+		camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
 	struct fog_range f = box_depths(&cam, p->box);
 	cairo_save(cr);
 	if (p->ground)

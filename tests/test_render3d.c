@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <png.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -734,4 +735,51 @@ Test(render3d_cli, pipeline_draws_the_state_of_the_file)
 	free(got);
 	free(png);
 	render_free(rd);
+}
+
+/* The rows and columns of a PNG holding anything but its corner's colour: the drawn part's box. */
+static void drawn_box(const char *file, int *w, int *h)
+{
+	png_image img;
+	memset(&img, 0, sizeof img);
+	img.version = PNG_IMAGE_VERSION;
+	cr_assert(png_image_begin_read_from_file(&img, file), "%s: %s", file, img.message);
+	img.format = PNG_FORMAT_RGB;
+	unsigned char *px = malloc(PNG_IMAGE_SIZE(img));
+	cr_assert(px && png_image_finish_read(&img, NULL, px, 0, NULL), "%s", img.message);
+	int x0 = (int)img.width, x1 = -1, y0 = (int)img.height, y1 = -1;
+	for (int y = 0; y < (int)img.height; y++)
+		for (int x = 0; x < (int)img.width; x++) {
+			const unsigned char *p = px + 3 * ((size_t)y * img.width + (size_t)x);
+			if (abs(p[0] - px[0]) + abs(p[1] - px[1]) + abs(p[2] - px[2]) > 60) {
+				x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1;
+				y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
+			}
+		}
+	free(px);
+	*w = x1 - x0 + 1;
+	*h = y1 - y0 + 1;
+}
+
+/*
+ * --camera follow frames the flock, not the box: steering's swarm, a tight
+ * ball in a big box, fills over twice the width and height it fills with
+ * --camera orbit; the same bytes at 1 and 2 threads; --print-config keeps it.
+ */
+Test(render3d_cli, the_follow_camera_frames_the_flock)
+{
+	const char *run = "-q -m steering --dims 3 -n 150 -s 320x180 -f 1 --warmup 300 --box=no --ground=no";
+	int ow, oh, fw, fh;
+	cr_assert_eq(tc_boids("%s --camera orbit -o orbit.png", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --camera follow -o follow.png", run), 0, "%s", tc_stderr());
+	drawn_box("orbit.png", &ow, &oh);
+	drawn_box("follow.png", &fw, &fh);
+	cr_expect(ow > 0 && fw > 2 * ow && fh > 2 * oh, "the flock fills %dx%d with orbit, %dx%d with follow",
+	          ow, oh, fw, fh);
+	cr_expect(fw <= 320 && fh <= 180);
+	cr_assert_eq(tc_boids("-q --dims 3 -n 300 -s 320x180 -f 4 --warmup 30 --camera follow --threads 1 -o a.y4m"), 0);
+	cr_assert_eq(tc_boids("-q --dims 3 -n 300 -s 320x180 -f 4 --warmup 30 --camera follow --threads 2 -o b.y4m"), 0);
+	cr_expect(tc_same_file("a.y4m", "b.y4m"), "--camera follow: 1 and 2 threads differ");
+	cr_assert_eq(tc_boids("--dims 3 --camera follow --print-config"), 0);
+	cr_expect(strstr(tc_stdout(), "\ncamera = follow\n"), "%s", tc_stdout());
 }

@@ -314,7 +314,7 @@ static void fuzz_check_settings(const struct config *c)
 			break;
 		case CLI_CAMERA: {
 			const struct camera_setup *cam = &rp->camera;
-			FUZZ_CHECK(cam->mode == CAMERA_FRONT || cam->mode == CAMERA_ORBIT ||
+			FUZZ_CHECK(cam->mode == CAMERA_FRONT || cam->mode == CAMERA_ORBIT || cam->mode == CAMERA_FOLLOW ||
 			           (cam->mode == CAMERA_AT && fuzz_in(cam->eye[0], -FUZZ_LIM, FUZZ_LIM) &&
 			            fuzz_in(cam->eye[1], -FUZZ_LIM, FUZZ_LIM) && fuzz_in(cam->eye[2], -FUZZ_LIM, FUZZ_LIM)),
 			           "--%s %d", o->name, (int)cam->mode);
