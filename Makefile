@@ -24,7 +24,9 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 LDFLAGS ?=
 
-PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter
+# hdf5-serial: libhdf5-dev's own .pc (hdf5.pc is an alternatives link that
+# may point at an MPI build)
+PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter hdf5-serial zlib libzstd
 TEST_PKGS = criterion
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes

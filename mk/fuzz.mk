@@ -50,7 +50,7 @@ FUZZ_LIBS   = $(shell pkg-config --libs $(FUZZ_PKGS)) -lm -pthread
 # video_options_default): sim.c, render.c and video.c are linked, with Cairo
 # and FFmpeg, but only those setters run; they are not instrumented (below).
 FUZZ_DEFAULTS = src/sim.c src/render.c src/video.c
-FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c \
+FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c src/fmtnum.c tests/fuzz/targets.c \
               $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c $(FUZZ_DEFAULTS)
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_PKGS   = cairo libavformat libavcodec libavutil libswscale libavfilter

@@ -2,8 +2,10 @@
  * traj — trajectory CSV writer and last-frame loader; see include/traj.h.
  */
 #include "traj.h"
+#include "fmtnum.h"
 #include "lineread.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -19,27 +21,74 @@ static int write_error(void)
 	return errno ? -errno : -EIO;
 }
 
-/* The headers of a 2D and a 3D file. */
+/* The headers of a 2D and a 3D file, and the opt-in last column. */
 #define HEADER2 "frame,id,x,y,vx,vy"
 #define HEADER3 HEADER2 ",z,vz"
+#define PREDATOR_COL ",predator"
 
 int traj_write_header(FILE *f, int dims)
 {
-	errno = 0;
-	return fputs(dims == 3 ? HEADER3 "\n" : HEADER2 "\n", f) < 0 ? write_error() : 0;
+	return traj_write_header_cols(f, dims, 0);
 }
+
+int traj_write_header_cols(FILE *f, int dims, int predator_col)
+{
+	errno = 0;
+	if (fputs(dims == 3 ? HEADER3 : HEADER2, f) < 0 ||
+	    fputs(predator_col ? PREDATOR_COL "\n" : "\n", f) < 0)
+		return write_error();
+	return 0;
+}
+
+/* Appends ",<v>" as %.17g. */
+static char *put_value(char *p, double v)
+{
+	*p++ = ',';
+	return p + fmtnum_g17(p, v);
+}
+
+enum { ROW_MAX = 2 * 21 + 9 * FMTNUM_G17_MAX, OUT_BUF = 1 << 16 };
 
 int traj_write_frame(FILE *f, long frame, const struct traj_cols *c)
 {
+	return traj_write_frame_cols(f, frame, c, -1);
+}
+
+int traj_write_frame_cols(FILE *f, long frame, const struct traj_cols *c, long predators)
+{
+	char buf[OUT_BUF], fr[24];
+	size_t frlen = fmtnum_ulong(fr, (unsigned long)frame), used = 0;
+
+	assert(frame >= 0);
 	errno = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		int w = c->z ? fprintf(f, "%ld,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", frame, i,
-		                       c->x[i], c->y[i], c->vx[i], c->vy[i], c->z[i], c->vz[i])
-		             : fprintf(f, "%ld,%zu,%.17g,%.17g,%.17g,%.17g\n", frame, i,
-		                       c->x[i], c->y[i], c->vx[i], c->vy[i]);
-		if (w < 0)
-			return write_error();
+		char *p = buf + used;
+		memcpy(p, fr, frlen);
+		p += frlen;
+		*p++ = ',';
+		p += fmtnum_ulong(p, i);
+		p = put_value(p, c->x[i]);
+		p = put_value(p, c->y[i]);
+		p = put_value(p, c->vx[i]);
+		p = put_value(p, c->vy[i]);
+		if (c->z) {
+			p = put_value(p, c->z[i]);
+			p = put_value(p, c->vz[i]);
+		}
+		if (predators >= 0) {
+			*p++ = ',';
+			*p++ = i < (size_t)predators ? '1' : '0';
+		}
+		*p++ = '\n';
+		used = (size_t)(p - buf);
+		if (used > OUT_BUF - ROW_MAX) {
+			if (fwrite(buf, 1, used, f) != used)
+				return write_error();
+			used = 0;
+		}
 	}
+	if (used && fwrite(buf, 1, used, f) != used)
+		return write_error();
 	return 0;
 }
 
@@ -92,6 +141,8 @@ static const char *const value_names[VALUES_3D] = { "x", "y", "vx", "vy", "z", "
 struct cols {
 	size_t n, cap;
 	int nv;                  /* VALUES_2D or VALUES_3D, from the header */
+	int pred_col;            /* the header ends with the predator column */
+	size_t predators;        /* boids flagged as predators so far in this frame */
 	double *col[VALUES_3D];  /* col[0] owns the block */
 };
 
@@ -116,12 +167,12 @@ static int cols_push(struct cols *c, const double *v)
 	return 0;
 }
 
-/* One data row, split and checked in place: frame, id and the nv values. */
-static int parse_row(char *line, long lineno, int nv, long *fr, long *id, double *v,
-                     struct traj_error *err)
+/* One data row, split and checked in place: frame, id, the nv values and the predator flag. */
+static int parse_row(char *line, long lineno, const struct cols *c, long *fr, long *id, double *v,
+                     int *pred, struct traj_error *err)
 {
-	char *field[2 + VALUES_3D + 1];
-	int nf = 0, want = 2 + nv;
+	char *field[2 + VALUES_3D + 2];
+	int nf = 0, want = 2 + c->nv + c->pred_col;
 
 	for (char *p = line; nf < want + 1;) {
 		field[nf++] = p;
@@ -136,52 +187,84 @@ static int parse_row(char *line, long lineno, int nv, long *fr, long *id, double
 		return fail(err, lineno, "frame '%.40s' is not a whole number >= 0", field[0]);
 	if (field_long(field[1], id) || *id < 0)
 		return fail(err, lineno, "id '%.40s' is not a whole number >= 0", field[1]);
-	for (int k = 0; k < nv; k++) {
+	for (int k = 0; k < c->nv; k++) {
 		if (field_double(field[2 + k], &v[k]))
 			return fail(err, lineno, "%s '%.40s' is not a finite number", value_names[k], field[2 + k]);
 		if (fabs(v[k]) > TRAJ_VALUE_MAX)
 			return fail(err, lineno, "%s '%.40s' is beyond the limit (-%s to %s)",
 			            value_names[k], field[2 + k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
 	}
+	*pred = 0;
+	if (c->pred_col) {
+		const char *f = field[2 + c->nv];
+		if (strcmp(f, "0") != 0 && strcmp(f, "1") != 0)
+			return fail(err, lineno, "predator '%.40s' is not 0 or 1", f);
+		*pred = f[0] == '1';
+	}
 	return 0;
 }
 
-/* One line after the header: a row of the last frame, which starts a new one when its number grows. */
-static int take_line(char *line, ssize_t len, long lineno, long *frame, struct cols *cur,
+/* Where the reading is: the frame being collected and the one wanted. */
+struct pos {
+	long frame;   /* frame of the rows in cur, -1 before the first row */
+	long first;   /* the file's first frame, -1 before the first row */
+	long want;    /* the frame to keep; -1 the last */
+	int done;     /* the wanted frame is complete: stop reading */
+};
+
+/* One line after the header: a row of the frame being read, which starts a new one when its number grows. */
+static int take_line(char *line, ssize_t len, long lineno, struct pos *at, struct cols *cur,
                      struct traj_error *err)
 {
 	long fr = 0, id = 0;
 	double v[VALUES_3D];
-	int ret;
+	int ret, pred;
 
 	if (len == 0)
 		return fail(err, lineno, "empty line");
-	if ((ret = parse_row(line, lineno, cur->nv, &fr, &id, v, err)) != 0)
+	if ((ret = parse_row(line, lineno, cur, &fr, &id, v, &pred, err)) != 0)
 		return ret;
-	if (fr != *frame) {
-		if (fr < *frame)
-			return fail(err, lineno, "frame %ld after frame %ld", fr, *frame);
-		*frame = fr;
+	if (fr != at->frame) {
+		if (fr < at->frame)
+			return fail(err, lineno, "frame %ld after frame %ld", fr, at->frame);
+		if (at->want >= 0 && fr > at->want) {
+			at->done = 1; /* the wanted frame is whole (or missing): the rest is not read */
+			return 0;
+		}
+		if (at->first < 0)
+			at->first = fr;
+		at->frame = fr;
 		cur->n = 0;
+		cur->predators = 0;
 	}
 	if ((size_t)id != cur->n)
 		return fail(err, lineno, "id %ld where %zu was expected", id, cur->n);
+	if (pred && cur->predators != cur->n)
+		return fail(err, lineno, "predator 1 after a boid that is not one (predators are the "
+		            "first boids)");
+	cur->predators += (size_t)pred;
 	return cols_push(cur, v);
 }
 
-/* The header says 2D or 3D: sets cur->nv.  Returns 0 or -EINVAL. */
+/* The header says 2D or 3D, and whether the predator column follows.  Returns 0 or -EINVAL. */
 static int take_header(const char *line, struct cols *cur, struct traj_error *err)
 {
-	if (strcmp(line, HEADER2) == 0)
+	size_t n = strlen(line), np = strlen(PREDATOR_COL);
+
+	cur->pred_col = n > np && strcmp(line + n - np, PREDATOR_COL) == 0;
+	if (cur->pred_col)
+		n -= np;
+	if (n == strlen(HEADER2) && strncmp(line, HEADER2, n) == 0)
 		cur->nv = VALUES_2D;
-	else if (strcmp(line, HEADER3) == 0)
+	else if (n == strlen(HEADER3) && strncmp(line, HEADER3, n) == 0)
 		cur->nv = VALUES_3D;
 	else
-		return fail(err, 1, "expected the header '" HEADER2 "' (or '" HEADER3 "' in 3D)");
+		return fail(err, 1, "expected the header '" HEADER2 "' (or '" HEADER3 "' in 3D, "
+		            "either with '" PREDATOR_COL "')");
 	return 0;
 }
 
-/* Hands the last frame over in one tight block. */
+/* Hands the frame read over in one tight block. */
 static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
 {
 	size_t n = cur->n;
@@ -193,6 +276,7 @@ static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
 	out->n = n;
 	out->frame = frame;
 	out->dims = cur->nv == VALUES_3D ? 3 : 2;
+	out->predators = cur->pred_col ? (long)cur->predators : -1;
 	for (int k = 0; k < cur->nv; k++) {
 		*to[k] = a + (size_t)k * n;
 		memcpy(*to[k], cur->col[k], n * sizeof(double));
@@ -202,18 +286,24 @@ static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
 
 int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 {
+	return traj_load_frame(f, -1, out, err);
+}
+
+int traj_load_frame(FILE *f, long want, struct traj_state *out, struct traj_error *err)
+{
 	struct cols cur = { 0 };
+	struct pos at = { -1, -1, want, 0 };
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
-	long lineno = 0, frame = -1;
+	ssize_t len = LINEREAD_EOF;
+	long lineno = 0;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	err->line = 0;
 	err->what[0] = 0;
 
-	while (!ret && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
+	while (!ret && !at.done && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
 		while (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
@@ -222,9 +312,9 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 		else if (lineno == 1)
 			ret = take_header(line, &cur, err);
 		else
-			ret = take_line(line, len, lineno, &frame, &cur, err);
+			ret = take_line(line, len, lineno, &at, &cur, err);
 	}
-	if (ret)
+	if (ret || at.done)
 		;
 	else if (len == -E2BIG)
 		ret = fail(err, lineno + 1, "line longer than %ld bytes", LINEREAD_MAX);
@@ -232,10 +322,12 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 		err->line = lineno + 1, ret = (int)len;
 	else if (lineno == 0)
 		ret = fail(err, 0, "the file is empty");
-	else if (frame < 0)
+	else if (at.frame < 0)
 		ret = fail(err, lineno, "no rows after the header");
-	else
-		ret = hand_over(&cur, frame, out);
+	if (!ret && want >= 0 && at.frame != want)
+		ret = fail(err, 0, "no frame %ld in it (its first frame is %ld)", want, at.first);
+	if (!ret)
+		ret = hand_over(&cur, at.frame, out);
 	free(cur.col[0]);
 	free(line);
 	return ret;
