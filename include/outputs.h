@@ -26,6 +26,7 @@
 #include "metrics.h"
 #include "outfile.h"
 #include "sim.h"
+#include "trajout.h"
 #include "video.h"
 
 enum outputs_kind {
@@ -45,7 +46,7 @@ struct outputs {
 	struct video *video;         /* the encoder, once open (video kinds) */
 	/* private */
 	struct outfile video_file;   /* temporary file behind a video */
-	struct outfile traj_file;
+	struct trajout *traj;        /* the --trajectory file and its writer thread */
 	struct outfile metrics_file;
 	int png_lock;                /* outfile_lock() of the PNG pattern, or -1 */
 	int want_metrics;            /* --metrics or --summary */

@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "report.h"
 #include "traj.h"
+#include "traj_h5.h"
+#include "zfile.h"
 
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
 
@@ -41,6 +43,30 @@ static void check_memory(const struct run_options *s, int dims, const struct sta
 		             bytes / 1073741824.0, phys / 1073741824.0);
 }
 
+/*
+ * Reads frame `want` (-1: the last) of the trajectory open as f, by its
+ * name's kind: HDF5 (read by name), gzip or zstd CSV (decompressed as it is
+ * read), or CSV.  Returns what traj_load() returns.
+ */
+static int load_any(const char *path, FILE *f, long want, struct traj_state *st, struct traj_error *te)
+{
+	enum zfile_kind kind = zfile_kind_of(path);
+
+	if (traj_h5_path(path))
+		return traj_h5_load(path, want, st, te);
+	if (kind == ZFILE_PLAIN)
+		return traj_load_frame(f, want, st, te);
+	FILE *z = zfile_reader(f, kind);
+	if (!z) {
+		memset(st, 0, sizeof(*st));
+		te->line = 0;
+		return -errno;
+	}
+	int err = traj_load_frame(z, want, st, te);
+	fclose(z);
+	return err;
+}
+
 /* Reads --init into st; bad input exits 2, no memory exits 1. */
 static void load_init(const struct run_options *s, struct traj_state *st)
 {
@@ -57,8 +83,11 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: cannot open '%s': %s", name, strerror(errno));
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
 		report_usage("--init: '%s' is a directory", name);
-	int err = traj_load(f, st, &te);
+	int err = load_any(s->init, f, s->init_frame, st, &te);
 	fclose(f);
+	if (err == -EBADMSG) /* zfile: not gzip or zstd data, or cut short */
+		report_usage("--init: '%s' line %ld: the %s data is damaged or cut short", name, te.line,
+		             zfile_kind_name(zfile_kind_of(s->init)));
 	if (err == -EINVAL && te.line)
 		report_usage("--init: '%s' line %ld: %s", name, te.line, te.what);
 	if (err == -EINVAL)
@@ -67,6 +96,8 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 		exit(EXIT_FAILURE);
 	}
+	if (err && !te.line)
+		report_usage("--init: cannot read '%s': %s", name, strerror(-err));
 	if (err)
 		report_usage("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 	if (st->n > (size_t)CLI_MAX_BOIDS)
@@ -87,6 +118,8 @@ static int take_file(struct config *c, const struct traj_state *st)
 	c->run.boids = st->n;
 	if (st->dims == 3)
 		c->sim.dims = 3;
+	if (st->predators >= 0 && !cli_given(c, "predators")) /* the file's flags, unless --predators */
+		c->sim.predators = (size_t)st->predators;
 	return 0;
 }
 
@@ -123,7 +156,8 @@ void start_preview(struct config *c)
 	FILE *f = c->run.init ? fopen(c->run.init, "r") : NULL;
 
 	/* a regular file only: reading a FIFO would take what the run is meant to read */
-	if (f && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && traj_load(f, &st, &te) == 0) {
+	if (f && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    load_any(c->run.init, f, c->run.init_frame, &st, &te) == 0) {
 		take_file(c, &st);
 		traj_state_release(&st);
 	}
