@@ -17,14 +17,26 @@ static const char pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
+/* Writes v (< 10^8) as exactly 8 digits, in 32-bit arithmetic. */
+static void eight(char *out, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(out, pairs + 2 * (hi / 100), 2);
+	memcpy(out + 2, pairs + 2 * (hi % 100), 2);
+	memcpy(out + 4, pairs + 2 * (lo / 100), 2);
+	memcpy(out + 6, pairs + 2 * (lo % 100), 2);
+}
+
 /* Writes q (< 10^17) as exactly 17 digits. */
 static void seventeen(char *out, uint64_t q)
 {
-	for (int i = 15; i >= 1; i -= 2) {
-		memcpy(out + i, pairs + 2 * (q % 100), 2);
-		q /= 100;
-	}
-	out[0] = (char)('0' + q);
+	uint64_t top = q / 100000000;          /* < 10^9 */
+	uint32_t first = (uint32_t)(top / 100000000);
+
+	out[0] = (char)('0' + first);
+	eight(out + 1, (uint32_t)(top % 100000000));
+	eight(out + 9, (uint32_t)(q % 100000000));
 }
 
 size_t fmtnum_ulong(char *out, unsigned long v)
@@ -50,13 +62,22 @@ size_t fmtnum_ulong(char *out, unsigned long v)
  */
 static int digits17(uint64_t m, int e2, double a, uint64_t *digits, int *exp10)
 {
+	/* 10^-7 .. 10^17: the guess below is checked exactly anyway */
+	static const double p10d[25] = {
+		1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17 };
 	static const uint64_t p10[20] = {
 		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
 		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
 		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
 		100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL };
 	const uint64_t lo = p10[16], hi = p10[17];
-	int x = (int)floor(log10(a)); /* may be one off near a power of ten: corrected below */
+	/* floor(log10(2^e)) (78913 / 2^18 is log10(2) to 6 digits, exact for |e| < 1650), then
+	 * one more when a reaches the next power: a guess, one off at worst, corrected below */
+	int e = e2 + 52;
+	int x = e >= 0 ? (e * 78913) >> 18 : -((-e * 78913 + (1 << 18) - 1) >> 18);
+	if (x >= -7 && x < 17 && a >= p10d[x + 8])
+		x++;
 
 	for (int tries = 0; tries < 4; tries++) {
 		int k = 16 - x; /* a * 10^k has 17 digits before the point */

@@ -29,9 +29,15 @@ struct traj_h5 {
 	void *buf;                     /* one frame of one dataset, interleaved */
 };
 
-/* HDF5 prints its error stack on stderr by default: every entry turns it off. */
+/*
+ * HDF5 prints its error stack on stderr by default: every entry turns it
+ * off.  And the library's exit handler is never installed: after a failed
+ * close (a full disk) it closes the file again at exit and crashes (1.10);
+ * the file is being removed anyway, and our objects are all closed.
+ */
 static void quiet(void)
 {
+	H5dont_atexit(); /* before the library starts; later calls do nothing */
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
