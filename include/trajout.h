@@ -53,6 +53,9 @@ struct trajout_options {
 
 struct trajout;
 
+/* The bytes the queue of frame copies holds for n boids in dims dimensions (for memory checks). */
+double trajout_queue_bytes(size_t n, int dims);
+
 /*
  * Creates the file (temporary name), writes the header or the HDF5
  * metadata and starts the writer thread (the stop signals blocked in it).

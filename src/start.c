@@ -15,6 +15,7 @@
 #include "report.h"
 #include "traj.h"
 #include "traj_h5.h"
+#include "trajout.h"
 #include "zfile.h"
 
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
@@ -35,6 +36,8 @@ static void check_memory(const struct run_options *s, int dims, const struct sta
 	                                                           * nvz, and 6 copies, not 4) */
 	double flock = n * (doubles * 8 + 4 * 4) * 2;             /* sim arrays, grids, metrics */
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
+	if (s->trajectory) /* the frames queued for the trajectory's thread */
+		bytes += trajout_queue_bytes(s->boids, dims);
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
 	if (phys > 0 && bytes > 0.8 * phys)

@@ -117,6 +117,19 @@ static int slots_for(size_t frame_bytes)
 	return frame_bytes <= (32u << 20) ? 4 : frame_bytes <= (128u << 20) ? 3 : 2;
 }
 
+/* One frame's copy: n boids' positions and velocities. */
+static size_t frame_bytes_of(size_t n, int dims)
+{
+	return n * 2 * (size_t)dims * sizeof(double);
+}
+
+double trajout_queue_bytes(size_t n, int dims)
+{
+	size_t b = frame_bytes_of(n, dims);
+
+	return (double)b * slots_for(b);
+}
+
 /* The file's beginning: the CSV header, or the HDF5 datasets and metadata. */
 static int start_file(struct trajout *t)
 {
@@ -177,7 +190,7 @@ static void free_queue(struct trajout *t)
 int trajout_open(struct trajout **out, const struct trajout_options *o)
 {
 	struct trajout *t = calloc(1, sizeof(*t));
-	size_t frame_bytes = o->n * 2 * (size_t)o->dims * sizeof(double);
+	size_t frame_bytes = frame_bytes_of(o->n, o->dims);
 	int err;
 
 	*out = NULL;
