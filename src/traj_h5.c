@@ -144,7 +144,11 @@ static int put_metadata(hid_t file, const struct traj_h5_info *in)
 	bad |= put_long(file, "frames", 0);
 	if (bad)
 		return -1;
-	hid_t g = H5Gcreate2(file, "settings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+	hid_t g = gcpl < 0 || H5Pset_obj_track_times(gcpl, 0) < 0 ? -1 :
+	          H5Gcreate2(file, "settings", H5P_DEFAULT, gcpl, H5P_DEFAULT);
+	if (gcpl >= 0)
+		H5Pclose(gcpl);
 	if (g < 0)
 		return -1;
 	for (size_t i = 0; i < in->nsettings && !bad; i++) {
@@ -167,6 +171,7 @@ static hid_t growing(hid_t file, const char *name, hid_t type, int rank, const h
 	hid_t d = -1;
 
 	if (space >= 0 && plist >= 0 && H5Pset_chunk(plist, rank, chunk) >= 0 &&
+	    H5Pset_obj_track_times(plist, 0) >= 0 && /* no clock in the file: the same run, the same bytes */
 	    (!deflate || (H5Pset_shuffle(plist) >= 0 && H5Pset_deflate(plist, (unsigned)deflate) >= 0)))
 		d = H5Dcreate2(file, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
 	if (plist >= 0)
@@ -187,8 +192,11 @@ static int put_predators(hid_t file, size_t n, size_t predators)
 		return -ENOMEM;
 	memset(flag, 1, predators < n ? predators : n);
 	hid_t space = H5Screate_simple(1, &dim, NULL);
-	hid_t d = space < 0 ? -1 : H5Dcreate2(file, "predator", H5T_STD_U8LE, space, H5P_DEFAULT,
-	                                      H5P_DEFAULT, H5P_DEFAULT);
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	hid_t d = space < 0 || dcpl < 0 || H5Pset_obj_track_times(dcpl, 0) < 0 ? -1 :
+	          H5Dcreate2(file, "predator", H5T_STD_U8LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	if (dcpl >= 0)
+		H5Pclose(dcpl);
 	if (d >= 0 && H5Dwrite(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, flag) >= 0)
 		ret = 0;
 	if (d >= 0)
@@ -229,7 +237,11 @@ int traj_h5_create(struct traj_h5 **out, const char *path, const struct traj_h5_
 		goto fail;
 	}
 	errno = 0;
-	h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	hid_t fcpl = H5Pcreate(H5P_FILE_CREATE); /* the root group's times too */
+	if (fcpl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0)
+		h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+	if (fcpl >= 0)
+		H5Pclose(fcpl);
 	if (h->file < 0)
 		goto h5fail;
 	hid_t type = in->single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
