@@ -41,6 +41,22 @@ static void quiet(void)
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
+/*
+ * File access without HDF5's file locks: the file written is our own
+ * temporary file, and on network filesystems (NFS, Lustre) the locks fail
+ * (ENOLCK) where plain reads and writes work.  -1 on failure.
+ */
+static hid_t no_locks(void)
+{
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+
+	if (fapl >= 0 && H5Pset_file_locking(fapl, 0, 1) < 0) {
+		H5Pclose(fapl);
+		return -1;
+	}
+	return fapl;
+}
+
 /* The error of a failed HDF5 call: the system's when it set one (ENOSPC), else -EIO. */
 static int h5_error(void)
 {
@@ -238,8 +254,11 @@ int traj_h5_create(struct traj_h5 **out, const char *path, const struct traj_h5_
 	}
 	errno = 0;
 	hid_t fcpl = H5Pcreate(H5P_FILE_CREATE); /* the root group's times too */
-	if (fcpl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0)
-		h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+	hid_t fapl = no_locks();
+	if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0)
+		h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+	if (fapl >= 0)
+		H5Pclose(fapl);
 	if (fcpl >= 0)
 		H5Pclose(fcpl);
 	if (h->file < 0)
@@ -528,7 +547,11 @@ int traj_h5_load(const char *path, long want, struct traj_state *out, struct tra
 		ret = errno && errno != ENOENT ? -errno : fail(err, "not an HDF5 file");
 		goto done;
 	}
-	if ((r.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
+	hid_t fapl = no_locks();
+	r.file = fapl < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl);
+	if (fapl >= 0)
+		H5Pclose(fapl);
+	if (r.file < 0) {
 		ret = fail(err, "cannot open it as HDF5 (damaged?)");
 		goto done;
 	}
