@@ -250,6 +250,16 @@ Test(trajfmt, init_from_h5_gz_and_zst_continues_exactly)
 	cr_assert_eq(tc_boids("--init p.h5 --print-config"), 0, "%s", tc_stderr());
 	cr_assert(strstr(tc_stdout(), "\npredators = 5\n") && strstr(tc_stdout(), "\nboids = 9\n"),
 	          "%s", tc_stdout());
+	/* a CSV's predator column too, in any place the header puts it; --predators still wins */
+	cr_assert_eq(tc_sh("printf 'predator,x,y,vx,vy\\n1,1,2,0,1\\n1,3,4,1,0\\n0,5,6,1,1\\n' > p.csv"), 0);
+	cr_assert_eq(tc_boids("--init p.csv --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\npredators = 2\n") && strstr(tc_stdout(), "\nboids = 3\n"),
+	          "%s", tc_stdout());
+	cr_assert_eq(tc_boids("--init p.csv --predators 1 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\npredators = 1\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_sh("printf 'x,y,vx,vy,predator\\n1,2,0,1,0\\n3,4,1,0,1\\n' > q.csv"), 0);
+	cr_assert_eq(tc_boids("--init q.csv --print-config"), 2);
+	cr_assert(strstr(tc_stderr(), "'q.csv' line 3: predator 1 after a boid that is not one"), "%s", tc_stderr());
 }
 
 /* -------------------------------------------------- bad files, bad options */
