@@ -8,7 +8,7 @@
  * trajectory's positions and velocities live, by exact 128-bit integer
  * arithmetic (the double times a power of ten, shifted, with its remainder
  * for the rounding); anything else goes to snprintf.  So the text is
- * printf's by construction; tests/test_traj_formats.c holds it against
+ * printf's by construction; tests/test_trajfmt.c holds it against
  * snprintf over millions of random doubles.
  */
 #ifndef BOIDS_FMTNUM_H

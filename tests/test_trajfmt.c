@@ -91,7 +91,7 @@ Test(trajfmt, fmtnum_writes_what_printf_writes)
 		snprintf(b, sizeof(b), "%.17g", edge[i]);
 		cr_expect_str_eq(a, b);
 	}
-	for (long i = 0; i < 300000; i++) { /* 300,000 here; 20 million once, by hand */
+	for (long i = 0; i < 300000; i++) { /* 300,000 here; 100 million once, by hand */
 		double v = some_double(i);
 		size_t n = fmtnum_g17(a, v);
 		snprintf(b, sizeof(b), "%.17g", v);
