@@ -66,7 +66,7 @@ static const struct cli_choice quality_names[] = {
 	{ "draft", VIDEO_QUALITY_DRAFT }, { "web", VIDEO_QUALITY_WEB }, { "high", VIDEO_QUALITY_HIGH },
 	{ "archive", VIDEO_QUALITY_ARCHIVE }, END };
 static const struct cli_choice draw_names[] = {
-	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, END };
+	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, { "points", RENDER_DRAW_POINTS }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
@@ -97,6 +97,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_FLAG(f)     CLI_FLAG, AT(f, int)
 #define T_COLOR(f)    CLI_COLOR, AT(f, uint32_t)
 #define T_FIELD       CLI_FIELD, AT(sim.width, double)          /* and sim.height */
+#define T_BOX(f)      CLI_BOX, AT(f[0], double)                 /* and f[1], f[2] */
 #define T_MODEL       CLI_MODEL, AT(sim.model, const struct boids_model *)
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
@@ -119,7 +120,9 @@ static const struct cli_option options[] = {
 	{ "boids", 'n', T_COUNT(run.boids), "100", 1, CLI_MAX_BOIDS, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "number of boids, predators included", NULL },
 	{ "size", 's', T_FIELD, "640x360", 1, CLI_MAX_FIELD, CLI_BRIEF, "WxH", "px", S_MODEL,
-	  "field size", NULL },
+	  "output size, as ffmpeg's -s; without --field also the field's", NULL },
+	{ "field", 0, T_BOX(run.field), "", 1, CLI_MAX_SPAN, CLI_BRIEF, "WxH[xD]", "px", S_MODEL,
+	  "the field the flock flies in, drawn fitted into -s (none: the field is -s)", NULL },
 	{ "dims", 0, T_INT(sim.dims), "2", 2, 3, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "2: a plane; 3: a box as deep as --depth", NULL },
 	{ "depth", 0, T_DOUBLE(sim.depth), "0", 0, CLI_MAX_FIELD, 0, "D", "px", S_MODEL,
@@ -335,7 +338,7 @@ static const struct cli_option options[] = {
 	{ "antialias", 0, T_ENUM(render.antialias, enum render_antialias), "good", 0, 0, 0, "MODE", NULL, S_DRAW,
 	  "none, fast, good or best", aa_names },
 	{ "draw", 0, T_ENUM(render.draw, enum render_draw), "exact", 0, 0, CLI_BRIEF, "MODE", NULL, S_DRAW,
-	  "exact or fast (big flocks; edges IoU >= .99)", draw_names },
+	  "exact, fast (big flocks; edges IoU >= .99) or points (millions: a point a boid)", draw_names },
 	{ "camera", 0, T_CAMERA, "front", 0, 0, CLI_BRIEF, "WHERE", NULL, S_DRAW,
 	  "3D: front, orbit or X,Y,Z[,TX,TY,TZ]", NULL },
 	{ "fov", 0, T_DOUBLE(render.camera.fov), "50", 1, 170, 0, "DEG", "deg", S_DRAW,
@@ -593,6 +596,44 @@ bad:
 	return errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, CUT(v));
 }
 
+/* --field WxH or WxHxD (whole pixels in [min, max]) into b[3], D 0 when not given;
+ * empty: no field of its own (all 0). */
+static int parse_box(const struct cli_option *o, const char *v, double b[3],
+                     char *err, size_t errlen)
+{
+	long max = (long)o->max, side[3] = { 0, 0, 0 };
+	const char *p = v;
+	int n = 0;
+
+	if (!*v) {
+		b[0] = b[1] = b[2] = 0;
+		return 0;
+	}
+	for (; n < 3; n++) {
+		char *end;
+		if (starts_badly(p) || !isdigit((unsigned char)*p))
+			goto bad;
+		errno = 0;
+		side[n] = strtol(p, &end, 10);
+		if (errno == ERANGE || side[n] < 1 || side[n] > max)
+			return errf(err, errlen, "--%s: %s is out of range (each side from 1 to %ld)",
+			            o->name, CUT(v), max);
+		if (!*end)
+			break;
+		if ((*end != 'x' && *end != 'X') || n == 2)
+			goto bad;
+		p = end + 1;
+	}
+	if (n < 1)
+		goto bad;
+	for (int k = 0; k < 3; k++)
+		b[k] = (double)side[k];
+	return 0;
+bad:
+	return errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH such as 151800x151800",
+	            o->name, CUT(v));
+}
+
 static int parse_enum(const struct cli_option *o, const char *v, int *out,
                       char *err, size_t errlen)
 {
@@ -646,7 +687,8 @@ static int parse_flag(const struct cli_option *o, const char *v, int *out,
 	return errf(err, errlen, "--%s: '%s' is not yes or no", o->name, CUT(v));
 }
 
-/* Parses "a,b" or "a,b,c" (count numbers) as finite doubles within +-LIM. */
+/* Parses "a,b" or "a,b,c" (count numbers) as finite doubles within +-CLI_MAX_SPAN
+ * (positions: a field may be that wide). */
 static int parse_tuple(const char *v, double *out, int count)
 {
 	const char *p = v;
@@ -657,7 +699,7 @@ static int parse_tuple(const char *v, double *out, int count)
 			return -1;
 		errno = 0;
 		out[i] = strtod(p, &end);
-		if (end == p || !isfinite(out[i]) || fabs(out[i]) > LIM)
+		if (end == p || !isfinite(out[i]) || fabs(out[i]) > (double)CLI_MAX_SPAN)
 			return -1;
 		if (i < count - 1 && *end != ',')
 			return -1;
@@ -696,7 +738,7 @@ static int parse_circle(struct run_options *run, const struct cli_option *o, con
 	else if (n == 3)
 		c[3] = c[2], c[2] = NAN; /* X,Y,R: no Z */
 	if (!(c[3] > 0))
-		return errf(err, errlen, "--%s: '%s' is not X,Y,R or X,Y,Z,R (numbers within 1e6, R above 0)",
+		return errf(err, errlen, "--%s: '%s' is not X,Y,R or X,Y,Z,R (numbers within 1e9, R above 0)",
 		            o->name, CUT(v));
 	if (run->obstacles_n >= CONFIG_MAX_OBSTACLES)
 		return errf(err, errlen, "--%s: more than %d obstacles", o->name, CONFIG_MAX_OBSTACLES);
@@ -743,7 +785,7 @@ static int parse_camera(struct camera_setup *cam, const struct cli_option *o, co
 	}
 	int aim = parse_tuple(v, c, 6) == 0;
 	if (!aim && parse_tuple(v, c, 3) != 0)
-		return errf(err, errlen, "--%s: '%s' is not front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ (numbers within 1e6)",
+		return errf(err, errlen, "--%s: '%s' is not front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ (numbers within 1e9)",
 		            o->name, CUT(v));
 	cam->mode = CAMERA_AT;
 	cam->at_given = aim;
@@ -779,6 +821,8 @@ static int set_value(struct config *c, const struct cli_option *o, const char *v
 		return parse_double(o, v, field, err, errlen);
 	case CLI_FIELD:
 		return parse_size(o, v, &c->sim.width, &c->sim.height, err, errlen);
+	case CLI_BOX:
+		return parse_box(o, v, field, err, errlen);
 	case CLI_ENUM:
 		return parse_enum(o, v, field, err, errlen);
 	case CLI_MODEL:
@@ -1143,6 +1187,44 @@ static int check_across(struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --field: the flock flies in the field, -s (times --scale) is the picture,
+ * and the field is drawn fitted into it: scaled by the smaller of the two
+ * ratios and centred (in 3D the camera frames the box, so only the scale
+ * changes).  Without --field, -s is the field and the picture is -s x
+ * --scale, as always.  Sets the picture size, sim's field, render's scale
+ * and offset; 0 or -1 (err says why).
+ */
+static int fit_field(struct config *c, char *err, size_t errlen)
+{
+	const double *f = c->run.field;
+	double pw = round(c->sim.width * c->render.scale), ph = round(c->sim.height * c->render.scale);
+
+	c->render.width = (int)pw;
+	c->render.height = (int)ph;
+	c->render.offset[0] = c->render.offset[1] = 0;
+	if (!(f[0] > 0))
+		return 0;
+	if (f[2] > 0 && c->sim.dims != 3)
+		return errf(err, errlen, "--field: %.0fx%.0fx%.0f has a depth: give WxH, or --dims 3", f[0], f[1], f[2]);
+	if (f[2] > 0 && cli_given(c, "depth"))
+		return errf(err, errlen, "--field and --depth both give the depth: give one");
+	c->run.typed_size[0] = c->sim.width; /* for --print-config */
+	c->run.typed_size[1] = c->sim.height;
+	c->run.typed_scale = c->render.scale;
+	c->sim.width = f[0];
+	c->sim.height = f[1];
+	if (f[2] > 0)
+		c->sim.depth = f[2];
+	double fit = fmin(pw / f[0], ph / f[1]);
+	c->render.scale = fit;
+	if (c->sim.dims != 3) {
+		c->render.offset[0] = (pw - f[0] * fit) / 2;
+		c->render.offset[1] = (ph - f[1] * fit) / 2;
+	}
+	return 0;
+}
+
 /* What the modules read that nobody types: each from the settings it follows. */
 static void link_modules(struct config *c)
 {
@@ -1150,8 +1232,6 @@ static void link_modules(struct config *c)
 
 	if (!(c->sim.depth > 0)) /* --depth 0: as deep as the field's smaller side */
 		c->sim.depth = fmin(c->sim.width, c->sim.height);
-	c->render.width = (int)lround(c->sim.width * c->render.scale);
-	c->render.height = (int)lround(c->sim.height * c->render.scale);
 	c->sim.noise_seed = run->seed;    /* processing's jitter */
 	c->render.noise_seed = run->seed; /* the noise background's clouds */
 	if (c->sim.target_mode != SIM_TARGET_FIXED) {
@@ -1190,7 +1270,7 @@ static int resolve(struct config *c, char *err, size_t errlen)
 {
 	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
 	    quality_defaults(c, err, errlen) != 0 ||
-	    check_across(c, err, errlen) != 0)
+	    check_across(c, err, errlen) != 0 || fit_field(c, err, errlen) != 0)
 		return -1;
 	link_modules(c);
 	if (camera_check(&c->render.camera, c->render.box) != 0)
@@ -1382,6 +1462,8 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		break;
 	case CLI_DOUBLE: {
 		double v = *(const double *)field;
+		if (c->run.field[0] > 0 && o->offset == offsetof(struct config, render.scale))
+			v = c->run.typed_scale; /* as typed: render's is the field's fit (fit_field()) */
 		if ((o->flags & CLI_AUTO) && v < o->min) {
 			snprintf(buf, len, "auto");
 			break;
@@ -1396,9 +1478,20 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		}
 		break;
 	}
-	case CLI_FIELD:
-		snprintf(buf, len, "%.0fx%.0f", c->sim.width, c->sim.height);
+	case CLI_FIELD: /* with --field, -s as typed (fit_field()): the field is --field's */
+		snprintf(buf, len, "%.0fx%.0f", c->run.field[0] > 0 ? c->run.typed_size[0] : c->sim.width,
+		         c->run.field[0] > 0 ? c->run.typed_size[1] : c->sim.height);
 		break;
+	case CLI_BOX: {
+		const double *b = field;
+		if (!(b[0] > 0))
+			buf[0] = 0;
+		else if (b[2] > 0)
+			snprintf(buf, len, "%.0fx%.0fx%.0f", b[0], b[1], b[2]);
+		else
+			snprintf(buf, len, "%.0fx%.0f", b[0], b[1]);
+		break;
+	}
 	case CLI_STRING: {
 		const char *v = string_value(c, o);
 		snprintf(buf, len, "%s", v ? v : "");
@@ -1534,7 +1627,7 @@ static void put_json_string(FILE *f, const char *s)
 static void put_json_bound(FILE *f, const char *name, const struct cli_option *o, double v)
 {
 	int numeric = o->type == CLI_LONG || o->type == CLI_INT || o->type == CLI_COUNT ||
-	              o->type == CLI_DOUBLE || o->type == CLI_FIELD;
+	              o->type == CLI_DOUBLE || o->type == CLI_FIELD || o->type == CLI_BOX;
 
 	if (numeric && fabs(v) < BIG)
 		fprintf(f, ", \"%s\": %.17g", name, v);
@@ -1546,7 +1639,7 @@ void cli_print_options_json(FILE *f)
 {
 	static const char *const type_names[] = {
 		[CLI_LONG] = "integer", [CLI_INT] = "integer", [CLI_COUNT] = "integer",
-		[CLI_U64] = "unsigned", [CLI_DOUBLE] = "number", [CLI_FIELD] = "size",
+		[CLI_U64] = "unsigned", [CLI_DOUBLE] = "number", [CLI_FIELD] = "size", [CLI_BOX] = "box",
 		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
 		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
 		[CLI_TARGET] = "target", [CLI_CAMERA] = "camera", [CLI_ACTION] = "action",

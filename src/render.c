@@ -64,6 +64,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "points.h"
 #include "rng.h"
 
 #define NPTS 5                       /* points of every outline, the origin twice */
@@ -165,6 +166,7 @@ struct renderer {
 	double *trail_uv;            /* 3D: the trail's projected points, u then v (trail_cap each) */
 	size_t trail_cap;
 	struct depth_key *spheres;   /* 3D: the obstacles in front of the camera, back to front */
+	struct points pts;           /* --draw points: the coverage sums (points.h) */
 };
 
 /* The article's outline; its nose (0,10) is the boid's front. */
@@ -270,6 +272,7 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->width = width;
 	p->height = height;
 	p->scale = 1;
+	p->offset[0] = p->offset[1] = 0;
 	p->shape = RENDER_CURVE;
 	p->outline = RENDER_OUTLINE_LISTING;
 	p->paint = RENDER_FILL;
@@ -322,7 +325,7 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->predator_size) && p->predator_size > 0 &&
 	       (p->background_style == RENDER_BG_FLAT || p->background_style == RENDER_BG_NOISE) &&
 	       (p->obstacles_n == 0 || p->obstacles) &&
-	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST) &&
+	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST || p->draw == RENDER_DRAW_POINTS) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
 }
 
@@ -876,7 +879,8 @@ int render_new(struct renderer **out, const struct render_params *p)
 	cairo_set_line_width(r->cr, 1); /* the canvas's default lineWidth */
 	r->data = cairo_image_surface_get_data(r->surface);
 	r->stride = cairo_image_surface_get_stride(r->surface);
-	if (p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE && (err = masks_setup(r)) != 0)
+	if (p->draw == RENDER_DRAW_POINTS ? (err = points_init(&r->pts, p->width, p->height)) != 0 :
+	    p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE && (err = masks_setup(r)) != 0)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = make_backdrop(r)) != 0)
 		goto fail;
@@ -1233,7 +1237,8 @@ static int cairo_mask_at(struct renderer *r, const struct placed *b, const cairo
 /* Is boid b's outline (within its reach of its centre) on the picture?  Never NaN or infinity to Cairo. */
 static int on_picture(const struct renderer *r, const struct placed *b)
 {
-	double px = b->x * r->p.scale, py = b->y * r->p.scale, reach = boid_reach(r, b->size);
+	double px = b->x * r->p.scale + r->p.offset[0], py = b->y * r->p.scale + r->p.offset[1];
+	double reach = boid_reach(r, b->size);
 
 	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&
 	       py >= -reach && py <= r->p.height + reach;
@@ -1926,6 +1931,73 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
 	return 0;
 }
 
+/* ------------------------------------------------------------ points */
+
+/*
+ * --draw points (points.h): the background and the obstacles (3D: the
+ * floor, the box's edges and the spheres, back to front), then every boid
+ * but the predators added up as points and composed in the boids' colour,
+ * then the predators one by one over them, then the target marker.  The
+ * field's matrix `base` takes a point to the picture (it only scales and
+ * moves); in 3D the camera's projection comes first and the fog is the
+ * points' weight.  No trails, no --show-ranges.
+ */
+static int draw_points(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
+{
+	const struct render_params *p = &r->p;
+	size_t np = v->predators < v->n ? v->predators : v->n;
+	struct camera cam;
+	struct fog_range f = { 0, 1 };
+	double at[3], u, w, d;
+
+	paint_background(r);
+	points_clear(&r->pts);
+	if (!v->z) {
+		draw_obstacles(r);
+		cairo_surface_flush(r->surface);
+		points_plane(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0);
+	} else {
+		int err = room_3d(r, 0, 0); /* the spheres' list */
+		if (err)
+			return err;
+		camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+		f = box_depths(&cam, p->box);
+		if (p->ground)
+			draw_ground(r, &cam, &f);
+		if (p->box_edges)
+			draw_box_edges(r, &cam, &f);
+		for (size_t k = 0, m = place_spheres(r, &cam); k < m; k++)
+			draw_sphere(r, &cam, &f, &p->obstacles[r->spheres[k].i]);
+		cairo_surface_flush(r->surface);
+		for (size_t i = np; i < v->n; i++) {
+			at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
+			if (camera_project(&cam, at, &u, &w, &d))
+				points_add(&r->pts, u * base->xx + base->x0, w * base->yy + base->y0,
+				           (unsigned)lround(POINTS_WHOLE * (1 - p->fog * depth_place(&f, d))));
+		}
+	}
+	points_compose(&r->pts, r->data, r->stride, p->boid_color);
+	for (size_t i = 0; i < np; i++) { /* the predators, in index order, over the flock */
+		unsigned q = POINTS_WHOLE;
+		u = v->x[i], w = v->y[i];
+		if (v->z) {
+			at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
+			if (!camera_project(&cam, at, &u, &w, &d))
+				continue;
+			q = (unsigned)lround(POINTS_WHOLE * (1 - p->fog * depth_place(&f, d)));
+		}
+		points_blend_one(r->data, r->stride, p->width, p->height, u * base->xx + base->x0,
+		                 w * base->yy + base->y0, q, p->predator_color);
+	}
+	cairo_surface_mark_dirty(r->surface);
+	if (v->has_target && !v->z)
+		draw_target(r, v->target_x, v->target_y);
+	at[0] = v->target_x, at[1] = v->target_y, at[2] = v->target_z;
+	if (v->has_target && v->z && camera_project(&cam, at, &u, &w, &d))
+		draw_target(r, u, w);
+	return 0;
+}
+
 int render_frame(struct renderer *r, const struct render_view *v)
 {
 	cairo_t *cr = r->cr;
@@ -1936,14 +2008,17 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	cairo_save(cr);
 	if (p->grid == RENDER_GRID_GDI)
 		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
+	if (p->offset[0] != 0 || p->offset[1] != 0)
+		cairo_translate(cr, p->offset[0], p->offset[1]); /* --field: centred */
 	cairo_scale(cr, p->scale, p->scale);
 	cairo_get_matrix(cr, &base);
 	/* nothing but the background under the boids (3D: obstacles come between runs): the
 	 * bands paint it band by band */
 	int paint = r->masks && v->trail_len <= 1 && (v->z ? !p->ground && !p->box_edges : !p->obstacles_n);
-	if (!paint)
+	if (!paint && p->draw != RENDER_DRAW_POINTS)
 		paint_background(r);
-	int err = v->z ? draw_3d(r, v, &base, &paint) : draw_2d(r, v, &base, &paint);
+	int err = p->draw == RENDER_DRAW_POINTS ? draw_points(r, v, &base) :
+	          v->z ? draw_3d(r, v, &base, &paint) : draw_2d(r, v, &base, &paint);
 	cairo_restore(cr);
 	cairo_surface_flush(r->surface);
 	return err ? err : cairo_error_code(cairo_status(cr));
@@ -2010,5 +2085,6 @@ void render_free(struct renderer *r)
 	free(r->order);
 	free(r->trail_uv);
 	free(r->spheres);
+	points_release(&r->pts);
 	free(r);
 }
