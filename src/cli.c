@@ -120,12 +120,12 @@ static const struct cli_option options[] = {
 	{ "boids", 'n', T_COUNT(run.boids), "100", 1, CLI_MAX_BOIDS, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "number of boids, predators included", NULL },
 	{ "size", 's', T_FIELD, "640x360", 1, CLI_MAX_FIELD, CLI_BRIEF, "WxH", "px", S_MODEL,
-	  "output size, as ffmpeg's -s; without --field also the field's", NULL },
-	{ "field", 0, T_BOX(run.field), "", 1, CLI_MAX_SPAN, CLI_BRIEF, "WxH[xD]", "px", S_MODEL,
-	  "the field the flock flies in, drawn fitted into -s (none: the field is -s)", NULL },
+	  "output size, as ffmpeg's -s; see --field", NULL },
+	{ "field", 0, T_BOX(run.field), "", 1, CLI_MAX_SPAN, 0, "WxH[xD]", "px", S_MODEL,
+	  "the flock's field (up to 1e9 px a side), drawn fitted into -s; none: -s is the field", NULL },
 	{ "dims", 0, T_INT(sim.dims), "2", 2, 3, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "2: a plane; 3: a box as deep as --depth", NULL },
-	{ "depth", 0, T_DOUBLE(sim.depth), "0", 0, CLI_MAX_FIELD, 0, "D", "px", S_MODEL,
+	{ "depth", 0, T_DOUBLE(sim.depth), "0", 0, CLI_MAX_SPAN, 0, "D", "px", S_MODEL,
 	  "3D: the box's depth (0: the smaller of width and height)", NULL },
 	{ "seed", 0, T_U64(run.seed), "1", 0, 0, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "seed of the initial flock", NULL },
@@ -338,7 +338,7 @@ static const struct cli_option options[] = {
 	{ "antialias", 0, T_ENUM(render.antialias, enum render_antialias), "good", 0, 0, 0, "MODE", NULL, S_DRAW,
 	  "none, fast, good or best", aa_names },
 	{ "draw", 0, T_ENUM(render.draw, enum render_draw), "exact", 0, 0, CLI_BRIEF, "MODE", NULL, S_DRAW,
-	  "exact, fast (big flocks; edges IoU >= .99) or points (millions: a point a boid)", draw_names },
+	  "exact, fast (IoU >= .99) or points (millions)", draw_names },
 	{ "camera", 0, T_CAMERA, "front", 0, 0, CLI_BRIEF, "WHERE", NULL, S_DRAW,
 	  "3D: front, orbit or X,Y,Z[,TX,TY,TZ]", NULL },
 	{ "fov", 0, T_DOUBLE(render.camera.fov), "50", 1, 170, 0, "DEG", "deg", S_DRAW,
@@ -1207,8 +1207,9 @@ static int fit_field(struct config *c, char *err, size_t errlen)
 		return 0;
 	if (f[2] > 0 && c->sim.dims != 3)
 		return errf(err, errlen, "--field: %.0fx%.0fx%.0f has a depth: give WxH, or --dims 3", f[0], f[1], f[2]);
-	if (f[2] > 0 && cli_given(c, "depth"))
-		return errf(err, errlen, "--field and --depth both give the depth: give one");
+	if (f[2] > 0 && cli_given(c, "depth") && c->sim.depth != f[2])
+		return errf(err, errlen, "--field (depth %.0f) and --depth (%g) contradict each other: give one",
+		            f[2], c->sim.depth);
 	c->run.typed_size[0] = c->sim.width; /* for --print-config */
 	c->run.typed_size[1] = c->sim.height;
 	c->run.typed_scale = c->render.scale;

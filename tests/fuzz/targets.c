@@ -266,9 +266,19 @@ static void fuzz_check_settings(const struct config *c)
 		}
 		case CLI_DOUBLE: {
 			double v = *(const double *)f;
+			if (c->run.field[0] > 0 && o->offset == offsetof(struct config, render.scale))
+				v = c->run.typed_scale; /* render's is the field's fit */
 			FUZZ_CHECK(((o->flags & CLI_AUTO) && v == o->min - 1) ||
 			           (fuzz_in(v, o->min, o->max) && !((o->flags & CLI_GT_MIN) && v == o->min)),
 			           "--%s %g", o->name, v);
+			break;
+		}
+		case CLI_BOX: {
+			const double *b = f;
+			FUZZ_CHECK((b[0] == 0 && b[1] == 0 && b[2] == 0) ||
+			           (fuzz_in(b[0], o->min, o->max) && fuzz_in(b[1], o->min, o->max) &&
+			            (b[2] == 0 || fuzz_in(b[2], o->min, o->max))),
+			           "--%s %gx%gx%g", o->name, b[0], b[1], b[2]);
 			break;
 		}
 		case CLI_STRING: {
@@ -356,6 +366,9 @@ static void fuzz_check_same(const struct config *a, const struct config *b, cons
 			break;
 		case CLI_FIELD:
 			same = a->sim.width == b->sim.width && a->sim.height == b->sim.height;
+			break;
+		case CLI_BOX:
+			same = memcmp(fa, fb, 3 * sizeof(double)) == 0;
 			break;
 		case CLI_STRING: {
 			const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;
