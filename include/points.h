@@ -16,6 +16,12 @@
  * dense).  A weight below a whole point (256ths) scales a point's shares:
  * 3D's fog, which then equals blending its colour toward a flat background.
  *
+ * The sums are a picture's worth of whole numbers, far bigger than a
+ * cache, and boids in index order land anywhere on it: a point is first
+ * filed by its band of rows (a band is at most 256 KB of sums) and the
+ * band's points are added together when its bucket fills, so that the
+ * additions run within a cached band, not across the picture.
+ *
  * Pixel format: Cairo's ARGB32 (0xAARRGGBB, native endian, opaque).
  * Start at points_plane(); points_compose() paints what was added.
  */
@@ -28,19 +34,27 @@
 #define POINTS_WHOLE 256   /* a point's full weight */
 #define POINTS_PIXEL 65536 /* a pixel's full coverage, in the accumulator's units */
 
+/* A point filed in its band: the pixel of its first share, and fx | fy << 8 | q << 16. */
+struct points_rec {
+	uint32_t at, w;
+};
+
 struct points {
 	uint32_t *acc;          /* width x height coverage sums, saturating at UINT32_MAX */
 	int width, height;      /* picture size, pixels */
+	int shift;              /* a band is 1 << shift rows */
+	int bands;
+	struct points_rec *rec; /* bands x POINTS_BUCKET points not added yet, by band */
+	uint32_t *held;         /* per band: how many */
 };
+
+#define POINTS_BUCKET 8192  /* points a band holds before they are added */
 
 /* Makes an accumulator for a width x height picture, all 0.  Returns 0 or -ENOMEM. */
 int points_init(struct points *pt, int width, int height);
 
 /* Frees what points_init() allocated; may be called again after it. */
 void points_release(struct points *pt);
-
-/* Sets every sum back to 0. */
-void points_clear(struct points *pt);
 
 /*
  * Adds a point centred at (u, v) (picture pixels) with weight q (0 ..
@@ -59,9 +73,10 @@ void points_plane(struct points *pt, const double *x, const double *y, size_t fr
 /*
  * Blends every pixel of the ARGB32 picture (width x height, rows `stride`
  * bytes apart) toward rgb (0xRRGGBB) by its coverage: each channel
- * d + (c - d) a, a = min(sum, 65536) / 65536, rounded to nearest.
+ * d + (c - d) a, a = min(sum, 65536) / 65536, rounded to nearest.  Then
+ * every sum is 0 again, for the next picture.
  */
-void points_compose(const struct points *pt, unsigned char *data, int stride, uint32_t rgb);
+void points_compose(struct points *pt, unsigned char *data, int stride, uint32_t rgb);
 
 /*
  * Blends one point (weight q) straight into the picture, over what is

@@ -1,6 +1,7 @@
 /*
  * points — boids as antialiased points in a coverage accumulator; see
- * include/points.h.  Start at points_add(): the shares of one point.
+ * include/points.h.  Start at points_add(): a point's band, then
+ * add_band(): its four shares.
  */
 #include "points.h"
 
@@ -9,23 +10,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { BAND_BYTES = 256 << 10 }; /* sums a band: about a core's L2 cache */
+
 int points_init(struct points *pt, int width, int height)
 {
+	memset(pt, 0, sizeof(*pt));
 	pt->width = width;
 	pt->height = height;
+	while (pt->shift < 14 && ((size_t)width << (pt->shift + 1)) * sizeof(uint32_t) <= BAND_BYTES)
+		pt->shift++;
+	pt->bands = ((height - 1) >> pt->shift) + 1;
 	pt->acc = calloc((size_t)width * (size_t)height, sizeof(*pt->acc));
-	return pt->acc ? 0 : -ENOMEM;
+	pt->rec = malloc((size_t)pt->bands * POINTS_BUCKET * sizeof(*pt->rec));
+	pt->held = calloc((size_t)pt->bands, sizeof(*pt->held));
+	if (!pt->acc || !pt->rec || !pt->held) {
+		points_release(pt);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void points_release(struct points *pt)
 {
 	free(pt->acc);
+	free(pt->rec);
+	free(pt->held);
 	pt->acc = NULL;
-}
-
-void points_clear(struct points *pt)
-{
-	memset(pt->acc, 0, (size_t)pt->width * (size_t)pt->height * sizeof(*pt->acc));
+	pt->rec = NULL;
+	pt->held = NULL;
 }
 
 /* sum += w, stopping at UINT32_MAX: min(total, UINT32_MAX) whatever the order. */
@@ -64,36 +76,67 @@ static inline void shares(unsigned fx, unsigned fy, unsigned q, uint32_t w[4])
 			w[k] = (w[k] * q) >> 8;
 }
 
-void points_add(struct points *pt, double u, double v, unsigned q)
+/* Adds band b's held points to the sums (within the band and the row after it). */
+static void add_band(struct points *pt, int b)
 {
-	int i0, j0;
-	unsigned fx, fy;
+	const struct points_rec *r = pt->rec + (size_t)b * POINTS_BUCKET;
+	size_t W = (size_t)pt->width;
 	uint32_t w[4];
 
-	if (axis(u, pt->width, &i0, &fx) != 0 || axis(v, pt->height, &j0, &fy) != 0)
-		return;
-	shares(fx, fy, q, w);
-	size_t W = (size_t)pt->width;
-	if (i0 >= 0 && j0 >= 0 && i0 + 1 < pt->width && j0 + 1 < pt->height) { /* inside: no checks */
-		uint32_t *p = pt->acc + (size_t)j0 * W + (size_t)i0;
+	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
+		uint32_t *p = pt->acc + r[k].at;
+		shares(r[k].w & 255, r[k].w >> 8 & 255, r[k].w >> 16, w);
 		add_sat(p, w[0]);
 		add_sat(p + 1, w[1]);
 		add_sat(p + W, w[2]);
 		add_sat(p + W + 1, w[3]);
-		return;
 	}
+	pt->held[b] = 0;
+}
+
+/* A point partly off the picture: its shares on it, added at once (few are). */
+static void add_edge(struct points *pt, int i0, int j0, unsigned fx, unsigned fy, unsigned q)
+{
+	uint32_t w[4];
+
+	shares(fx, fy, q, w);
 	for (int k = 0; k < 4; k++) {
 		int i = i0 + (k & 1), j = j0 + (k >> 1);
 		if (i >= 0 && j >= 0 && i < pt->width && j < pt->height)
-			add_sat(pt->acc + (size_t)j * W + (size_t)i, w[k]);
+			add_sat(pt->acc + (size_t)j * (size_t)pt->width + (size_t)i, w[k]);
 	}
+}
+
+static inline __attribute__((always_inline))
+void add_point(struct points *pt, double u, double v, unsigned q)
+{
+	int i0, j0;
+	unsigned fx, fy;
+
+	if (axis(u, pt->width, &i0, &fx) != 0 || axis(v, pt->height, &j0, &fy) != 0)
+		return;
+	if (!(i0 >= 0 && j0 >= 0 && i0 + 1 < pt->width && j0 + 1 < pt->height)) {
+		add_edge(pt, i0, j0, fx, fy, q);
+		return;
+	}
+	int b = j0 >> pt->shift;
+	uint32_t k = pt->held[b]++;
+	pt->rec[(size_t)b * POINTS_BUCKET + k] = (struct points_rec){
+		(uint32_t)j0 * (uint32_t)pt->width + (uint32_t)i0, fx | fy << 8 | q << 16 };
+	if (k + 1 == POINTS_BUCKET)
+		add_band(pt, b);
+}
+
+void points_add(struct points *pt, double u, double v, unsigned q)
+{
+	add_point(pt, u, v, q);
 }
 
 void points_plane(struct points *pt, const double *x, const double *y, size_t from, size_t to,
                   double scale, double ox, double oy)
 {
 	for (size_t i = from; i < to; i++)
-		points_add(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE);
+		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE);
 }
 
 /* d moved toward c by a / 65536 (a in [0, 65536]), rounded to nearest. */
@@ -109,14 +152,18 @@ static inline uint32_t blend(uint32_t px, uint32_t rgb, uint32_t a)
 	       mix(px >> 8 & 0xff, rgb >> 8 & 0xff, a) << 8 | mix(px & 0xff, rgb & 0xff, a);
 }
 
-void points_compose(const struct points *pt, unsigned char *data, int stride, uint32_t rgb)
+void points_compose(struct points *pt, unsigned char *data, int stride, uint32_t rgb)
 {
+	for (int b = 0; b < pt->bands; b++)
+		add_band(pt, b);
 	for (int j = 0; j < pt->height; j++) {
-		const uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
+		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
 		uint32_t *d = (uint32_t *)(void *)(data + (size_t)j * (size_t)stride);
 		for (int i = 0; i < pt->width; i++)
-			if (s[i])
+			if (s[i]) {
 				d[i] = blend(d[i], rgb, s[i] < POINTS_PIXEL ? s[i] : POINTS_PIXEL);
+				s[i] = 0;
+			}
 	}
 }
 

@@ -585,8 +585,7 @@ static int draw_points(struct renderer *r, const struct render_view *v, const ca
 	const struct render_params *p = &r->p;
 	size_t np = v->predators < v->n ? v->predators : v->n;
 
-	render_paint_background(r);
-	points_clear(&r->pts);
+	render_paint_background(r); /* (the sums are all 0: points_compose() leaves them so) */
 	if (v->z)
 		return render_points_3d(r, v, base);
 	draw_obstacles(r);

@@ -208,7 +208,7 @@ void render_draw_run(struct renderer *r, const struct render_view *v, const stru
 
 /* The 3D pass of render_frame().  0 or -ENOMEM. */
 int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint);
-/* --draw points in 3D, over the painted background, r->pts cleared: the floor, the box's
+/* --draw points in 3D, over the painted background (r->pts all 0): the floor, the box's
  * edges and the spheres back to front, then the points through the camera, the fog their
  * weight, the predators over them, the target.  0 or -ENOMEM. */
 int render_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base);

@@ -778,13 +778,16 @@ struct points_job {
 	const struct render_view *v;
 	int frames;
 	int failed;
+	double cpu;             /* the thread's CPU seconds */
 };
 
 static void *points_frames(void *arg)
 {
 	struct points_job *j = arg;
+	double c0 = thread_cpu();
 	for (int k = 0; k < j->frames; k++)
 		j->failed |= render_frame(j->r, j->v) != 0;
+	j->cpu = thread_cpu() - c0;
 	return NULL;
 }
 
@@ -822,31 +825,39 @@ static void points_rate(int quick)
 			exit(1);
 	printf("--draw points, %zu boids on %.0fx%.0f fitted into %dx%d, %d frames a thread (median of %d):\n",
 	       n, side, side, w, h, frames, reps);
-	double rate[2];
+	double rate[2], cpu_rate[2];
 	for (int threads = 1; threads <= 2; threads++) {
-		double best[5];
+		double best[5], per_cpu[5];
 		for (int k = 0; k < reps; k++) {
 			struct points_job job[2];
 			pthread_t id[2];
 			double t0 = wall_now();
 			for (int t = 0; t < threads; t++) {
-				job[t] = (struct points_job){ r[t], &v, frames, 0 };
+				job[t] = (struct points_job){ r[t], &v, frames, 0, 0 };
 				if (pthread_create(&id[t], NULL, points_frames, &job[t]) != 0)
 					exit(1);
 			}
+			double cpu = 0;
 			for (int t = 0; t < threads; t++) {
 				pthread_join(id[t], NULL);
 				if (job[t].failed)
 					exit(1);
+				cpu += job[t].cpu;
 			}
 			best[k] = (double)n * frames * threads / (wall_now() - t0);
+			per_cpu[k] = (double)n * frames * threads / cpu;
 		}
 		qsort(best, (size_t)reps, sizeof(double), cmp_double);
+		qsort(per_cpu, (size_t)reps, sizeof(double), cmp_double);
 		rate[threads - 1] = best[reps / 2];
-		printf("  %d thread%s: %6.1f million boids/s, %.0f ms a frame a thread\n", threads,
-		       threads > 1 ? "s" : " ", rate[threads - 1] / 1e6, 1e3 * (double)n * threads / rate[threads - 1]);
+		cpu_rate[threads - 1] = per_cpu[reps / 2];
+		printf("  %d thread%s: %6.1f million boids/s (wall), %.1f million a CPU second; "
+		       "%.0f ms of CPU a frame\n", threads, threads > 1 ? "s" : " ", rate[threads - 1] / 1e6,
+		       cpu_rate[threads - 1] / 1e6, 1e3 * (double)n / cpu_rate[threads - 1]);
 	}
-	printf("  (target >= 50 million boids/s on 2 cores: %s)\n", rate[1] >= 50e6 ? "met" : "MISSED");
+	/* two cores: two drawing threads each at the 2-thread CPU rate, when nothing else runs */
+	printf("  (target >= 50 million boids/s on 2 cores: wall %s; CPU, 2 x %.1f million: %s)\n",
+	       rate[1] >= 50e6 ? "met" : "MISSED", cpu_rate[1] / 1e6, 2 * cpu_rate[1] >= 50e6 ? "met" : "MISSED");
 	for (int t = 0; t < 2; t++)
 		render_free(r[t]);
 	free(x);
