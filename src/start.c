@@ -29,7 +29,8 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  *                  and its cells (an offset and a chain head each);
  *   --metrics      its own copies (6 doubles, 9 in 3D), union-find (8) and
  *                  two grids;
- *   per slot       a copy of the state (4 doubles, 6 in 3D), the trail, and
+ *   per slot       a copy of the state (4 doubles, 6 in 3D; --draw points
+ *                  copies the positions alone), the trail, and
  *                  the picture (ARGB, yuv, the encoder's: 10 bytes a pixel;
  *                  --draw points adds its sums, 4 bytes a pixel, and the
  *                  bands' buckets, 64 KB a band of rows);
@@ -50,7 +51,8 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 	double flock = n * ((d3 ? 15 : 10) * 8 + 9 + 8) + cells * 8;
 	if (s->metrics)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
-	double bytes = flock + slots * (n * (d3 ? 48 : 32) + trail * n * 16 + picture) + trail * n * 16;
+	double state = (d3 ? 3 : 2) * 8 * (c->render.draw == RENDER_DRAW_POINTS ? 1 : 2); /* points: no velocities */
+	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
 	if (phys > 0 && bytes > 0.8 * phys)
