@@ -358,12 +358,12 @@ void cli_print_help(FILE *f, int all)
 	if (!all) /* the manual's line here: --help stays within 60 lines */
 		fprintf(f, "\nAll options: boids --help-all; manual: man boids (checkout: man ./docs/boids.1)\n");
 	fprintf(f,
-	        "\nLimits: %ld boids, %ldx%ld fields and pictures, %ld frames;\n"
+	        "\nLimits: %ld boids, %ldx%ld pictures, 1e9 px fields, %ld frames;\n"
 	        "positions and velocities within -%s..%s; config and --init lines\n"
 	        "up to %ld bytes.  Exit status: 0 done, 1 runtime failure, 2 bad usage,\n"
 	        "129/130/143 after SIGHUP/SIGINT/SIGTERM (the output is finished first).\n"
 	        "%s",
-	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
+	        CLI_MAX_BOIDS, CLI_MAX_PICTURE, CLI_MAX_PICTURE, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
 	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX, all ? "Manual: man boids (installed), man ./docs/boids.1 (in a source checkout)\n" : "");
 }
 
