@@ -82,6 +82,10 @@ struct run_options {
 	double typed_size[2];   /* with --field: -s as given (sim.width is the field's) */
 	double typed_scale;     /* with --field: --scale as given (render.scale is the fit) */
 
+	const char **configs;   /* every --config FILE read, in order (into argv; the array
+	                         * is malloc'ed): inputs no output may land on */
+	size_t configs_n;
+
 	/* cli's bookkeeping */
 	const char *completion; /* --completion SHELL (points into argv) */
 	unsigned char given[CONFIG_MAX_OPTIONS]; /* per table row: 0 default, 1 config file,
