@@ -65,8 +65,13 @@ struct run_options {
 	long fps;               /* frames per second [1..1000] (30): the rate's numerator */
 	long fps_den;           /* its denominator (1: a whole rate; 30000/1001 is 1001) */
 	char *output;           /* video file, PNG pattern or "-"; NULL with no_render */
-	char *trajectory;       /* CSV, or NULL */
-	char *init;             /* CSV to start from, or NULL */
+	char *trajectory;       /* CSV (.csv, .csv.gz, .csv.zst) or HDF5 (.h5), or NULL */
+	long traj_every;        /* write every K-th frame of the trajectory [1..] (1) */
+	int traj_single;        /* HDF5: float32 instead of float64 (no) */
+	long traj_compress;     /* compression level; -1 auto: none for HDF5, gzip 6, zstd 3 */
+	int traj_predator;      /* CSV: the predator column (no) */
+	char *init;             /* trajectory to start from, or NULL */
+	long init_frame;        /* the frame of --init to start from; -1: its last (-1) */
 	char *metrics;          /* per-frame flock metrics CSV, or NULL */
 	char *summary;          /* run summary JSON ("-": stdout), or NULL */
 	int overwrite;          /* -y: replace existing files */
@@ -87,6 +92,10 @@ struct run_options {
 	struct sim_obstacle obstacles[CONFIG_MAX_OBSTACLES]; /* --obstacle, for the flock */
 	struct render_circle circles[CONFIG_MAX_OBSTACLES];  /* the same circles, for drawing */
 	size_t obstacles_n;     /* circles in both lists */
+	double field[3];        /* --field WxH[xD], px [1..CLI_MAX_SPAN]; field[0] 0: not given,
+	                         * the field is -s (then drawn at --scale) */
+	double typed_size[2];   /* with --field: -s as given (sim.width is the field's) */
+	double typed_scale;     /* with --field: --scale as given (render.scale is the fit) */
 
 	const char **configs;   /* every --config FILE read, in order (into argv; the array
 	                         * is malloc'ed): inputs no output may land on */

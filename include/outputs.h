@@ -28,6 +28,7 @@
 #include "metrics.h"
 #include "outfile.h"
 #include "sim.h"
+#include "trajout.h"
 #include "video.h"
 
 enum outputs_kind {
@@ -48,7 +49,7 @@ struct outputs {
 	struct timespec started;     /* outputs_init()'s time, the summary's start (CLOCK_REALTIME) */
 	/* private */
 	struct outfile video_file;   /* temporary file behind a video */
-	struct outfile traj_file;
+	struct trajout *traj;        /* the --trajectory file and its writer thread */
 	struct outfile metrics_file;
 	int png_lock;                /* outfile_lock() of the PNG pattern, or -1 */
 	char png_key[4096];          /* what is locked: the pattern spelt canonically

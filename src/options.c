@@ -50,13 +50,14 @@ static const struct cli_choice quality_names[] = {
 	{ "draft", VIDEO_QUALITY_DRAFT }, { "web", VIDEO_QUALITY_WEB }, { "high", VIDEO_QUALITY_HIGH },
 	{ "archive", VIDEO_QUALITY_ARCHIVE }, END };
 static const struct cli_choice draw_names[] = {
-	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, END };
+	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, { "points", RENDER_DRAW_POINTS }, END };
 static const struct cli_choice color_by_names[] = {
 	{ "role", RENDER_COLOR_ROLE }, { "heading", RENDER_COLOR_HEADING }, { "speed", RENDER_COLOR_SPEED }, END };
 static const struct cli_choice caption_pos_names[] = {
 	{ "bottom-left", CAPTION_BOTTOM_LEFT }, { "bottom", CAPTION_BOTTOM }, { "bottom-right", CAPTION_BOTTOM_RIGHT },
 	{ "top-left", CAPTION_TOP_LEFT }, { "top", CAPTION_TOP }, { "top-right", CAPTION_TOP_RIGHT }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
+static const struct cli_choice precision_names[] = { { "double", 0 }, { "single", 1 }, END }; /* run.traj_single */
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
 _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separation) == sizeof(int) &&
@@ -87,6 +88,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_FLAG(f)     CLI_FLAG, AT(f, int)
 #define T_COLOR(f)    CLI_COLOR, AT(f, uint32_t)
 #define T_FIELD       CLI_FIELD, AT(sim.width, double)          /* and sim.height */
+#define T_BOX(f)      CLI_BOX, AT(f[0], double)                 /* and f[1], f[2] */
 #define T_MODEL       CLI_MODEL, AT(sim.model, const struct boids_model *)
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
@@ -108,10 +110,12 @@ const struct cli_option cli_table[] = {
 	{ "boids", 'n', T_COUNT(run.boids), "100", 1, CLI_MAX_BOIDS, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "number of boids, predators included", NULL },
 	{ "size", 's', T_FIELD, "640x360", 1, CLI_MAX_FIELD, CLI_BRIEF, "WxH", "px", S_MODEL,
-	  "field size", NULL },
+	  "output size, as ffmpeg's -s; see --field", NULL },
+	{ "field", 0, T_BOX(run.field), "", 1, CLI_MAX_SPAN, 0, "WxH[xD]", "px", S_MODEL,
+	  "the flock's field (up to 1e9 px a side), drawn fitted into -s; none: -s is the field", NULL },
 	{ "dims", 0, T_INT(sim.dims), "2", 2, 3, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "2: a plane; 3: a box as deep as --depth", NULL },
-	{ "depth", 0, T_DOUBLE(sim.depth), "0", 0, CLI_MAX_FIELD, 0, "D", "px", S_MODEL,
+	{ "depth", 0, T_DOUBLE(sim.depth), "0", 0, CLI_MAX_SPAN, 0, "D", "px", S_MODEL,
 	  "3D: the box's depth (0: the smaller of width and height)", NULL },
 	{ "seed", 0, T_U64(run.seed), "1", 0, 0, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "seed of the initial flock", NULL },
@@ -277,9 +281,19 @@ const struct cli_option cli_table[] = {
 	{ "output", 'o', T_STRING(run.output), "flock.mp4", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "a video (.mp4 .webm .gif), f_%05d.png or -", NULL },
 	{ "trajectory", 0, T_STRING(run.trajectory), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
-	  "every frame as CSV: frame,id,x,y,vx,vy[,z,vz]", NULL },
+	  "write each frame's state: .csv[.gz|.zst] or .h5", NULL },
+	{ "trajectory-every", 0, T_LONG(run.traj_every), "1", 1, CLI_MAX_FRAMES, 0, "K", NULL, S_RUN,
+	  "write frames 0, K, 2K... of the trajectory", NULL },
+	{ "trajectory-precision", 0, T_ENUM(run.traj_single, int), "double", 0, 0, 0, "P", NULL, S_RUN,
+	  "HDF5: double (float64) or single (float32) numbers", precision_names },
+	{ "trajectory-compress", 0, T_LONG(run.traj_compress), "auto", 0, 19, CLI_AUTO, "N", NULL, S_RUN,
+	  "level: .h5 0..9 (auto 0), .csv.gz 0..9 (6), .csv.zst 1..19 (3)", NULL },
+	{ "trajectory-predator", 0, T_FLAG(run.traj_predator), "no", 0, 0, 0, NULL, NULL, S_RUN,
+	  "CSV: a last column, predator, 1 or 0 (HDF5 always has one)", NULL },
 	{ "init", 0, T_STRING(run.init), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
-	  "start from a CSV's last frame (x,y,vx,vy[,z,vz])", NULL },
+	  "start from a --trajectory file's last frame", NULL },
+	{ "init-frame", 0, T_LONG(run.init_frame), "auto", 0, CLI_MAX_FRAMES, CLI_AUTO, "K", NULL, S_RUN,
+	  "start from frame K of --init (auto: its last)", NULL },
 	{ "metrics", 0, T_STRING(run.metrics), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "write flock metrics per frame as CSV", NULL },
 	{ "summary", 0, T_STRING(run.summary), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
@@ -326,7 +340,7 @@ const struct cli_option cli_table[] = {
 	{ "antialias", 0, T_ENUM(render.antialias, enum render_antialias), "good", 0, 0, 0, "MODE", NULL, S_DRAW,
 	  "none, fast, good or best", aa_names },
 	{ "draw", 0, T_ENUM(render.draw, enum render_draw), "exact", 0, 0, CLI_BRIEF, "MODE", NULL, S_DRAW,
-	  "exact or fast (big flocks; edges IoU >= .99)", draw_names },
+	  "exact, fast (IoU >= .99) or points (millions)", draw_names },
 	{ "camera", 0, T_CAMERA, "front", 0, 0, CLI_BRIEF, "WHERE", NULL, S_DRAW,
 	  "3D: front, orbit, follow or X,Y,Z[,TX,TY,TZ]", NULL },
 	{ "fov", 0, T_DOUBLE(render.camera.fov), "50", 1, 170, 0, "DEG", "deg", S_DRAW,
