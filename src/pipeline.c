@@ -127,8 +127,9 @@ static void *produce(void *arg)
 		memcpy(d->y, p->sim->y, bytes);
 		if (d->z)
 			memcpy(d->z, p->sim->z, bytes);
-		if (p->cfg->render.draw != RENDER_DRAW_POINTS) { /* points have no heading: the
-		                                                   * velocities' pages stay untouched */
+		if (p->cfg->render.draw != RENDER_DRAW_POINTS || p->cfg->render.color_by != RENDER_COLOR_ROLE) {
+			/* points have no heading: the velocities' pages stay untouched, unless the
+			 * colour says the heading or the speed */
 			memcpy(d->vx, p->sim->vx, bytes);
 			memcpy(d->vy, p->sim->vy, bytes);
 			if (d->z)

@@ -643,8 +643,14 @@ static int draw_points(struct renderer *r, const struct render_view *v, const ca
 		return render_points_3d(r, v, base);
 	draw_obstacles(r);
 	cairo_surface_flush(r->surface);
-	points_plane(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0);
-	points_compose(&r->pts, r->data, r->stride, p->boid_color);
+	if (r->cmap) { /* --color-by: each point its own colour, in index order */
+		for (size_t i = np; i < v->n; i++)
+			points_blend_one(r->data, r->stride, p->width, p->height, v->x[i] * base->xx + base->x0,
+			                 v->y[i] * base->yy + base->y0, POINTS_WHOLE, render_boid_rgb(r, v, i, 0));
+	} else {
+		points_plane(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0);
+		points_compose(&r->pts, r->data, r->stride, p->boid_color);
+	}
 	for (size_t i = 0; i < np; i++) /* the predators, in index order, over the flock */
 		points_blend_one(r->data, r->stride, p->width, p->height, v->x[i] * base->xx + base->x0,
 		                 v->y[i] * base->yy + base->y0, POINTS_WHOLE, p->predator_color);

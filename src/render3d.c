@@ -414,7 +414,10 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 
 	if (err)
 		return err;
-	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	if (p->camera.mode == CAMERA_FOLLOW && v->n)
+		place_on_flock(&cam, p, v);
+	else
+		camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
 	struct fog_range f = box_depths(&cam, p->box);
 	if (p->ground)
 		draw_ground(r, &cam, &f);
@@ -425,10 +428,16 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 	cairo_surface_flush(r->surface);
 	for (size_t i = np; i < v->n; i++) {
 		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
-		if (camera_project(&cam, at, &u, &w, &d))
+		if (!camera_project(&cam, at, &u, &w, &d))
+			continue;
+		if (r->cmap) /* --color-by: each point its own colour, in index order */
+			points_blend_one(r->data, r->stride, p->width, p->height, u * base->xx + base->x0,
+			                 w * base->yy + base->y0, point_weight(r, &f, d), render_boid_rgb(r, v, i, 0));
+		else
 			points_add(&r->pts, u * base->xx + base->x0, w * base->yy + base->y0, point_weight(r, &f, d));
 	}
-	points_compose(&r->pts, r->data, r->stride, p->boid_color);
+	if (!r->cmap)
+		points_compose(&r->pts, r->data, r->stride, p->boid_color);
 	for (size_t i = 0; i < np; i++) { /* the predators, in index order, over the flock */
 		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
 		if (camera_project(&cam, at, &u, &w, &d))

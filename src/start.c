@@ -55,7 +55,9 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 	double flock = n * ((d3 ? 15 : 10) * 8 + 9 + 8) + cells * 8;
 	if (s->metrics)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
-	double state = (d3 ? 3 : 2) * 8 * (c->render.draw == RENDER_DRAW_POINTS ? 1 : 2); /* points: no velocities */
+	double state = (d3 ? 3 : 2) * 8 *
+	               (c->render.draw == RENDER_DRAW_POINTS && c->render.color_by == RENDER_COLOR_ROLE ? 1 : 2);
+	               /* points: no velocities, unless --color-by needs them */
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
 	if (s->trajectory) /* the frames queued for the trajectory's thread */
 		bytes += trajout_queue_bytes(s->boids, c->sim.dims);

@@ -2,7 +2,7 @@
  * --color-by: a boid of known heading or speed (one boid, or a few, from
  * --init) is drawn in the colour the map's formula gives, computed here
  * from OKLab's published matrices (Ottosson 2020) independently of
- * src/colormap.c, within 2 levels; in 2D and 3D, exact and fast drawing;
+ * src/colormap.c, within 2 levels; in 2D and 3D, exact, fast and points;
  * the same bytes at 1 and 2 threads; predators keep their colour.
  */
 #include <criterion/criterion.h>
@@ -87,6 +87,17 @@ Test(colorby, a_boids_heading_gives_the_cyclic_maps_colour_2d_and_3d_exact_and_f
 		cr_assert_not_null(f);
 		fprintf(f, "frame,id,x,y,vx,vy,z,vz\n0,0,80,45,%.17g,0.5,45,%.17g\n", 3 * cos(a), 3 * sin(a));
 		fclose(f);
+		/* --draw points: a point on a pixel's centre is that pixel, in the map's colour */
+		f = fopen("pt.csv", "w");
+		cr_assert_not_null(f);
+		fprintf(f, "frame,id,x,y,vx,vy\n0,0,80.5,45.5,%.17g,%.17g\n", 3 * cos(a), 3 * sin(a));
+		fclose(f);
+		cr_assert_eq(tc_boids("--init pt.csv --predators 0 -s 160x90 -f 1 -q --draw points --color-by heading "
+		                      "-o p.png -y"), 0, "%s", tc_stderr());
+		pixel("p.png", 80, 45, got);
+		char pwhat[64];
+		snprintf(pwhat, sizeof pwhat, "2D heading %g, points", degrees[i]);
+		expect_near(got, want, pwhat);
 		for (int d = 0; d < 2; d++) {
 			char what[96];
 			cr_assert_eq(tc_boids("--init one.csv " LOOK " --color-by heading --draw %s -o h.png -y", draws[d]),
@@ -145,6 +156,16 @@ Test(colorby, the_same_bytes_at_one_and_two_threads)
 		cr_assert_eq(tc_boids("-q -f 6 -n 300 -s 320x180 --warmup 50 --dims 3 --color-by %s --threads 2 -o b.y4m -y",
 		                      by[k]), 0);
 		cr_expect(tc_same_file("a.y4m", "b.y4m"), "3D --color-by %s: 1 and 2 threads differ", by[k]);
+	}
+	for (int k = 0; k < 2; k++) { /* --draw points, 2D and 3D */
+		for (int t = 1; t <= 2; t++)
+			cr_assert_eq(tc_boids("-q -f 4 -n 2000 -s 320x180 --warmup 20 --draw points --color-by %s --threads %d "
+			                      "-o p%d.y4m -y", by[k], t, t), 0, "%s", tc_stderr());
+		cr_expect(tc_same_file("p1.y4m", "p2.y4m"), "points --color-by %s: 1 and 2 threads differ", by[k]);
+		for (int t = 1; t <= 2; t++)
+			cr_assert_eq(tc_boids("-q -f 4 -n 2000 -s 320x180 --warmup 20 --dims 3 --draw points --color-by %s "
+			                      "--threads %d -o q%d.y4m -y", by[k], t, t), 0, "%s", tc_stderr());
+		cr_expect(tc_same_file("q1.y4m", "q2.y4m"), "3D points --color-by %s: 1 and 2 threads differ", by[k]);
 	}
 	/* and it shows: the picture is not the role colours' */
 	cr_assert_eq(tc_boids("-q -f 2 -n 300 -s 320x180 -o r.y4m -y"), 0);
