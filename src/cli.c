@@ -27,6 +27,7 @@
 #include "lineread.h"
 #include "model.h"
 #include "sim.h"
+#include "suggest.h"
 #include "traj.h"
 
 #define STR_(x) #x
@@ -964,7 +965,7 @@ enum { LONG_ONLY = 256 }; /* getopt values of options without a letter */
 static void unknown_option(const char *arg, char *err, size_t errlen)
 {
 	const char *name = strncmp(arg, "--", 2) == 0 ? arg + 2 : arg;
-	size_t len = strcspn(name, "="), matches = 0;
+	size_t len = strcspn(name, "="), matches = 0, near[3], n;
 	char list[160] = "";
 
 	for (size_t i = 0; len && name != arg && i < NOPTS; i++)
@@ -974,7 +975,14 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 	if (matches > 1)
 		errf(err, errlen, "ambiguous option '%.*s' (%s%s)", (int)len + 2, arg, list,
 		     matches > 4 ? ", ..." : "");
-	else
+	else if ((n = name != arg ? suggest_nearest(name, len, &options[0].name, NOPTS, sizeof(options[0]),
+	                                             near, 3) : 0) > 0) {
+		list[0] = '\0';
+		for (size_t i = 0; i < n; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s--%s",
+			         i == 0 ? "" : i + 1 == n ? " or " : ", ", options[near[i]].name);
+		errf(err, errlen, "unknown option '%s' (did you mean %s?)", CUT(arg), list);
+	} else
 		errf(err, errlen, "unknown option '%s' (see --help)", CUT(arg));
 }
 
