@@ -26,8 +26,9 @@ pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscal
 pkgs_build="gcc libc6-dev make pkg-config
 	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev"
 pkgs_test="libcriterion-dev ffmpeg python3 zsh"
-pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
-pkgs_integration="openssh-server slurm-wlm munge valgrind"
+pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core
+	libjs-jquery libjs-jquery-datatables"
+pkgs_integration="openssh-server slurm-wlm munge valgrind chromium"
 pkgs_dev="clang libclang-rt-14-dev valgrind"
 pkgs_bench="ffmpeg bc time"
 pkgs_package="dpkg-dev binutils debootstrap"
