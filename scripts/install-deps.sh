@@ -11,10 +11,12 @@
 #   build        compiler, make, pkg-config and the libraries' headers (make, make demo)
 #   test         what the hermetic suite calls: Criterion, ffmpeg, python3, and zsh
 #                to check the completion script it parses (make test)
-#   sweep        scripts/sweep, chart and contact-sheet: GNU parallel, the
-#                ssh client, gnuplot, ImageMagick, python3 and the DejaVu font
+#   sweep        scripts/sweep, chart, contact-sheet and sweep-report: GNU
+#                parallel, the ssh client, gnuplot, ImageMagick, python3, the
+#                DejaVu font, jQuery and DataTables (inlined into report.html)
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
-#                single-node Slurm with munge, valgrind (make test-integration)
+#                single-node Slurm with munge, valgrind, headless Chromium for
+#                the sweep report (make test-integration)
 #   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
 #   bench        what make bench compares with and measures with: ffmpeg, bc, time
 #   package      make deb: dpkg-shlibdeps (dpkg-dev), strip, and debootstrap for the
