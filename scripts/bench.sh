@@ -20,6 +20,11 @@
 #   6. drawing throughput on 1 and 2 threads (y4m to /dev/null: no encoder)
 #   7. encoders at 1920x1080: CPU, size and SSIM of x264 presets, x265, VP9
 #      and SVT-AV1 against the MP4 default, on the same frames
+#   8. a sweep end to end (scripts/sweep): SWEEP_POINTS (10,000; QUICK 1,000)
+#      one-frame --no-render runs on this machine, from nothing to the report,
+#      with each phase's share (set-up, runs, tables, chart, report), against
+#      GNU parallel running the same boids commands alone; this row alone with
+#      `scripts/bench.sh --sweep`
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
 # ratio alternating so that a burst of noise hits both; end-to-end ratios
@@ -27,9 +32,11 @@
 # thread), which other load on the machine moves much less.  QUICK=1 runs
 # fewer frames.  The load average is printed at the start and the end.
 set -euo pipefail
+only_sweep=; [ "${1:-}" = --sweep ] && only_sweep=1
 BUILD=${BUILD:-build}
 BOIDS=$(cd "$(dirname "$0")/.." && pwd)/$BUILD/boids
 BENCH_SIM=$(cd "$(dirname "$0")/.." && pwd)/$BUILD/bench_sim
+SCRIPTS=$(cd "$(dirname "$0")" && pwd)
 REPS=${REPS:-3}
 QUICK=${QUICK:-}
 work=$(mktemp -d /tmp/boids-bench.XXXXXX)
@@ -71,6 +78,47 @@ ratio() {
 	fi
 	last_a=$ma last_b=$mb
 }
+
+# sweep_row: section 8, a sweep of SWEEP_POINTS points (a grid of about
+# sqrt(N) align-weights x seeds), then GNU parallel alone on its configs
+sweep_row() {
+	local n=${SWEEP_POINTS:-10000} a b w t jobs sw_wall sw_cpu
+	[ -n "$QUICK" ] && [ -z "${SWEEP_POINTS:-}" ] && n=1000
+	a=$(awk -v n="$n" 'BEGIN { a = int(sqrt(n)); while (n % a) a--; print a }')
+	b=$((n / a))
+	w=$(seq 1 "$a" | awk '{ printf "%s%g", (NR > 1 ? "," : ""), $1 / 1000 }')
+	jobs=$(nproc)
+	echo "a sweep end to end, $n points ($a align-weights x $b seeds) of one --no-render frame, $jobs at a time:"
+	rm -rf sw
+	t=$(time_cmd "python3 '$SCRIPTS/sweep' --bin '$BOIDS' --out sw --progress json -j $jobs \
+		--grid 'align-weight=$w' --grid 'seed=$(seq -s, 1 "$b")' --frames 1 --boids 20 --threads 1 \
+		-- --no-render 2>phases.jsonl")
+	sw_wall=${t% *} sw_cpu=${t#* }
+	if ! grep -q '"event": "phases"' phases.jsonl; then
+		echo "  the sweep failed:"; tail -3 phases.jsonl; return
+	fi
+	python3 - "$n" "$sw_wall" "$sw_cpu" <<'EOF'
+import json, sys
+n, wall, cpu = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+ph = [json.loads(l) for l in open("phases.jsonl") if '"phases"' in l][-1]
+total = ph.pop("total")
+ph.pop("event")
+print(f"  {'scripts/sweep, from nothing to the report':44s} {wall:7.1f} s wall, {cpu:7.1f} s CPU, "
+      f"{1000 * wall / n:.2f} ms a point")
+for k, v in ph.items():
+    print(f"    {k:42s} {v:7.1f} s  {100 * v / total:5.1f}%  {1000 * v / n:8.3f} ms a point")
+EOF
+	t=$(time_cmd "cd sw && seq 0 $((n - 1)) | parallel --will-cite -j $jobs '$BOIDS --config cfg/{}.cfg 2>/dev/null'")
+	printf '  %-44s %7.1f s wall, %7.1f s CPU: the sweep takes x%.2f wall, x%.2f CPU\n' \
+		"GNU parallel running the same boids commands" "${t% *}" "${t#* }" \
+		"$(echo "$sw_wall / ${t% *}" | bc -l)" "$(echo "$sw_cpu / ${t#* }" | bc -l)"
+	rm -rf sw phases.jsonl
+}
+if [ -n "$only_sweep" ]; then
+	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
+	sweep_row
+	exit 0
+fi
 
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
@@ -181,5 +229,7 @@ if [[ $encoders == *libsvtav1* ]]; then
 	codec_row "libsvtav1 preset 10 CRF 35" mp4 "-c:v libsvtav1 -preset 10 -crf 35"
 fi
 rm -f codec.y4m
+echo
+sweep_row
 echo
 echo "load average $(load) at the end"
