@@ -183,7 +183,11 @@ def main(argv):
             .length""")
         if foreign:
             fails.append(f"{foreign} elements link to javascript: URLs")
-        shot_data = b.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": False}, session=s)
+        # the whole page (up to 4000 px high), as a reader scrolls it
+        height = min(4000, js("document.documentElement.scrollHeight"))
+        b.call("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": height, "deviceScaleFactor": 1,
+                                                      "mobile": False}, session=s)
+        shot_data = b.call("Page.captureScreenshot", {"format": "png"}, session=s)
         with open(shot, "wb") as f:
             f.write(base64.b64decode(shot_data["data"]))
         # what the page asked for, said or threw, while loading and clicking
