@@ -23,8 +23,8 @@ size_t suggest_distance(const char *a, size_t alen, const char *b, size_t blen);
  * The rows of a table whose name is nearest word[0..len): `names` points at
  * the name (a const char *) of row 0 and `stride` is the size of a row, so
  * that a table of structs is read in place.  A row is near when its distance
- * is at most a third of len (at least 2) and at most one more than the
- * nearest row's.  Writes up to `most` row indices into best, nearest first
+ * is at most a third of len (at least 2, and less than len) and at most
+ * one more than the nearest row's.  Writes up to `most` row indices into best, nearest first
  * (equal distances in table order), and returns how many.
  */
 size_t suggest_nearest(const char *word, size_t len, const char *const *names, size_t count,

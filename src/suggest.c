@@ -47,6 +47,9 @@ size_t suggest_nearest(const char *word, size_t len, const char *const *names, s
 {
 	size_t limit = len / 3 > 2 ? len / 3 : 2, nearest = SIZE_MAX, found = 0;
 
+	if (limit >= len)   /* a word as short as the distance is near anything */
+		limit = len ? len - 1 : 0;
+
 	for (size_t i = 0; i < count; i++) {
 		const char *n = name_at(names, stride, i);
 		size_t d = suggest_distance(word, len, n, strlen(n));

@@ -64,6 +64,10 @@ Test(suggest, nearest_rows_of_a_table)
 	n = suggest_nearest("frmes", 5, &t[0].name, 6, sizeof(t[0]), best, 3);
 	cr_assert(n == 2 && best[0] == 0 && best[1] == 4, "frames (1), then flames (2): %zu", n);
 	cr_assert_eq(suggest_nearest("zzzzzzzzzz", 10, &t[0].name, 6, sizeof(t[0]), best, 3), 0, "nothing near");
+	cr_assert_eq(suggest_nearest("sd", 2, &t[0].name, 6, sizeof(t[0]), best, 3), 0,
+	             "two letters are 2 from seed, as from anything of 2 letters");
+	n = suggest_nearest("sed", 3, &t[0].name, 6, sizeof(t[0]), best, 3);
+	cr_assert(n == 1 && best[0] == 5, "sed is 1 from seed: %zu", n);
 }
 
 Test(suggest, boids_names_the_nearest_options)

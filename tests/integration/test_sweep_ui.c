@@ -57,7 +57,7 @@ Test(sweep_ui, refusals_come_before_the_directory_and_read_as_the_docs)
 	refused(SWEEP " --out b --grid 'seed=1' --progress jsno", "(did you mean json?)");
 	refused(SCRIPTS "chart' --sise 3 t.csv", "unknown option '--sise' (did you mean --size?)");
 	refused(SCRIPTS "contact-sheet' --metrc x d", "(did you mean --metric?)");
-	refused(SCRIPTS "sweep-report' --hlep d", "(did you mean -help?)");
+	refused(SCRIPTS "sweep-report' --hlep d", "(did you mean --help?)");
 	cr_assert_eq(access("b", F_OK), -1, "a refused sweep made its directory");
 }
 
