@@ -96,13 +96,16 @@ Test(sweep_ui, progress_is_a_line_per_event_off_a_terminal)
 		"import json\n"
 		"ev = [json.loads(l) for l in open('err.txt')]\n"
 		"kinds = [e['event'] for e in ev]\n"
-		"assert kinds == ['start'] + ['point'] * 4 + ['end', 'collect'], kinds\n"
+		"assert kinds == ['start'] + ['point'] * 4 + ['end', 'collect', 'phases'], kinds\n"
 		"pts = [e for e in ev if e['event'] == 'point']\n"
 		"assert sorted(e['name'] for e in pts) == ['seed=%%d' %% k for k in (1, 2, 3, 4)], pts\n"
-		"assert [e['done'] for e in pts] == [1, 2, 3, 4] and all(e['total'] == 4 for e in ev[:-1])\n"
+		"assert [e['done'] for e in pts] == [1, 2, 3, 4] and all(e['total'] == 4 for e in ev[:-2])\n"
 		"assert all(e['status'] == 'complete' and e['failed'] == 0 for e in pts)\n"
-		"assert all(a['elapsed'] <= b['elapsed'] for a, b in zip(ev, ev[1:-1]))\n"
-		"assert ev[-2]['eta'] == 0 and ev[-1]['complete'] == 4\n"
+		"assert all(a['elapsed'] <= b['elapsed'] for a, b in zip(ev, ev[1:-2]))\n"
+		"assert ev[-3]['eta'] == 0 and ev[-2]['complete'] == 4\n"
+		"ph = ev[-1]\n"
+		"assert {'set-up', 'runs', 'tables', 'chart', 'report'} <= set(ph) and 0 < ph['runs'] <= ph['total'], ph\n"
+		"assert abs(sum(v for k, v in ph.items() if k not in ('event', 'total')) - ph['total']) < 0.01, ph\n"
 		"EOF");
 	char *py = text("py.txt");
 	cr_assert_eq(st, 0, "progress events: %s", py);
