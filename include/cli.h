@@ -72,7 +72,9 @@ struct cli_option {
 	int short_name;         /* letter, or 0 */
 	enum cli_type type;
 	size_t offset;          /* into struct config */
-	const char *def;        /* default as typed by a user */
+	const char *def;        /* a run option's default as typed by a user; CLI_MODULE: the
+	                         * module's own (sim_params_default(), render_params_default(),
+	                         * video_options_default()), written there once; NULL: none */
 	double min, max;        /* numeric range */
 	unsigned flags;         /* enum cli_flags */
 	const char *arg;        /* placeholder in --help: N, X, FILE */
@@ -95,6 +97,17 @@ enum cli_result {
 	CLI_LIST_MODELS,       /* --list-models */
 	CLI_LIST_CODECS,       /* --list-codecs */
 };
+
+/* A row's def for a setting a module defaults (see struct cli_option). */
+extern const char cli_module_default[];
+#define CLI_MODULE cli_module_default
+
+/*
+ * Row o's default as a user would type it: its def, or for a CLI_MODULE row
+ * the module's default formatted into buf (len bytes) as --print-config
+ * would write it, but a tiny number plainly (0.00005).  NULL: none.
+ */
+const char *cli_default(const struct cli_option *o, char *buf, size_t len);
 
 /* The option table and its length. */
 const struct cli_option *cli_options(size_t *count);

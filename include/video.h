@@ -32,7 +32,7 @@
  * Reproducible: the same frames and options give the same bytes, run after
  * run (bit-exact muxer and encoder flags, no dates, no random UIDs).  With
  * threads = 0 the x264 and libvpx output depends on the machine's core count
- * (as with ffmpeg); set threads to fix it across machines.
+ * (as with ffmpeg); the default is a fixed count: the same bytes on every machine.
  *
  * Lifecycle (FFmpeg's doc/examples/mux.c): video_check() before any work,
  * video_open() -> video_write_frame() per frame -> video_close(), then

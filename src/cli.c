@@ -563,15 +563,16 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 
 /* ----------------------------------------------------------- parse */
 
-/* The modules' own defaults for what has no option, then every row's. */
-static int set_defaults(struct config *c, char *err, size_t errlen)
+/* The modules' own defaults, then the run options' (their rows'): each setting's from one place. */
+int cli_defaults(struct config *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	sim_params_default(&c->sim, 640, 360);
 	render_params_default(&c->render, 640, 360);
 	video_options_default(&c->video);
 	for (size_t i = 0; i < CLI_NOPTS; i++) {
-		int e = cli_table[i].def ? cli_set_value(c, &cli_table[i], cli_table[i].def, err, errlen) : 0;
+		const char *def = cli_table[i].def;
+		int e = def && def != CLI_MODULE ? cli_set_value(c, &cli_table[i], def, err, errlen) : 0;
 		if (e)
 			return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR; /* or a bad row in the table */
 	}
@@ -653,7 +654,7 @@ int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 	int result = CLI_RUN, cmdline_list = 0, e;
 
 	err[0] = 0;
-	if ((e = set_defaults(c, err, errlen)) != 0)
+	if ((e = cli_defaults(c, err, errlen)) != 0)
 		return e;
 	getopt_tables(longopts, shortopts);
 

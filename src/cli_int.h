@@ -33,6 +33,8 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v, c
 int cli_parse_enum(const struct cli_option *o, const char *v, int *out, char *err, size_t errlen);
 /* The name of a CLI_ENUM row's value ("?" for none of them). */
 const char *cli_enum_name(const struct cli_option *o, int value);
+/* Fills c with every setting's default (memset first).  0, CLI_ERROR or CLI_NOMEM. */
+int cli_defaults(struct config *c, char *err, size_t errlen);
 /* A blank of the config format: space or tab. */
 int cli_is_blank(char c);
 

@@ -126,6 +126,28 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 	}
 }
 
+const char *cli_default(const struct cli_option *o, char *buf, size_t len)
+{
+	static struct config d; /* every default, made once */
+	static int made;
+	char err[256];
+
+	if (o->def != CLI_MODULE)
+		return o->def;
+	if (!made && cli_defaults(&d, err, sizeof(err)) != 0)
+		return NULL; /* out of memory */
+	made = 1;
+	cli_format_value(&d, o, buf, len);
+	double v = o->type == CLI_DOUBLE ? *(const double *)(const void *)((const char *)&d + o->offset) : 0;
+	for (int prec = 1; strchr(buf, 'e') && fabs(v) >= 1e-6 && fabs(v) < 1 && prec <= 20; prec++) {
+		char plain[32]; /* plainly, as a user types it */
+		snprintf(plain, sizeof(plain), "%.*f", prec, v);
+		if (strtod(plain, NULL) == v)
+			snprintf(buf, len, "%s", plain);
+	}
+	return buf;
+}
+
 /* Writes a value so that read_config() reads it back unchanged. */
 static void put_config_value(FILE *f, const char *v)
 {
@@ -241,8 +263,10 @@ void cli_print_options_json(FILE *f)
 		fprintf(f, ", \"takes_value\": %s, \"type\": \"%s\", \"config_key\": %s, \"default\": ",
 		        o->type != CLI_FLAG && o->arg ? "true" : "false", type_names[o->type],
 		        o->flags & CLI_NOCONFIG ? "false" : "true");
-		if (o->def)
-			put_json_string(f, o->def);
+		char dbuf[256];
+		const char *def = cli_default(o, dbuf, sizeof(dbuf));
+		if (def)
+			put_json_string(f, def);
 		else
 			fputs("null", f);
 		fputs(", \"choices\": ", f);
@@ -325,9 +349,11 @@ void cli_print_help(FILE *f, int all)
 			fprintf(f, "%s\n%*s", left, COL, "");
 		else
 			fprintf(f, "%-*s", COL, left);
-		bool units = o->units && o->def && strcmp(o->def, "auto") != 0;
-		if (o->def && *o->def && o->type != CLI_FLAG)
-			snprintf(text, sizeof(text), "%s [%s%s%s]", o->help, o->def, units ? " " : "",
+		char dbuf[256];
+		const char *def = cli_default(o, dbuf, sizeof(dbuf));
+		bool units = o->units && def && strcmp(def, "auto") != 0;
+		if (def && *def && o->type != CLI_FLAG)
+			snprintf(text, sizeof(text), "%s [%s%s%s]", o->help, def, units ? " " : "",
 			         units ? o->units : "");
 		else
 			snprintf(text, sizeof(text), "%s", o->help);

@@ -165,6 +165,8 @@ void render_append_outline(const struct renderer *r, cairo_t *cr)
 	cairo_close_path(cr);
 }
 
+/* Every drawing setting's default, written here once: the option table
+ * (src/options.c) holds each one's name, range and help, and shows these. */
 void render_params_default(struct render_params *p, int width, int height)
 {
 	p->width = width;
@@ -196,8 +198,8 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->box[2] = width < height ? width : height;
 	camera_setup_default(&p->camera);
 	p->fog = 0.6;
-	p->box_edges = 0;
-	p->ground = 0;
+	p->box_edges = 1;             /* on: what boids has always drawn in 3D */
+	p->ground = 1;
 }
 
 static int params_valid(const struct render_params *p)

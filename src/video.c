@@ -829,6 +829,7 @@ void video_options_default(struct video_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->crf = -1;
+	o->threads = 4; /* the same bytes on every machine (0, auto, depends on its cores) */
 }
 
 int video_path_supported(const char *path)

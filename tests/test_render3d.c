@@ -254,12 +254,13 @@ struct pic {
 	int stride;
 };
 
-/* Parameters for a W x H picture of discs (the circle shape: centred on the point), no fog. */
+/* Parameters for a W x H picture of discs (the circle shape: centred on the point), no fog, no box edges or ground. */
 static void params_3d(struct render_params *p)
 {
 	render_params_default(p, W, H);
 	p->shape = RENDER_CIRCLE;
 	p->fog = 0;
+	p->box_edges = p->ground = 0;
 	p->camera.mode = CAMERA_AT; /* along +z from 200 in front, at the centre */
 	p->camera.eye[0] = W / 2., p->camera.eye[1] = H / 2., p->camera.eye[2] = -200;
 }

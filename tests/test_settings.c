@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "cli.h"
 #include "common.h"
 #include "model.h"
+#include "sim.h"
 
 static void setup(void) { tc_tmpdir(); }
 static void teardown(void) { tc_cleanup(); }
@@ -285,4 +287,113 @@ Test(settings, the_resolve_step_works_out_what_depends_on_several_settings)
 	parse(&c, "--duration 2.5 --fps 24");
 	cr_expect(c.run.frames == 60 && c.run.duration < 0);
 	cli_release(&c);
+}
+
+/* ------------------------------------------- each default written once */
+
+/* The part of struct config a row's field lies in: 0 sim, 1 render, 2 video, 3 run. */
+static int part_of(const struct cli_option *o)
+{
+	return o->offset < offsetof(struct config, render) ? 0 : o->offset < offsetof(struct config, video) ? 1 :
+	       o->offset < offsetof(struct config, run) ? 2 : 3;
+}
+
+/*
+ * Every setting a module reads has its default in the module alone: its
+ * row holds none (CLI_MODULE), and what the binary starts from and shows
+ * is the module's own value, however the modules' defaults change.  The
+ * run options (main's) have theirs in their rows alone.
+ */
+Test(settings, each_default_is_the_modules_own_written_once)
+{
+	static struct config mod, parsed;
+	size_t n;
+	const struct cli_option *t = cli_options(&n);
+	char err[256], *argv[] = { "boids", NULL };
+
+	memset(&mod, 0, sizeof(mod));
+	sim_params_default(&mod.sim, 640, 360);
+	render_params_default(&mod.render, 640, 360);
+	video_options_default(&mod.video);
+	cr_assert_eq(cli_parse(&parsed, 1, argv, err, sizeof(err)), CLI_RUN, "%s", err);
+	int checked = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = &t[i];
+		if (o->type == CLI_ACTION || o->type == CLI_CIRCLES)
+			continue;
+		if (part_of(o) == 3 || strcmp(o->name, "depth") == 0) { /* depth: "0", the smaller side */
+			cr_expect(o->def != CLI_MODULE, "--%s: a run option has its default in its row", o->name);
+			continue;
+		}
+		cr_expect(o->def == CLI_MODULE, "--%s: its row writes a default (%s) its module has already",
+		          o->name, o->def ? o->def : "NULL");
+		char want[512], got[512], shown[512];
+		cli_format_value(&mod, o, want, sizeof(want));
+		cli_format_value(&parsed, o, got, sizeof(got));
+		cr_expect_str_eq(got, want, "--%s: boids starts from %s, the module's default is %s", o->name, got, want);
+		/* what --help and --list-options show reads back as the module's value */
+		static struct config back;
+		back = mod;
+		const char *def = cli_default(o, shown, sizeof(shown));
+		cr_assert_not_null(def, "--%s shows no default", o->name);
+		if (o->type == CLI_STRING) {
+			cr_expect_str_eq(def, want, "--%s", o->name);
+		} else {
+			char *argv2[] = { "boids", NULL, NULL }, arg[600];
+			snprintf(arg, sizeof(arg), "--%s=%s", o->name, def);
+			argv2[1] = arg;
+			if (o->type != CLI_FLAG) {
+				cr_assert_eq(cli_parse(&back, 2, argv2, err, sizeof(err)), CLI_RUN, "%s: %s", arg, err);
+				cli_format_value(&back, o, got, sizeof(got));
+				cr_expect_str_eq(got, want, "--%s shows %s, which reads back as %s", o->name, def, got);
+				cli_release(&back);
+			}
+		}
+		checked++;
+	}
+	cr_expect_geq(checked, 100, "only %d settings of modules checked", checked);
+	/* the defaults the modules once disagreed with the table on, as users see them */
+	cr_expect(mod.render.box_edges && mod.render.ground, "3D: the box's edges and its ground are drawn");
+	cr_expect_eq(mod.video.threads, 4, "4 encoder threads: the same bytes on every machine");
+	cli_release(&parsed);
+}
+
+/*
+ * No value an option takes is one its module refuses: the renderer (which
+ * checks its parameters) takes each numeric drawing row's bounds, and
+ * refuses the bound a row excludes.
+ */
+Test(settings, each_drawing_rows_range_is_what_the_renderer_takes)
+{
+	size_t n;
+	const struct cli_option *t = cli_options(&n);
+	int checked = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = &t[i];
+		if (part_of(o) != 1 || (o->type != CLI_DOUBLE && o->type != CLI_INT && o->type != CLI_LONG))
+			continue;
+		for (int end = 0; end < 2; end++) {
+			double v = end ? o->max : o->min;
+			int excluded = !end && (o->flags & CLI_GT_MIN);
+			struct render_params p;
+			struct renderer *r = NULL;
+			render_params_default(&p, 64, 36);
+			char *field = (char *)&p + (o->offset - offsetof(struct config, render));
+			if (o->type == CLI_DOUBLE)
+				memcpy(field, &v, sizeof(v));
+			else if (o->type == CLI_INT)
+				*(int *)(void *)field = (int)v;
+			else
+				*(long *)(void *)field = (long)v;
+			int e = render_new(&r, &p);
+			render_free(r);
+			if (excluded)
+				cr_expect_eq(e, -EINVAL, "--%s: %g is excluded, the renderer takes it", o->name, v);
+			else
+				cr_expect_eq(e, 0, "--%s takes %g, the renderer refuses it (%d)", o->name, v, e);
+			checked++;
+		}
+	}
+	cr_expect_geq(checked, 8, "only %d bounds checked", checked);
 }
