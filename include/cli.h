@@ -80,7 +80,8 @@ struct cli_option {
 	const char *arg;        /* placeholder in --help: N, X, FILE */
 	const char *units;      /* of the value: "px", "px/step", "s"; NULL: none */
 	const char *group;      /* --help heading */
-	const char *help;       /* one line, no trailing period */
+	const char *help;       /* one line, no trailing period (cli_help()); NULL for -m: the
+	                         * registry's names */
 	const struct cli_choice *choices; /* CLI_ENUM values, {NULL}-terminated (cli_choice_name()) */
 };
 
@@ -109,6 +110,9 @@ extern const char cli_module_default[];
  */
 const char *cli_default(const struct cli_option *o, char *buf, size_t len);
 
+/* Row o's help line: its help, or for -m the registry's model names, into buf. */
+const char *cli_help(const struct cli_option *o, char *buf, size_t len);
+
 /* The option table and its length. */
 const struct cli_option *cli_options(size_t *count);
 
@@ -123,9 +127,6 @@ const struct cli_option *cli_find(const char *name);
  * and render parts point into its run part.
  */
 int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen);
-
-/* Was option `name` set?  0 no, 1 by a config file, 2 on the command line. */
-int cli_given(const struct config *c, const char *name);
 
 /* Writes option o's value in c as a user would type it into buf. */
 void cli_format_value(const struct config *c, const struct cli_option *o, char *buf, size_t len);

@@ -649,8 +649,8 @@ static int action(const struct cli_option *o, struct config *c, char *err, size_
 
 int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 {
-	struct option longopts[CONFIG_MAX_OPTIONS + 1];
-	char shortopts[3 * CONFIG_MAX_OPTIONS + 2];
+	struct option longopts[CLI_NOPTS + 1];
+	char shortopts[3 * CLI_NOPTS + 2];
 	int result = CLI_RUN, cmdline_list = 0, e;
 
 	err[0] = 0;

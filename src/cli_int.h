@@ -17,11 +17,22 @@
 
 /* ---- options.c */
 
-extern const struct cli_option cli_table[]; /* every option, in --help's order */
-extern const size_t cli_nopts;              /* rows of cli_table[] (at most CONFIG_MAX_OPTIONS) */
-#define CLI_NOPTS cli_nopts
+/* Each option's id, OPT_ and its name in capitals ("encoder-threads": OPT_ENCODER_THREADS):
+ * its row's index in cli_table[] and in run.given[]. */
+enum cli_id {
+#define OPT(id, ...) OPT_##id,
+#include "options.def"
+#undef OPT
+	OPT_COUNT
+};
+
+extern const struct cli_option cli_table[]; /* every option, in --help's order, by id */
+#define CLI_NOPTS ((size_t)OPT_COUNT)
 /* Row o's index in cli_table[] (and in run.given[]). */
 size_t cli_index(const struct cli_option *o);
+/* Was option id set?  0 no, 1 by a config file, 2 on the command line.  The
+ * resolve step's question: what main decides later it passes on in run.user. */
+int cli_given(const struct config *c, enum cli_id id);
 
 /* ---- cli.c */
 

@@ -126,6 +126,16 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 	}
 }
 
+const char *cli_help(const struct cli_option *o, char *buf, size_t len)
+{
+	if (o->help)
+		return o->help;
+	buf[0] = 0;
+	for (size_t i = 0; o->type == CLI_MODEL && model_names[i]; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", model_names[i]);
+	return buf;
+}
+
 const char *cli_default(const struct cli_option *o, char *buf, size_t len)
 {
 	static struct config d; /* every default, made once */
@@ -283,7 +293,8 @@ void cli_print_options_json(FILE *f)
 		fputs(", \"group\": ", f);
 		put_json_string(f, o->group);
 		fputs(", \"help\": ", f);
-		put_json_string(f, o->help);
+		char hbuf[256];
+		put_json_string(f, cli_help(o, hbuf, sizeof(hbuf)));
 		fputs(", \"units\": ", f);
 		if (o->units)
 			put_json_string(f, o->units);
@@ -349,14 +360,14 @@ void cli_print_help(FILE *f, int all)
 			fprintf(f, "%s\n%*s", left, COL, "");
 		else
 			fprintf(f, "%-*s", COL, left);
-		char dbuf[256];
-		const char *def = cli_default(o, dbuf, sizeof(dbuf));
+		char dbuf[256], hbuf[256];
+		const char *def = cli_default(o, dbuf, sizeof(dbuf)), *help = cli_help(o, hbuf, sizeof(hbuf));
 		bool units = o->units && def && strcmp(def, "auto") != 0;
 		if (def && *def && o->type != CLI_FLAG)
-			snprintf(text, sizeof(text), "%s [%s%s%s]", o->help, def, units ? " " : "",
+			snprintf(text, sizeof(text), "%s [%s%s%s]", help, def, units ? " " : "",
 			         units ? o->units : "");
 		else
-			snprintf(text, sizeof(text), "%s", o->help);
+			snprintf(text, sizeof(text), "%s", help);
 		print_wrapped(f, COL, text);
 	}
 	if (!all) /* the manual's line here: --help stays within 60 lines */

@@ -130,7 +130,7 @@ static void check_encoder(struct outputs *out, const char *path)
 	if (video_check(path, out->pic_w, out->pic_h, (int)s->fps, &out->vopt, why, sizeof(why)) == 0)
 		return;
 	int windows = s->look_used == RUN_LOOK_HARDEN_WINDOWS;
-	int own = windows || !(cli_given(out->cfg, "size") || cli_given(out->cfg, "scale"));
+	int own = windows || !out->cfg->run.user.picture_size;
 	int w2 = out->pic_w + (out->pic_w & 1), h2 = out->pic_h + (out->pic_h & 1);
 	if (!own || (w2 == out->pic_w && h2 == out->pic_h) ||
 	    video_check(path, w2, h2, (int)s->fps, &out->vopt, why2, sizeof(why2)) != 0)
@@ -176,7 +176,7 @@ static void check_picture_output(struct outputs *out)
 	struct stat sb;
 
 	if (s->no_render) {
-		if (cli_given(out->cfg, "output"))
+		if (s->user.output)
 			report_usage("--output: nothing is drawn with --no-render (drop one of them)");
 		out->kind = OUTPUTS_NONE;
 		return;

@@ -82,7 +82,7 @@ static void load_init(const struct run_options *s, struct traj_state *st)
  */
 static int take_file(struct config *c, const struct traj_state *st)
 {
-	if (st->dims == 3 && c->sim.dims != 3 && cli_given(c, "dims"))
+	if (st->dims == 3 && c->sim.dims != 3 && c->run.user.dims)
 		return -EINVAL;
 	c->run.boids = st->n;
 	if (st->dims == 3)
@@ -95,7 +95,7 @@ static int fit_predators(struct config *c)
 {
 	size_t *predators = &c->sim.predators;
 
-	if (*predators > c->run.boids && !cli_given(c, "predators"))
+	if (*predators > c->run.boids && !c->run.user.predators)
 		*predators = c->run.boids;
 	return *predators > c->run.boids;
 }

@@ -397,3 +397,35 @@ Test(settings, each_drawing_rows_range_is_what_the_renderer_takes)
 	}
 	cr_expect_geq(checked, 8, "only %d bounds checked", checked);
 }
+
+/* ------------------------------------------------ options asked by their id */
+
+#include "../src/cli_int.h"
+
+/*
+ * The resolve step asks whether an option was given by its id (OPT_FOG),
+ * not its name: each id is its row's name in capitals ('-' as '_') and
+ * indexes that row, so OPT_X means --x.
+ */
+Test(settings, each_options_id_is_its_name_and_its_row)
+{
+	static const struct { const char *id, *name; int index; } ids[] = {
+#define OPT(id, name, ...) { #id, name, OPT_##id },
+#include "../src/options.def"
+#undef OPT
+	};
+	size_t n;
+	const struct cli_option *t = cli_options(&n);
+
+	cr_assert_eq(sizeof(ids) / sizeof(*ids), n);
+	for (size_t i = 0; i < n; i++) {
+		char want[64];
+		size_t k = 0;
+		for (; ids[i].name[k] && k < sizeof(want) - 1; k++)
+			want[k] = ids[i].name[k] == '-' ? '_' : (char)toupper((unsigned char)ids[i].name[k]);
+		want[k] = 0;
+		cr_expect_str_eq(ids[i].id, want, "OPT_%s names --%s", ids[i].id, ids[i].name);
+		cr_expect_str_eq(t[ids[i].index].name, ids[i].name, "OPT_%s is row %d, --%s", ids[i].id,
+		                 ids[i].index, t[ids[i].index].name);
+	}
+}

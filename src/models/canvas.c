@@ -178,6 +178,12 @@ static void canvas_ranges(const struct sim_params *p, double *near, double *far)
  * line derives --substeps from canvas_dt and --fps, which is no constant. */
 static const char *const canvas_defaults[] = { "predators=0", "boids=300", NULL };
 
+/* The page's dt: it steps 60 times a second, whatever the frame rate. */
+static double canvas_step_seconds(const struct sim_params *p)
+{
+	return p->canvas_dt;
+}
+
 const struct boids_model canvas_model = {
 	.name = "canvas",
 	.summary = "the TypeScript canvas boids (seeds/004): constant speed, 60 steps a second",
@@ -190,5 +196,6 @@ const struct boids_model canvas_model = {
 	.original_look = "canvas-article",
 	.randomize = canvas_randomize,
 	.step = canvas_step,
+	.step_seconds = canvas_step_seconds,
 	.ranges = canvas_ranges,
 };
