@@ -46,15 +46,15 @@ FUZZ_CFLAGS = -std=gnu11 -g -O1 $(FUZZ_WARN) $(FUZZ_SAN) -Iinclude -DFUZZ_STRICT
 FUZZ_LIBS   = $(shell pkg-config --libs $(FUZZ_PKGS)) -lm -pthread
 # cli.c needs color.c and, for --list-models, the model registry (the models
 # and what they use: grid, pool, rng).  Its defaults come from the modules
-# themselves (sim_params_default, render_params_default,
-# video_options_default): sim.c, render.c (and the renderer's other files)
-# and video.c are linked, with Cairo
-# and FFmpeg, but only those setters run; they are not instrumented (below).
-FUZZ_DEFAULTS = src/sim.c src/render.c src/backdrop.c src/raster.c src/bands.c src/render3d.c src/camera.c src/video.c
+# themselves (sim_params_default, render_params_default;
+# video_options_default is inline in video.h): sim.c and the renderer's
+# files are linked, with Cairo, but only those setters run; they are not
+# instrumented (below).
+FUZZ_DEFAULTS = src/sim.c src/render.c src/backdrop.c src/raster.c src/bands.c src/render3d.c src/camera.c
 FUZZ_SRCS   = src/cli.c src/options.c src/resolve.c src/cli_print.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c \
               $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c $(FUZZ_DEFAULTS)
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
-FUZZ_PKGS   = cairo libavformat libavcodec libavutil libswscale libavfilter
+FUZZ_PKGS   = cairo
 FUZZ_BINS   = $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
 # Kept: make would delete them as intermediates of the pattern rules.
