@@ -33,33 +33,28 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, struct
 	uint32_t self = s->gpos[b];
 	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t seen = 0;
-	struct flock_cands it;
+	struct flock_nbrs it;
 
-	flock_cands_begin(&it, f, bx, by, bz);
-	for (uint32_t k; flock_cands_next(&it, &k);) {
-		struct flock_vec q = flock_copy_at(s, k, d3);
-		double dx = q.x - bx, dy = q.y - by, dz = d3 ? q.z - bz : 0;
-		double d2 = dx * dx + dy * dy;
-		if (d3)
-			d2 += dz * dz;
-		if (k == self || !(d2 <= f->reach2))
+	flock_near_begin(&it, f, bx, by, bz, d3);
+	for (struct flock_near nb; flock_near_next(&it, &nb);) {
+		if (nb.k == self)
 			continue;
-		double d = sqrt(d2);
+		double d = sqrt(nb.d2);
 		if (d < p->canvas_visual_range) {
 			seen++;
-			cx += q.x;
-			cy += q.y;
+			cx += nb.q.x;
+			cy += nb.q.y;
 			if (d < p->canvas_separation_distance) {
-				sx -= dx;
-				sy -= dy;
+				sx -= nb.dx;
+				sy -= nb.dy;
 				if (d3)
-					sz -= dz;
+					sz -= nb.dz;
 			}
-			struct flock_vec w = flock_copy_vel(s, k, d3);
+			struct flock_vec w = flock_copy_vel(s, nb.k, d3);
 			ax += w.x;
 			ay += w.y;
 			if (d3) {
-				cz += q.z;
+				cz += nb.q.z;
 				az += w.z;
 			}
 		}

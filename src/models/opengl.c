@@ -82,29 +82,22 @@ FLOCK_INLINE size_t flock_align(const struct flock_pass *f, struct boid *o, stru
 	uint32_t self = s->gpos[o->b];
 	double cx = 0, cy = 0, cz = 0;
 	size_t cn = 0, an = 0;
-	struct flock_cands it;
+	struct flock_nbrs it;
 
 	*a = (struct flock_vec){ 0, 0, 0 };
-	flock_cands_begin(&it, f, o->x, o->y, o->z);
-	for (uint32_t k; flock_cands_next(&it, &k);) {
-		struct flock_vec q = flock_copy_at(s, k, d3);
-		double dx = q.x - o->x, dy = q.y - o->y, dz = d3 ? q.z - o->z : 0;
-		double d2 = dx * dx + dy * dy;
-		if (d3)
-			d2 += dz * dz;
-		if (!(d2 <= f->reach2))
-			continue;
-		double d = sqrt(d2);
+	flock_near_begin(&it, f, o->x, o->y, o->z, d3);
+	for (struct flock_near nb; flock_near_next(&it, &nb);) {
+		double d = sqrt(nb.d2);
 		if (d < fr) {
-			cx += q.x;
-			cy += q.y;
+			cx += nb.q.x;
+			cy += nb.q.y;
 			if (d3)
-				cz += q.z;
+				cz += nb.q.z;
 			cn++;
 		}
 		if (d < p->gl_align_radius) {
-			if (k != self) {
-				struct flock_vec w = flock_copy_vel(s, k, d3);
+			if (nb.k != self) {
+				struct flock_vec w = flock_copy_vel(s, nb.k, d3);
 				a->x += w.x / step;
 				a->y += w.y / step;
 				if (d3)
@@ -122,7 +115,8 @@ FLOCK_INLINE size_t flock_align(const struct flock_pass *f, struct boid *o, stru
 	return an;
 }
 
-/* Pass 2: separation, one neighbour at a time, own kind only (unless gl_avoid_all). */
+/* Pass 2: separation, one neighbour at a time, own kind only (unless gl_avoid_all): the one loop
+ * on flock_cands itself, as it drops the other kind before it reads a position. */
 FLOCK_INLINE void avoid(const struct flock_pass *f, struct boid *o, size_t np, int d3)
 {
 	const struct sim *s = f->s;

@@ -69,27 +69,22 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3
 	uint32_t self = s->gpos[b];
 	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t cn = 0;
-	struct flock_cands it;
+	struct flock_nbrs it;
 
-	flock_cands_begin(&it, f, bx, by, bz);
-	for (uint32_t k; flock_cands_next(&it, &k);) {
-		struct flock_vec q = flock_copy_at(s, k, d3);
-		double dx = q.x - bx, dy = q.y - by, dz = d3 ? q.z - bz : 0;
-		double d2 = dx * dx + dy * dy;
-		if (d3)
-			d2 += dz * dz;
-		if (k == self || !(d2 <= f->reach2))
+	flock_near_begin(&it, f, bx, by, bz, d3);
+	for (struct flock_near nb; flock_near_next(&it, &nb);) {
+		if (nb.k == self)
 			continue;
-		double d = sqrt(d2);
+		double d = sqrt(nb.d2);
 		if (d <= p->proc_cohesion_radius) {
-			cx += q.x;
-			cy += q.y;
+			cx += nb.q.x;
+			cy += nb.q.y;
 			if (d3)
-				cz += q.z;
+				cz += nb.q.z;
 			cn++;
 		}
 		if (d <= p->proc_separation_radius && d > 0) {
-			double ux = -dx / d, uy = -dy / d, uz = -dz / d; /* unit(p - q) */
+			double ux = -nb.dx / d, uy = -nb.dy / d, uz = -nb.dz / d; /* unit(p - q) */
 			if (p->proc_separation == SIM_SEP_INVERSE) {
 				ux /= d;
 				uy /= d;
@@ -101,7 +96,7 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3
 				sz += uz;
 		}
 		if (d <= p->proc_alignment_radius) {
-			struct flock_vec w = flock_copy_vel(s, k, d3);
+			struct flock_vec w = flock_copy_vel(s, nb.k, d3);
 			ax += w.x;
 			ay += w.y;
 			if (d3)

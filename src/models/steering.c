@@ -186,30 +186,25 @@ FLOCK_INLINE struct rules rules(const struct flock_pass *f, size_t b, double eps
 	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0;
 	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t n = 0;
-	struct flock_cands it;
+	struct flock_nbrs it;
 
-	flock_cands_begin(&it, f, bx, by, bz);
-	for (uint32_t k; flock_cands_next(&it, &k);) {
-		struct flock_vec q = flock_copy_at(s, k, d3);
-		double dx = q.x - bx, dy = q.y - by, dz = d3 ? q.z - bz : 0;
-		double d2 = dx * dx + dy * dy;
-		if (d3)
-			d2 += dz * dz;
-		if (!(d2 <= f->reach2) || d2 < eps * eps)
+	flock_near_begin(&it, f, bx, by, bz, d3);
+	for (struct flock_near nb; flock_near_next(&it, &nb);) {
+		if (nb.d2 < eps * eps)
 			continue;
-		double d = sqrt(d2);
+		double d = sqrt(nb.d2);
 		if (d < p->steer_radius) {
-			cx += q.x;
-			cy += q.y;
-			double ux = -dx, uy = -dy, uz = -dz;
+			cx += nb.q.x;
+			cy += nb.q.y;
+			double ux = -nb.dx, uy = -nb.dy, uz = -nb.dz;
 			unity_normalize(&ux, &uy, FLOCK_Z(d3, uz), eps);
 			sx += ux / (d * d) / p->steer_separation_steps;
 			sy += uy / (d * d) / p->steer_separation_steps;
-			struct flock_vec w = flock_copy_vel(s, k, d3);
+			struct flock_vec w = flock_copy_vel(s, nb.k, d3);
 			ax += w.x;
 			ay += w.y;
 			if (d3) {
-				cz += q.z;
+				cz += nb.q.z;
 				sz += uz / (d * d) / p->steer_separation_steps;
 				az += w.z;
 			}
