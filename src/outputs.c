@@ -339,7 +339,7 @@ void outputs_record(struct outputs *out, const struct sim *m, long frame)
 	}
 	if (out->want_metrics && !out->metrics_failed) {
 		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
-		                            sim_wraps(m), out->cfg->sim.flock_radius, m->z, m->vz, m->p.depth };
+		                            sim_wraps(m), out->cfg->sim.harden.flock_radius, m->z, m->vz, m->p.depth };
 		int err = metrics_compute(&out->mctx, &in, &out->mlast);
 		if (err) {
 			side_file_failed(out, &out->metrics_file, "cannot measure the flock for",

@@ -133,12 +133,12 @@ static int check_across(struct config *c, char *err, size_t errlen)
 {
 	struct run_options *run = &c->run;
 
-	if (c->sim.gl_speed_min > c->sim.gl_speed_max)
+	if (c->sim.gl.speed_min > c->sim.gl.speed_max)
 		return cli_errf(err, errlen, "--gl-speed-min (%g) must not be above --gl-speed-max (%g)",
-		            c->sim.gl_speed_min, c->sim.gl_speed_max);
-	if (c->sim.min_speed > c->sim.max_speed)
+		            c->sim.gl.speed_min, c->sim.gl.speed_max);
+	if (c->sim.harden.min_speed > c->sim.harden.max_speed)
 		return cli_errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
-		            c->sim.min_speed, c->sim.max_speed);
+		            c->sim.harden.min_speed, c->sim.harden.max_speed);
 	if (check_depths(c, err, errlen) != 0)
 		return -1;
 	/* --frames and --duration: the command line wins over a file; both from

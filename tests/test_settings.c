@@ -26,22 +26,36 @@ TestSuite(settings, .init = setup, .fini = teardown, .timeout = 120);
 
 /* ------------------------------------------------ docs/MODEL.md's defaults */
 
-/* Where sim reads each parameter MODEL.md names, by sim.h's own field names. */
-#define D(f) { #f, offsetof(struct sim_params, f), 'd' }
-#define I(f) { #f, offsetof(struct sim_params, f), 'i' }
+/* Where sim reads each parameter MODEL.md names: name as MODEL.md writes it (the
+ * model's prefix, then the field), at its place in struct sim_params. */
+#define D(name, at) { #name, offsetof(struct sim_params, at), 'd' }
+#define I(name, at) { #name, offsetof(struct sim_params, at), 'i' }
 static const struct { const char *name; size_t offset; char kind; } sim_fields[] = {
-	D(flock_radius), D(flock_weight), D(align_radius), D(align_weight), D(avoid_radius),
-	D(avoid_weight), D(predator_radius), D(predator_weight), D(obstacle_margin), D(obstacle_weight),
-	D(proc_cohesion_radius), D(proc_separation_radius), D(proc_alignment_radius),
-	D(proc_cohesion_weight), D(proc_separation_weight), D(proc_alignment_weight), D(proc_max_force),
-	D(proc_max_speed), I(proc_limit_components), D(proc_jitter), D(steer_radius),
-	D(steer_cohesion_steps), D(steer_cohesion_weight), D(steer_separation_weight),
-	D(steer_alignment_weight), D(steer_seek_weight), D(steer_arrival_radius), D(steer_arrival_speed),
-	D(steer_max_speed), D(steer_max_turn), D(canvas_speed), D(canvas_dt), D(canvas_visual_range),
-	D(canvas_cohesion_resistance), D(canvas_separation_distance), D(canvas_alignment_eagerness),
-	D(gl_flock_radius), D(gl_flock_weight), D(gl_predator_sight), D(gl_avoid_radius),
-	D(gl_avoid_weight), D(gl_align_radius), D(gl_align_weight), D(gl_flee_radius), D(gl_flee_weight),
-	D(gl_wall_pad), D(gl_wall_turn), D(gl_speed_ease), D(gl_predator_boost), D(gl_step),
+	D(flock_radius, harden.flock_radius), D(flock_weight, harden.flock_weight),
+	D(align_radius, harden.align_radius), D(align_weight, harden.align_weight),
+	D(avoid_radius, harden.avoid_radius), D(avoid_weight, harden.avoid_weight),
+	D(predator_radius, harden.predator_radius), D(predator_weight, harden.predator_weight),
+	D(obstacle_margin, obstacle_margin), D(obstacle_weight, obstacle_weight),
+	D(proc_cohesion_radius, proc.cohesion_radius), D(proc_separation_radius, proc.separation_radius),
+	D(proc_alignment_radius, proc.alignment_radius), D(proc_cohesion_weight, proc.cohesion_weight),
+	D(proc_separation_weight, proc.separation_weight), D(proc_alignment_weight, proc.alignment_weight),
+	D(proc_max_force, proc.max_force), D(proc_max_speed, proc.max_speed),
+	I(proc_limit_components, proc.limit_components), D(proc_jitter, proc.jitter),
+	D(steer_radius, steer.radius), D(steer_cohesion_steps, steer.cohesion_steps),
+	D(steer_cohesion_weight, steer.cohesion_weight), D(steer_separation_weight, steer.separation_weight),
+	D(steer_alignment_weight, steer.alignment_weight), D(steer_seek_weight, steer.seek_weight),
+	D(steer_arrival_radius, steer.arrival_radius), D(steer_arrival_speed, steer.arrival_speed),
+	D(steer_max_speed, steer.max_speed), D(steer_max_turn, steer.max_turn), D(canvas_speed, canvas.speed),
+	D(canvas_dt, canvas.dt), D(canvas_visual_range, canvas.visual_range),
+	D(canvas_cohesion_resistance, canvas.cohesion_resistance),
+	D(canvas_separation_distance, canvas.separation_distance),
+	D(canvas_alignment_eagerness, canvas.alignment_eagerness), D(gl_flock_radius, gl.flock_radius),
+	D(gl_flock_weight, gl.flock_weight), D(gl_predator_sight, gl.predator_sight),
+	D(gl_avoid_radius, gl.avoid_radius), D(gl_avoid_weight, gl.avoid_weight),
+	D(gl_align_radius, gl.align_radius), D(gl_align_weight, gl.align_weight),
+	D(gl_flee_radius, gl.flee_radius), D(gl_flee_weight, gl.flee_weight), D(gl_wall_pad, gl.wall_pad),
+	D(gl_wall_turn, gl.wall_turn), D(gl_speed_ease, gl.speed_ease),
+	D(gl_predator_boost, gl.predator_boost), D(gl_step, gl.step),
 };
 
 /* The options whose names are not the field's with '-' for '_'. */
@@ -198,13 +212,13 @@ Test(settings, options_land_in_the_struct_of_the_module_that_reads_them)
 	          "--steer-turn steady --gl-avoid all --separation inverse --predators 2 -n 7 "
 	          "--shape arrow --pixel-grid gdi --antialias none --boid-color #010203 --scale 2 "
 	          "--crf 30 --gop 12 --codec libx264 --encoder-threads auto --target 10,20 --seed 9");
-	cr_expect_eq(c.sim.flock_radius, 12.5);
+	cr_expect_eq(c.sim.harden.flock_radius, 12.5);
 	cr_expect_eq(c.sim.edges, SIM_BOUNCE | SIM_WRAP);
 	cr_expect_eq(c.sim.update, SIM_SYNCHRONOUS);
-	cr_expect_eq(c.sim.proc_limit_components, 1);
-	cr_expect_eq(c.sim.steer_steady_turn, 1);
-	cr_expect_eq(c.sim.gl_avoid_all, 1);
-	cr_expect_eq(c.sim.proc_separation, SIM_SEP_INVERSE);
+	cr_expect_eq(c.sim.proc.limit_components, 1);
+	cr_expect_eq(c.sim.steer.steady_turn, 1);
+	cr_expect_eq(c.sim.gl.avoid_all, 1);
+	cr_expect_eq(c.sim.proc.separation, SIM_SEP_INVERSE);
 	cr_expect_eq(c.sim.predators, 2);
 	cr_expect_eq(c.run.boids, 7);
 	cr_expect_eq(c.sim.target_mode, SIM_TARGET_FIXED);
@@ -272,7 +286,7 @@ Test(settings, the_resolve_step_works_out_what_depends_on_several_settings)
 	cr_expect(c.sim.width == 1157 && c.sim.height == 578 && c.run.boids == 250);
 	cr_expect(c.run.opengl && c.run.trail == 20 && c.render.predator_size == 1.5);
 	cr_expect_eq(c.render.trail_style, RENDER_TRAIL_OPENGL);
-	cr_expect(c.render.range_near == c.sim.gl_avoid_radius && c.render.range_far == c.sim.gl_flock_radius,
+	cr_expect(c.render.range_near == c.sim.gl.avoid_radius && c.render.range_far == c.sim.gl.flock_radius,
 	          "--show-ranges draws the model's own radii");
 	cli_release(&c);
 
