@@ -549,7 +549,7 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
 	int tails = v->trail_len > 1 && r->p.trail_style == RENDER_TRAIL_OPENGL;
 
 	size_t part = v->n < DRAW_PART ? v->n : DRAW_PART;
-	if (render_grow(&r->list, &r->list_cap, part, sizeof(*r->list)) != 0)
+	if (grow(&r->list, &r->list_cap, part, part + part / 2, sizeof(*r->list)) != 0)
 		return -ENOMEM;
 	draw_obstacles(r);
 	if (v->trail_len > 1 && !tails)

@@ -132,28 +132,23 @@ static void draw_ground(struct renderer *r, const struct camera *cam, const stru
 /* Grows the 3D buffers for n boids and `cells` trail points.  0 or -ENOMEM. */
 static int room_3d(struct renderer *r, size_t n, size_t cells)
 {
+	size_t part = n < DRAW_PART ? n : DRAW_PART;
+
 	if (n > r->cap) {
-		struct placed *pl = realloc(r->placed, n * sizeof(*pl));
-		if (pl)
-			r->placed = pl;
-		struct depth_key *o = realloc(r->order, n * sizeof(*o));
-		if (o)
-			r->order = o;
-		if (!pl || !o)
+		int e = grow_to(&r->placed, n, sizeof(*r->placed));
+		if (grow_to(&r->order, n, sizeof(*r->order)) != 0 || e != 0)
 			return -ENOMEM;
 		r->cap = n;
 	}
 	if (cells > r->trail_cap) {
-		double *t = realloc(r->trail_uv, 2 * cells * sizeof(*t));
-		if (!t)
+		if (grow_to(&r->trail_uv, 2 * cells, sizeof(*r->trail_uv)) != 0)
 			return -ENOMEM;
-		r->trail_uv = t;
 		r->trail_cap = cells;
 	}
 	if (r->p.obstacles_n && !r->spheres &&
 	    !(r->spheres = malloc(r->p.obstacles_n * sizeof(*r->spheres))))
 		return -ENOMEM;
-	return render_grow(&r->list, &r->list_cap, n < DRAW_PART ? n : DRAW_PART, sizeof(*r->list));
+	return grow(&r->list, &r->list_cap, part, part + part / 2, sizeof(*r->list));
 }
 
 /*

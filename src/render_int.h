@@ -14,6 +14,7 @@
 
 #include <cairo.h>
 
+#include "grow.h"
 #include "render.h"
 
 #define NPTS 5                       /* points of every outline, the origin twice */
@@ -194,8 +195,6 @@ int render_on_picture(const struct renderer *r, const struct placed *b);
 
 /* ---- bands.c: a list of placed boids drawn boid after boid or in bands */
 
-/* Grows *buf (elements of `size` bytes) to hold `want`.  0 or -ENOMEM. */
-int render_grow(void *buf, size_t *cap, size_t want, size_t size);
 /* Draws list[0 .. n), placed boids in drawing order (tx, ty: tails; *paint: background pending). */
 void render_draw_run(struct renderer *r, const struct render_view *v, const struct placed *list, size_t n,
                      const cairo_matrix_t *base, const double *tx, const double *ty, int *paint);
