@@ -144,6 +144,7 @@ struct render_params {
 	                             * background [0..1]; 0: no fog */
 	int box_edges;              /* draw the box's 12 edges, the far ones fainter */
 	int ground;                 /* draw a grid on the box's floor, y = H */
+	int ground_cells;           /* that grid's cells along the floor's longer side, >= 1 */
 };
 
 /*

@@ -200,6 +200,7 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->fog = 0.6;
 	p->box_edges = 1;             /* on: what boids has always drawn in 3D */
 	p->ground = 1;
+	p->ground_cells = 10;
 }
 
 static int params_valid(const struct render_params *p)
@@ -214,7 +215,7 @@ static int params_valid(const struct render_params *p)
 	       (p->paint == RENDER_FILL || p->paint == RENDER_STROKE) &&
 	       (p->grid == RENDER_GRID_CAIRO || p->grid == RENDER_GRID_GDI) &&
 	       (p->trail_style == RENDER_TRAIL_FADE || p->trail_style == RENDER_TRAIL_OPENGL) &&
-	       p->fog >= 0 && p->fog <= 1 && camera_check(&p->camera, p->box) == 0 &&
+	       p->fog >= 0 && p->fog <= 1 && camera_check(&p->camera, p->box) == 0 && p->ground_cells >= 1 &&
 	       isfinite(p->range_near) && p->range_near >= 0 &&
 	       isfinite(p->range_far) && p->range_far >= 0 &&
 	       (p->antialias == RENDER_AA_NONE || p->antialias == RENDER_AA_FAST ||

@@ -103,13 +103,11 @@ static void draw_box_edges(struct renderer *r, const struct camera *cam, const s
 		}
 }
 
-#define GROUND_CELLS 10 /* --ground: cells along the floor's longer side */
-
-/* --ground: a grid on the box's floor (y = H), one cell a segment so that each fades with its depth. */
+/* --ground: a grid of ground_cells on the box's floor (y = H), one cell a segment so that each fades with its depth. */
 static void draw_ground(struct renderer *r, const struct camera *cam, const struct fog_range *f)
 {
 	const double *box = r->p.box;
-	double cell = fmax(box[0], box[2]) / GROUND_CELLS;
+	double cell = fmax(box[0], box[2]) / r->p.ground_cells;
 	long nx = lround(fmax(1, box[0] / cell)), nz = lround(fmax(1, box[2] / cell));
 
 	cairo_set_line_width(r->cr, .75);
