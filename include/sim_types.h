@@ -75,7 +75,7 @@ struct sim_harden {
 	double wall_turn;       /* bounce: velocity change per step inside it */
 };
 
-/* Processing (seeds/002).  Velocities in px/step. */
+/* Processing (Kakehi's article).  Velocities in px/step. */
 struct sim_processing {
 	double cohesion_radius;   /* neighbours at distance <= R, px */
 	double separation_radius; /* px */
@@ -90,7 +90,7 @@ struct sim_processing {
 	double jitter;            /* uniform noise in [-J, J] per component, px/step^2 */
 };
 
-/* Steering (seeds/003), scaled at `unit` px per Unity unit.  px/step. */
+/* Steering (the Unity program), scaled at `unit` px per Unity unit.  px/step. */
 struct sim_steering {
 	double radius;            /* neighbours at distance < R, px */
 	double unit;              /* pixels per Unity unit: the start box, Unity's epsilons */
@@ -110,7 +110,7 @@ struct sim_steering {
 	double v0z;               /* its z in a box, px/step */
 };
 
-/* Canvas (seeds/004).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
+/* Canvas (Therrien's TypeScript article).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
 struct sim_canvas {
 	double visual_range;        /* sees others at distance < R, px */
 	double cohesion_resistance; /* offset to their centre divided by K */
