@@ -1,8 +1,9 @@
 /*
  * cli_int — what the files of the command line share and nothing else
- * sees: the option table (options.c), the value parsers and message
- * helper (cli.c) and the resolve step (resolve.c).  Not part of the API:
- * include/cli.h is.
+ * sees, bottom up: the option table (options.c), the value parsers and
+ * message helper (values.c), the resolve step (resolve.c), the defaults
+ * and the config format's blanks (cli.c, for cli_print.c).  Not part of
+ * the API: include/cli.h is.
  */
 #ifndef BOIDS_CLI_INT_H
 #define BOIDS_CLI_INT_H
@@ -34,7 +35,7 @@ size_t cli_index(const struct cli_option *o);
  * resolve step's question: what main decides later it passes on in run.user. */
 int cli_given(const struct config *c, enum cli_id id);
 
-/* ---- cli.c */
+/* ---- values.c */
 
 /* Formats a message into err (a user's control characters become '?'); returns -1. */
 int cli_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -44,6 +45,9 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v, c
 int cli_parse_enum(const struct cli_option *o, const char *v, int *out, char *err, size_t errlen);
 /* The name of a CLI_ENUM row's value ("?" for none of them). */
 const char *cli_enum_name(const struct cli_option *o, int value);
+
+/* ---- cli.c */
+
 /* Fills c with every setting's default (memset first).  0, CLI_ERROR or CLI_NOMEM. */
 int cli_defaults(struct config *c, char *err, size_t errlen);
 /* A blank of the config format: space or tab. */
