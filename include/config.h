@@ -88,6 +88,10 @@ struct run_options {
 		int encoder_threads; /* --encoder-threads */
 	} user;
 
+	const char **configs;   /* every --config FILE read, in order (into argv; the array
+	                         * is malloc'ed): inputs no output may land on */
+	size_t configs_n;
+
 	/* cli's bookkeeping */
 	const char *completion; /* --completion SHELL (points into argv) */
 	unsigned char given[CONFIG_MAX_OPTIONS]; /* per table row: 0 default, 1 config file,
