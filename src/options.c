@@ -50,7 +50,7 @@ static const struct cli_choice quality_names[] = {
 	{ "draft", VIDEO_QUALITY_DRAFT }, { "web", VIDEO_QUALITY_WEB }, { "high", VIDEO_QUALITY_HIGH },
 	{ "archive", VIDEO_QUALITY_ARCHIVE }, END };
 static const struct cli_choice draw_names[] = {
-	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, END };
+	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, { "points", RENDER_DRAW_POINTS }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
@@ -81,6 +81,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_FLAG(f)     CLI_FLAG, AT(f, int)
 #define T_COLOR(f)    CLI_COLOR, AT(f, uint32_t)
 #define T_FIELD       CLI_FIELD, AT(sim.width, double)          /* and sim.height */
+#define T_BOX(f)      CLI_BOX, AT(f[0], double)                 /* and f[1], f[2] */
 #define T_MODEL       CLI_MODEL, AT(sim.model, const struct boids_model *)
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
