@@ -43,9 +43,9 @@ struct pipeline_threads {
  *   simulation  --threads N, or one per online core (auto); at least 1;
  *   drawing     the same count, at most PIPELINE_DRAW_MAX (64: beyond it the
  *               single encoding thread is the bottleneck anyway);
- *   encoder     --encoder-threads N (default 4, 1..64), or 0 for auto: the
- *               encoder's choice (FFmpeg's "auto", one per core, so the
- *               bytes depend on the machine).
+ *   encoder     --encoder-threads N (1..64; by default video_options_default()'s
+ *               count), or 0 for auto: the encoder's choice (FFmpeg's "auto",
+ *               one per core, so the bytes depend on the machine).
  * None of them changes what is written, except encoder auto.
  */
 void pipeline_threads(const struct config *c, struct pipeline_threads *t);

@@ -401,7 +401,7 @@ void pipeline_threads(const struct config *c, struct pipeline_threads *t)
 		t->capped = 1;
 	}
 	t->encoder = c->video.threads; /* 0: auto */
-	t->encoder_given = cli_given(c, "encoder-threads");
+	t->encoder_given = c->run.user.encoder_threads;
 }
 
 void pipeline_threads_describe(const struct pipeline_threads *t, enum outputs_kind kind,

@@ -137,12 +137,12 @@ static void load_init(const struct run_options *s, struct traj_state *st)
  */
 static int take_file(struct config *c, const struct traj_state *st)
 {
-	if (st->dims == 3 && c->sim.dims != 3 && cli_given(c, "dims"))
+	if (st->dims == 3 && c->sim.dims != 3 && c->run.user.dims)
 		return -EINVAL;
 	c->run.boids = st->n;
 	if (st->dims == 3)
 		c->sim.dims = 3;
-	if (st->predators >= 0 && !cli_given(c, "predators")) /* the file's flags, unless --predators */
+	if (st->predators >= 0 && !c->run.user.predators) /* the file's flags, unless --predators */
 		c->sim.predators = (size_t)st->predators;
 	return 0;
 }
@@ -152,7 +152,7 @@ static int fit_predators(struct config *c)
 {
 	size_t *predators = &c->sim.predators;
 
-	if (*predators > c->run.boids && !cli_given(c, "predators"))
+	if (*predators > c->run.boids && !c->run.user.predators)
 		*predators = c->run.boids;
 	return *predators > c->run.boids;
 }
