@@ -5,6 +5,7 @@
 #include "start.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "cli.h"
 #include "report.h"
+#include "signals.h"
 #include "traj.h"
 
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
@@ -29,8 +31,10 @@ static void check_memory(const struct run_options *s, int dims, const struct sta
 	double trail = s->trail > 1 ? (double)s->trail : 0;
 	double picture = (double)b->pic_w * b->pic_h * 4 * 2.5; /* ARGB + yuv + encoder */
 	double state = dims == 3 ? 48 : 32;                       /* a boid's position and velocity */
-	double doubles = dims == 3 ? 15 : 10;                     /* struct sim's arrays (3D: z, vz,
-	                                                           * nvz, and 6 copies, not 4) */
+	double doubles = dims == 3 ? 18 : 12;                     /* struct sim's arrays (3D: z, vz,
+	                                                           * nvz, and 6 copies, not 4) and
+	                                                           * the positions kept to undo a
+	                                                           * stopped step */
 	double flock = n * (doubles * 8 + 4 * 4) * 2;             /* sim arrays, grids, metrics */
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
@@ -41,13 +45,26 @@ static void check_memory(const struct run_options *s, int dims, const struct sta
 		             bytes / 1073741824.0, phys / 1073741824.0);
 }
 
-/* Reads --init into st; bad input exits 2, no memory exits 1. */
+/*
+ * Opens --init for reading; a FIFO's wait for a writer ends on a stop
+ * signal, which exits 128 + the signal.  NULL with errno set otherwise.
+ */
+static FILE *open_init(const char *path)
+{
+	FILE *f = signals_fopen(path);
+
+	if (!f && errno == EINTR && signals_caught())
+		exit(128 + signals_caught());
+	return f;
+}
+
+/* Reads --init into st; bad input exits 2, no memory exits 1, a stop signal 128 + it. */
 static void load_init(const struct run_options *s, struct traj_state *st)
 {
 	struct traj_error te;
 	struct stat sb;
 	const char *name = CLI_CUT_PATH(s->init);
-	FILE *f = fopen(s->init, "r");
+	FILE *f = open_init(s->init);
 
 	if (!f && errno == ENOMEM) {
 		report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
@@ -59,6 +76,8 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: '%s' is a directory", name);
 	int err = traj_load(f, st, &te);
 	fclose(f);
+	if (err && signals_caught())
+		exit(128 + signals_caught()); /* it ended a read from a slow writer */
 	if (err == -EINVAL && te.line)
 		report_usage("--init: '%s' line %ld: %s", name, te.line, te.what);
 	if (err == -EINVAL)
@@ -120,9 +139,17 @@ void start_preview(struct config *c)
 	struct traj_state st;
 	struct traj_error te;
 	struct stat sb;
-	FILE *f = c->run.init ? fopen(c->run.init, "r") : NULL;
+	const char *path = c->run.init;
 
-	/* a regular file only: reading a FIFO would take what the run is meant to read */
+	/* a regular file only, looked at before it is opened: reading a FIFO
+	 * would wait for a writer and take what the run is meant to read */
+	if (path && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		report_usage("--init: '%s' is not a regular file (--print-config reads it to "
+		             "show its boid count)", CLI_CUT_PATH(path));
+	int fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
 	if (f && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && traj_load(f, &st, &te) == 0) {
 		take_file(c, &st);
 		traj_state_release(&st);
@@ -152,7 +179,9 @@ void start_build(struct start *f, const struct config *c, int threads, const str
 	struct traj_state *st = &f->init;
 
 	check_memory(s, c->sim.dims, b);
+	signals_block(1); /* the pool's threads leave the stop signals to this one */
 	f->pool = pool_new(threads);
+	signals_block(0);
 	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0) {
 		report("out of memory for %zu boids", s->boids);
 		exit(EXIT_FAILURE);
