@@ -1,17 +1,26 @@
 /*
- * A step stopped in its middle (sim_watch) is undone: sim_step() says
- * -EINTR and the flock is exactly the previous step's, so no half-stepped
- * frame can be written; a watch that never stops changes no bit.  Every
- * model, both update orders, plane and box, on a pool (the parallel pass).
+ * Long steps, stopped and shown.  A step stopped in its middle (sim_watch)
+ * is undone: sim_step() says -EINTR and the flock is exactly the previous
+ * step's, so no half-stepped frame can be written; a watch that never
+ * stops changes no bit (every model, both update orders, plane and box, on
+ * a pool: the parallel pass).  A dense flock is announced before its first
+ * step, from a neighbour estimate held against a brute-force count, and the
+ * progress report moves inside a step.  The signals themselves, on the
+ * binary: tests/integration/test_stopping.c.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "model.h"
 #include "pool.h"
+#include "progress.h"
+#include "rng.h"
 #include "sim.h"
 
 enum { N = 2400 };  /* above the parallel pass's threshold, 2048 */
@@ -114,4 +123,101 @@ Test(stopstep, a_stopped_step_is_undone_and_an_unstopped_watch_changes_nothing)
 				sim_release(&b);
 			}
 	pool_free(pool);
+}
+
+/* Neighbours within r of each of n random boids on a torus (no edges), on average: brute force. */
+static double counted(const struct sim_params *p, size_t n, double r)
+{
+	double *x = malloc(3 * n * sizeof(double)), *y = x + n, *z = x + 2 * n;
+	double size[3] = { p->width, p->height, p->depth };
+	struct rng g;
+	size_t pairs = 0;
+
+	cr_assert_not_null(x);
+	rng_seed(&g, 3);
+	for (size_t i = 0; i < n; i++) {
+		x[i] = rng_uniform(&g) * size[0];
+		y[i] = rng_uniform(&g) * size[1];
+		z[i] = rng_uniform(&g) * size[2];
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			double d[3] = { fabs(x[i] - x[j]), fabs(y[i] - y[j]), fabs(z[i] - z[j]) }, d2 = 0;
+			for (int a = 0; a < p->dims; a++) {
+				double e = fmin(d[a], size[a] - d[a]);
+				d2 += e * e;
+			}
+			pairs += d2 < r * r;
+		}
+	free(x);
+	return 2.0 * (double)pairs / (double)n;
+}
+
+Test(stopstep, the_neighbour_estimate_is_what_a_brute_force_count_finds)
+{
+	const struct boids_model *const *models = model_list();
+
+	for (size_t i = 0; models[i]; i++)
+		for (int dims = 2; dims <= 3; dims++) {
+			struct sim_params p;
+			double near, far;
+			sim_params_default(&p, 600, 400);
+			p.model = models[i];
+			p.dims = dims;
+			models[i]->ranges(&p, &near, &far);
+			size_t n = 3000;
+			double want = counted(&p, n, fmax(near, far)), got = sim_neighbours(&p, n);
+			cr_assert(fabs(got - want) < 0.05 * want + 0.5, "%s %dD: estimate %.2f, counted %.2f",
+			          models[i]->name, dims, got, want);
+		}
+	/* never more than the others */
+	struct sim_params p;
+	sim_params_default(&p, 10, 10);
+	cr_assert_eq(sim_neighbours(&p, 50), 49);
+}
+
+Test(stopstep, a_dense_flock_is_announced_before_its_first_step, .init = (void (*)(void))tc_tmpdir,
+     .fini = tc_cleanup)
+{
+	/* 20,000 boids in 64x36: each sees all the others; -f 1 makes no step */
+	cr_assert_eq(tc_boids("-n 20000 -s 64x36 --no-render -f 1"), 0);
+	const char *e = tc_stderr();
+	cr_assert(strstr(e, "boids: about 19999 neighbours per boid: each step of these 20000 boids may take "
+	                    "seconds (a larger field, -s/--size, or fewer boids, -n/--boids, spreads the flock)\n"),
+	          "%s", e);
+	cr_assert_eq(tc_boids("-n 20000 -s 64x36 --no-render -f 1 -q"), 0);
+	cr_assert_str_empty(tc_stderr());
+	/* the default flock, and a million spread over 16384x9216 (some 50 each): no word */
+	cr_assert_eq(tc_boids("--no-render -f 1"), 0);
+	cr_assert(!strstr(tc_stderr(), "neighbours"), "%s", tc_stderr());
+	struct sim_params p;
+	sim_params_default(&p, 16384, 9216);
+	cr_assert_lt(1e6 * sim_neighbours(&p, 1000000), 2e8);
+}
+
+Test(stopstep, the_progress_report_moves_inside_a_step)
+{
+	struct progress bar;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	progress_start(&bar, f, PROGRESS_LINES, 10, 1e-9);
+	while (progress_now() == bar.start)
+		; /* one interval, a nanosecond, has passed */
+	progress_step(&bar, 3, 0.25);
+	progress_step(&bar, 3, 0.2504); /* the same tenth of a percent: not again */
+	progress_step(&bar, 3, 0.5);
+	progress_end(&bar);
+	progress_start(&bar, f, PROGRESS_JSON, 10, 1e-9);
+	while (progress_now() == bar.start)
+		;
+	progress_step(&bar, 0, 0.125);
+	fclose(f);
+	cr_assert(strstr(text, "boids: 3/10 frames (30%), frame 4 25.0% stepped, 0 s so far\n"
+	                       "boids: 3/10 frames (30%), frame 4 50.0% stepped, 0 s so far\n{\"frame\":0,"),
+	          "%s", text);
+	cr_assert(strstr(text, ",\"step\":0.125}\n"), "%s", text);
+	free(text);
 }
