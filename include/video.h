@@ -42,14 +42,16 @@
  * own log is the caller's to quieten (video_quiet_logs()); libx264 prints a
  * few errors (an unknown preset) to stderr by itself.
  *
- * This is the only module that includes FFmpeg's headers: what the others
- * need of FFmpeg (an error code's text, a quiet log, SHA-256) is here.
+ * This is the only module that includes FFmpeg's headers (video.c, codecs.c,
+ * avio_fd.c): what the others need of FFmpeg (an error code's text, a quiet
+ * log) is here.
  */
 #ifndef BOIDS_VIDEO_H
 #define BOIDS_VIDEO_H
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /*
  * Quality presets: the defaults of crf, preset, pixel format and encoder
@@ -76,8 +78,13 @@ struct video_options {
 
 struct video;
 
-/* Options all at their defaults. */
-void video_options_default(struct video_options *o);
+/* Options all at their defaults.  (Inline: a run that writes no video
+ * never loads the video module.) */
+static inline void video_options_default(struct video_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->crf = -1;
+}
 
 /* Is this a name video_open() takes ("-" included)?  1 or 0. */
 int video_path_supported(const char *path);
@@ -180,12 +187,6 @@ void video_strerror(int err, char *buf, size_t len);
 
 /* Silences FFmpeg's own log: failures come back as codes, the caller reports them. */
 void video_quiet_logs(void);
-
-/*
- * SHA-256 of len bytes at data into digest.  Returns 0, or -ENOMEM.
- * (libavutil's, so that no other library is needed for it.)
- */
-int video_sha256(const void *data, size_t len, unsigned char digest[32]);
 
 /* What video_open() would choose for this name and options, for --verbose:
  * "mp4 (libx264, yuv420p, crf 23, preset veryfast)".  Returns 0, or -EINVAL
