@@ -43,9 +43,10 @@ void signals_restart(int restart);
 int signals_caught(void);
 
 /*
- * The outcome is decided (every frame is committed): a signal from now on
- * is only recorded for signals_late(), never reported by signals_caught(),
- * so the status, the summary and the closing line all say "complete".
+ * The outcome is decided: every frame is committed, so the run is complete
+ * even if a signal came meanwhile.  A signal caught so far, or from now on,
+ * is reported by signals_late() only, never by signals_caught(), so the
+ * status, the summary and the closing line all say "complete".
  */
 void signals_settle(void);
 

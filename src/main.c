@@ -214,7 +214,7 @@ static int run_frames(struct run *r, int status)
 	progress_end(&r->bar);
 	pipeline_show_steps(&r->pipe, NULL);
 	if (!status && r->pipe.frames_done == s->frames)
-		signals_settle(); /* every frame is committed: the run is complete, whatever comes */
+		signals_settle(); /* every frame is committed: the run is complete, whatever came */
 	if (!status && signals_caught())
 		status = 128 + signals_caught();
 	return status;

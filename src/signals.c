@@ -84,9 +84,10 @@ int signals_caught(void)
 
 void signals_settle(void)
 {
-	int none = 0;
+	int was = atomic_exchange(&stop_signal, SETTLED), none = 0;
 
-	atomic_compare_exchange_strong(&stop_signal, &none, SETTLED);
+	if (was > 0) /* it came after the last frame: it ends waits, decides nothing */
+		atomic_compare_exchange_strong(&late_signal, &none, was);
 }
 
 int signals_late(void)
