@@ -267,7 +267,9 @@ void cli_print_options_json(FILE *f)
 			fputs("null", f);
 		put_json_bound(f, "min", o, o->min);
 		put_json_bound(f, "max", o, o->max);
-		fputc('}', f);
+		/* the parser's own test: CLI_GT_MIN refuses the minimum itself */
+		fprintf(f, ", \"min_exclusive\": %s, \"max_exclusive\": false}",
+		        o->flags & CLI_GT_MIN ? "true" : "false");
 	}
 	fputs("\n]}\n", f);
 }

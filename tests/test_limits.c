@@ -72,7 +72,10 @@ Test(limits, video_pictures_up_to_the_encoders_limits)
 	/* --threads 1: the fewest pictures in flight, should the memory check apply */
 	accepted("-s 16384x16128 -o v.mp4 --threads 1");
 	refused("-s 16384x16130 -o v.mp4", NULL);
-	accepted("-s 16383x16383 -o v.webm --threads 1");
+	/* VP8's own bound, at its largest even size (16383x16383 is past the rule above,
+	 * which --print-config now checks as the run does) */
+	accepted("-s 16382x2 --codec libvpx -o v.webm --threads 1");
+	refused("-s 16384x2 --codec libvpx -o v.webm", "VP8 pictures are at most 16383x16383");
 	refused("-s 16384x16382 -o v.webm", NULL);
 	refused("-s 16382x16384 -o v.webm", NULL);
 }
