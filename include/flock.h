@@ -158,6 +158,16 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
  */
 void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
 
+/*
+ * With s->watch set, both orders ask it every few thousand boids; when it
+ * says stop, the pass ends there and s->stopped is set.  flock_undo() then
+ * puts back the state the step started from (sequential: the boids that
+ * had their turn from s->undo and nvx..., the others from their copies;
+ * synchronous: everybody from the copies), whatever the model did after
+ * the pass, and clears s->stopped.
+ */
+void flock_undo(struct sim *s);
+
 /* ------------------------------------------------------ neighbour walk */
 
 /*

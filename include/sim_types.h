@@ -229,6 +229,16 @@ struct sim {
 	struct grid grid;
 	struct pool *pool;      /* borrowed, may be NULL */
 	const struct boids_model *state_of; /* the model that allocated state */
+	/* Asked every few thousand boids inside a step (NULL: never), with the
+	 * boids done so far in it, from any thread of the step (several at once
+	 * in a parallel pass): nonzero stops the step, which sim_step() then
+	 * undoes.  Set with sim_watch(). */
+	int (*watch)(void *arg, size_t done);
+	void *watch_arg;
+	int stopped;            /* the watch stopped this step's pass */
+	size_t stopped_at;      /* sequential: boids [0, stopped_at) had their turn */
+	double *undo;           /* sequential with a watch: positions before the step,
+	                         * n each of x, y (and z); the velocities go to nvx... */
 };
 
 #endif

@@ -20,6 +20,7 @@
 #include "color.h"
 #include "lineread.h"
 #include "model.h"
+#include "signals.h"
 #include "sim.h"
 #include "traj.h"
 
@@ -82,7 +83,7 @@ static int unquote(char *v, const char **why)
 
 static int read_config(struct config *c, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = signals_fopen(path); /* a FIFO's wait for a writer ends on a stop signal */
 	char *line = NULL, msg[256];
 	size_t cap = 0;
 	ssize_t len;
