@@ -87,7 +87,7 @@ ratio() {
 	last_a=$ma last_b=$mb
 }
 
-# sweep_row: section 8, a sweep of SWEEP_POINTS points (a grid of about
+# sweep_row: section 9, a sweep of SWEEP_POINTS points (a grid of about
 # sqrt(N) align-weights x seeds), then GNU parallel alone on its configs
 sweep_row() {
 	local n=${SWEEP_POINTS:-10000} a b w t jobs sw_wall sw_cpu
