@@ -735,3 +735,30 @@ Test(render3d_cli, pipeline_draws_the_state_of_the_file)
 	free(png);
 	render_free(rd);
 }
+
+/* The target marker is drawn above the swarm, even boids nearer the camera than it. */
+Test(render3d, target_drawn_above_nearer_boids)
+{
+	struct render_params p;
+	double x[8], y[8], z[8];
+	static const double zero[8];
+
+	params_3d(&p);
+	p.boid_size = 8;
+	for (int i = 0; i < 8; i++) /* discs in front of the box's centre, covering it */
+		x[i] = W / 2. + 4 * (i % 4 - 1.5), y[i] = H / 2. + 4 * (i / 4 - .5), z[i] = D / 2. - 30;
+	struct render_view v = { .n = 8, .x = x, .y = y, .z = z, .vx = zero, .vy = zero, .vz = zero,
+	                         .has_target = 1, .target_x = W / 2., .target_y = H / 2., .target_z = D / 2. };
+	struct pic a;
+	cr_assert_eq(render_new(&a.r, &p), 0);
+	v.has_target = 0;
+	cr_assert_eq(render_frame(a.r, &v), 0);
+	a.px = render_pixels(a.r, &a.stride);
+	cr_assert_eq(pixel(&a, W / 2, H / 2), BOID, "the discs cover the centre: %06x", pixel(&a, W / 2, H / 2));
+	cr_assert_eq(pixel(&a, W / 2 + 7, H / 2), BOID, "and the halo's place: %06x", pixel(&a, W / 2 + 7, H / 2));
+	v.has_target = 1;
+	cr_assert_eq(render_frame(a.r, &v), 0);
+	cr_expect_eq(pixel(&a, W / 2, H / 2), 0xFFCC00u, "the target's dot on top: %06x", pixel(&a, W / 2, H / 2));
+	cr_expect_eq(pixel(&a, W / 2 + 7, H / 2), BG, "its halo: %06x", pixel(&a, W / 2 + 7, H / 2));
+	render_free(a.r);
+}
