@@ -319,7 +319,7 @@ const struct cli_option cli_table[] = {
 	{ "draw", 0, T_ENUM(render.draw, enum render_draw), "exact", 0, 0, CLI_BRIEF, "MODE", NULL, S_DRAW,
 	  "exact or fast (big flocks; edges IoU >= .99)", draw_names },
 	{ "camera", 0, T_CAMERA, "front", 0, 0, CLI_BRIEF, "WHERE", NULL, S_DRAW,
-	  "3D: front, orbit (circles the flock, framing it) or X,Y,Z[,TX,TY,TZ]", NULL },
+	  "3D: front, orbit (frames flock), X,Y,Z[,...]", NULL },
 	{ "fov", 0, T_DOUBLE(render.camera.fov), "50", 1, 170, 0, "DEG", "deg", S_DRAW,
 	  "3D: the camera's vertical field of view", NULL },
 	{ "fog", 0, T_DOUBLE(render.fog), "0.6", 0, 1, 0, "F", NULL, S_DRAW,
