@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "completion.h"
 #include "start.h"
@@ -102,6 +103,8 @@ static int parse_command_line(struct run *r, int argc, char **argv)
 	case CLI_LIST_CODECS:
 		video_list_codecs(stdout);
 		return report_stdout_status();
+	case CLI_CHECK_CONFIGS:
+		return batch_check_configs(argc, argv, &r->cfg);
 	default:
 		return -1;
 	}

@@ -1,0 +1,34 @@
+/*
+ * batch — boids --check-configs FILE: many runs' settings checked (and
+ * written) by one process, for scripts/sweep's set-up.
+ *
+ * FILE ("-": standard input) holds one JSON object a line, each a run's
+ * settings as a config file takes them: {"alignment": "1.5", "frames": 1,
+ * "box": true}; a value is a string, a number (as written) or true/false
+ * (yes/no); a key may repeat (obstacle).  Each line is read as one more
+ * config file after the command line's --config files, and before the rest
+ * of the command line, by the same parse and resolve step as a run
+ * (cli_parse_with()).  Standard output gets a line per input line: that
+ * run's options hash (the one its summary will hold, summary.h), or "-" for
+ * a line that is refused; the refusal is reported as the run would report
+ * it, with the line's number: "boids: FILE:LINE: --alignment: ...".  With
+ * --config-dir DIR, line K+1's settings are written to DIR/K.cfg
+ * (--print-config's text, which `boids --config DIR/K.cfg` reads back to
+ * the same settings), through a temporary name, replacing what is there.
+ *
+ * One line in memory at a time, whatever the number of lines.
+ */
+#ifndef BOIDS_BATCH_H
+#define BOIDS_BATCH_H
+
+#include "config.h"
+
+/*
+ * Runs --check-configs for the command line argc/argv, which cli_parse()
+ * read into c (c->run.check_configs and config_dir set).  Prints and
+ * returns the exit status: 0 every line accepted, 2 a line refused or bad
+ * input (FILE or DIR unusable), 1 a write failed.
+ */
+int batch_check_configs(int argc, char **argv, const struct config *c);
+
+#endif
