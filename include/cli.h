@@ -1,5 +1,5 @@
 /*
- * cli — the command line: one table of options (src/cli.c), each row
+ * cli — the command line: one table of options (src/options.c), each row
  * pointing straight into struct config (include/config.h), from which
  * getopt_long parsing, the config file keys, --help, --print-config,
  * --list-options (and through it shell completions and scripts/sweep) all
@@ -7,7 +7,7 @@
  *
  * Start at cli_parse(): the modules' defaults, then the table's `def`
  * strings (parsed by the same code as user input) -> every --config FILE in
- * order -> the command line -> the resolve step (in cli.c: each model's
+ * order -> the command line -> the resolve step (in resolve.c: each model's
  * program's defaults and --look for what the user did not set, --duration
  * into frames, the picture size from --scale, the seeds and obstacle lists
  * the modules borrow) and the cross-option checks.  Values are validated

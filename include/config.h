@@ -10,7 +10,7 @@
  * struct run_options, read by main.
  *
  * Every field below that has an option is written only through the option
- * table in src/cli.c (one row: name, type, range, default, units, help,
+ * table in src/options.c (one row: name, type, range, default, units, help,
  * group); the fields without one are the modules' own defaults
  * (sim_params_default(), render_params_default(), video_options_default())
  * or are set by cli_resolve() from several settings (see include/cli.h).

@@ -47,11 +47,11 @@ FUZZ_LIBS   = $(shell pkg-config --libs $(FUZZ_PKGS)) -lm -pthread
 # cli.c needs color.c and, for --list-models, the model registry (the models
 # and what they use: grid, pool, rng).  Its defaults come from the modules
 # themselves (sim_params_default, render_params_default;
-# video_options_default is inline in video.h): sim.c and render.c are
-# linked, with Cairo, but only those setters run; they are not instrumented
-# (below).
-FUZZ_DEFAULTS = src/sim.c src/render.c
-FUZZ_SRCS   = src/cli.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c \
+# video_options_default is inline in video.h): sim.c and the renderer's
+# files are linked, with Cairo, but only those setters run; they are not
+# instrumented (below).
+FUZZ_DEFAULTS = src/sim.c src/render.c src/backdrop.c src/raster.c src/bands.c src/render3d.c src/camera.c
+FUZZ_SRCS   = src/cli.c src/options.c src/resolve.c src/cli_print.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c \
               $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c $(FUZZ_DEFAULTS)
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_PKGS   = cairo
@@ -88,16 +88,16 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_main.c tests/fuzz/targets.h $(FUZZ_OBJS) |
 
 # Dictionaries for the mutator, scraped from the sources so that they follow
 # the option and colour tables and the model registry (-m's names).
-FUZZ_CHOICES = grep -o '_names\[\] = {[^}]*}' src/cli.c | grep -o '"[a-z]*"'; \
+FUZZ_CHOICES = grep -o '_names\[\] = {[^}]*}' src/options.c | grep -o '"[a-z]*"'; \
 	sed -n 's/^[[:space:]]*X(\([a-z0-9]*\)).*/"\1"/p' src/models/registry.c
-$(FUZZ_BUILD)/dict/cli.dict: src/cli.c src/models/registry.c
+$(FUZZ_BUILD)/dict/cli.dict: src/options.c src/models/registry.c
 	@mkdir -p $(dir $@)
-	$(Q){ sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/"--\1"/p' src/cli.c; \
-	  sed -n "s/^[[:space:]]*{ \"[a-z0-9-]*\", '\\(.\\)'.*/\"-\\1\"/p" src/cli.c; $(FUZZ_CHOICES); \
+	$(Q){ sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/"--\1"/p' src/options.c; \
+	  sed -n "s/^[[:space:]]*{ \"[a-z0-9-]*\", '\\(.\\)'.*/\"-\\1\"/p" src/options.c; $(FUZZ_CHOICES); \
 	  printf '"%s"\n' '\x00' = auto yes 640x360 '\x23fff' f_%05d.png 1e300 nan 1,2,3; } | sort -u >$@
-$(FUZZ_BUILD)/dict/config.dict: src/cli.c src/models/registry.c
+$(FUZZ_BUILD)/dict/config.dict: src/options.c src/models/registry.c
 	@mkdir -p $(dir $@)
-	$(Q){ sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/"\1 = "/p' src/cli.c; $(FUZZ_CHOICES); \
+	$(Q){ sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/"\1 = "/p' src/options.c; $(FUZZ_CHOICES); \
 	  printf '"%s"\n' '\x0a' '\x0d\x0a' '\x00' '\x09' '\x23' ';' '[' '\x22' '\x5c' '\x5cn' '\x5c\x22' \
 	    yes no auto 1e300 nan 1,2,3; } | sort -u >$@
 $(FUZZ_BUILD)/dict/color.dict: src/color.c

@@ -1,0 +1,44 @@
+/*
+ * cli_int — what the files of the command line share and nothing else
+ * sees: the option table (options.c), the value parsers and message
+ * helper (cli.c) and the resolve step (resolve.c).  Not part of the API:
+ * include/cli.h is.
+ */
+#ifndef BOIDS_CLI_INT_H
+#define BOIDS_CLI_INT_H
+
+#include <stddef.h>
+
+#include "cli.h"
+
+#define BIG 1e300  /* "no bound" */
+#define LIM 1e6    /* bound of model numbers: keeps every sum finite */
+#define CUT(s) CLI_CUT(s)
+
+/* ---- options.c */
+
+extern const struct cli_option cli_table[]; /* every option, in --help's order */
+extern const size_t cli_nopts;              /* rows of cli_table[] (at most CONFIG_MAX_OPTIONS) */
+#define CLI_NOPTS cli_nopts
+/* Row o's index in cli_table[] (and in run.given[]). */
+size_t cli_index(const struct cli_option *o);
+
+/* ---- cli.c */
+
+/* Formats a message into err (a user's control characters become '?'); returns -1. */
+int cli_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Parses v as row o's value into its field of c.  0, -1 (err says why) or -ENOMEM. */
+int cli_set_value(struct config *c, const struct cli_option *o, const char *v, char *err, size_t errlen);
+/* v as one of a CLI_ENUM row's names into *out.  0 or -1 (err says why). */
+int cli_parse_enum(const struct cli_option *o, const char *v, int *out, char *err, size_t errlen);
+/* The name of a CLI_ENUM row's value ("?" for none of them). */
+const char *cli_enum_name(const struct cli_option *o, int value);
+/* A blank of the config format: space or tab. */
+int cli_is_blank(char c);
+
+/* ---- resolve.c */
+
+/* The resolve step, after every setting is read.  0 or -1 (err says why). */
+int cli_resolve(struct config *c, char *err, size_t errlen);
+
+#endif

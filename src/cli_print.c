@@ -1,0 +1,361 @@
+/*
+ * cli_print — the settings and the option table written out: one value as
+ * typed (cli_format_value()), --print-config (read back by --config),
+ * --list-options (JSON, for completions and scripts), --help and
+ * --help-all, --list-models.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_int.h"
+#include "color.h"
+#include "lineread.h"
+#include "model.h"
+#include "traj.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* ------------------------------------------------------------------ output */
+
+/* One obstacle as --obstacle reads it: X,Y,R in 2D, X,Y,Z,R in 3D. */
+static void format_obstacle(const struct config *c, const struct sim_obstacle *o, char *buf, size_t len)
+{
+	if (c->sim.dims == 3)
+		snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g", o->x, o->y, o->z, o->r);
+	else
+		snprintf(buf, len, "%.17g,%.17g,%.17g", o->x, o->y, o->r);
+}
+
+/* The string field of a CLI_STRING row, NULL when unset. */
+static const char *string_value(const struct config *c, const struct cli_option *o)
+{
+	return *(char *const *)(const void *)((const char *)c + o->offset);
+}
+
+void cli_format_value(const struct config *c, const struct cli_option *o, char *buf, size_t len)
+{
+	const void *field = (const char *)c + o->offset;
+	long whole = 0;
+
+	switch (o->type) {
+	case CLI_LONG:
+	case CLI_INT:
+	case CLI_COUNT:
+		whole = o->type == CLI_LONG ? *(const long *)field :
+		        o->type == CLI_INT ? *(const int *)field : (long)*(const size_t *)field;
+		if ((o->flags & CLI_AUTO) && whole < (long)o->min)
+			snprintf(buf, len, "auto");
+		else
+			snprintf(buf, len, "%ld", whole);
+		break;
+	case CLI_U64:
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+		break;
+	case CLI_DOUBLE: {
+		double v = *(const double *)field;
+		if ((o->flags & CLI_AUTO) && v < o->min) {
+			snprintf(buf, len, "auto");
+			break;
+		}
+		/* The shortest form that reads back as the same double, without
+		 * an exponent unless the number is very large or small (50, not 5e+01). */
+		int plain_ok = v == 0 || (fabs(v) >= 1e-4 && fabs(v) < 1e15);
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(buf, len, "%.*g", prec, v);
+			if (strtod(buf, NULL) == v && (!plain_ok || !strchr(buf, 'e')))
+				break;
+		}
+		break;
+	}
+	case CLI_FIELD:
+		snprintf(buf, len, "%.0fx%.0f", c->sim.width, c->sim.height);
+		break;
+	case CLI_STRING: {
+		const char *v = string_value(c, o);
+		snprintf(buf, len, "%s", v ? v : "");
+		break;
+	}
+	case CLI_ENUM:
+		snprintf(buf, len, "%s", cli_enum_name(o, *(const int *)field));
+		break;
+	case CLI_MODEL:
+		snprintf(buf, len, "%s", c->sim.model->name);
+		break;
+	case CLI_COLOR: {
+		char rgb[8];
+		color_format(*(const uint32_t *)field, rgb);
+		snprintf(buf, len, "%s", rgb);
+		break;
+	}
+	case CLI_FLAG:
+		snprintf(buf, len, "%s", *(const int *)field ? "yes" : "no");
+		break;
+	case CLI_CIRCLES: /* all of them, ';'-separated (--print-config writes one a line) */
+		buf[0] = 0;
+		for (size_t i = 0; i < c->run.obstacles_n; i++) {
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s", i ? ";" : "");
+			format_obstacle(c, &c->run.obstacles[i], buf + strlen(buf), len - strlen(buf));
+		}
+		break;
+	case CLI_TARGET:
+		if (c->sim.target_mode == SIM_TARGET_FIXED && c->sim.dims == 3)
+			snprintf(buf, len, "%.17g,%.17g,%.17g", c->sim.target_x, c->sim.target_y, c->sim.target_z);
+		else if (c->sim.target_mode == SIM_TARGET_FIXED)
+			snprintf(buf, len, "%.17g,%.17g", c->sim.target_x, c->sim.target_y);
+		else
+			snprintf(buf, len, "%s", c->sim.target_mode == SIM_TARGET_NONE ? "none" : "lissajous");
+		break;
+	case CLI_CAMERA: {
+		const struct camera_setup *cam = &c->render.camera;
+		if (cam->mode != CAMERA_AT)
+			snprintf(buf, len, "%s", cam->mode == CAMERA_ORBIT ? "orbit" : "front");
+		else if (cam->at_given)
+			snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2],
+			         cam->at[0], cam->at[1], cam->at[2]);
+		else
+			snprintf(buf, len, "%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2]);
+		break;
+	}
+	case CLI_ACTION:
+		buf[0] = 0;
+		break;
+	}
+}
+
+/* Writes a value so that read_config() reads it back unchanged. */
+static void put_config_value(FILE *f, const char *v)
+{
+	size_t n = strlen(v);
+	int quote = n && (cli_is_blank(v[0]) || cli_is_blank(v[n - 1]) || v[0] == '"');
+
+	for (const char *c = v; *c && !quote; c++)
+		quote = (unsigned char)*c < 0x20 || *c == 0x7f;
+	if (!quote) {
+		fputs(v, f);
+		return;
+	}
+	fputc('"', f);
+	for (const char *c = v; *c; c++) {
+		switch (*c) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default: fputc(*c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void cli_print_config(FILE *f, const struct config *c)
+{
+	const char *group = NULL;
+
+	fprintf(f, "# boids %s settings; read back with: boids --config FILE\n", BOIDS_VERSION);
+	for (size_t i = 0; i < CLI_NOPTS; i++) {
+		const struct cli_option *o = &cli_table[i];
+		char v[4096];
+		if (o->flags & CLI_NOCONFIG)
+			continue;
+		if (o->group != group) {
+			fprintf(f, "\n# %s\n", o->group);
+			group = o->group;
+		}
+		if (o->type == CLI_CIRCLES) {
+			/* one line an obstacle; an empty value first clears the list */
+			fprintf(f, "%s = \n", o->name);
+			for (size_t k = 0; k < c->run.obstacles_n; k++) {
+				char one[128];
+				format_obstacle(c, &c->run.obstacles[k], one, sizeof(one));
+				fprintf(f, "%s = %s\n", o->name, one);
+			}
+			continue;
+		}
+		if (o->type == CLI_STRING) { /* straight from the settings: no length limit */
+			const char *str = string_value(c, o);
+			fprintf(f, "%s = ", o->name);
+			put_config_value(f, str ? str : "");
+			fputc('\n', f);
+			continue;
+		}
+		cli_format_value(c, o, v, sizeof(v));
+		fprintf(f, "%s = ", o->name);
+		put_config_value(f, v);
+		fputc('\n', f);
+	}
+}
+
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void put_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* ", "name": V": a numeric row's bound, null for other rows and for none. */
+static void put_json_bound(FILE *f, const char *name, const struct cli_option *o, double v)
+{
+	int numeric = o->type == CLI_LONG || o->type == CLI_INT || o->type == CLI_COUNT ||
+	              o->type == CLI_DOUBLE || o->type == CLI_FIELD;
+
+	if (numeric && fabs(v) < BIG)
+		fprintf(f, ", \"%s\": %.17g", name, v);
+	else
+		fprintf(f, ", \"%s\": null", name);
+}
+
+void cli_print_options_json(FILE *f)
+{
+	static const char *const type_names[] = {
+		[CLI_LONG] = "integer", [CLI_INT] = "integer", [CLI_COUNT] = "integer",
+		[CLI_U64] = "unsigned", [CLI_DOUBLE] = "number", [CLI_FIELD] = "size",
+		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
+		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
+		[CLI_TARGET] = "target", [CLI_CAMERA] = "camera", [CLI_ACTION] = "action",
+	};
+
+	fprintf(f, "{\"program\": \"boids\", \"version\": \"%s\", \"options\": [", BOIDS_VERSION);
+	for (size_t i = 0; i < CLI_NOPTS; i++) {
+		const struct cli_option *o = &cli_table[i];
+		char sh[2] = { (char)o->short_name, 0 };
+		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+		put_json_string(f, o->name);
+		fputs(", \"short\": ", f);
+		if (o->short_name)
+			put_json_string(f, sh);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"takes_value\": %s, \"type\": \"%s\", \"config_key\": %s, \"default\": ",
+		        o->type != CLI_FLAG && o->arg ? "true" : "false", type_names[o->type],
+		        o->flags & CLI_NOCONFIG ? "false" : "true");
+		if (o->def)
+			put_json_string(f, o->def);
+		else
+			fputs("null", f);
+		fputs(", \"choices\": ", f);
+		if (cli_choice_name(o, 0)) {
+			fputc('[', f);
+			for (size_t k = 0; cli_choice_name(o, k); k++) {
+				fputs(k ? ", " : "", f);
+				put_json_string(f, cli_choice_name(o, k));
+			}
+			fputc(']', f);
+		} else {
+			fputs("null", f);
+		}
+		fputs(", \"group\": ", f);
+		put_json_string(f, o->group);
+		fputs(", \"help\": ", f);
+		put_json_string(f, o->help);
+		fputs(", \"units\": ", f);
+		if (o->units)
+			put_json_string(f, o->units);
+		else
+			fputs("null", f);
+		put_json_bound(f, "min", o, o->min);
+		put_json_bound(f, "max", o, o->max);
+		fputc('}', f);
+	}
+	fputs("\n]}\n", f);
+}
+
+/* Writes text from column `col` on, wrapped at 80 columns under it. */
+static void print_wrapped(FILE *f, int col, const char *text)
+{
+	enum { WIDTH = 80 };
+	int at = col;
+
+	while (*text) {
+		size_t word = strcspn(text, " ");
+		if (*text == '[' && strchr(text, ']')) /* "[50 px]" stays on one line */
+			word = (size_t)(strchr(text, ']') - text) + 1;
+		if (at > col && at + 1 + (int)word > WIDTH) {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+		}
+		if (at > col) {
+			fputc(' ', f);
+			at++;
+		}
+		fwrite(text, 1, word, f);
+		at += (int)word;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
+void cli_print_help(FILE *f, int all)
+{
+	enum { COL = 26 };
+	const char *group = NULL;
+
+	fprintf(f,
+	        "Usage: boids [OPTION]...\n"
+	        "Simulate a flock (Harden's \"Boids in C#\" and four more models, in 2D or 3D)\n"
+	        "and write it as video, PNG frames, y4m on standard output or a trajectory CSV.\n"
+	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
+	for (size_t i = 0; i < CLI_NOPTS; i++) {
+		const struct cli_option *o = &cli_table[i];
+		char left[96], text[320];
+		if (!all && !(o->flags & CLI_BRIEF))
+			continue;
+		if (o->group != group) {
+			fprintf(f, "\n%s:\n", o->group);
+			group = o->group;
+		}
+		int n = snprintf(left, sizeof(left), "  %c%c%s--%s%s%s",
+		                 o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
+		                 o->short_name ? ", " : "  ", o->name,
+		                 o->arg ? "=" : "", o->arg ? o->arg : "");
+		if (n >= COL - 1)
+			fprintf(f, "%s\n%*s", left, COL, "");
+		else
+			fprintf(f, "%-*s", COL, left);
+		bool units = o->units && o->def && strcmp(o->def, "auto") != 0;
+		if (o->def && *o->def && o->type != CLI_FLAG)
+			snprintf(text, sizeof(text), "%s [%s%s%s]", o->help, o->def, units ? " " : "",
+			         units ? o->units : "");
+		else
+			snprintf(text, sizeof(text), "%s", o->help);
+		print_wrapped(f, COL, text);
+	}
+	if (!all) /* the manual's line here: --help stays within 60 lines */
+		fprintf(f, "\nAll options (models, drawing, encoding): boids --help-all; manual: man boids\n");
+	fprintf(f,
+	        "\nLimits: %ld boids, %ldx%ld fields and pictures, %ld frames;\n"
+	        "positions and velocities within -%s..%s; config and --init lines\n"
+	        "up to %ld bytes.  Exit status: 0 done, 1 runtime failure, 2 bad usage,\n"
+	        "129/130/143 after SIGHUP/SIGINT/SIGTERM (the output is finished first).\n"
+	        "%s",
+	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
+	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX, all ? "Manual: man boids\n" : "");
+}
+
+void cli_print_models(FILE *f)
+{
+	const struct boids_model *const *m = model_list();
+
+	for (size_t i = 0; m[i]; i++)
+		fprintf(f, "%-11s %s%s\n", m[i]->name, m[i]->summary, i == 0 ? " [default]" : "");
+}
+
+const char *cli_choice_name(const struct cli_option *o, size_t k)
+{
+	if (o->type == CLI_MODEL)
+		return model_names[k];
+	return o->choices ? o->choices[k].name : NULL;
+}

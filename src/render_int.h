@@ -1,0 +1,208 @@
+/*
+ * render_int — what the files of the renderer share and nothing else sees:
+ * struct renderer, the records of a boid as drawn and as a mask, and the
+ * functions one file of them calls in another (render.c: the outline,
+ * lifecycle and decorations; backdrop.c: the noise background; raster.c:
+ * one boid's coverage and blend; bands.c: a list of boids in bands;
+ * render3d.c: the 3D pass).  Not part of the API: include/render.h is.
+ */
+#ifndef BOIDS_RENDER_INT_H
+#define BOIDS_RENDER_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cairo.h>
+
+#include "render.h"
+
+#define NPTS 5                       /* points of every outline, the origin twice */
+#define CIRCLE_RADIUS 4.0            /* DrawBoidSimple()'s radius */
+#define MASK_GROW 2.0                /* masks hold boids this much bigger (3D's nearer ones) */
+
+/*
+ * Picture bytes in a band: it stays in a core's cache (1 MB of L2 here)
+ * with the masks it draws.  A picture of up to CACHED_BYTES (640x360 is
+ * 0.9 MB) stays there whole, and is drawn boid after boid: bands would
+ * only add work.
+ */
+#define BAND_BYTES ((size_t)256 << 10)
+#define CACHED_BYTES ((size_t)1 << 20)
+#define BAND_BOID_MAX 128            /* pixels: bigger boids are drawn boid after boid (bandable()) */
+#define ARENA_MAX ((size_t)64 << 20) /* bytes of masks held from one band to the next */
+/* boids placed and handed to render_draw_run() at a time (2D in index order, 3D
+ * back to front): a list drawn part after part, in order, gives every
+ * pixel the same blends in the same order, and a renderer holds a part's
+ * records, not the flock's (a million boids held whole: 860 MB peak for a
+ * run that needs 420) */
+#define DRAW_PART ((size_t)1 << 16)
+
+/* A thing to draw at a depth (3D): sorted back to front, then by index. */
+struct depth_key {
+	double depth;
+	size_t i;
+};
+
+/*
+ * One boid as it is drawn, by either path: where, turned how far, how big,
+ * in which colour.  The 2D pass places boids straight from the view
+ * (place_flat()); the 3D pass from their projection (place_3d()).
+ */
+struct placed {
+	double x, y;                 /* centre, field units (the canvas is scaled) */
+	double angle;                /* cairo_rotate() angle, radians (circles: none) */
+	double size;                 /* outline scale (circles: radius / CIRCLE_RADIUS) */
+	uint32_t rgb;                /* 0xRRGGBB */
+	int predator;                /* fast: which flattened outline */
+	size_t i;                    /* the boid's index in the view (its tail) */
+};
+
+/* One boid's coverage: w x h bytes (0..255) whose top-left is pixel (ox, oy). */
+struct boid_mask {
+	int ox, oy, w, h;
+	uint32_t pixel;              /* 0xffRRGGBB */
+	int band0, band1;            /* the bands its rows may touch; band0 < 0: not drawn */
+	int made;                    /* 0 not yet; 1 made (held in arena[band0 & 1] at `at` when it
+	                              * goes on into band1); -1 nothing to draw */
+	size_t at;
+};
+
+/*
+ * A run of placed boids drawn in bands (bands_draw()): each boid's mask is
+ * made once, in the first band it touches, and blended band by band, so
+ * the picture's rows are touched a band at a time while they sit in the
+ * cache.  A band is taller than the run's biggest boid, so a mask lives
+ * two bands at most: arena[b & 1] holds the masks made in band b that go
+ * on into band b + 1; the others are blended from the renderer's one-boid
+ * buffer at once.  Everything is kept from run to run and frame to frame.
+ */
+struct bands {
+	struct boid_mask *mask;      /* per boid of the run */
+	size_t mask_cap;
+	size_t *list;                /* the run's places, band by band, each band in drawing order */
+	size_t list_cap;
+	size_t *start;               /* band b's entries: list[start[b] .. start[b + 1]) */
+	size_t *held;                /* per band: masks made there that go on into the next
+	                              * (in start[]'s block, after it) */
+	size_t band_cap;             /* room in start[]'s block: 2 nbands + 1 */
+	unsigned char *arena[2];
+	size_t arena_cap[2];
+	int rows;                    /* picture rows a band (this run's) */
+	int nbands;
+};
+
+/* A flattened outline in boid units: npts points, closed (last to first). */
+struct flat_outline {
+	double *pts;                 /* x0 y0 x1 y1 ... */
+	int npts;
+	double size;                 /* the boid size it was flattened for */
+};
+
+/*
+ * A renderer, its fields grouped by the file that uses them (all zero from
+ * calloc() until set up; render_free() frees every one).
+ */
+struct renderer {
+	/* the picture and its outline (render.c) */
+	struct render_params p;      /* as given to render_new(), validated */
+	unsigned char *data;         /* the surface's pixels */
+	int stride;
+	cairo_surface_t *surface;    /* ARGB32, p.width x p.height */
+	void *mem;                   /* its pixels when we allocated them (make_surface()) */
+	cairo_t *cr;                 /* fill rule and antialias set once */
+	int curved;                  /* segments are cubic Béziers, else lines */
+	int nseg;                    /* segments after the start point */
+	double start[2];             /* first point of the outline */
+	double seg[NPTS][6];         /* per segment c1, c2, end (lines: end only) */
+	double reach;                /* outline's farthest point from the centre, outline units */
+	struct placed *list;         /* the boids as drawn, in drawing order (list_cap) */
+	size_t list_cap;
+
+	/* the noise background (backdrop.c) */
+	cairo_surface_t *backdrop;   /* RENDER_BG_NOISE: the background, made once */
+
+	/* one boid's coverage, by Cairo or the fast fill (raster.c) */
+	int fast;                    /* RENDER_DRAW_FAST applies: own coverage fill */
+	double mask_size;            /* the biggest outline scale a mask holds (0: no masks) */
+	cairo_surface_t *msurf;      /* exact: A8, acc_w x acc_h, Cairo's coverage of one boid */
+	cairo_t *mcr;
+	struct flat_outline flat[2]; /* fast: boids', predators' */
+	float *acc;                  /* fast: accumulation buffer, acc_w x acc_h at most, all 0
+	                              * between boids */
+	int acc_w, acc_h;            /* the side of the biggest mask (mask_size) */
+	double *dev;                 /* fast: one boid's outline in device pixels */
+	int *rowspan;                /* fast: per row the first and last cell given area */
+	unsigned char *one;          /* one boid's mask, blended at once (render_fast_boid_now(), bands_draw()) */
+
+	/* drawing in bands (bands.c) */
+	int masks;                   /* boids may be drawn as masks in bands (render_masks_setup()) */
+	unsigned char *bg_row;       /* bands: a row of the flat background */
+	struct bands bands;          /* bands: the run drawn band by band (bands_draw()) */
+
+	/* 3D (render3d.c) */
+	struct placed *placed;       /* 3D: every boid as drawn, by index (cap) */
+	struct depth_key *order;     /* 3D: the boids in front of the camera, back to front (cap) */
+	size_t cap;
+	double *trail_uv;            /* 3D: the trail's projected points, u then v (trail_cap each) */
+	size_t trail_cap;
+	struct depth_key *spheres;   /* 3D: the obstacles in front of the camera, back to front */
+};
+
+/* ---- render.c: the outline, colours, decorations */
+
+/* Appends the boid outline (outline units) to cr's path, closed. */
+void render_append_outline(const struct renderer *r, cairo_t *cr);
+/* A Cairo status as 0, -EINVAL (a size beyond Cairo's) or -ENOMEM. */
+int render_cairo_error_code(cairo_status_t st);
+cairo_antialias_t render_cairo_aa(enum render_antialias aa);
+/* Sets cr's source to the opaque colour 0xRRGGBB. */
+void render_set_color(cairo_t *cr, uint32_t rgb);
+/* Both finite and within 1e9: safe to hand to Cairo. */
+int render_finite2(double x, double y);
+void render_draw_trails(struct renderer *r, const struct render_view *v, const double *tx, const double *ty);
+void render_draw_tail(struct renderer *r, const struct render_view *v, const double *tx, const double *ty,
+                      size_t i, uint32_t rgb);
+void render_draw_ranges_at(struct renderer *r, double x, double y, double angle, double size);
+void render_draw_target(struct renderer *r, double x, double y);
+void render_paint_background(struct renderer *r);
+
+/* ---- backdrop.c: the noise background */
+
+/* Makes r->backdrop from r->p (RENDER_BG_NOISE).  0, or a render_cairo_error_code(). */
+int render_make_backdrop(struct renderer *r);
+
+/* ---- raster.c: one boid's coverage (Cairo's masks, the fast fill) and its blend */
+
+/* The boid's reach on the picture, pixels; the side of a square that holds its mask. */
+double render_boid_reach(const struct renderer *r, double size);
+double render_mask_side(const struct renderer *r, double size);
+/* Sets up the masks and the fast fill for filled, antialiased boids.  0, -ENOMEM, ... */
+int render_masks_setup(struct renderer *r);
+/* Blends mask mk (bytes m) into picture rows [y0, y1). */
+void render_mask_blend(struct renderer *r, const struct boid_mask *mk, const unsigned char *m, int y0, int y1);
+/* Boid b by Cairo into the picture; *color: the source set now (-1 none). */
+void render_cairo_boid(struct renderer *r, const struct placed *b, long *color);
+/* Boid b's mask into mk and out, by Cairo or the fast fill.  0, or -1 when off the picture. */
+int render_cairo_mask_at(struct renderer *r, const struct placed *b, const cairo_matrix_t *base,
+                         struct boid_mask *mk, unsigned char *out);
+int render_fast_boid_at(struct renderer *r, const struct placed *b, const cairo_matrix_t *base,
+                        struct boid_mask *mk, unsigned char *out);
+/* Boid b by the fast fill, straight into the picture. */
+void render_fast_boid_now(struct renderer *r, const struct placed *b, const cairo_matrix_t *base);
+/* Is boid b's outline on the picture? */
+int render_on_picture(const struct renderer *r, const struct placed *b);
+
+/* ---- bands.c: a list of placed boids drawn boid after boid or in bands */
+
+/* Grows *buf (elements of `size` bytes) to hold `want`.  0 or -ENOMEM. */
+int render_grow(void *buf, size_t *cap, size_t want, size_t size);
+/* Draws list[0 .. n), placed boids in drawing order (tx, ty: tails; *paint: background pending). */
+void render_draw_run(struct renderer *r, const struct render_view *v, const struct placed *list, size_t n,
+                     const cairo_matrix_t *base, const double *tx, const double *ty, int *paint);
+
+/* ---- render3d.c */
+
+/* The 3D pass of render_frame().  0 or -ENOMEM. */
+int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint);
+
+#endif

@@ -1,0 +1,233 @@
+/*
+ * resolve — what depends on several settings, worked out once every
+ * setting is read (cli_resolve(), called by cli_parse()): the model's
+ * look and its program's defaults, --opengl's and --quality's, the checks
+ * between options, and what the modules read but nobody types.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_int.h"
+#include "model.h"
+#include "sim.h"
+
+/* ------------------------------------------------------------------ resolve */
+
+/*
+ * What depends on several settings is worked out in one step, cli_resolve(),
+ * once the defaults, the config files and the command line are read:
+ *
+ *   model_defaults()   --look for this model, the look's drawing settings and
+ *                      the model's program's values (its registry entry's
+ *                      look, original_look, program_defaults), for what was
+ *                      not given
+ *   opengl_look()      --opengl's extras, for what was not given
+ *   quality_defaults() --quality draft's half-size picture
+ *   check_across()     the checks between options; --duration into frames;
+ *                      --no-render against --output
+ *   link_modules()     what the modules read but nobody types: the picture
+ *                      size (field x --scale), the seeds of the noises, the
+ *                      obstacle lists they borrow, the target's centre and
+ *                      the radii --show-ranges draws (the entry's ranges())
+ */
+
+/* Sets option `name` to `value`, as typed, unless the user set it. */
+static int fill_in(struct config *c, const char *name, const char *value, char *err, size_t errlen)
+{
+	const struct cli_option *o = cli_find(name);
+
+	if (!o || cli_given(c, name))
+		return 0;
+	return cli_set_value(c, o, value, err, errlen);
+}
+
+/* fill_in() for each "key=value" of a NULL-terminated list. */
+static int fill_in_list(struct config *c, const char *const *kv, char *err, size_t errlen)
+{
+	for (int e = 0; *kv; kv++) {
+		char key[64];
+		const char *eq = strchr(*kv, '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - *kv), *kv);
+		if ((e = fill_in(c, key, eq + 1, err, errlen)) != 0)
+			return e;
+	}
+	return 0;
+}
+
+/* The drawing settings of a look ("key=value"), NULL-terminated. */
+static const char *const *look_settings(enum run_look look)
+{
+	static const char *const none[] = { NULL };
+	static const char *const harden_windows[] = {
+		"size=584x361",      /* the window's field */
+		"outline=final",     /* the final code's */
+		"pixel-grid=gdi",
+		"warmup=1",          /* advance, then paint */
+		NULL };
+	static const char *const canvas_article[] = {
+		"shape=triangle", "paint=stroke", "boid-color=red", "background=white",
+		"background-style=noise", NULL };
+
+	return look == RUN_LOOK_HARDEN_WINDOWS ? harden_windows :
+	       look == RUN_LOOK_CANVAS_ARTICLE ? canvas_article : none;
+}
+
+/*
+ * Everything that depends on the model, for the settings the user did not
+ * give: which look "model" and "original" mean for it, then that look's
+ * settings, then the values of the model's program (docs/MODEL.md,
+ * "Defaults: the program's").  The table's defaults are the C# article's,
+ * so harden changes nothing but the look.
+ */
+static int model_defaults(struct config *c, char *err, size_t errlen)
+{
+	const struct boids_model *m = c->sim.model;
+	enum run_look look = c->run.look;
+	const char *name = look == RUN_LOOK_ORIGINAL && m->original_look ? m->original_look :
+	                   look == RUN_LOOK_ORIGINAL || look == RUN_LOOK_MODEL ? m->look : NULL;
+	int e;
+
+	if (name) /* the model's own look */
+		(void)cli_parse_enum(cli_find("look"), name, (int *)&look, err, errlen);
+	c->run.look_used = look;
+	if ((e = fill_in_list(c, look_settings(look), err, errlen)) != 0)
+		return e;
+	e = fill_in_list(c, m->program_defaults, err, errlen);
+	if (!e && m == model_find("canvas") && !cli_given(c, "substeps")) {
+		/* the page steps 60 times a second: 1/(dt fps) steps a frame */
+		double k = round(1 / (c->sim.canvas_dt * (double)c->run.fps));
+		c->run.substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
+	}
+	return e;
+}
+
+/* --opengl: the OpenGL version's look fills in what was not set. */
+static int opengl_look(struct config *c, char *err, size_t errlen)
+{
+	static const char *const extras[] = { "trail=20", "predator-color=#ffff00", "predator-size=1.5", NULL };
+
+	return c->run.opengl ? fill_in_list(c, extras, err, errlen) : 0;
+}
+
+/* A Z (an --obstacle X,Y,Z,R, a --target X,Y,Z) needs a box: --dims 3. */
+static int check_depths(const struct config *c, char *err, size_t errlen)
+{
+	if (c->sim.dims == 3)
+		return 0;
+	for (size_t i = 0; i < c->run.obstacles_n; i++)
+		if (!isnan(c->run.obstacles[i].z))
+			return cli_errf(err, errlen, "--obstacle: %.17g,%.17g,%.17g,%.17g has a Z: give X,Y,R, or --dims 3",
+			            c->run.obstacles[i].x, c->run.obstacles[i].y, c->run.obstacles[i].z,
+			            c->run.obstacles[i].r);
+	if (c->sim.target_mode == SIM_TARGET_FIXED && !isnan(c->sim.target_z))
+		return cli_errf(err, errlen, "--target: %.17g,%.17g,%.17g has a Z: give X,Y, or --dims 3",
+		            c->sim.target_x, c->sim.target_y, c->sim.target_z);
+	return 0;
+}
+
+/* The checks between options, and the settings one option gives another. */
+static int check_across(struct config *c, char *err, size_t errlen)
+{
+	struct run_options *run = &c->run;
+
+	if (c->sim.gl_speed_min > c->sim.gl_speed_max)
+		return cli_errf(err, errlen, "--gl-speed-min (%g) must not be above --gl-speed-max (%g)",
+		            c->sim.gl_speed_min, c->sim.gl_speed_max);
+	if (c->sim.min_speed > c->sim.max_speed)
+		return cli_errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
+		            c->sim.min_speed, c->sim.max_speed);
+	if (check_depths(c, err, errlen) != 0)
+		return -1;
+	/* --frames and --duration: the command line wins over a file; both from
+	 * the same place contradict each other. */
+	int gd = cli_given(c, "duration"), gf = cli_given(c, "frames");
+	if (gd && gf && run->duration > 0) {
+		if (gd == gf)
+			return cli_errf(err, errlen, "--frames and --duration contradict each other: give one");
+		if (gf > gd)
+			run->duration = -1;
+	}
+	if (run->duration > 0) {
+		double f = round(run->duration * (double)run->fps);
+		if (f < 1 || f > CLI_MAX_FRAMES)
+			return cli_errf(err, errlen, "--duration: %g s at %ld fps is %.0f frames (expected 1 to %ld)",
+			            run->duration, run->fps, f, CLI_MAX_FRAMES);
+		run->frames = (long)f;
+		run->duration = -1; /* resolved: --print-config shows frames */
+	}
+	/* --no-render and --output: the command line wins over a file, and a
+	 * file that has both (--print-config writes every key) means no render.
+	 * Both on the command line stay a contradiction (main refuses it). */
+	int gn = cli_given(c, "no-render"), go = cli_given(c, "output");
+	if (run->no_render && go && gn != go) {
+		if (gn > go)
+			run->given[cli_index(cli_find("output"))] = 0;
+		else
+			run->no_render = 0;
+	} else if (run->no_render && go == 1 && gn == 1) {
+		run->given[cli_index(cli_find("output"))] = 0;
+	}
+	if (!run->output && !run->no_render)
+		return cli_errf(err, errlen, "--output: needs a file name, a PNG pattern or -");
+	double pw = round(c->sim.width * c->render.scale), ph = round(c->sim.height * c->render.scale);
+	if (!run->no_render && (pw > CLI_MAX_PICTURE || ph > CLI_MAX_PICTURE || pw < 1 || ph < 1))
+		return cli_errf(err, errlen, "--scale: %.0fx%.0f at scale %g is a %.0fx%.0f picture (each side from 1 to %ld)",
+		            c->sim.width, c->sim.height, c->render.scale, pw, ph, CLI_MAX_PICTURE);
+	return 0;
+}
+
+/* What the modules read that nobody types: each from the settings it follows. */
+static void link_modules(struct config *c)
+{
+	struct run_options *run = &c->run;
+
+	if (!(c->sim.depth > 0)) /* --depth 0: as deep as the field's smaller side */
+		c->sim.depth = fmin(c->sim.width, c->sim.height);
+	c->render.width = (int)lround(c->sim.width * c->render.scale);
+	c->render.height = (int)lround(c->sim.height * c->render.scale);
+	c->sim.noise_seed = run->seed;    /* processing's jitter */
+	c->render.noise_seed = run->seed; /* the noise background's clouds */
+	if (c->sim.target_mode != SIM_TARGET_FIXED) {
+		c->sim.target_x = c->sim.width / 2; /* sim_target() draws it there */
+		c->sim.target_y = c->sim.height / 2;
+	}
+	if (c->sim.target_mode != SIM_TARGET_FIXED || isnan(c->sim.target_z))
+		c->sim.target_z = c->sim.depth / 2; /* X,Y: halfway in */
+	for (size_t i = 0; i < run->obstacles_n; i++)
+		if (isnan(run->obstacles[i].z))
+			run->obstacles[i].z = c->sim.depth / 2; /* X,Y,R: halfway in */
+	c->sim.obstacles = run->obstacles_n ? run->obstacles : NULL;
+	c->sim.obstacles_n = run->obstacles_n;
+	for (size_t i = 0; i < run->obstacles_n; i++)
+		run->circles[i].z = run->obstacles[i].z; /* 3D: the spheres' centres */
+	c->render.box[0] = c->sim.width; /* 3D: the camera looks at the flock's box */
+	c->render.box[1] = c->sim.height;
+	c->render.box[2] = c->sim.depth;
+	c->render.camera.orbit_frames = run->frames; /* --camera orbit: one turn a clip */
+	c->render.obstacles = run->obstacles_n ? run->circles : NULL;
+	c->render.obstacles_n = run->obstacles_n;
+	c->sim.model->ranges(&c->sim, &c->render.range_near, &c->render.range_far); /* --show-ranges */
+}
+
+/*
+ * --quality draft also halves the picture (the encoder's part is video.c's:
+ * crf, preset, pixel format where the user set none).
+ */
+static int quality_defaults(struct config *c, char *err, size_t errlen)
+{
+	return c->video.quality == VIDEO_QUALITY_DRAFT ? fill_in(c, "scale", "0.5", err, errlen) : 0;
+}
+
+/* The resolve step: see the top of this section.  0 or -1 (err says why). */
+int cli_resolve(struct config *c, char *err, size_t errlen)
+{
+	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
+	    quality_defaults(c, err, errlen) != 0 ||
+	    check_across(c, err, errlen) != 0)
+		return -1;
+	link_modules(c);
+	if (camera_check(&c->render.camera, c->render.box) != 0)
+		return cli_errf(err, errlen, "--camera: the camera stands where it looks (give another point, or TX,TY,TZ)");
+	return 0;
+}
