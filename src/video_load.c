@@ -61,7 +61,7 @@ static void load(void)
 		die(VIDEO_PLUGIN_FILE, strerror(ENAMETOOLONG));
 	if (access(near, F_OK) != 0)
 		path = installed;
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 	if (!h)
 		die(path, dlerror());
 	const struct video_plugin *p = dlsym(h, VIDEO_PLUGIN_SYMBOL);
