@@ -8,7 +8,8 @@
  * (yes/no); a key may repeat (obstacle).  Each line is read as one more
  * config file after the command line's --config files, and before the rest
  * of the command line, by the same parse and resolve step as a run
- * (cli_parse_with()).  Standard output gets a line per input line: that
+ * (cli_parse_with()), then the run's checks (outputs, --init, memory) as
+ * --print-config makes them.  Standard output gets a line per input line: that
  * run's options hash (the one its summary will hold, summary.h), or "-" for
  * a line that is refused; the refusal is reported as the run would report
  * it, with the line's number: "boids: FILE:LINE: --alignment: ...".  With
@@ -24,11 +25,21 @@
 #include "config.h"
 
 /*
- * Runs --check-configs for the command line argc/argv, which cli_parse()
- * read into c (c->run.check_configs and config_dir set).  Prints and
- * returns the exit status: 0 every line accepted, 2 a line refused or bad
- * input (FILE or DIR unusable), 1 a write failed.
+ * The run's checks past parsing and resolving (main's: outputs, --init,
+ * memory), as --print-config makes them, on the settings in c, which they
+ * may complete (--init's boid count).  They exit 2 on what they refuse.
  */
-int batch_check_configs(int argc, char **argv, const struct config *c);
+typedef void batch_check(struct config *c, void *arg);
+
+/*
+ * Runs --check-configs for the command line argc/argv, which cli_parse()
+ * read into c (c->run.check_configs and config_dir set); each line's
+ * settings are parsed into c again and go through check(c, arg).  Prints
+ * and returns the exit status: 0 every line accepted, 2 a line refused or
+ * bad input (FILE or DIR unusable), 1 a write failed.  A refusal by
+ * check() ends the run there (exit 2), its message prefixed with the
+ * line's FILE:LINE as the others are.
+ */
+int batch_check_configs(int argc, char **argv, struct config *c, batch_check *check, void *arg);
 
 #endif

@@ -154,12 +154,15 @@ void cli_print_config(FILE *f, const struct config *c);
  *     {"name": "frames", "short": "f", "takes_value": true, "type": "integer",
  *      "config_key": true, "default": "300", "choices": null,
  *      "group": "Run and output", "help": "...", "units": null,
- *      "min": 1, "max": 100000000}, ...]}
+ *      "min": 1, "max": 100000000, "min_exclusive": false, "max_exclusive": false},
+ *     ...]}
  * type is integer, unsigned, number, size, string, choice (see choices),
  * color, flag, circles (repeatable X,Y,R), target or action; config_key
  * says whether a config file accepts it; units is a string or null; min and
  * max are the accepted range of a number (null for other types and for
- * no bound).
+ * no bound), each accepted itself unless min_exclusive / max_exclusive is
+ * true (--flock-radius: above 0); "auto", where an option takes it, is
+ * outside the range.
  */
 void cli_print_options_json(FILE *f);
 

@@ -78,6 +78,10 @@ struct run_options {
 	struct render_circle circles[CONFIG_MAX_OBSTACLES];  /* the same circles, for drawing */
 	size_t obstacles_n;     /* circles in both lists */
 
+	const char **configs;   /* every --config FILE read, in order (into argv; the array
+	                         * is malloc'ed): inputs no output may land on */
+	size_t configs_n;
+
 	/* cli's bookkeeping */
 	const char *completion; /* --completion SHELL (points into argv) */
 	const char *check_configs; /* --check-configs FILE (points into argv) */

@@ -3,7 +3,7 @@
  * set, one file per model under src/models/, the list in
  * src/models/registry.c.
  *
- * An entry says what the model is (name, summary, the seed document it
+ * An entry says what the model is (name, summary, the article it
  * reproduces, where its equations are), fills its own fields of struct
  * sim_params, allocates the state it needs beyond x/y/vx/vy, places the
  * start flock as its program does and advances one step.  sim.c calls
@@ -29,7 +29,7 @@ enum model_flags {
 struct boids_model {
 	const char *name;       /* -m NAME: lowercase, unique */
 	const char *summary;    /* one line for --list-models */
-	const char *seed;       /* the document it reproduces: "seeds/000", or what else */
+	const char *seed;       /* the article it reproduces: author, "title" (year), address */
 	const char *notes;      /* reference notes: where its equations and facts are */
 	unsigned flags;         /* enum model_flags */
 

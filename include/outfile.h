@@ -95,6 +95,10 @@ void outfile_abort(struct outfile *o);
  */
 int outfile_lock(const char *path);
 
+/* The lock file outfile_lock(path) takes, "DIR/.NAME.lock", into buf
+ * (no allocation); 0 or -ENAMETOOLONG. */
+int outfile_lock_name(const char *path, char *buf, size_t len);
+
 /* Removes the lock file and releases the lock; fd < 0 does nothing. */
 void outfile_unlock(const char *path, int fd);
 

@@ -6,6 +6,7 @@
  * and exits 2 on bad usage before any file exists.
  *
  * Lifecycle, in the order main calls it:
+ *   outputs_check_roles() no file in two roles (before --init is opened)
  *   outputs_init()     the picture size and encoder options from the settings
  *   outputs_check()    every output validated; exit 2 before any file exists
  *   outputs_open()     the files created (under temporary names), headers written
@@ -48,6 +49,8 @@ struct outputs {
 	struct outfile traj_file;
 	struct outfile metrics_file;
 	int png_lock;                /* outfile_lock() of the PNG pattern, or -1 */
+	char png_key[4096];          /* what is locked: the pattern spelt canonically
+	                              * (framename_canonical()) */
 	int want_metrics;            /* --metrics or --summary */
 	struct metrics_ctx mctx;
 	struct metrics mlast;        /* the last frame's metrics */
@@ -61,6 +64,18 @@ struct outputs {
 /* Sets up out for the settings c (kept, not copied); encoder_threads is
  * the encoder's thread count (0: auto). */
 void outputs_init(struct outputs *out, const struct config *c, int encoder_threads);
+
+/*
+ * One file, one role: every file the run will write (the video or still,
+ * every frame the PNG pattern makes in this run, the pattern's lock file,
+ * the trajectory, metrics and summary, the temporary files' names) and
+ * every file it reads (--init, each --config) compared by identity
+ * (pathid.h: standard output, /dev/fd/N, symbolic and hard links; by
+ * normalised name for a file not yet made).  Two that are one file are
+ * refused, with or without -y (exit 2, one line naming both options);
+ * outputs may share the null device.  Called before --init is opened.
+ */
+void outputs_check_roles(const struct config *c);
 
 /*
  * Decides the kind of output and validates every output path before any

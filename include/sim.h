@@ -1,7 +1,7 @@
 /*
  * sim — the flock's lifecycle: parameters, boid state and one step of a model.
  *
- * The default model is Scott Harden's "Boids in C#" (seeds/000) exactly;
+ * The default model is Scott W. Harden's "Boids in C#" exactly;
  * four more reproduce the other seeds and the article's "OpenGL version".
  * Each is one entry of the registry (include/model.h, src/models/), and
  * every model steers around circular obstacles.  docs/MODEL.md gives the

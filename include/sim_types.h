@@ -100,7 +100,7 @@ struct sim_params {
 	double target_freq_z;   /* cycles of z per period (1) [0..] (3D) */
 	double target_period;   /* steps per period (1200) (0..] */
 
-	/* Processing (seeds/002).  Velocities in px/step. */
+	/* Processing (Kakehi's article).  Velocities in px/step. */
 	double proc_cohesion_radius;   /* neighbours at distance <= R, px (40) (0..] */
 	double proc_separation_radius; /* px (10) (0..] */
 	double proc_alignment_radius;  /* px (40) (0..] */
@@ -114,7 +114,7 @@ struct sim_params {
 	double proc_jitter;     /* uniform noise in [-J, J] per component, px/step^2 (0) [0..] */
 	uint64_t noise_seed;    /* seed of that noise; set it to the flock's --seed (0) */
 
-	/* Steering (seeds/003), scaled at 25 px per Unity unit.  px/step. */
+	/* Steering (the Unity program), scaled at 25 px per Unity unit.  px/step. */
 	double steer_radius;    /* neighbours at distance < R, px (20 = 0.8 u) (0..] */
 	double steer_unit;      /* pixels per Unity unit (25): the start box, Unity's epsilons */
 	double steer_cohesion_steps;  /* divide the offset to their centre by S (100) [1..] */
@@ -132,7 +132,7 @@ struct sim_params {
 	double steer_v0x, steer_v0y; /* InitialVelocity of every boid, px/step (0, 0) */
 	double steer_v0z;       /* its z in a box, px/step (0) */
 
-	/* Canvas (seeds/004).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
+	/* Canvas (Therrien's TypeScript article).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
 	double canvas_visual_range;  /* sees others at distance < R, px (50) (0..] */
 	double canvas_cohesion_resistance; /* offset to their centre divided by K (10) (0..] */
 	double canvas_separation_distance; /* pushed by others closer than D, px (15) [0..] */

@@ -33,12 +33,19 @@ struct start_budget {
 void start_read(struct start *f, struct config *c);
 
 /*
- * For --print-config: sets in c what start_read() would (--init's boid count
- * and dims, the default predators fitted into a small flock), but quietly
- * leaves out what cannot be read (a missing or malformed --init, which the
- * run itself reports) and never exits.
+ * For --print-config: start_read() (the same refusals, and the same
+ * settings: --init's boid count and dims), except that a --init that is
+ * not a regular file (a FIFO) is neither opened nor read, its data being
+ * the run's (a note says so on stderr unless -q); the file read is
+ * released again.
  */
-void start_preview(struct config *c);
+void start_preview(struct start *f, struct config *c);
+
+/*
+ * Refuses (exit 2) a run whose memory would not fit: what start_build()
+ * checks first, for --print-config.
+ */
+void start_check(const struct config *c, const struct start_budget *b);
 
 /*
  * Builds f, after start_read(), from the settings (the flock from c->sim,

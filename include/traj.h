@@ -10,7 +10,9 @@
  * Numbers are written with %.17g so they read back to the same double.
  * traj_load() reads either form back (the header says which) and keeps the
  * last frame in it, which is how --init continues a run or sets up an exact
- * scene.
+ * scene.  It also reads what a user or a script writes: a UTF-8 byte-order
+ * mark, the columns in any order (x,y,z,vx,vy,vz), columns it does not know
+ * (pandas' unnamed index) ignored, frame and id optional.
  */
 #ifndef BOIDS_TRAJ_H
 #define BOIDS_TRAJ_H
@@ -59,9 +61,13 @@ struct traj_error {
 };
 
 /*
- * Reads the last frame of the CSV in f, 2D or 3D by its header.  Rows of a
- * frame must list ids 0..n-1 in order, frames must increase, every number
- * must be finite and within +-TRAJ_VALUE_MAX.
+ * Reads the last frame of the CSV in f.  The header (after an optional
+ * UTF-8 byte-order mark) names the columns in any order: x, y, vx, vy are
+ * needed, z and vz together make the file 3D, frame and id are optional,
+ * others are ignored; a missing column is named in the error.  Rows of a
+ * frame must list ids 0..n-1 in order (without an id column: the rows'
+ * order), frames must increase (without a frame column: one frame, 0),
+ * every number must be finite and within +-TRAJ_VALUE_MAX.
  * Lines are at most LINEREAD_MAX bytes.  Returns 0, -EINVAL (malformed:
  * err says where and why, naming the column), or -ENOMEM / the stream's
  * -errno on a read error (err->line is then the line being read); never

@@ -9,8 +9,9 @@
 # Purposes (the README's install section gives the size of each):
 #   run          the shared libraries build/boids is linked with
 #   build        compiler, make, pkg-config and the libraries' headers (make, make demo)
-#   test         what the hermetic suite calls: Criterion, ffmpeg, python3, and zsh
-#                to check the completion script it parses (make test)
+#   test         what the hermetic suite calls: Criterion, ffmpeg, python3, zsh
+#                to check the completion script it parses, groff to format the
+#                manual, python3-yaml to read the CI templates (make test)
 #   sweep        scripts/sweep, chart and contact-sheet: GNU parallel, the
 #                ssh client, gnuplot, ImageMagick, python3 and the DejaVu font
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
@@ -25,7 +26,7 @@ set -eu
 pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscale6 libavfilter8"
 pkgs_build="gcc libc6-dev make pkg-config
 	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev"
-pkgs_test="libcriterion-dev ffmpeg python3 zsh"
+pkgs_test="libcriterion-dev ffmpeg python3 zsh groff python3-yaml"
 pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
 pkgs_integration="openssh-server slurm-wlm munge valgrind"
 pkgs_dev="clang libclang-rt-14-dev valgrind"

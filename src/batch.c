@@ -21,7 +21,6 @@
 #include "cli.h"
 #include "lineread.h"
 #include "report.h"
-#include "start.h"
 #include "summary.h"
 
 /* One line's settings: pointers into the line, which parse_line() rewrites. */
@@ -325,10 +324,10 @@ static int finish_line(const struct config *c, const char *dir, long k, char has
 
 /* ------------------------------------------------------------------ API */
 
-int batch_check_configs(int argc, char **argv, const struct config *first)
+int batch_check_configs(int argc, char **argv, struct config *c, batch_check *check, void *arg)
 {
-	static struct config c; /* large: not on the stack */
-	const char *file = first->run.check_configs, *dir = first->run.config_dir;
+	const char *file = c->run.check_configs, *dir = c->run.config_dir; /* argv's */
+	char where[300];
 	struct pairs s = { NULL, 0, 0, 0 };
 	char *line = NULL, err[1024], hash[72], path[4096];
 	size_t cap = 0;
@@ -355,21 +354,23 @@ int batch_check_configs(int argc, char **argv, const struct config *first)
 			puts("-");
 			continue;
 		}
-		int r = cli_parse_with(&c, argc, argv, apply, &s, err, sizeof err);
+		cli_release(c);
+		int r = cli_parse_with(c, argc, argv, apply, &s, err, sizeof err);
 		if (r == CLI_NOMEM)
 			goto nomem;
 		if (r != CLI_CHECK_CONFIGS) {
 			report("%s:%ld: %s", CLI_CUT_PATH(file), s.lineno, err);
 			refused++;
 			puts("-");
-			cli_release(&c);
 			continue;
 		}
-		start_preview(&c);
-		e = finish_line(&c, dir, s.lineno - 1, hash, path, sizeof path);
+		snprintf(where, sizeof where, "%s:%ld", CLI_CUT_PATH(file), s.lineno);
+		report_context(where); /* the checks' messages, if they refuse the line */
+		check(c, arg);
+		report_context(NULL);
+		e = finish_line(c, dir, s.lineno - 1, hash, path, sizeof path);
 		if (e && e != -ENOMEM)
 			status = report_failure("cannot write", path, e);
-		cli_release(&c);
 		if (e == -ENOMEM)
 			goto nomem;
 		if (!status)
@@ -381,6 +382,7 @@ int batch_check_configs(int argc, char **argv, const struct config *first)
 	} else if (status == 0 && len != LINEREAD_EOF) {
 		status = report_failure("cannot read", file, (int)len);
 	}
+	cli_release(c);
 	free(line);
 	free(s.kv);
 	if (in != stdin)

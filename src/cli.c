@@ -661,6 +661,18 @@ static int action(const struct cli_option *o, struct config *c, char *err, size_
 	return CLI_RUN; /* --config: read in the first pass */
 }
 
+/* Remembers a --config file read (main compares it with the outputs); 0 or -ENOMEM. */
+static int note_config(struct config *c, const char *path)
+{
+	const char **a = realloc(c->run.configs, (c->run.configs_n + 1) * sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	a[c->run.configs_n++] = path;
+	c->run.configs = a;
+	return 0;
+}
+
 int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 {
 	return cli_parse_with(c, argc, argv, NULL, NULL, err, errlen);
@@ -691,6 +703,8 @@ int cli_parse_with(struct config *c, int argc, char **argv, cli_source *more, vo
 				continue;
 			if (pass == 0) {
 				e = strcmp(o->name, "config") == 0 ? read_config(c, optarg, err, errlen) : 0;
+				if (!e && strcmp(o->name, "config") == 0 && (e = note_config(c, optarg)) != 0)
+					cli_errf(err, errlen, "out of memory");
 				if (e)
 					return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR;
 				continue;
@@ -724,6 +738,9 @@ int cli_parse_with(struct config *c, int argc, char **argv, cli_source *more, vo
 
 void cli_release(struct config *c)
 {
+	free(c->run.configs);
+	c->run.configs = NULL;
+	c->run.configs_n = 0;
 	for (size_t i = 0; i < CLI_NOPTS; i++)
 		if (cli_table[i].type == CLI_STRING) {
 			char **p = (char **)(void *)((char *)c + cli_table[i].offset);

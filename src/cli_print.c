@@ -267,7 +267,9 @@ void cli_print_options_json(FILE *f)
 			fputs("null", f);
 		put_json_bound(f, "min", o, o->min);
 		put_json_bound(f, "max", o, o->max);
-		fputc('}', f);
+		/* the parser's own test: CLI_GT_MIN refuses the minimum itself */
+		fprintf(f, ", \"min_exclusive\": %s, \"max_exclusive\": false}",
+		        o->flags & CLI_GT_MIN ? "true" : "false");
 	}
 	fputs("\n]}\n", f);
 }
@@ -333,8 +335,16 @@ void cli_print_help(FILE *f, int all)
 			snprintf(text, sizeof(text), "%s", o->help);
 		print_wrapped(f, COL, text);
 	}
+	if (all) { /* each model's article, as --list-models names it */
+		const struct boids_model *const *m = model_list();
+		fprintf(f, "\nModels (-m) and the articles they reproduce:\n");
+		for (size_t i = 0; m[i]; i++) {
+			fprintf(f, "  %-11s ", m[i]->name);
+			print_wrapped(f, 14, m[i]->seed); /* an address longer than a line keeps its line */
+		}
+	}
 	if (!all) /* the manual's line here: --help stays within 60 lines */
-		fprintf(f, "\nAll options (models, drawing, encoding): boids --help-all; manual: man boids\n");
+		fprintf(f, "\nAll options: boids --help-all; manual: man boids (checkout: man ./docs/boids.1)\n");
 	fprintf(f,
 	        "\nLimits: %ld boids, %ldx%ld fields and pictures, %ld frames;\n"
 	        "positions and velocities within -%s..%s; config and --init lines\n"
@@ -342,15 +352,17 @@ void cli_print_help(FILE *f, int all)
 	        "129/130/143 after SIGHUP/SIGINT/SIGTERM (the output is finished first).\n"
 	        "%s",
 	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
-	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX, all ? "Manual: man boids\n" : "");
+	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX, all ? "Manual: man boids (installed), man ./docs/boids.1 (in a source checkout)\n" : "");
 }
 
 void cli_print_models(FILE *f)
 {
 	const struct boids_model *const *m = model_list();
 
-	for (size_t i = 0; m[i]; i++)
-		fprintf(f, "%-11s %s%s\n", m[i]->name, m[i]->summary, i == 0 ? " [default]" : "");
+	for (size_t i = 0; m[i]; i++) { /* the source indented under the name */
+		fprintf(f, "%-11s %s%s\n%12s", m[i]->name, m[i]->summary, i == 0 ? " [default]" : "", "");
+		print_wrapped(f, 12, m[i]->seed);
+	}
 }
 
 const char *cli_choice_name(const struct cli_option *o, size_t k)

@@ -5,6 +5,7 @@
 #include "framename.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,4 +82,103 @@ int framename_format(char *buf, size_t len, const char *pattern, long number)
 	if (number < 0 || len == 0)
 		return -EINVAL;
 	return walk(pattern, buf, len, number, NULL, 0);
+}
+
+/*
+ * The pattern's parts: the literal text before and after the field (each
+ * `%%` made one '%') into pre and post, and the field's width (0 for %d).
+ * Returns 0, -EINVAL or -ENAMETOOLONG.
+ */
+static int parts(const char *pattern, char *pre, char *post, size_t len, int *width, long *at)
+{
+	char *out = pre;
+	size_t n = 0;
+
+	if (framename_check(pattern, NULL, 0) != 0)
+		return -EINVAL;
+	*width = 0;
+	for (const char *p = pattern; *p; p++) {
+		if (*p == '%' && p[1] == '%') {
+			p++;
+		} else if (*p == '%') {
+			*at = p - pattern;
+			for (p++; *p != 'd'; p++)
+				*width = *width * 10 + (*p - '0'); /* "0N": the leading 0 adds nothing */
+			out[n] = 0;
+			out = post;
+			n = 0;
+			continue;
+		}
+		if (n + 1 >= len)
+			return -ENAMETOOLONG;
+		out[n++] = *p;
+	}
+	out[n] = 0;
+	return 0;
+}
+
+long framename_field(const char *pattern)
+{
+	char pre[4096], post[4096];
+	int width;
+	long at = -1;
+
+	return parts(pattern, pre, post, sizeof(pre), &width, &at) == 0 ? at : -1;
+}
+
+int framename_match(const char *pattern, const char *name, long *number)
+{
+	char pre[4096], post[4096];
+	int width;
+	long at;
+
+	if (parts(pattern, pre, post, sizeof(pre), &width, &at) != 0)
+		return 0;
+	size_t a = strlen(pre), b = strlen(post), n = strlen(name);
+	if (n < a + b + 1 || memcmp(name, pre, a) != 0 || memcmp(name + n - b, post, b) != 0)
+		return 0;
+	const char *d = name + a;
+	size_t digits = n - a - b;
+	long v = 0;
+	for (size_t i = 0; i < digits; i++) {
+		if (d[i] < '0' || d[i] > '9' || v > (LONG_MAX - 9) / 10)
+			return 0;
+		v = v * 10 + (d[i] - '0');
+	}
+	/* printf writes no leading zero beyond the width: "%d" of 7 is never "07" */
+	if (digits > (size_t)(width > 1 ? width : 1) && d[0] == '0')
+		return 0;
+	if (digits < (size_t)width)
+		return 0;
+	*number = v;
+	return 1;
+}
+
+int framename_canonical(char *buf, size_t len, const char *pattern)
+{
+	char pre[4096], post[4096];
+	int width;
+	long at;
+	size_t n = 0;
+	int err = parts(pattern, pre, post, sizeof(pre), &width, &at);
+
+	if (err)
+		return err;
+	for (int half = 0; half < 2; half++) {
+		for (const char *p = half ? post : pre; *p; p++) {
+			if (n + 3 >= len)
+				return -ENAMETOOLONG;
+			buf[n++] = *p;
+			if (*p == '%')
+				buf[n++] = '%';
+		}
+		if (!half) {
+			if (n + 3 >= len)
+				return -ENAMETOOLONG;
+			memcpy(buf + n, "%d", 2);
+			n += 2;
+		}
+	}
+	buf[n] = 0;
+	return 0;
 }

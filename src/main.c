@@ -9,6 +9,7 @@
  *
  * main is the only place that knows every module; the library modules never print.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -64,9 +65,15 @@ static void standard_fds(void)
 
 /* ------------------------------------------------------------ start-up */
 
+enum {
+	CHECK_ONLY = -2,      /* --print-config: the run's checks, then the settings */
+	CHECK_CONFIGS = -3,   /* --check-configs: the same for each line (src/batch.c) */
+};
+
 /*
- * Parses the command line.  Returns -1 to run, or the exit status of
- * everything that ends here: a usage error, --help, --version, the lists.
+ * Parses the command line.  Returns -1 to run, CHECK_ONLY, or the exit
+ * status of everything that ends here: a usage error, --help, --version,
+ * the lists.
  */
 static int parse_command_line(struct run *r, int argc, char **argv)
 {
@@ -91,9 +98,7 @@ static int parse_command_line(struct run *r, int argc, char **argv)
 		printf("boids %s\n", BOIDS_VERSION);
 		return report_stdout_status();
 	case CLI_PRINT_CONFIG:
-		start_preview(&r->cfg); /* the run's settings: --init's boid count and dims win */
-		cli_print_config(stdout, &r->cfg);
-		return report_stdout_status();
+		return CHECK_ONLY; /* the run's checks first: print_config() */
 	case CLI_LIST_OPTIONS:
 		cli_print_options_json(stdout);
 		return report_stdout_status();
@@ -104,7 +109,7 @@ static int parse_command_line(struct run *r, int argc, char **argv)
 		video_list_codecs(stdout);
 		return report_stdout_status();
 	case CLI_CHECK_CONFIGS:
-		return batch_check_configs(argc, argv, &r->cfg);
+		return CHECK_CONFIGS;
 	default:
 		return -1;
 	}
@@ -128,9 +133,13 @@ static void say_plan(const struct run *r)
  * exists: the inputs first (--config was read with the command line), then
  * the outputs.
  */
-static void check_run(struct run *r)
+static void check_run(struct run *r, int preview)
 {
-	start_read(&r->start, &r->cfg);
+	outputs_check_roles(&r->cfg); /* before --init is opened */
+	if (preview)
+		start_preview(&r->start, &r->cfg);
+	else
+		start_read(&r->start, &r->cfg);
 	pipeline_threads(&r->cfg, &r->threads);
 	outputs_init(&r->out, &r->cfg, r->threads.encoder);
 	outputs_check(&r->out);
@@ -139,11 +148,48 @@ static void check_run(struct run *r)
 	say_plan(r);
 }
 
+/* What the pipeline will hold, for the memory check. */
+static struct start_budget budget(const struct run *r)
+{
+	int drawing = r->out.kind != OUTPUTS_NONE;
+
+	return (struct start_budget){ drawing ? r->threads.draw + 3 : 0, r->out.pic_w, r->out.pic_h };
+}
+
+/*
+ * --print-config: every check the run makes before its work (so it refuses
+ * exactly what the run would), then the settings the run would use
+ * (--init's boid count and dims).  Returns the exit status.
+ */
+static int print_config(struct run *r)
+{
+	struct start_budget b;
+
+	check_run(r, 1);
+	b = budget(r);
+	start_check(&r->cfg, &b);
+	cli_print_config(stdout, &r->cfg);
+	outputs_release(&r->out);
+	return report_stdout_status();
+}
+
+/* --check-configs: print_config()'s checks for one line's settings (in r->cfg). */
+static void check_line(struct config *c, void *arg)
+{
+	struct run *r = arg;
+	struct start_budget b;
+
+	assert(c == &r->cfg);
+	check_run(r, 1);
+	b = budget(r);
+	start_check(&r->cfg, &b);
+	outputs_release(&r->out);
+}
+
 /* The flock and the pipeline's slots; failures exit. */
 static void set_up(struct run *r)
 {
-	int drawing = r->out.kind != OUTPUTS_NONE;
-	struct start_budget b = { drawing ? r->threads.draw + 3 : 0, r->out.pic_w, r->out.pic_h };
+	struct start_budget b = budget(r);
 
 	start_build(&r->start, &r->cfg, r->threads.sim, &b);
 	int e = pipeline_init(&r->pipe, &r->cfg, &r->start.sim, &r->out, &r->cfg.render, r->threads.draw);
@@ -227,11 +273,15 @@ int main(int argc, char **argv)
 	signals_block(1);     /* threads made from here on leave them to main */
 	video_quiet_logs();   /* failures come back as codes; we report them */
 	int status = parse_command_line(&r, argc, argv);
+	if (status == CHECK_ONLY)
+		status = print_config(&r);
+	if (status == CHECK_CONFIGS)
+		return batch_check_configs(argc, argv, &r.cfg, check_line, &r);
 	if (status >= 0) {
 		cli_release(&r.cfg);
 		return status;
 	}
-	check_run(&r);
+	check_run(&r, 0);
 	set_up(&r);
 	status = open_outputs(&r);
 	status = run_frames(&r, status);

@@ -374,9 +374,8 @@ void outfile_abort(struct outfile *o)
 
 /* ------------------------------------------------------------------ locks */
 
-/* dir/.base.lock into buf (no allocation: unlocking must not fail);
- * 0 or -ENAMETOOLONG. */
-static int lock_name(const char *path, char *buf, size_t len)
+/* dir/.base.lock into buf (no allocation: unlocking must not fail). */
+int outfile_lock_name(const char *path, char *buf, size_t len)
 {
 	const char *base, *ext;
 	size_t dirlen;
@@ -392,7 +391,7 @@ int outfile_lock(const char *path)
 	char name[PATH_MAX + 16];
 	int fd, err;
 
-	if ((err = lock_name(path, name, sizeof(name))) != 0)
+	if ((err = outfile_lock_name(path, name, sizeof(name))) != 0)
 		return err;
 	for (;;) {
 		fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, file_mode());
@@ -422,7 +421,7 @@ void outfile_unlock(const char *path, int fd)
 
 	if (fd < 0)
 		return;
-	if (lock_name(path, name, sizeof(name)) == 0)
+	if (outfile_lock_name(path, name, sizeof(name)) == 0)
 		unlink(name); /* while still holding it: see outfile_lock */
 	close(fd);
 }

@@ -5,6 +5,7 @@
  */
 #include "outputs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 
 #include "cli.h"
 #include "framename.h"
+#include "pathid.h"
 #include "pngout.h"
 #include "report.h"
 #include "signals.h"
@@ -190,51 +192,236 @@ static void check_picture_output(struct outputs *out)
 		check_video_output(out, path);
 }
 
-/*
- * Do two output names mean the same file?  Compared as the resolved
- * directory plus the last component, so t.csv, ./t.csv and d/../t.csv meet.
- */
-static int same_path(const char *a, const char *b)
-{
-	if (strcmp(a, b) == 0)
-		return 1;
-	if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
-		return 0;
-	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
-	if (strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b) != 0)
-		return 0;
-	char da[4096], db[4096], ra[PATH_MAX], rb[PATH_MAX];
-	snprintf(da, sizeof(da), "%.*s", ba ? (int)(ba - a) + 1 : 1, ba ? a : ".");
-	snprintf(db, sizeof(db), "%.*s", bb ? (int)(bb - b) + 1 : 1, bb ? b : ".");
-	return realpath(da, ra) && realpath(db, rb) && strcmp(ra, rb) == 0;
-}
-
-/* Does path name an existing device, FIFO or socket (not a file to replace)? */
-static int is_special(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
-/* --trajectory, --metrics, --summary: writable, and no two files the same. */
+/* --trajectory, --metrics, --summary: writable (outputs_check_roles() saw that they are distinct). */
 static void check_side_files(struct outputs *out)
 {
 	const struct run_options *s = &out->cfg->run;
-	const char *opt[] = { "--output", "--trajectory", "--metrics", "--summary" };
-	const char *path[] = { out->kind == OUTPUTS_VIDEO ? s->output : out->kind == OUTPUTS_STDOUT ? "-" : NULL,
-	                       s->trajectory, s->metrics, s->summary };
+	const char *opt[] = { "--trajectory", "--metrics", "--summary" };
+	const char *path[] = { s->trajectory, s->metrics, s->summary };
 
-	for (int i = 1; i < 4; i++) {
+	for (int i = 0; i < 3; i++) {
 		if (!path[i])
 			continue;
-		for (int j = 0; j < i; j++)
-			if (path[j] && same_path(path[i], path[j]) && !is_special(path[i]))
-				report_usage("%s: '%s' is also the %s", opt[i], CLI_CUT_PATH(path[i]), opt[j]);
-		if (i == 3 && strcmp(path[i], "-") == 0)
+		if (i == 2 && strcmp(path[i], "-") == 0)
 			continue; /* the summary may go to standard output */
 		check_writable(opt[i], path[i], s->overwrite);
 	}
+}
+
+/*
+ * What locks a PNG pattern: its directory as the frames name it ("%%" is
+ * one '%'), then its file name spelt canonically (framename_canonical()),
+ * so that every spelling of one pattern (f_%d, f_%01d, ./f_%05d) takes one
+ * lock file.  Returns 0 or a negative errno.
+ */
+static int png_lock_key(const char *pattern, char *buf, size_t len)
+{
+	const char *slash = strrchr(pattern, '/');
+	size_t n = 0;
+
+	for (const char *p = pattern; slash && p <= slash; p++) {
+		if (n + 1 >= len)
+			return -ENAMETOOLONG;
+		buf[n++] = *p;
+		if (p[0] == '%' && p[1] == '%')
+			p++;
+	}
+	return framename_canonical(buf + n, len - n, slash ? slash + 1 : pattern);
+}
+
+/* ------------------------------------------------------ one file, one role */
+
+/* A file the run reads or writes, named by the option that gives it. */
+struct role {
+	const char *option;   /* "--trajectory", "--output's lock file" */
+	const char *path;     /* as given */
+	int writes;           /* an output (two inputs may be one file) */
+	int pattern;          /* the PNG pattern: id.name is its normalised pattern */
+	struct pathid id;
+};
+
+struct roles {
+	struct role *r;
+	size_t n;
+	long first, last;     /* the frame numbers the pattern makes in this run */
+};
+
+static void roles_add(struct roles *rs, const char *option, const char *path, int writes,
+                      unsigned flags)
+{
+	struct role *r = &rs->r[rs->n++];
+
+	r->option = option;
+	r->path = path;
+	r->writes = writes;
+	r->pattern = (flags & PATHID_PATTERN) != 0;
+	if (pathid_get(&r->id, path, flags) != 0) {
+		report("out of memory");
+		exit(EXIT_FAILURE);
+	}
+}
+
+/* Refuses role b landing on role a: one line naming both. */
+static void refuse_pair(const struct role *a, const struct role *b, long frame)
+{
+	const char *bp = CLI_CUT_PATH(b->path), *ap = CLI_CUT_PATH(a->path);
+
+	if (a->pattern)
+		report_usage("%s: '%s' is also the %s (frame %ld of '%s'): one file, one role",
+		             b->option, bp, a->option, frame, ap);
+	if (strcmp(a->path, b->path) == 0)
+		report_usage("%s: '%s' is also the %s: one file, one role", b->option, bp, a->option);
+	if (strcmp(a->path, "-") == 0 && a->writes)
+		report_usage("%s: '%s' is also the %s (standard output): one file, one role",
+		             b->option, bp, a->option);
+	report_usage("%s: '%s' is also the %s ('%s'): one file, one role", b->option, bp, a->option, ap);
+}
+
+/* Is the normalised name the pattern role p makes for a frame of this run?  *frame says which. */
+static int makes(const struct roles *rs, const struct role *p, const char *name, long *frame)
+{
+	return name && framename_match(p->id.name, name, frame) && *frame >= rs->first &&
+	       *frame <= rs->last;
+}
+
+/* The extension outfile gives a name's temporary file: from its last dot, "" when none (or a leading one). */
+static const char *ext_of(const char *base)
+{
+	const char *dot = strrchr(base, '.');
+
+	return dot && dot != base ? dot : "";
+}
+
+/*
+ * Is b's name the form of a's temporary file, ".NAME.XXXXXX.EXT" beside
+ * it (outfile.h)?  A temporary is made with O_EXCL, so it never lands on
+ * a file; but an output renamed into place later could land on it.
+ */
+static int is_temporary_of(const struct roles *rs, const struct role *a, const struct role *b)
+{
+	const char *name = b->id.name, *slash = name ? strrchr(name, '/') : NULL;
+	long frame;
+
+	if (!slash || slash[1] != '.')
+		return 0;
+	const char *rest = slash + 2;  /* NAME.XXXXXX.EXT */
+	size_t len = strlen(rest), dir = (size_t)(slash + 1 - name);
+	const char *exts[2] = { "", ext_of(rest) };
+	for (int i = 0; i < 2; i++) {
+		size_t e = strlen(exts[i]);
+		if (len < e + 8 || rest[len - e - 7] != '.')
+			continue;
+		int random = 1;
+		for (size_t k = len - e - 6; k < len - e; k++)
+			random &= isalnum((unsigned char)rest[k]) != 0;
+		char owner[PATH_MAX];
+		int n = snprintf(owner, sizeof(owner), "%.*s%.*s", (int)dir, name, (int)(len - e - 7), rest);
+		if (!random || n < 0 || (size_t)n >= sizeof(owner) || strcmp(ext_of(owner + dir), exts[i]) != 0)
+			continue;
+		if (a->pattern) {
+			if (makes(rs, a, owner, &frame))
+				return 1;
+			continue;
+		}
+		struct pathid o;
+		if (pathid_get(&o, owner, 0) != 0) {
+			report("out of memory");
+			exit(EXIT_FAILURE);
+		}
+		int same = pathid_same(&o, &a->id);
+		pathid_release(&o);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Frames that exist already (-y) and are one of the other files (a hard
+ * link, a symbolic link to it): looked up by identity, for the first
+ * PNG_PRECHECK frames.
+ */
+static void check_existing_frames(const struct roles *rs, const struct role *p)
+{
+	char name[4096];
+	struct stat st;
+	int any = 0;
+
+	for (size_t j = 0; j < rs->n; j++)
+		any |= &rs->r[j] != p && rs->r[j].id.exists && !pathid_is_null(&rs->r[j].id);
+	for (long k = rs->first; any && k <= rs->last && k - rs->first < PNG_PRECHECK; k++) {
+		if (framename_format(name, sizeof(name), p->path, k) != 0 || stat(name, &st) != 0)
+			continue;
+		for (size_t j = 0; j < rs->n; j++) {
+			const struct role *b = &rs->r[j];
+			if (b != p && b->id.exists && b->id.dev == st.st_dev && b->id.ino == st.st_ino)
+				refuse_pair(p, b, k);
+		}
+	}
+}
+
+void outputs_check_roles(const struct config *c)
+{
+	const struct run_options *s = &c->run;
+	struct roles rs = { 0 };
+	char lock[PATH_MAX + 16], canon[PATH_MAX];
+	long frame;
+
+	rs.r = calloc(s->configs_n + 8, sizeof(*rs.r));
+	if (!rs.r) {
+		report("out of memory");
+		exit(EXIT_FAILURE);
+	}
+	rs.first = s->start_number;
+	rs.last = s->start_number + s->frames - 1;
+	if (s->init)
+		roles_add(&rs, "--init", s->init, 0, 0);
+	for (size_t i = 0; i < s->configs_n; i++)
+		roles_add(&rs, "--config", s->configs[i], 0, 0);
+	const char *o = s->no_render ? NULL : s->output;
+	long field = o && has_suffix(o, ".png") ? framename_field(o) : -1;
+	if (field >= 0) {
+		if (strchr(o + field, '/'))
+			report_usage("--output: the frame number of '%s' must be in the file name, not in "
+			             "a directory", CLI_CUT_PATH(o));
+		roles_add(&rs, "--output", o, 1, PATHID_PATTERN);
+		/* the lock file: one for every spelling of the pattern (outputs_open()) */
+		if (png_lock_key(o, canon, sizeof(canon)) == 0 &&
+		    outfile_lock_name(canon, lock, sizeof(lock)) == 0)
+			roles_add(&rs, "--output's lock file", lock, 1, 0);
+	} else if (o) {
+		roles_add(&rs, "--output", o, 1, PATHID_DASH_STDOUT);
+	}
+	if (s->trajectory)
+		roles_add(&rs, "--trajectory", s->trajectory, 1, PATHID_DASH_STDOUT);
+	if (s->metrics)
+		roles_add(&rs, "--metrics", s->metrics, 1, PATHID_DASH_STDOUT);
+	if (s->summary)
+		roles_add(&rs, "--summary", s->summary, 1, PATHID_DASH_STDOUT);
+
+	for (size_t j = 1; j < rs.n; j++) {
+		const struct role *b = &rs.r[j];
+		for (size_t i = 0; i < j; i++) {
+			const struct role *a = &rs.r[i];
+			if (!a->writes && !b->writes)
+				continue; /* two inputs may be one file */
+			if (a->pattern && makes(&rs, a, b->id.name, &frame))
+				refuse_pair(a, b, frame);
+			if (!a->pattern && pathid_same(&a->id, &b->id) &&
+			    !(pathid_is_null(&a->id) && pathid_is_null(&b->id)))
+				refuse_pair(a, b, 0);
+			if (a->writes && b->writes && (is_temporary_of(&rs, a, b) || is_temporary_of(&rs, b, a)))
+				report_usage("%s: '%s' has the form of the %s's temporary file, or the other "
+				             "way round (.NAME.XXXXXX.EXT beside it): one file, one role",
+				             b->option, CLI_CUT_PATH(b->path), a->option);
+		}
+	}
+	for (size_t i = 0; i < rs.n; i++)
+		if (rs.r[i].pattern)
+			check_existing_frames(&rs, &rs.r[i]);
+	for (size_t i = 0; i < rs.n; i++)
+		pathid_release(&rs.r[i].id);
+	free(rs.r);
 }
 
 /* ----------------------------------------------------------------- writing */
@@ -285,11 +472,17 @@ int outputs_open(struct outputs *out)
 			return report_failure("cannot write", s->metrics, err);
 	}
 	if (out->kind == OUTPUTS_PNG) {
-		/* two runs writing one pattern would interleave their frames */
-		out->png_lock = outfile_lock(s->output);
+		/* two runs writing one pattern would interleave their frames: the
+		 * lock is the pattern's, however it is spelt (f_%d, f_%01d, f_%05d) */
+		err = png_lock_key(s->output, out->png_key, sizeof(out->png_key));
+		if (err)
+			return report_failure("cannot lock", s->output, err);
+		out->png_lock = outfile_lock(out->png_key);
 		if (out->png_lock == -EBUSY) {
+			char lock[PATH_MAX + 16] = "";
+			outfile_lock_name(out->png_key, lock, sizeof(lock));
 			report("cannot write '%s': another run is writing this pattern (it holds "
-			       "the lock file beside it)", s->output);
+			       "the lock file '%s')", s->output, lock);
 			return EXIT_FAILURE;
 		}
 		if (out->png_lock < 0)
@@ -366,7 +559,7 @@ static int close_outputs(struct outputs *out, int status)
 	const struct run_options *s = &out->cfg->run;
 	int err;
 
-	outfile_unlock(s->output, out->png_lock);
+	outfile_unlock(out->png_key, out->png_lock);
 	out->png_lock = -1;
 	if (signals_caught() && out->frames_done == 0) {
 		outfile_abort(&out->video_file);

@@ -115,21 +115,26 @@ void start_read(struct start *f, struct config *c)
 		report_usage("--predators: %zu is more than the %zu boids", c->sim.predators, s->boids);
 }
 
-void start_preview(struct config *c)
+void start_preview(struct start *f, struct config *c)
 {
-	struct traj_state st;
-	struct traj_error te;
 	struct stat sb;
-	FILE *f = c->run.init ? fopen(c->run.init, "r") : NULL;
+	char *init = c->run.init;
 
-	/* a regular file only: reading a FIFO would take what the run is meant to read */
-	if (f && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && traj_load(f, &st, &te) == 0) {
-		take_file(c, &st);
-		traj_state_release(&st);
+	/* a FIFO is not opened: open() would wait for a writer whose data are the run's */
+	if (init && stat(init, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+		if (!c->run.quiet)
+			fprintf(stderr, "boids: note: --init '%s' is not a regular file: not read here, "
+			        "so the boid count shown is --boids', not the file's\n", CLI_CUT_PATH(init));
+		c->run.init = NULL;
 	}
-	if (f)
-		fclose(f);
-	fit_predators(c);
+	start_read(f, c);
+	c->run.init = init;
+	traj_state_release(&f->init);
+}
+
+void start_check(const struct config *c, const struct start_budget *b)
+{
+	check_memory(&c->run, c->sim.dims, b);
 }
 
 /* A 3D flock from --init: the file's z and vz, or a 2D file's boids in the middle plane at rest in z. */
@@ -151,7 +156,7 @@ void start_build(struct start *f, const struct config *c, int threads, const str
 	const struct run_options *s = &c->run;
 	struct traj_state *st = &f->init;
 
-	check_memory(s, c->sim.dims, b);
+	start_check(c, b);
 	f->pool = pool_new(threads);
 	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0) {
 		report("out of memory for %zu boids", s->boids);

@@ -83,10 +83,20 @@ static int field_double(const char *s, double *v)
 	return (end == s || *end || !isfinite(*v)) ? -1 : 0;
 }
 
-/* Values a row holds after frame and id: x, y, vx, vy, then z, vz in 3D. */
+/* Values a row holds: x, y, vx, vy, then z, vz in 3D. */
 enum { VALUES_2D = 4, VALUES_3D = 6 };
 
-static const char *const value_names[VALUES_3D] = { "x", "y", "vx", "vy", "z", "vz" };
+/* The columns the reader knows, by header name: the values, then frame and id. */
+enum { COL_FRAME = VALUES_3D, COL_ID, COL_KNOWN };
+
+static const char *const col_names[COL_KNOWN] = { "x", "y", "vx", "vy", "z", "vz", "frame", "id" };
+
+/* Where the known columns are, from the header. */
+struct layout {
+	int ncols;            /* fields in every row */
+	int *slot;            /* per field: its COL_* (0..COL_KNOWN-1), or -1 (ignored) */
+	int has[COL_KNOWN];   /* a column of that name is in the header */
+};
 
 /* Growable columns of the frame being read: nv of them, in one block. */
 struct cols {
@@ -116,68 +126,126 @@ static int cols_push(struct cols *c, const double *v)
 	return 0;
 }
 
-/* One data row, split and checked in place: frame, id and the nv values. */
-static int parse_row(char *line, long lineno, int nv, long *fr, long *id, double *v,
-                     struct traj_error *err)
+/*
+ * One data row, split and checked in place: frame and id (when the header
+ * has them) and the nv values, each from its column; other columns are
+ * skipped unread.
+ */
+static int parse_row(char *line, long lineno, const struct layout *lay, int nv, long *fr,
+                     long *id, double *v, struct traj_error *err)
 {
-	char *field[2 + VALUES_3D + 1];
-	int nf = 0, want = 2 + nv;
+	char *field[COL_KNOWN] = { 0 };
+	int nf = 0;
 
-	for (char *p = line; nf < want + 1;) {
-		field[nf++] = p;
-		p = strchr(p, ',');
-		if (!p)
+	for (char *p = line;;) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = 0;
+		if (nf < lay->ncols && lay->slot[nf] >= 0)
+			field[lay->slot[nf]] = p;
+		nf++;
+		if (!comma)
 			break;
-		*p++ = 0;
+		p = comma + 1;
 	}
-	if (nf != want)
-		return fail(err, lineno, "expected %d fields, found %s", want, nf > want ? "more" : "fewer");
-	if (field_long(field[0], fr) || *fr < 0)
-		return fail(err, lineno, "frame '%.40s' is not a whole number >= 0", field[0]);
-	if (field_long(field[1], id) || *id < 0)
-		return fail(err, lineno, "id '%.40s' is not a whole number >= 0", field[1]);
+	if (nf != lay->ncols)
+		return fail(err, lineno, "expected %d fields, found %s", lay->ncols,
+		            nf > lay->ncols ? "more" : "fewer");
+	if (field[COL_FRAME] && (field_long(field[COL_FRAME], fr) || *fr < 0))
+		return fail(err, lineno, "frame '%.40s' is not a whole number >= 0", field[COL_FRAME]);
+	if (field[COL_ID] && (field_long(field[COL_ID], id) || *id < 0))
+		return fail(err, lineno, "id '%.40s' is not a whole number >= 0", field[COL_ID]);
 	for (int k = 0; k < nv; k++) {
-		if (field_double(field[2 + k], &v[k]))
-			return fail(err, lineno, "%s '%.40s' is not a finite number", value_names[k], field[2 + k]);
+		if (field_double(field[k], &v[k]))
+			return fail(err, lineno, "%s '%.40s' is not a finite number", col_names[k], field[k]);
 		if (fabs(v[k]) > TRAJ_VALUE_MAX)
 			return fail(err, lineno, "%s '%.40s' is beyond the limit (-%s to %s)",
-			            value_names[k], field[2 + k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
+			            col_names[k], field[k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
 	}
 	return 0;
 }
 
-/* One line after the header: a row of the last frame, which starts a new one when its number grows. */
-static int take_line(char *line, ssize_t len, long lineno, long *frame, struct cols *cur,
-                     struct traj_error *err)
+/*
+ * One line after the header: a row of the last frame, which starts a new
+ * one when its number grows.  Without a frame column every row is frame
+ * 0; without an id column the rows of a frame are its boids in order.
+ */
+static int take_line(char *line, ssize_t len, long lineno, const struct layout *lay,
+                     long *frame, struct cols *cur, struct traj_error *err)
 {
-	long fr = 0, id = 0;
+	long fr = 0, id = (long)cur->n;
 	double v[VALUES_3D];
 	int ret;
 
 	if (len == 0)
 		return fail(err, lineno, "empty line");
-	if ((ret = parse_row(line, lineno, cur->nv, &fr, &id, v, err)) != 0)
+	if ((ret = parse_row(line, lineno, lay, cur->nv, &fr, &id, v, err)) != 0)
 		return ret;
 	if (fr != *frame) {
 		if (fr < *frame)
 			return fail(err, lineno, "frame %ld after frame %ld", fr, *frame);
 		*frame = fr;
 		cur->n = 0;
+		if (!lay->has[COL_ID])
+			id = 0;
 	}
 	if ((size_t)id != cur->n)
 		return fail(err, lineno, "id %ld where %zu was expected", id, cur->n);
 	return cols_push(cur, v);
 }
 
-/* The header says 2D or 3D: sets cur->nv.  Returns 0 or -EINVAL. */
-static int take_header(const char *line, struct cols *cur, struct traj_error *err)
+/* Is name (len bytes, blanks around it already cut) column k's? */
+static int is_column(const char *name, size_t len, int k)
 {
-	if (strcmp(line, HEADER2) == 0)
-		cur->nv = VALUES_2D;
-	else if (strcmp(line, HEADER3) == 0)
-		cur->nv = VALUES_3D;
-	else
-		return fail(err, 1, "expected the header '" HEADER2 "' (or '" HEADER3 "' in 3D)");
+	return strlen(col_names[k]) == len && memcmp(name, col_names[k], len) == 0;
+}
+
+/*
+ * The header names the columns, in any order: x, y, vx and vy are needed,
+ * z and vz together make a 3D file, frame and id are optional, any other
+ * column is ignored.  A UTF-8 byte-order mark before it is skipped.  Sets
+ * lay and cur->nv.  Returns 0, -EINVAL or -ENOMEM.
+ */
+static int take_header(char *line, struct layout *lay, struct cols *cur, struct traj_error *err)
+{
+	char missing[64] = "";
+
+	if (strncmp(line, "\xef\xbb\xbf", 3) == 0)
+		line += 3;
+	lay->ncols = 1;
+	for (const char *p = line; *p; p++)
+		lay->ncols += *p == ',';
+	lay->slot = malloc((size_t)lay->ncols * sizeof(int));
+	if (!lay->slot)
+		return err->line = 1, -ENOMEM;
+	const char *p = line;
+	for (int j = 0; j < lay->ncols; j++) {
+		size_t len = strcspn(p, ",");
+		const char *name = p;
+		p += len + (p[len] == ',');
+		while (len && (*name == ' ' || *name == '\t'))
+			name++, len--;
+		while (len && (name[len - 1] == ' ' || name[len - 1] == '\t'))
+			len--;
+		lay->slot[j] = -1;
+		for (int k = 0; k < COL_KNOWN; k++) {
+			if (!is_column(name, len, k))
+				continue;
+			if (lay->has[k])
+				return fail(err, 1, "the header names column '%s' twice", col_names[k]);
+			lay->has[k] = 1;
+			lay->slot[j] = k;
+		}
+	}
+	int depth = lay->has[4] || lay->has[5]; /* z or vz: both are needed */
+	for (int k = 0; k < (depth ? VALUES_3D : VALUES_2D); k++)
+		if (!lay->has[k])
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
+			         missing[0] ? ", " : "", col_names[k]);
+	if (missing[0])
+		return fail(err, 1, "the header has no column %s (it names x, y, vx, vy, and z, vz "
+		            "in 3D, in any order; frame and id are optional): '%.40s'", missing, line);
+	cur->nv = depth ? VALUES_3D : VALUES_2D;
 	return 0;
 }
 
@@ -203,6 +271,7 @@ static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
 int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 {
 	struct cols cur = { 0 };
+	struct layout lay = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -220,9 +289,9 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 		if ((size_t)len != strlen(line))
 			ret = fail(err, lineno, "NUL byte in line");
 		else if (lineno == 1)
-			ret = take_header(line, &cur, err);
+			ret = take_header(line, &lay, &cur, err);
 		else
-			ret = take_line(line, len, lineno, &frame, &cur, err);
+			ret = take_line(line, len, lineno, &lay, &frame, &cur, err);
 	}
 	if (ret)
 		;
@@ -237,6 +306,7 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 	else
 		ret = hand_over(&cur, frame, out);
 	free(cur.col[0]);
+	free(lay.slot);
 	free(line);
 	return ret;
 }

@@ -124,3 +124,22 @@ Test(batch, the_command_line_wins_and_bad_use_is_refused)
 	cr_expect_eq(tc_boids(BASE " --check-configs p.jsonl --config-dir nodir"), 2);
 	cr_expect(strstr(tc_stderr(), "'nodir' is not a directory"), "%s", tc_stderr());
 }
+
+/* Past parsing, the run's own checks (outputs, --init, memory), as
+ * --print-config makes them: a refusal there ends the list, named by line. */
+Test(batch, the_runs_checks_refuse_a_line_as_print_config_does)
+{
+	write_text("p.jsonl", "{\"seed\": 1}\n"
+	                      "{\"trajectory\": \"t.csv\", \"metrics\": \"t.csv\"}\n"
+	                      "{\"seed\": 3}\n");
+	cr_expect_eq(tc_boids(BASE " --check-configs p.jsonl"), 2);
+	char *err = strdup(tc_stderr()), *out = strdup(tc_stdout());
+	cr_assert_eq(tc_boids(BASE " --trajectory t.csv --metrics t.csv --print-config"), 2);
+	char want[600];
+	snprintf(want, sizeof want, "boids: p.jsonl:2: %s", tc_stderr() + strlen("boids: "));
+	cr_expect_str_eq(err, want);
+	cr_expect(strncmp(out, "sha256:", 7) == 0 && strchr(out, '\n') == out + strlen(out) - 1,
+	          "line 1 only: %s", out);
+	free(err);
+	free(out);
+}

@@ -3,9 +3,11 @@
  * help, version, config files, --print-config, overwrite rules.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <wordexp.h>
 
@@ -185,7 +187,10 @@ Test(cli, help_fits_80_columns_one_line_per_option)
 		for (const char *l = h; *l; lines++) {
 			const char *e = strchr(l, '\n');
 			size_t len = e ? (size_t)(e - l) : strlen(l);
-			cr_expect_leq(len, 80, "%s: a line of %zu columns: %.*s", which[k], len, (int)len, l);
+			size_t pad = strspn(l, " ");
+			int url = (!strncmp(l + pad, "https://", 8) || !strncmp(l + pad, "http://", 7)) &&
+			          !memchr(l + pad, ' ', len - pad); /* an address alone on its line cannot wrap */
+			cr_expect(url || len <= 80, "%s: a line of %zu columns: %.*s", which[k], len, (int)len, l);
 			if (k == 0 && strncmp(l, "  ", 2) == 0 && memchr(l, '-', len)) {
 				options++;
 				cr_expect(!e || strspn(e + 1, " ") < 26,
@@ -420,10 +425,12 @@ Test(cli, summary_to_stdout_and_a_name_used_twice)
 Test(cli, config_format_edges)
 {
 	/* quoting keeps blanks; print-config writes what reads back */
-	cr_assert_eq(tc_boids("--print-config -o ' my video.mp4 ' --trajectory 'a;b.csv'"), 0);
+	cr_assert_eq(tc_boids("--print-config -o ' my video.mp4' --trajectory 'a;b.csv' --metrics 'm.csv '"), 0,
+	             "%s", tc_stderr());
 	char *cfg = strdup(tc_stdout());
-	cr_assert(strstr(cfg, "output = \" my video.mp4 \"\n"), "%s", cfg);
+	cr_assert(strstr(cfg, "output = \" my video.mp4\"\n"), "%s", cfg);
 	cr_assert(strstr(cfg, "trajectory = a;b.csv\n"), "%s", cfg);
+	cr_assert(strstr(cfg, "metrics = \"m.csv \"\n"), "%s", cfg);
 	FILE *f = fopen("q.cfg", "w");
 	fputs(cfg, f);
 	fclose(f);
@@ -432,9 +439,13 @@ Test(cli, config_format_edges)
 	free(cfg);
 
 	/* a long line is one line; an indented line is its own setting */
+	char dir[201];
+	memset(dir, 'd', 200);
+	dir[200] = 0;
+	cr_assert_eq(mkdir(dir, 0755), 0); /* a name the run accepts: 300 bytes in two parts */
 	f = fopen("l.cfg", "w");
-	fprintf(f, "# comment\n  ; another\n\noutput = ");
-	for (int i = 0; i < 300; i++)
+	fprintf(f, "# comment\n  ; another\n\noutput = %s/", dir);
+	for (int i = 0; i < 100; i++)
 		fputc('x', f);
 	fprintf(f, ".mp4\n    boids = 5\nfps=12\n");
 	fclose(f);
@@ -500,4 +511,162 @@ Test(cli, small_flocks_and_standard_output_for_side_files)
 	cr_assert_eq(tc_boids("-q -f 2 --no-render --metrics - --trajectory -"), 2);
 	cr_assert_eq(tc_boids("--no-render -o x.mp4"), 2);
 	cr_assert_eq(tc_count_files("."), 1);
+}
+
+/* cli_parse() of `--name value` plus extra words; returns its result, err the message. */
+static int parse_one(const char *name, const char *value, const char *extra, char *err, size_t len)
+{
+	char opt[96];
+	snprintf(opt, sizeof(opt), "--%s", name);
+	char *argv[8] = { "boids", opt, (char *)value };
+	int argc = 3;
+	wordexp_t we = { 0 };
+	if (extra && extra[0]) {
+		cr_assert_eq(wordexp(extra, &we, WRDE_NOCMD), 0);
+		for (size_t i = 0; i < we.we_wordc && argc < 7; i++)
+			argv[argc++] = we.we_wordv[i];
+	}
+	struct config c;
+	int r = cli_parse(&c, argc, argv, err, len);
+	cli_release(&c);
+	if (extra && extra[0])
+		wordfree(&we);
+	return r;
+}
+
+/* One value of one option: accepted (parses), or refused for its range. */
+static void hold_bound(const char *name, const char *value, int accept, const char *why)
+{
+	/* the other options a value needs to stand alone (a cross-option rule, not its range) */
+	static const struct { const char *name, *extra; } needs[] = {
+		{ "min-speed", "--max-speed 1e6" },      /* not above --max-speed */
+		{ "max-speed", "--min-speed 0" },
+		{ "gl-speed-min", "--gl-speed-max 1e6" }, /* not above --gl-speed-max */
+		{ "gl-speed-max", "--gl-speed-min 0" },
+		{ "duration", "--fps 10" },               /* 1e7 s is 1e8 frames at 10 fps */
+		{ "scale", "--size 256x256" },            /* x64 is a 16384x16384 picture */
+	};
+	const char *extra = NULL;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(needs) / sizeof(*needs); i++)
+		if (strcmp(needs[i].name, name) == 0)
+			extra = needs[i].extra;
+	int r = parse_one(name, value, extra, err, sizeof(err));
+	if (accept) {
+		cr_expect_eq(r, CLI_RUN, "--%s %s (%s) is listed as accepted: %s", name, value, why, err);
+		return;
+	}
+	char range[128];
+	snprintf(range, sizeof(range), "--%s: %s is out of range", name, value);
+	cr_expect(r == CLI_ERROR && strstr(err, range), "--%s %s (%s) is listed as refused: %s",
+	          name, value, why, r == CLI_ERROR ? err : "accepted");
+}
+
+/*
+ * Every bound --list-options states, held against the parser on both
+ * sides: the bound itself accepted (refused when it says exclusive), one
+ * step past it refused, and one step inside an exclusive bound accepted.
+ * A step is 1 for whole numbers, the next double for numbers; a size
+ * holds its bounds for the width and the height.
+ */
+Test(cli, every_listed_bound_holds_against_the_parser)
+{
+	cr_assert_eq(tc_boids("--list-options"), 0);
+	FILE *f = fopen("o.json", "w");
+	fputs(tc_stdout(), f);
+	fclose(f);
+	cr_assert_eq(tc_sh("'%s' -c 'import json\n"
+	                   "for o in json.load(open(\"o.json\"))[\"options\"]:\n"
+	                   "  for side in (\"min\", \"max\"):\n"
+	                   "    if o[side] is not None:\n"
+	                   "      print(o[\"name\"], o[\"type\"], side, repr(float(o[side])), int(o[side + \"_exclusive\"]))\n"
+	                   "' > bounds.txt", tc_python()), 0);
+	char line[256], name[64], type[16], side[4];
+	double v;
+	int excl, rows = 0, exclusive = 0;
+	f = fopen("bounds.txt", "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		cr_assert_eq(sscanf(line, "%63s %15s %3s %lf %d", name, type, side, &v, &excl), 5, "%s", line);
+		int lo = strcmp(side, "min") == 0;
+		double out = lo ? -INFINITY : INFINITY, in = -out;
+		char at[64], past[64], inside[64];
+		if (strcmp(type, "number") == 0) {
+			snprintf(at, sizeof(at), "%.17g", v);
+			snprintf(past, sizeof(past), "%.17g", nextafter(v, out));
+			snprintf(inside, sizeof(inside), "%.17g", nextafter(v, in));
+		} else if (strcmp(type, "integer") == 0) {
+			snprintf(at, sizeof(at), "%.0f", v);
+			snprintf(past, sizeof(past), "%.0f", lo ? v - 1 : v + 1);
+			snprintf(inside, sizeof(inside), "%.0f", lo ? v + 1 : v - 1);
+		} else {
+			cr_assert_str_eq(type, "size", "--%s: a bound on a %s", name, type);
+			long b = (long)v, p = lo ? b - 1 : b + 1;
+			snprintf(at, sizeof(at), "%ldx%ld", b, b);
+			snprintf(past, sizeof(past), "%ldx%ld", p, b);
+			snprintf(inside, sizeof(inside), "%ldx%ld", b, p);
+			/* the height too: the message names the whole value */
+			hold_bound(name, inside, 0, "one step past, in the height");
+			snprintf(inside, sizeof(inside), "%ldx%ld", b, b);
+		}
+		hold_bound(name, at, !excl, "the bound itself");
+		hold_bound(name, past, 0, "one step past it");
+		/* a tiny --duration or --scale parses, then makes 0 frames or a 0x0
+		 * picture, refused by the frame and picture limits their messages state */
+		if (excl && strcmp(name, "duration") != 0 && strcmp(name, "scale") != 0)
+			hold_bound(name, inside, 1, "one step inside an exclusive bound");
+		rows++;
+		exclusive += excl;
+	}
+	fclose(f);
+	cr_assert_gt(rows, 100, "only %d bounds listed", rows);
+	cr_assert_geq(exclusive, 20, "only %d exclusive bounds: the 23 options that refuse 0", exclusive);
+}
+
+/*
+ * --print-config refuses what the run refuses, with the same line, and
+ * prints what the run uses: it runs the run's checks without its work.
+ */
+Test(cli, print_config_refuses_what_the_run_refuses)
+{
+	cr_assert_eq(tc_sh("printf 'frame,id,x,y,vx,vy,z,vz\\n0,0,1,2,3,4,5,6\\n0,1,1,2,3,4,5,6\\n' > t3.csv && "
+	                   "printf 'x,vx,y\\n1,2,3\\n' > bad.csv && echo old > v.mp4"), 0);
+	static const char *const refused[] = {
+		"--init t3.csv --dims 2",                   /* a 3D file in a plane */
+		"--init missing.csv",                       /* an input that is not there */
+		"--init bad.csv",                           /* a column missing */
+		"-o v.mp4",                                 /* an output there, without -y */
+		"-o s.png --trajectory s.png -y",           /* one file, two roles */
+		"-o s.png --poster 5 -f 3",                 /* a poster past the last frame */
+		"--codec libx265 -o v.webm",                /* a codec the container refuses */
+		"-n 10000000 --trail 1000 -o w.mp4",        /* more memory than the machine has */
+		"-o nodir/v.mp4",                           /* a directory that does not exist */
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
+		int st = tc_boids("-q %s", refused[i]);
+		char *run = strdup(tc_stderr());
+		cr_expect_eq(st, 2, "'%s': the run exits %d: %s", refused[i], st, run);
+		st = tc_boids("-q %s --print-config", refused[i]);
+		cr_expect_eq(st, 2, "'%s --print-config' exits %d", refused[i], st);
+		cr_expect_str_eq(tc_stderr(), run, "'%s': --print-config says something else", refused[i]);
+		cr_expect_str_eq(tc_stdout(), "", "'%s': a config was printed", refused[i]);
+		free(run);
+	}
+	cr_assert_eq(tc_count_files("."), 3, "a file was made");
+
+	/* what it prints is what the run uses: the file's boid count and dims */
+	cr_assert_eq(tc_boids("--init t3.csv -n 50 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nboids = 2\n") && strstr(tc_stdout(), "\ndims = 3\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_boids("--config /dev/null --init t3.csv -n 50 -q --no-render -f 1 --summary s.json"), 0,
+	             "%s", tc_stderr());
+	char *j = tc_slurp("s.json", NULL);
+	cr_assert(strstr(j, "\"boids\": 2,") && strstr(j, "\"dims\": 3,"), "%s", j);
+	free(j);
+
+	/* a FIFO is not opened (that would wait for a writer and take the run's data): it says so */
+	cr_assert_eq(mkfifo("p.csv", 0644), 0);
+	cr_assert_eq(tc_boids("--init p.csv -n 50 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nboids = 50\n"), "%s", tc_stdout());
+	cr_assert(strstr(tc_stderr(), "--init 'p.csv' is not a regular file: not read here"), "%s", tc_stderr());
 }

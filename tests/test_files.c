@@ -66,7 +66,7 @@ Test(files, malformed_trajectories_name_the_line_and_column)
 {
 	static const struct { const char *text; long line; const char *what; } cases[] = {
 		{ "", 0, "empty" },
-		{ "x,y\n", 1, "header" },
+		{ "x,y\n", 1, "the header has no column vx, vy" },
 		{ "frame,id,x,y,vx,vy\n", 1, "no rows" },
 		{ "frame,id,x,y,vx,vy\n0,0,1,2,3\n", 2, "6 fields" },
 		{ "frame,id,x,y,vx,vy\n0,0,1,2,3,4,5\n", 2, "6 fields" },
@@ -80,9 +80,13 @@ Test(files, malformed_trajectories_name_the_line_and_column)
 		{ "frame,id,x,y,vx,vy\n0,0,1,2,3,4\n\n", 3, "empty line" },
 		{ "frame,id,x,y,vx,vy\n0,0,1e300,2,3,4\n", 2, "x '1e300' is beyond the limit" },
 		/* 3D: the same errors, naming z and vz */
-		{ "frame,id,x,y,vx,vy,z\n0,0,1,2,3,4,5\n", 1, "expected the header" },
-		{ "frame,id,x,y,vx,vy,vz,z\n0,0,1,2,3,4,5,6\n", 1, "expected the header" },
-		{ "frame,id,x,y,z,vx,vy,vz\n0,0,1,2,3,4,5,6\n", 1, "expected the header" },
+		{ "frame,id,x,y,vx,vy,z\n0,0,1,2,3,4,5\n", 1, "the header has no column vz" },
+		{ "frame,id,x,vz,vy\n0,0,1,2,3\n", 1, "the header has no column y, vx, z" },
+		{ "\xef\xbb\xbf" "id,x,y,vx\n0,1,2,3\n", 1, "the header has no column vy" },
+		{ "frame,id,x,y,vx,vy,x\n0,0,1,2,3,4,5\n", 1, "the header names column 'x' twice" },
+		{ "x,y,vx,vy,frame\n1,2,3,4\n", 2, "expected 5 fields, found fewer" },
+		{ "y,x,vy,vx,id\n1,2,3,4,1\n", 2, "id 1 where 0 was expected" },
+		{ "vx,frame,x,vy,y\n0,1,2,3,4\n0,0,2,3,4\n", 3, "frame 0 after frame 1" },
 		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4\n", 2, "expected 8 fields, found fewer" },
 		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5\n", 2, "expected 8 fields, found fewer" },
 		{ "frame,id,x,y,vx,vy,z,vz\n0,0,1,2,3,4,5,6,7\n", 2, "expected 8 fields, found more" },
@@ -106,6 +110,30 @@ Test(files, malformed_trajectories_name_the_line_and_column)
 		cr_expect(strstr(te.what, cases[i].what), "case %zu: '%s'", i, te.what);
 		cr_expect_null(st.x, "case %zu handed out rows", i);
 	}
+}
+
+/* The columns as a user or a script writes them read back to the bit. */
+Test(files, init_reads_a_bom_columns_in_any_order_and_extra_columns)
+{
+	double x[2] = { 0.1, 640 }, y[2] = { 1.0 / 3, -0.0 }, vx[2] = { -0.5, 1e9 }, vy[2] = { 3, -1 };
+	double z[2] = { 1e-300, 359.99999999999994 }, vz[2] = { -2.2250738585072014e-308, -1e9 };
+	const struct traj_cols two = { 2, x, y, vx, vy, NULL, NULL }, three = { 2, x, y, vx, vy, z, vz };
+
+	/* pandas: an unnamed index column, the values in its own order; Excel's BOM and CRLF */
+	expect_last_frame(",vy,x,vx,y\n0,3,0.1,-0.5,0.33333333333333331\n1,-1,640,1e9,-0\n", 0, &two);
+	expect_last_frame("\xef\xbb\xbf" "frame,id,x,y,vx,vy\r\n7,0,0.1,0.33333333333333331,-0.5,3\r\n"
+	                  "7,1,640,-0,1e9,-1\r\n", 7, &two);
+	/* 3D in the order a script names them, a label column ignored, blanks around names */
+	expect_last_frame("x, y ,z,vx,vy,vz,label\n"
+	                  "0.1,0.33333333333333331,1e-300,-0.5,3,-2.2250738585072014e-308,a\n"
+	                  "640,-0,359.99999999999994,1e9,-1,-1e9,b\n", 0, &three);
+	/* frame and id anywhere; the last frame is kept */
+	expect_last_frame("vz,z,id,vy,vx,y,x,frame\n0,0,0,0,0,0,0,0\n"
+	                  "-2.2250738585072014e-308,1e-300,0,3,-0.5,0.33333333333333331,0.1,2\n"
+	                  "-1e9,359.99999999999994,1,-1,1e9,-0,640,2\n", 2, &three);
+	/* without ids: the rows of a frame are its boids in order */
+	expect_last_frame("frame,x,y,vx,vy\n0,5,5,5,5\n3,0.1,0.33333333333333331,-0.5,3\n"
+	                  "3,640,-0,1e9,-1\n", 3, &two);
 }
 
 Test(files, trajectory_3d_round_trips_every_double_exactly)
@@ -205,6 +233,48 @@ Test(files, init_round_trip_continues_a_run_exactly)
 	cr_assert_eq(tc_sh("grep -c '^49,' full.csv | grep -qx 100"), 0);
 }
 
+/*
+ * framename_match() against the formatter: a name matches exactly when some
+ * frame number formats to it (only the number its digits read can).  Every
+ * string of 1 to 4 digits with the pattern's text around it is tried; and
+ * every spelling's canonical form is the one lock key.
+ */
+Test(files, frame_names_match_their_pattern_and_nothing_else)
+{
+	static const char *const pats[] = { "f_%d.png", "f_%01d.png", "f_%03d.png", "a%%b_%02d.png" };
+	static const char *const pre[] = { "f_", "f_", "f_", "a%b_" };
+	char name[64], made[64];
+	long got;
+	for (size_t p = 0; p < sizeof(pats) / sizeof(*pats); p++) {
+		for (int len = 1; len <= 4; len++) {
+			int count = len == 1 ? 10 : len == 2 ? 100 : len == 3 ? 1000 : 10000;
+			for (int v = 0; v < count; v++) {
+				snprintf(name, sizeof(name), "%s%0*d.png", pre[p], len, v);
+				/* the digits of frame n always read n: only v can make this name */
+				framename_format(made, sizeof(made), pats[p], v);
+				long want = strcmp(made, name) == 0 ? v : -1;
+				int m = framename_match(pats[p], name, &got);
+				cr_assert_eq(m, want >= 0, "%s against %s: %d", name, pats[p], m);
+				if (m)
+					cr_assert_eq(got, want, "%s against %s: frame %ld", name, pats[p], got);
+			}
+		}
+		cr_assert_eq(framename_match(pats[p], "f_.png", &got), 0);
+		cr_assert_eq(framename_match(pats[p], "f_1.png.csv", &got), 0);
+	}
+	char key[64];
+	static const char *const spellings[] = { "f_%d.png", "f_%01d.png", "f_%05d.png", "f_%010d.png" };
+	for (size_t i = 0; i < sizeof(spellings) / sizeof(*spellings); i++) {
+		cr_assert_eq(framename_canonical(key, sizeof(key), spellings[i]), 0);
+		cr_assert_str_eq(key, "f_%d.png");
+	}
+	cr_assert_eq(framename_canonical(key, sizeof(key), "a%%b_%03d%%.png"), 0);
+	cr_assert_str_eq(key, "a%%b_%d%%.png");
+	cr_assert_eq(framename_canonical(key, sizeof(key), "f.png"), -EINVAL);
+	cr_assert_eq(framename_field("d/a%%_%03d.png"), 6);
+	cr_assert_eq(framename_field("d%d/f.png"), 1);
+}
+
 Test(files, init_boid_count_wins_and_bad_files_exit_2)
 {
 	cr_assert_eq(tc_boids("--no-render -q -f 2 -n 17 --trajectory a.csv"), 0);
@@ -235,9 +305,10 @@ Test(files, init_3d_file_starts_a_3d_flock_and_its_dims_win)
 	cr_assert_eq(tc_boids("--init h3.csv --print-config"), 0, "%s", tc_stderr());
 	cr_assert(strstr(tc_stdout(), "\nboids = 3\n") && strstr(tc_stdout(), "\ndims = 3\n") &&
 	          strstr(tc_stdout(), "\ndepth = 360\n"), "%s", tc_stdout());
-	/* a file it cannot read is the run's to report: the settings as given */
-	cr_assert_eq(tc_boids("--init missing.csv -n 7 --print-config"), 0, "%s", tc_stderr());
-	cr_assert(strstr(tc_stdout(), "\nboids = 7\n") && strstr(tc_stdout(), "\ndims = 2\n"), "%s", tc_stdout());
+	/* a file the run cannot read, --print-config refuses as the run does */
+	cr_assert_eq(tc_boids("--init missing.csv -n 7 --print-config"), 2, "%s", tc_stderr());
+	cr_assert_str_eq(tc_stdout(), "");
+	cr_assert(strstr(tc_stderr(), "--init: cannot open 'missing.csv'"), "%s", tc_stderr());
 
 	/* frame 0 of the run is the file's last frame, depth included */
 	cr_assert_eq(tc_boids("--init h3.csv --no-render -q -f 1 --trajectory t.csv --summary s.json"), 0,
@@ -264,6 +335,32 @@ Test(files, init_3d_file_starts_a_3d_flock_and_its_dims_win)
 		                              "but --dims is 2 (leave --dims out, or give --dims 3)\n");
 		cr_assert_eq(tc_count_files("."), 4, "an output exists after the refusal (%s)", twod[i]);
 	}
+}
+
+/* --init as a spreadsheet or a script writes it: a BOM, CRLF, its own column order, extras. */
+Test(files, init_takes_a_bom_and_columns_in_any_order)
+{
+	FILE *f = fopen("u.csv", "w");
+	cr_assert_not_null(f);
+	fputs("\xef\xbb\xbf" "name,x,y,z,vx,vy,vz,id,frame\r\n"
+	      "a,1,1,1,1,1,1,0,0\r\n"
+	      "b,100.5,50.25,10.125,1.5,-0.5,0.75,0,7\r\n"
+	      "c,300,200,250,-1,0.5,-0.25,1,7\r\n"
+	      "d,500.75,20,5e-324,0,1,0,2,7\r\n", f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(tc_boids("--init u.csv --no-render -q -f 1 --trajectory t.csv"), 0, "%s", tc_stderr());
+	char *t = tc_slurp("t.csv", NULL);
+	cr_assert_str_eq(t, "frame,id,x,y,vx,vy,z,vz\n"
+	                    "0,0,100.5,50.25,1.5,-0.5,10.125,0.75\n"
+	                    "0,1,300,200,-1,0.5,250,-0.25\n"
+	                    "0,2,500.75,20,0,1,4.9406564584124654e-324,0\n");
+	free(t);
+	/* a missing column is named, exit 2, nothing written */
+	cr_assert_eq(tc_sh("printf 'x,vx,y,z\\n1,2,3,4\\n' > m.csv"), 0);
+	cr_assert_eq(tc_boids("--init m.csv --no-render -f 1 --trajectory m2.csv"), 2);
+	cr_assert(strstr(tc_stderr(), "--init: 'm.csv' line 1: the header has no column vy, vz"),
+	          "%s", tc_stderr());
+	cr_assert_eq(access("m2.csv", F_OK), -1);
 }
 
 Test(files, init_2d_file_in_3d_starts_in_the_middle_plane)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -90,6 +91,12 @@ Test(outputs, closed_standard_descriptors_never_receive_data)
 		             "%s holds something other than its CSV", name);
 	}
 	cr_assert(starts_with("v.y4m", "YUV4MPEG2", 9, 0));
+}
+
+static int one_line(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+	return nl && nl[1] == 0;
 }
 
 /* Exit 2, one line naming `what`, and no file made (err.txt aside). */
@@ -249,15 +256,163 @@ Test(outputs, outfile_refuses_what_is_at_the_path)
 
 Test(outputs, one_writer_per_png_pattern)
 {
-	int a = outfile_lock("f_%05d.png");
+	/* the lock boids takes for every spelling of f_%d.png */
+	int a = outfile_lock("f_%d.png");
 	cr_assert_geq(a, 0, "%s", strerror(-a));
-	cr_assert_eq(outfile_lock("f_%05d.png"), -EBUSY);
+	cr_assert_eq(outfile_lock("f_%d.png"), -EBUSY);
 	/* the same pattern through the binary: refused, naming the pattern */
 	int st = tc_boids(SMALL " -y -o f_%%05d.png");
 	cr_assert_eq(st, 1, "exit %d: %s", st, tc_stderr());
-	cr_assert(strstr(tc_stderr(), "'f_%05d.png': another run is writing this pattern"), "%s", tc_stderr());
+	cr_assert(strstr(tc_stderr(), "'f_%05d.png': another run is writing this pattern (it holds "
+	                 "the lock file '.f_%d.png.lock')"), "%s", tc_stderr());
 	cr_assert_eq(access("f_00000.png", F_OK), -1, "a frame was written beside a running writer");
-	outfile_unlock("f_%05d.png", a);
+	outfile_unlock("f_%d.png", a);
 	cr_assert_eq(tc_boids(SMALL " -y -o f_%%05d.png"), 0, "%s", tc_stderr());
 	cr_assert_eq(tc_count_files("."), 3, "the lock file was left (or frames are missing)");
+}
+
+/* Reads a FIFO until its writer closes it: opening waits for the writer. */
+static void drain(const char *fifo)
+{
+	char buf[4096];
+	int fd = open(fifo, O_RDONLY);
+	cr_assert_geq(fd, 0, "%s: %s", fifo, strerror(errno));
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+/*
+ * Two runs, one pattern spelt two ways: the second is refused while the
+ * first writes.  The first run's frames are FIFOs (-y writes them in
+ * place), so it waits, holding its lock, until the test reads them: no
+ * sleep, each step waits for the other side.
+ */
+Test(outputs, two_spellings_of_one_pattern_exclude_each_other)
+{
+	const char *bin = getenv("BOIDS_BIN");
+	cr_assert_eq(mkfifo("f_0.png", 0644), 0);
+	cr_assert_eq(mkfifo("f_1.png", 0644), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		alarm(50); /* never left waiting on a FIFO if the test fails first */
+		execl(bin, "boids", "-q", "-f", "2", "-n", "5", "-s", "64x36", "--threads", "1", "-y",
+		      "-o", "f_%d.png", (char *)NULL);
+		_exit(127);
+	}
+	drain("f_0.png"); /* the first frame came: the first run holds the lock, and waits on f_1.png */
+	static const char *const others[] = { "f_%01d.png", "./f_%05d.png", "f_%d.png" };
+	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++) {
+		/* other frame numbers, so that a run let through writes files, not the FIFOs */
+		int st = tc_boids(SMALL " -y --start-number 2 -o %s", others[i]);
+		cr_expect_eq(st, 1, "%s: exit %d: %s", others[i], st, tc_stderr());
+		cr_expect(strstr(tc_stderr(), "another run is writing this pattern"), "%s: %s", others[i],
+		          tc_stderr());
+	}
+	cr_assert_eq(access("f_2.png", F_OK), -1, "a frame was written beside a running writer");
+	cr_assert_eq(access("f_00002.png", F_OK), -1, "a frame was written beside a running writer");
+	drain("f_1.png");
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the first run: status %d", status);
+	cr_assert_eq(tc_count_files("."), 2, "the lock file was left");
+}
+
+/* Exit 2 with one line holding `what`, with and without -y, and no file made or changed. */
+static void one_role(const char *args, const char *what)
+{
+	for (int y = 0; y < 2; y++) {
+		int before = tc_count_files(".");
+		int st = tc_boids("-q -f 2 -n 5 -s 64x36 %s %s", y ? "-y" : "", args);
+		cr_expect_eq(st, 2, "'%s'%s: exit %d: %s", args, y ? " -y" : "", st, tc_stderr());
+		cr_expect(strstr(tc_stderr(), what), "'%s'%s: %s", args, y ? " -y" : "", tc_stderr());
+		cr_expect(one_line(tc_stderr()), "'%s': %s", args, tc_stderr());
+		cr_expect_eq(tc_count_files("."), before, "'%s'%s: a file was made", args, y ? " -y" : "");
+	}
+}
+
+/*
+ * No output lands on another output or an input: every spelling of one
+ * file (the name twice, a frame of the pattern, standard output as -,
+ * /dev/stdout and /dev/fd/1, ./ and d/.., a hard link, a symbolic link,
+ * the pattern's lock file, a temporary file's name) is refused before any
+ * work, with or without -y, naming both options.
+ */
+Test(outputs, one_file_one_role)
+{
+	cr_assert_eq(tc_sh("mkdir d && printf 'frame,id,x,y,vx,vy\\n0,0,1,2,3,4\\n' > i.csv && "
+	                   "ln i.csv hard.csv && echo 'boids = 4' > c.conf && echo old > t.csv && "
+	                   "ln -s t.csv link.csv"), 0);
+	one_role("-o s.png --trajectory s.png", "--trajectory: 's.png' is also the --output: one file, one role");
+	one_role("-o f_%d.png --trajectory f_1.png", "--trajectory: 'f_1.png' is also the --output (frame 1 of 'f_%d.png')");
+	one_role("-o f_%d.png --metrics d/../f_1.png", "--metrics: 'd/../f_1.png' is also the --output (frame 1 of");
+	one_role("-o d/f_%03d.png --start-number 5 --summary ./d/f_006.png", "(frame 6 of 'd/f_%03d.png')");
+	one_role("-o - --trajectory /dev/stdout", "--trajectory: '/dev/stdout' is also the --output (standard output)");
+	one_role("--no-render --trajectory - --metrics /dev/fd/1", "--metrics: '/dev/fd/1' is also the --trajectory (standard output)");
+	one_role("--no-render --summary - --trajectory /dev/stdout", "--summary: '-' is also the --trajectory ('/dev/stdout')");
+	one_role("--no-render --init i.csv --trajectory ./i.csv", "--trajectory: './i.csv' is also the --init ('i.csv')");
+	one_role("--no-render --init i.csv --metrics hard.csv", "--metrics: 'hard.csv' is also the --init ('i.csv')");
+	one_role("-o i.csv.mkv --init i.csv --summary d/../hard.csv", "--summary: 'd/../hard.csv' is also the --init");
+	one_role("--no-render --config c.conf --summary c.conf", "--summary: 'c.conf' is also the --config");
+	one_role("--no-render --trajectory link.csv --metrics t.csv", "--metrics: 't.csv' is also the --trajectory ('link.csv')");
+	one_role("-o f_%d.png --trajectory .f_%d.png.lock", "--trajectory: '.f_%d.png.lock' is also the --output's lock file");
+	one_role("-o v.mkv --trajectory .v.mkv.a1B2c3.mkv", "the --output's temporary file");
+	one_role("-o f_%02d.png --metrics .f_01.png.zZ9y8X.png", "the --output's temporary file");
+	/* a frame that is already there (-y would replace it) as a hard or symbolic link to an output */
+	cr_assert_eq(tc_sh("echo x > h.csv && ln h.csv g_1.png && ln -s h.csv k_1.png"), 0);
+	one_role("-o g_%d.png --metrics h.csv", "--metrics: 'h.csv' is also the --output (frame 1 of 'g_%d.png')");
+	one_role("-o k_%d.png --trajectory h.csv", "--trajectory: 'h.csv' is also the --output (frame 1 of 'k_%d.png')");
+	one_role("-o 'd%d/f.png'", "the frame number of 'd%d/f.png' must be in the file name");
+	cr_assert_eq(mkdir("50%", 0755), 0); /* a directory the pattern names as 50%% */
+	one_role("-o '50%%/f_%d.png' --trajectory '50%/../50%/f_1.png'", "(frame 1 of '50%%/f_%d.png')");
+	char *t = tc_slurp("t.csv", NULL);
+	cr_assert_str_eq(t, "old\n", "an input or output was written");
+	free(t);
+
+	/* what is not one file is accepted: a frame the run does not make, the null device twice */
+	cr_assert_eq(tc_boids("-q -f 2 -n 5 -s 64x36 -o f_%%d.png --trajectory f_2.png"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -f 2 -n 5 -s 64x36 -o '50%%%%/f_%%d.png' --trajectory '50%%/f_2.png'"), 0,
+	             "%s", tc_stderr());
+	cr_assert_eq(tc_count_files("50%"), 3, "the frames, the trajectory, and no lock file");
+	cr_assert_eq(tc_boids("-q -f 2 -n 5 -y --no-render --trajectory /dev/null --metrics /dev/null "
+	                      "--summary /dev/null"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -f 2 -n 5 --no-render --init i.csv --config c.conf --trajectory u.csv"), 0,
+	             "%s", tc_stderr());
+}
+
+/* Starts with the bytes magic? */
+static int is_a(const char *path, const char *magic)
+{
+	return starts_with(path, magic, strlen(magic), 0);
+}
+
+/*
+ * With -y a symbolic link to a file updates that file, as ffmpeg -y
+ * writes through: the temporary file is made beside the target and renamed
+ * onto it; the link stays; nothing is left beside either.
+ */
+Test(outputs, y_writes_through_a_symlink_to_its_target)
+{
+	struct stat st;
+
+	cr_assert_eq(tc_sh("mkdir far && echo old > far/v.y4m && echo old > far/s.png && echo old > far/t.csv && "
+	                   "chmod 640 far/t.csv && ln -s far/v.y4m v.y4m && ln -s far/s.png s.png && "
+	                   "ln -s far/t.csv t1.csv && ln -s t1.csv t.csv"), 0);
+	cr_assert_eq(tc_boids(SMALL " -y -o v.y4m --trajectory t.csv"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids(SMALL " -y -o s.png"), 0, "%s", tc_stderr());
+	cr_assert(is_a("far/v.y4m", "YUV4MPEG2"), "the video's target was not written");
+	cr_assert(is_a("far/s.png", "\x89PNG"), "the still's target was not written");
+	cr_assert(is_a("far/t.csv", "frame,id,x,y,vx,vy\n"), "the trajectory's target (two links away) was not written");
+	cr_assert_eq(stat("far/t.csv", &st), 0);
+	cr_assert_eq(st.st_mode & 0777, 0640, "the target's mode was not kept: %o", st.st_mode & 0777);
+	static const char *const links[] = { "v.y4m", "s.png", "t.csv", "t1.csv" };
+	for (size_t i = 0; i < sizeof(links) / sizeof(*links); i++) {
+		cr_assert_eq(lstat(links[i], &st), 0);
+		cr_assert(S_ISLNK(st.st_mode), "%s is no longer a link", links[i]);
+	}
+	cr_assert_eq(tc_count_files("."), 5, "something was left beside the links");
+	cr_assert_eq(tc_count_files("far"), 3, "something was left beside the targets");
 }

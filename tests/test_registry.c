@@ -28,6 +28,13 @@ static size_t listed(char names[][32], size_t max)
 	cr_assert_eq(tc_boids("--list-models"), 0, "%s", tc_stderr());
 	size_t n = 0;
 	for (const char *l = tc_stdout(); *l && n < max; n++) {
+		while (*l == ' ') { /* a model's source lines */
+			l = strchr(l, '\n');
+			cr_assert_not_null(l);
+			l++;
+		}
+		if (!*l)
+			break;
 		size_t w = strcspn(l, " \n");
 		cr_assert(w > 0 && w < 32, "a line of --list-models without a name: '%s'", l);
 		memcpy(names[n], l, w);

@@ -1,6 +1,6 @@
 /*
- * canvas — the TypeScript canvas boids (seeds/004): constant speed, a fixed
- * time step, wrap at the edges; docs/MODEL.md, "canvas (seeds/004)".
+ * canvas — Zack Therrien's TypeScript canvas boids: constant speed, a fixed
+ * time step, wrap at the edges; docs/MODEL.md, "canvas".
  * Speeds are px/s in the program; s->vx holds px/step = px/s x dt, as in
  * every model.  No predators: the program has none.
  */
@@ -180,9 +180,10 @@ static const char *const canvas_defaults[] = { "predators=0", "boids=300", NULL 
 
 const struct boids_model canvas_model = {
 	.name = "canvas",
-	.summary = "the TypeScript canvas boids (seeds/004): constant speed, 60 steps a second",
-	.seed = "seeds/004",
-	.notes = "docs/MODEL.md, \"canvas (seeds/004)\"",
+	.summary = "the TypeScript canvas boids: constant speed, 60 steps a second",
+	.seed = "Zack Therrien, \"TypeScript: simulating birds flocks\" (2020), "
+	        "https://www.osedea.com/en/blog/typescript-simulating-birds-flocks",
+	.notes = "docs/MODEL.md, \"canvas\"",
 	.flags = MODEL_WRAPS,
 	.params_default = canvas_params_default,
 	.program_defaults = canvas_defaults,

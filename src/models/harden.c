@@ -1,5 +1,5 @@
 /*
- * harden — Scott Harden's "Boids in C#" (seeds/000), the default model, bit
+ * harden — Scott W. Harden's "Boids in C#", the default model, bit
  * for bit; docs/MODEL.md, "The model", gives the equations.
  *
  * Start at harden_step(): it snapshots the flock into the neighbour grid
@@ -302,9 +302,10 @@ static const char *const harden_defaults[] = { NULL }; /* the option table's are
 
 const struct boids_model harden_model = {
 	.name = "harden",
-	.summary = "Scott Harden's \"Boids in C#\" (seeds/000): the default, bit for bit",
-	.seed = "seeds/000",
-	.notes = "docs/MODEL.md, \"The model\"; its program's facts: seeds/README.md",
+	.summary = "Scott Harden's \"Boids in C#\": the default, bit for bit",
+	.seed = "Scott W. Harden, \"Boids in C#\" (2020), https://swharden.com/csdv/simulations/boids/",
+	.notes = "docs/MODEL.md, \"The model\"; the facts the article leaves out are read from its program, "
+	         "https://github.com/swharden/Csharp-Data-Visualization",
 	.flags = 0,
 	.params_default = harden_params_default,
 	.program_defaults = harden_defaults,

@@ -295,7 +295,8 @@ static const char *const opengl_defaults[] = {
 const struct boids_model opengl_model = {
 	.name = "opengl",
 	.summary = "the C# article's OpenGL version: target speeds, arrowheads, soft tails",
-	.seed = "seeds/000 (its \"OpenGL version\"; the program's facts: seeds/README.md)",
+	.seed = "Scott W. Harden, the \"OpenGL version\" of \"Boids in C#\" (2020), "
+	        "https://github.com/swharden/Csharp-Data-Visualization (dev/old/drawing/boids2)",
 	.notes = "docs/MODEL.md, \"opengl (the C# article's \\\"OpenGL version\\\")\"",
 	.params_default = opengl_params_default,
 	.program_defaults = opengl_defaults,

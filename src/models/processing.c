@@ -1,6 +1,6 @@
 /*
- * processing — Kakehi's Processing flocking (seeds/002), the Java listing as
- * written; docs/MODEL.md, "processing (seeds/002)".
+ * processing — Takuma Kakehi's Processing flocking, the Java listing as
+ * written; docs/MODEL.md, "processing".
  *
  * Each boid, in its turn, gathers its neighbours (at distance <= r, itself
  * excluded), forms cohesion = unit(centre - p), separation = unit(sum of
@@ -220,9 +220,10 @@ static const char *const processing_defaults[] = { "predators=0", NULL };
 
 const struct boids_model processing_model = {
 	.name = "processing",
-	.summary = "Kakehi's Processing flocking (seeds/002): the Java listing as written",
-	.seed = "seeds/002",
-	.notes = "docs/MODEL.md, \"processing (seeds/002)\"",
+	.summary = "Kakehi's Processing flocking: the Java listing as written",
+	.seed = "Takuma Kakehi, \"Boids - A Simple Way to Simulate How Birds Flock in Processing\" "
+	        "(undated), http://www.ta-kuma.com/programming/boids-a-simple-way-to-simulate-how-birds-flock-in-processing/",
+	.notes = "docs/MODEL.md, \"processing\"",
 	.flags = MODEL_WRAPS,
 	.params_default = processing_params_default,
 	.program_defaults = processing_defaults,

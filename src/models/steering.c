@@ -1,8 +1,8 @@
 /*
- * steering — the Unity steering behaviours (seeds/003) in 2D, or in 3D as
+ * steering — the Unity steering behaviours (zklinger2000/unity-boids) in 2D, or in 3D as
  * the article's program itself is (--dims 3), scaled at steer_unit pixels
  * per Unity unit: flock rules, seek, arrival, socialize, a speed limit and
- * a turn limit; docs/MODEL.md, "steering (seeds/003)" and "3D".
+ * a turn limit; docs/MODEL.md, "steering" and "3D".
  * The target (--target) is the shared one (include/flock.h); the scene has
  * no walls, so the program's defaults turn --edges off.  No predators: the
  * program has none.
@@ -54,21 +54,41 @@ static inline void unity_normalize(double *x, double *y, double *z, double eps)
 #define BEHIND (M_PI * 5 / 6)
 
 /*
+ * Near a reversal: for dot < -1 + NEAR_REVERSED (t within 0.26 degrees of
+ * -u, Unity's epsilon), t - (u.t) u cancels to a vector whose rounding
+ * leaves it far from perpendicular to u, so the turn is found from u x t;
+ * when |u x t| (the sine of the angle left) is below REVERSED, t is -u to
+ * rounding and the side would be chosen by noise.
+ */
+#define NEAR_REVERSED 1e-5
+#define REVERSED 1e-12
+
+/*
  * The unit direction `turn` radians from the unit vector u toward the
- * unit vector t, in 3D: cos(turn) u + sin(turn) p with p the unit vector
- * perpendicular to u in the plane of u and t, on t's side (the short way).
- * When there is no such plane (t = -u exactly), or `plus` is set, p is the
- * 2D "+angle" direction (-u_y, u_x, 0), or +x if u is along z.
+ * unit vector t, in 3D, as RotateTowards turns it: cos(turn) u +
+ * sin(turn) p, p the unit vector perpendicular to u in the plane of u and
+ * t, on t's side (the short way): a rotation about the axis u x t.  Near
+ * a reversal p is (u x t) x u, perpendicular to u however small u x t
+ * is, so the turn and the length hold.  When there is no plane (t is -u
+ * to rounding) -- Unity then turns about an axis chosen from u alone --
+ * or `plus` is set, p is the 2D "+angle" direction (-u_y, u_x, 0), or +x
+ * if u is along z.  On a plane z = const every p lies in the plane.
  */
 static struct flock_vec turn3(struct flock_vec u, struct flock_vec t, double dot, double turn, int plus)
 {
 	struct flock_vec w = { t.x - dot * u.x, t.y - dot * u.y, t.z - dot * u.z };
+
+	if (!plus && dot < -1 + NEAR_REVERSED) {
+		struct flock_vec n = { u.y * t.z - u.z * t.y, u.z * t.x - u.x * t.z, u.x * t.y - u.y * t.x };
+		plus = !(flock_length(n.x, n.y, &n.z) >= REVERSED);
+		w = (struct flock_vec){ n.y * u.z - n.z * u.y, n.z * u.x - n.x * u.z, n.x * u.y - n.y * u.x };
+	}
 	double wn = flock_length(w.x, w.y, &w.z);
 
-	if (plus || !(wn > 0)) {
+	if (plus) {
 		w = (struct flock_vec){ -u.y, u.x, 0 };
 		wn = flock_length(w.x, w.y, &w.z);
-		if (!(wn > 0))
+		if (!(wn > 1e-150)) /* below, its square is not a normal number */
 			w = (struct flock_vec){ 1, 0, 0 }, wn = 1;
 	}
 	double c = cos(turn), sn = sin(turn);
@@ -81,14 +101,14 @@ static struct flock_vec turn3(struct flock_vec u, struct flock_vec t, double dot
  * the direction of `from` turned toward `to` the short way by at most
  * `turn` radians (exactly onto it when closer), the length of `from` moved
  * toward that of `to` by at most `dm`.  A zero vector on either side falls
- * back to MoveTowards, as Unity does.  An exact reversal turns toward
- * +angle.  `steady` (an option, not Unity's): when `to` is more than BEHIND
+ * back to MoveTowards, as Unity does.  A reversal (to rounding) turns
+ * toward +angle.  `steady` (an option, not Unity's): when `to` is more than BEHIND
  * away, the short way flips side with every small change of `to` and the
  * boid dithers; such turns then always go toward +angle (from +x to +y:
  * clockwise on the screen, where y points down).  In a plane the angle is
  * atan2's; in a box (d3) acos of the unit vectors' dot product and the
- * turn is in their plane (turn3()): on a plane z = const the same turns,
- * to rounding.
+ * turn is in their plane (turn3(), near reversals included): on a plane
+ * z = const the same turns, to rounding.
  */
 FLOCK_INLINE void rotate_towards(struct flock_vec from, struct flock_vec *to,
                                  double turn, double dm, int steady, int d3)
@@ -270,7 +290,7 @@ FLOCK_INLINE struct flock_vec arrival(const struct steer_ctx *c, struct flock_ve
 }
 
 /*
- * seeds/003: neighbours at eps <= d < r (Unity's approximate Position !=
+ * The program: neighbours at eps <= d < r (Unity's approximate Position !=
  * other); v' = v + cohesion + separation + alignment + seek + socialize +
  * arrival (+ obstacles), limited in length, then in rotation against v;
  * move; --edges (none by default: the scene has no walls).  eps is
@@ -376,9 +396,9 @@ static const char *const steering_defaults[] = {
 
 const struct boids_model steering_model = {
 	.name = "steering",
-	.summary = "the Unity steering behaviours (seeds/003): seek, arrival, turn limits",
-	.seed = "seeds/003",
-	.notes = "docs/MODEL.md, \"steering (seeds/003)\" and \"Targets (steering)\"",
+	.summary = "the Unity steering behaviours: seek, arrival, turn limits",
+	.seed = "zklinger2000, \"Boids\" (Unity3D, C#; 2018), https://github.com/zklinger2000/unity-boids",
+	.notes = "docs/MODEL.md, \"steering\" and \"Targets (steering)\"",
 	.flags = MODEL_TARGET,
 	.params_default = steering_params_default,
 	.program_defaults = steering_defaults,

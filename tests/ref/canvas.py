@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The TypeScript canvas boids (seeds/004), from its listings:
+"""Zack Therrien's TypeScript canvas boids, from its listings:
 performManeuvers(): for every other bird at distance < BIRD_VISUAL_RANGE,
 birdsSeen += 1 and each rule accumulates it (cohesion: its position;
 separation: subtract (its position - ours) when that is shorter than
@@ -13,7 +13,7 @@ Velocities are px/s; the trajectory stores px per step (velocity * dt).
 A bird that sees nobody gets no acceleration (the listing would divide
 by zero).  Birds are updated in order.
 
-In 3D (a file with z, vz columns; the 3D contract of issue 19) the same
+In 3D (a file with z, vz columns; docs/MODEL.md, "3D") the same
 listing with vectors of three: distances, sums, means and normalize() over
 x, y, z, and the wrap to the other edge on z too (z < 0 -> D, z > D -> 0).
 The 3D start: x = uW, y = uH, z = uD, a heading uniform on the sphere at

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Scott W Harden's "Boids in C#" (seeds/000), Field.Advance() as listed:
+"""Scott W. Harden's "Boids in C#", Field.Advance() as listed:
 for each boid in order, Flock(50, .0003), Align(50, .01), Avoid(20, .001),
 Predator(150, .00005), added to the velocity in the order flock + avoid +
 align + predator (each boid sees the velocities already changed before it);
 then for each boid MoveForward(1, 5), BounceOffWalls (pad 50, turn .5)
 and/or WrapAround.  Neighbours: every boid at distance < r, itself included.
 
-In 3D (a file with z, vz columns; the 3D contract of issue 19) every rule
+In 3D (a file with z, vz columns; docs/MODEL.md, "3D") every rule
 is the same with vectors of three: distances, means, offsets and the speed
 clamp use x, y and z; the walls turn vz by .5 within 50 of z = 0 and z = D,
 after x and y; the wrap adds or subtracts D.  The 3D start is the C#

@@ -4,7 +4,7 @@
 against boids' 2D runs before boids has a 3D step of its own:
 
 - the plane (default): every boid at z = D/2 with vz = 0, the contract's
-  plane test (issue 19): a 3D step must leave z, vz alone and give the 2D
+  plane test (docs/MODEL.md, "3D"): a 3D step must leave z, vz alone and give the 2D
   x, y, vx, vy;
 - --tilt: the whole run turned by a fixed rotation R (40 degrees about
   the axis (1, 2, 3)) about the field's centre, (W/2, H/2) going to the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Kakehi's "Boids ... in Processing" (seeds/002), from its Java listings:
+"""Kakehi's "Boids ... in Processing", from its Java listings:
 neighbours of each rule are the other boids within its range (<=);
 cohesion() = normalize(mean position - pos); separation() = normalize(sum
 of PVector.div(towardsMe.normalize(), towardsMe.mag())) over towardsMe.mag()
@@ -10,7 +10,7 @@ acceleration; position += velocity (the pseudo-code), optional limits as
 PVector.limit() or per component; wrap to the other edge.  Boids are
 updated in order, position included.
 
-In 3D (a file with z, vz columns; the 3D contract of issue 19) the same
+In 3D (a file with z, vz columns; docs/MODEL.md, "3D") the same
 listing with vectors of three: distances, normalize(), limit() (or the
 clamp of each component, z too) and the wrap to the other edge on z
 (z < 0 -> D, z > D -> 0).  The 3D start is the C# scatter with six draws:

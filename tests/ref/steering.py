@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Unity steering behaviours (seeds/003), from BoidManager.
+"""The Unity steering behaviours (zklinger2000/unity-boids), from BoidManager.
 UpdateBoids(), with Unity's Vector3 -- in 3D, as the article's program is;
 a 2D file is the plane z = 0.  For each boid in list order (seeing the
 boids already moved before it): UpdateNeighbors (others with Position !=
@@ -12,15 +12,20 @@ is zero at lengths not above 1e-5.  Lengths in pixels at --steer-unit px
 per Unity unit (the weights given here are the pixel ones, as boids takes
 them).
 
-RotateTowards(v, v', max_turn, max) as the 3D contract of issue 19 states
-it: if |v| or |v'| is not above Unity's 1e-5, MoveTowards(v, v', max);
-else with a = v/|v|, b = v'/|v'|, theta = acos(a.b): the direction is b
-when theta <= max_turn, else cos(max_turn) a + sin(max_turn) p with p =
-unit(b - (a.b) a), the short way in the plane of a and b.  When b is -a
-(to rounding: p has no direction) -- and with --steer-turn steady whenever
-theta > 150 degrees -- p = unit(-a_y, a_x, 0), the 2D "+angle" side, or
-(1, 0, 0) if a is along z.  The length moves from |v| toward |v'| by at
-most max.  On the plane z = 0 this is the 2D rotation, to rounding.
+RotateTowards(v, v', max_turn, max) as Unity documents it ("the current
+vector will be rotated round toward the target direction by an angle of
+maxRadiansDelta, although it will land exactly on the target rather than
+overshoot"; the magnitude moves toward the target's): if |v| or |v'| is
+not above Unity's 1e-5, MoveTowards(v, v', max); else with a = v/|v|,
+b = v'/|v'|, theta = atan2(|a x b|, a.b): the direction is b when
+theta <= max_turn, else a rotated by max_turn about the unit axis
+k = (a x b)/|a x b| (Rodrigues' formula): the short way, in the plane of a
+and b.  When there is no axis -- |a x b| below 1e-12, b is -a to rounding
+-- Unity turns about a perpendicular chosen from a alone; boids' is the
+2D "+angle" side, the turn toward p = unit(-a_y, a_x, 0), or (1, 0, 0) if a
+is along z; with --steer-turn steady, whenever theta > 150 degrees, too.
+The length moves from |v| toward |v'| by at most max.  On the plane z = 0
+this is the 2D rotation, to rounding.
 
 The target moves along boids' Lissajous figure (docs/MODEL.md; in the box
 z = D/2 + amp_z D sin(freq_z th)) or is fixed at X,Y[,Z] (Z: D/2); the
@@ -39,7 +44,7 @@ import sys
 
 import refcommon
 
-REVERSED = 1e-12  # |b - (a.b) a| below this: b is -a up to rounding
+REVERSED = 1e-12  # |a x b| below this: b is -a up to rounding
 
 
 def norm(v):
@@ -86,24 +91,31 @@ def plus_angle(a):
     return (-a[1] / h, a[0] / h, 0.0) if h > 0 else (1.0, 0.0, 0.0)
 
 
+def cross(u, v):
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def rodrigues(v, k, th):
+    """v rotated by th about the unit axis k."""
+    c, s = math.cos(th), math.sin(th)
+    return add(scale(v, c), scale(cross(k, v), s), scale(k, dot(k, v) * (1 - c)))
+
+
 def rotate_towards(cur, to, max_rad, max_mag, eps, steady=False):
     """Vector3.RotateTowards in 3D, as the module's docstring states it."""
     lc, lt = norm(cur), norm(to)
     if not (lc > eps and lt > eps):
         return move_towards(cur, to, max_mag)
     a, b = scale(cur, 1 / lc), scale(to, 1 / lt)
-    ab = max(-1.0, min(1.0, dot(a, b)))
-    theta = math.acos(ab)
+    axis = cross(a, b)
+    theta = math.atan2(norm(axis), dot(a, b))
     mag = lc + max(-max_mag, min(max_mag, lt - lc))
     if theta <= max_rad:
         return scale(b, mag)
-    r = sub(b, scale(a, ab))
-    lr = norm(r)
-    if lr < REVERSED or (steady and theta > math.radians(150)):
+    if norm(axis) < REVERSED or (steady and theta > math.radians(150)):
         p = plus_angle(a)
-    else:
-        p = scale(r, 1 / lr)
-    return scale(add(scale(a, math.cos(max_rad)), scale(p, math.sin(max_rad))), mag)
+        return scale(add(scale(a, math.cos(max_rad)), scale(p, math.sin(max_rad))), mag)
+    return scale(rodrigues(a, scale(axis, 1 / norm(axis)), max_rad), mag)
 
 
 class Steering:
@@ -308,8 +320,38 @@ def self_test(a):
         if r[2] != 0.0 or not refcommon.close(r[:2], [flat.real, flat.imag], tol):
             fails.append("plane: %r toward %r: %r, 2D %r" % (v2, w2, r, flat))
             break
+    fails += near_reversals(turn, eps)
     fails += mini_flock(a)
     return fails
+
+
+def angle(u, v):
+    return math.atan2(norm(cross(u, v)), dot(u, v))
+
+
+def near_reversals(turn, eps):
+    """Pairs 1e-16 to 1e-1 rad from a reversal, exact reversals and random
+    pairs: the turn is the limit, the length |v| moved toward |v'| by at
+    most 1, and the angle left to v' is the rest (the short way)."""
+    rng = random.Random(30)
+    for i in range(3000):
+        a = (rng.gauss(0, 1), rng.gauss(0, 1), rng.gauss(0, 1))
+        a = scale(a, rng.uniform(.5, 4) / norm(a))
+        if i % 3 == 0:  # exact: -2^k v
+            b = scale(a, -2.0 ** rng.randint(-2, 1))
+        else:
+            delta = 10 ** rng.uniform(-16, -1) if i % 3 == 1 else rng.uniform(0, math.pi)
+            k = cross(a, (rng.gauss(0, 1), rng.gauss(0, 1), rng.gauss(0, 1)))
+            b = scale(rodrigues(scale(a, -1 / norm(a)), scale(k, 1 / norm(k)), delta), rng.uniform(.5, 4))
+        r = rotate_towards(a, b, turn, 1.0, eps)
+        theta, want = angle(a, b), norm(a) + max(-1, min(1, norm(b) - norm(a)))
+        left = angle(r, b) - (theta - turn if theta > turn else 0)
+        kn = norm(cross(scale(a, 1 / norm(a)), scale(b, 1 / norm(b))))
+        if (abs(norm(r) - want) > 1e-12 * want or abs(angle(a, r) - min(theta, turn)) > 1e-9
+                or (kn >= REVERSED and abs(left) > 1e-9 + 1e-15 / kn)):
+            return ["near reversal: %r toward %r: %r (turned %.17g, length %.17g, %.3g left over)"
+                    % (a, b, r, angle(a, r), norm(r), left)]
+    return []
 
 
 def mini_flock(a):

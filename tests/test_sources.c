@@ -1,0 +1,144 @@
+/*
+ * Sources a reader can find: each model's article cited by author, title,
+ * year and public address in the registry, --list-models, --help-all, the
+ * manual and docs/MODEL.md; no path into the documents the project was
+ * made from (which a user does not have) anywhere in the product; the docs
+ * name features, not the tracker's issue numbers.
+ */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <ftw.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "model.h"
+
+static void setup(void) { tc_tmpdir(); }
+
+TestSuite(sources, .init = setup, .fini = tc_cleanup);
+
+/* Whitespace runs as one space, the manual's break points (\:) and minus signs (\-) as plain text. */
+static char *flatten(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+	cr_assert_not_null(out);
+	while (*s) {
+		if (s[0] == '\\' && s[1] == ':') {
+			s += 2;
+		} else if (s[0] == '\\' && s[1] == '-') {
+			*o++ = '-';
+			s += 2;
+		} else if (isspace((unsigned char)*s)) {
+			if (o > out && o[-1] != ' ')
+				*o++ = ' ';
+			s++;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+static char *slurp_src(const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", SRCDIR, rel);
+	char *s = tc_slurp(path, NULL);
+	cr_assert_not_null(s, "%s", path);
+	return s;
+}
+
+Test(sources, every_model_cites_its_article_everywhere_a_reader_looks)
+{
+	regex_t cite;
+	/* Author, "Title" ... (YEAR or undated ...), http(s)://address */
+	cr_assert_eq(regcomp(&cite, "^[^,]+, .*\"[^\"]+\".* \\(([^)]*[0-9]{4}|undated)\\), https?://[^ ]+", REG_EXTENDED), 0);
+	cr_assert_eq(tc_boids("--list-models"), 0);
+	char *list = flatten(tc_stdout());
+	cr_assert_eq(tc_boids("--help-all"), 0);
+	char *help = flatten(tc_stdout());
+	char *man_src = slurp_src("docs/boids.1"), *man = flatten(man_src);
+	char *model_src = slurp_src("docs/MODEL.md"), *model = flatten(model_src);
+	const char *sources = strstr(man, ".SH SOURCES");
+	cr_assert_not_null(sources, "boids(1) has no SOURCES section");
+
+	for (const struct boids_model *const *m = model_list(); *m; m++) {
+		char *seed = flatten((*m)->seed);
+		cr_assert_eq(regexec(&cite, seed, 0, NULL, 0), 0, "%s cites '%s': not author, \"title\" (year), address",
+		             (*m)->name, seed);
+		cr_assert_not_null(strstr(list, seed), "--list-models does not give %s's source: %s", (*m)->name, seed);
+		cr_assert_not_null(strstr(help, seed), "--help-all does not give %s's source: %s", (*m)->name, seed);
+		char url[512];
+		cr_assert_eq(sscanf(strstr(seed, "http"), "%511[^ ,]", url), 1);
+		const char *in_man = strstr(sources, url);
+		cr_assert_not_null(in_man, "boids(1) SOURCES does not give %s's address %s", (*m)->name, url);
+		cr_assert_not_null(strstr(model, url), "docs/MODEL.md does not give %s's address %s", (*m)->name, url);
+		free(seed);
+	}
+	regfree(&cite);
+	free(list), free(help), free(man_src), free(man), free(model_src), free(model);
+}
+
+/* ------------------------------------------------- no seeds path, no issue numbers */
+
+static char found[8192];
+static size_t nfound;
+static const char *needle;
+static regex_t *pattern;
+
+static int scan(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if (type != FTW_F)
+		return 0;
+	size_t n = 0;
+	char *s = tc_slurp(path, &n);
+	if (!s)
+		return 0;
+	if (memchr(s, 0, n) == NULL) { /* text files only */
+		int hit = needle ? strstr(s, needle) != NULL : regexec(pattern, s, 0, NULL, 0) == 0;
+		if (hit && nfound + strlen(path) + 2 < sizeof found) {
+			strcat(found, path);
+			strcat(found, "\n");
+			nfound += strlen(path) + 1;
+		}
+	}
+	free(s);
+	return 0;
+}
+
+static void scan_tree(const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", SRCDIR, rel);
+	cr_assert_eq(nftw(path, scan, 16, FTW_PHYS), 0, "%s", path);
+}
+
+Test(sources, no_product_file_names_the_seed_documents)
+{
+	static const char *const trees[] = { "src", "include", "docs", "README.md", "scripts", "examples", "tests",
+		                             "mk", "Makefile" };
+	needle = "seeds" "/"; /* spelt apart, so that this file is not a hit */
+	found[0] = 0, nfound = 0;
+	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
+		scan_tree(trees[i]);
+	cr_assert_eq(nfound, 0, "these files name the seed documents (a path a user does not have):\n%s", found);
+}
+
+Test(sources, the_docs_name_features_not_issue_numbers)
+{
+	static const char *const docs[] = { "docs", "README.md", "examples" };
+	regex_t re;
+	cr_assert_eq(regcomp(&re, "[Ii]ssues? [0-9]", REG_EXTENDED | REG_NOSUB), 0);
+	needle = NULL, pattern = &re;
+	found[0] = 0, nfound = 0;
+	for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
+		scan_tree(docs[i]);
+	regfree(&re);
+	cr_assert_eq(nfound, 0, "these docs speak of issue numbers, which mean nothing to a reader:\n%s", found);
+}
