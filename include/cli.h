@@ -29,8 +29,9 @@
 
 /* Limits, stated once; --help and the man page quote them. */
 #define CLI_MAX_BOIDS   10000000L
-#define CLI_MAX_FIELD   16384L      /* field width or height, pixels */
+#define CLI_MAX_FIELD   16384L      /* -s: picture width or height (without --field: the field's) */
 #define CLI_MAX_PICTURE 16384L      /* picture width or height after --scale */
+#define CLI_MAX_SPAN    1000000000L /* --field's sides, and coordinates: the coordinate limit, px */
 #define CLI_MAX_FRAMES  100000000L
 #define CLI_MAX_TRAIL   1000
 
@@ -41,6 +42,8 @@ enum cli_type {               /* what a value looks like, and the field it goes 
 	CLI_U64,     /* unsigned 64-bit whole number (uint64_t) */
 	CLI_DOUBLE,  /* finite number in [min, max] (min excluded with CLI_GT_MIN) */
 	CLI_FIELD,   /* WxH, each in [min, max]: sim.width then sim.height (doubles) */
+	CLI_BOX,     /* WxH or WxHxD, each in [min, max], into double[3] (D 0 if not given);
+	              * empty: none (all 0) */
 	CLI_STRING,  /* any text; empty means unset (NULL); malloc'ed (char *) */
 	CLI_ENUM,    /* one of choices[], stored as its value (an int-sized enum) */
 	CLI_MODEL,   /* -m: a model name, stored in sim.model */

@@ -77,6 +77,10 @@ struct run_options {
 	struct sim_obstacle obstacles[CONFIG_MAX_OBSTACLES]; /* --obstacle, for the flock */
 	struct render_circle circles[CONFIG_MAX_OBSTACLES];  /* the same circles, for drawing */
 	size_t obstacles_n;     /* circles in both lists */
+	double field[3];        /* --field WxH[xD], px [1..CLI_MAX_SPAN]; field[0] 0: not given,
+	                         * the field is -s (then drawn at --scale) */
+	double typed_size[2];   /* with --field: -s as given (sim.width is the field's) */
+	double typed_scale;     /* with --field: --scale as given (render.scale is the fit) */
 
 	const char **configs;   /* every --config FILE read, in order (into argv; the array
 	                         * is malloc'ed): inputs no output may land on */

@@ -99,6 +99,8 @@ enum render_antialias {
 enum render_draw {
 	RENDER_DRAW_EXACT,
 	RENDER_DRAW_FAST,
+	RENDER_DRAW_POINTS, /* each boid a point one pixel in area, added up (points.h): for
+	                     * millions of boids; no outlines, trails or ranges */
 };
 
 enum render_background {
@@ -115,6 +117,8 @@ struct render_circle {
 struct render_params {
 	int width, height;          /* picture size in pixels (field * scale, rounded) */
 	double scale;               /* pixels per field unit, > 0 */
+	double offset[2];           /* 2D: where the field's origin lands, pixels (0, 0);
+	                             * --field centres the field in the picture */
 	enum render_shape shape;
 	enum render_outline outline; /* points of RENDER_CURVE and RENDER_POLYGON */
 	enum render_paint paint;

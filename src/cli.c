@@ -176,6 +176,44 @@ bad:
 	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360", o->name, CUT(v));
 }
 
+/* --field WxH or WxHxD (whole pixels in [min, max]) into b[3], D 0 when not given;
+ * empty: no field of its own (all 0). */
+static int parse_box(const struct cli_option *o, const char *v, double b[3],
+                     char *err, size_t errlen)
+{
+	long max = (long)o->max, side[3] = { 0, 0, 0 };
+	const char *p = v;
+	int n = 0;
+
+	if (!*v) {
+		b[0] = b[1] = b[2] = 0;
+		return 0;
+	}
+	for (; n < 3; n++) {
+		char *end;
+		if (starts_badly(p) || !isdigit((unsigned char)*p))
+			goto bad;
+		errno = 0;
+		side[n] = strtol(p, &end, 10);
+		if (errno == ERANGE || side[n] < 1 || side[n] > max)
+			return cli_errf(err, errlen, "--%s: %s is out of range (each side from 1 to %ld)",
+			                o->name, CUT(v), max);
+		if (!*end)
+			break;
+		if ((*end != 'x' && *end != 'X') || n == 2)
+			goto bad;
+		p = end + 1;
+	}
+	if (n < 1)
+		goto bad;
+	for (int k = 0; k < 3; k++)
+		b[k] = (double)side[k];
+	return 0;
+bad:
+	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH such as 151800x151800",
+	                o->name, CUT(v));
+}
+
 int cli_parse_enum(const struct cli_option *o, const char *v, int *out,
                       char *err, size_t errlen)
 {
@@ -229,7 +267,8 @@ static int parse_flag(const struct cli_option *o, const char *v, int *out,
 	return cli_errf(err, errlen, "--%s: '%s' is not yes or no", o->name, CUT(v));
 }
 
-/* Parses "a,b" or "a,b,c" (count numbers) as finite doubles within +-LIM. */
+/* Parses "a,b" or "a,b,c" (count numbers) as finite doubles within +-CLI_MAX_SPAN
+ * (positions: a field may be that wide). */
 static int parse_tuple(const char *v, double *out, int count)
 {
 	const char *p = v;
@@ -240,7 +279,7 @@ static int parse_tuple(const char *v, double *out, int count)
 			return -1;
 		errno = 0;
 		out[i] = strtod(p, &end);
-		if (end == p || !isfinite(out[i]) || fabs(out[i]) > LIM)
+		if (end == p || !isfinite(out[i]) || fabs(out[i]) > (double)CLI_MAX_SPAN)
 			return -1;
 		if (i < count - 1 && *end != ',')
 			return -1;
@@ -279,7 +318,7 @@ static int parse_circle(struct run_options *run, const struct cli_option *o, con
 	else if (n == 3)
 		c[3] = c[2], c[2] = NAN; /* X,Y,R: no Z */
 	if (!(c[3] > 0))
-		return cli_errf(err, errlen, "--%s: '%s' is not X,Y,R or X,Y,Z,R (numbers within 1e6, R above 0)",
+		return cli_errf(err, errlen, "--%s: '%s' is not X,Y,R or X,Y,Z,R (numbers within 1e9, R above 0)",
 		            o->name, CUT(v));
 	if (run->obstacles_n >= CONFIG_MAX_OBSTACLES)
 		return cli_errf(err, errlen, "--%s: more than %d obstacles", o->name, CONFIG_MAX_OBSTACLES);
@@ -326,7 +365,7 @@ static int parse_camera(struct camera_setup *cam, const struct cli_option *o, co
 	}
 	int aim = parse_tuple(v, c, 6) == 0;
 	if (!aim && parse_tuple(v, c, 3) != 0)
-		return cli_errf(err, errlen, "--%s: '%s' is not front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ (numbers within 1e6)",
+		return cli_errf(err, errlen, "--%s: '%s' is not front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ (numbers within 1e9)",
 		            o->name, CUT(v));
 	cam->mode = CAMERA_AT;
 	cam->at_given = aim;
@@ -362,6 +401,8 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 		return parse_double(o, v, field, err, errlen);
 	case CLI_FIELD:
 		return parse_size(o, v, &c->sim.width, &c->sim.height, err, errlen);
+	case CLI_BOX:
+		return parse_box(o, v, field, err, errlen);
 	case CLI_ENUM:
 		return cli_parse_enum(o, v, field, err, errlen);
 	case CLI_MODEL:

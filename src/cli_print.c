@@ -5,6 +5,7 @@
  * --help-all, --list-models.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,8 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		break;
 	case CLI_DOUBLE: {
 		double v = *(const double *)field;
+		if (c->run.field[0] > 0 && o->offset == offsetof(struct config, render.scale))
+			v = c->run.typed_scale; /* as typed: render's is the field's fit (resolve.c) */
 		if ((o->flags & CLI_AUTO) && v < o->min) {
 			snprintf(buf, len, "auto");
 			break;
@@ -71,9 +74,20 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		}
 		break;
 	}
-	case CLI_FIELD:
-		snprintf(buf, len, "%.0fx%.0f", c->sim.width, c->sim.height);
+	case CLI_FIELD: /* with --field, -s as typed (resolve.c): the field is --field's */
+		snprintf(buf, len, "%.0fx%.0f", c->run.field[0] > 0 ? c->run.typed_size[0] : c->sim.width,
+		         c->run.field[0] > 0 ? c->run.typed_size[1] : c->sim.height);
 		break;
+	case CLI_BOX: {
+		const double *b = field;
+		if (!(b[0] > 0))
+			buf[0] = 0;
+		else if (b[2] > 0)
+			snprintf(buf, len, "%.0fx%.0fx%.0f", b[0], b[1], b[2]);
+		else
+			snprintf(buf, len, "%.0fx%.0f", b[0], b[1]);
+		break;
+	}
 	case CLI_STRING: {
 		const char *v = string_value(c, o);
 		snprintf(buf, len, "%s", v ? v : "");
@@ -209,7 +223,7 @@ static void put_json_string(FILE *f, const char *s)
 static void put_json_bound(FILE *f, const char *name, const struct cli_option *o, double v)
 {
 	int numeric = o->type == CLI_LONG || o->type == CLI_INT || o->type == CLI_COUNT ||
-	              o->type == CLI_DOUBLE || o->type == CLI_FIELD;
+	              o->type == CLI_DOUBLE || o->type == CLI_FIELD || o->type == CLI_BOX;
 
 	if (numeric && fabs(v) < BIG)
 		fprintf(f, ", \"%s\": %.17g", name, v);
@@ -221,7 +235,7 @@ void cli_print_options_json(FILE *f)
 {
 	static const char *const type_names[] = {
 		[CLI_LONG] = "integer", [CLI_INT] = "integer", [CLI_COUNT] = "integer",
-		[CLI_U64] = "unsigned", [CLI_DOUBLE] = "number", [CLI_FIELD] = "size",
+		[CLI_U64] = "unsigned", [CLI_DOUBLE] = "number", [CLI_FIELD] = "size", [CLI_BOX] = "box",
 		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
 		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
 		[CLI_TARGET] = "target", [CLI_CAMERA] = "camera", [CLI_ACTION] = "action",
@@ -346,12 +360,12 @@ void cli_print_help(FILE *f, int all)
 	if (!all) /* the manual's line here: --help stays within 60 lines */
 		fprintf(f, "\nAll options: boids --help-all; manual: man boids (checkout: man ./docs/boids.1)\n");
 	fprintf(f,
-	        "\nLimits: %ld boids, %ldx%ld fields and pictures, %ld frames;\n"
+	        "\nLimits: %ld boids, %ldx%ld pictures, 1e9 px fields, %ld frames;\n"
 	        "positions and velocities within -%s..%s; config and --init lines\n"
 	        "up to %ld bytes.  Exit status: 0 done, 1 runtime failure, 2 bad usage,\n"
 	        "129/130/143 after SIGHUP/SIGINT/SIGTERM (the output is finished first).\n"
 	        "%s",
-	        CLI_MAX_BOIDS, CLI_MAX_FIELD, CLI_MAX_FIELD, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
+	        CLI_MAX_BOIDS, CLI_MAX_PICTURE, CLI_MAX_PICTURE, CLI_MAX_FRAMES, STR(TRAJ_VALUE_MAX),
 	        STR(TRAJ_VALUE_MAX), LINEREAD_MAX, all ? "Manual: man boids (installed), man ./docs/boids.1 (in a source checkout)\n" : "");
 }
 

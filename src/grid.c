@@ -2,6 +2,7 @@
  * grid — counting-sort uniform grid; see include/grid.h.
  */
 #include "grid.h"
+#include "hugemem.h"
 
 #include <errno.h>
 #include <math.h>
@@ -68,6 +69,7 @@ int grid_build_box(struct grid *g, const double *x, const double *y, const doubl
 			goto fail;
 		g->start = p;
 		g->cap_cells = ncells;
+		hugemem_advise(p, (ncells + 1) * sizeof(*p));
 	}
 	if (n > g->cap_items || !g->items) {
 		size_t cap = n ? n : 1;
@@ -80,6 +82,8 @@ int grid_build_box(struct grid *g, const double *x, const double *y, const doubl
 			goto fail;
 		g->place = b;
 		g->cap_items = cap;
+		hugemem_advise(a, cap * sizeof(*a));
+		hugemem_advise(b, cap * sizeof(*b));
 	}
 
 	memset(g->start, 0, (ncells + 1) * sizeof(*g->start));

@@ -50,7 +50,7 @@ static const struct cli_choice quality_names[] = {
 	{ "draft", VIDEO_QUALITY_DRAFT }, { "web", VIDEO_QUALITY_WEB }, { "high", VIDEO_QUALITY_HIGH },
 	{ "archive", VIDEO_QUALITY_ARCHIVE }, END };
 static const struct cli_choice draw_names[] = {
-	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, END };
+	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, { "points", RENDER_DRAW_POINTS }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
@@ -81,6 +81,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_FLAG(f)     CLI_FLAG, AT(f, int)
 #define T_COLOR(f)    CLI_COLOR, AT(f, uint32_t)
 #define T_FIELD       CLI_FIELD, AT(sim.width, double)          /* and sim.height */
+#define T_BOX(f)      CLI_BOX, AT(f[0], double)                 /* and f[1], f[2] */
 #define T_MODEL       CLI_MODEL, AT(sim.model, const struct boids_model *)
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
@@ -101,10 +102,12 @@ const struct cli_option cli_table[] = {
 	{ "boids", 'n', T_COUNT(run.boids), "100", 1, CLI_MAX_BOIDS, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "number of boids, predators included", NULL },
 	{ "size", 's', T_FIELD, "640x360", 1, CLI_MAX_FIELD, CLI_BRIEF, "WxH", "px", S_MODEL,
-	  "field size", NULL },
+	  "output size, as ffmpeg's -s; see --field", NULL },
+	{ "field", 0, T_BOX(run.field), "", 1, CLI_MAX_SPAN, 0, "WxH[xD]", "px", S_MODEL,
+	  "the flock's field (up to 1e9 px a side), drawn fitted into -s; none: -s is the field", NULL },
 	{ "dims", 0, T_INT(sim.dims), "2", 2, 3, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "2: a plane; 3: a box as deep as --depth", NULL },
-	{ "depth", 0, T_DOUBLE(sim.depth), "0", 0, CLI_MAX_FIELD, 0, "D", "px", S_MODEL,
+	{ "depth", 0, T_DOUBLE(sim.depth), "0", 0, CLI_MAX_SPAN, 0, "D", "px", S_MODEL,
 	  "3D: the box's depth (0: the smaller of width and height)", NULL },
 	{ "seed", 0, T_U64(run.seed), "1", 0, 0, CLI_BRIEF, "N", NULL, S_MODEL,
 	  "seed of the initial flock", NULL },
@@ -317,7 +320,7 @@ const struct cli_option cli_table[] = {
 	{ "antialias", 0, T_ENUM(render.antialias, enum render_antialias), "good", 0, 0, 0, "MODE", NULL, S_DRAW,
 	  "none, fast, good or best", aa_names },
 	{ "draw", 0, T_ENUM(render.draw, enum render_draw), "exact", 0, 0, CLI_BRIEF, "MODE", NULL, S_DRAW,
-	  "exact or fast (big flocks; edges IoU >= .99)", draw_names },
+	  "exact, fast (IoU >= .99) or points (millions)", draw_names },
 	{ "camera", 0, T_CAMERA, "front", 0, 0, CLI_BRIEF, "WHERE", NULL, S_DRAW,
 	  "3D: front, orbit or X,Y,Z[,TX,TY,TZ]", NULL },
 	{ "fov", 0, T_DOUBLE(render.camera.fov), "50", 1, 170, 0, "DEG", "deg", S_DRAW,

@@ -124,11 +124,14 @@ static void *produce(void *arg)
 		struct slot_data *d = slot->user;
 		memcpy(d->x, p->sim->x, bytes);
 		memcpy(d->y, p->sim->y, bytes);
-		memcpy(d->vx, p->sim->vx, bytes);
-		memcpy(d->vy, p->sim->vy, bytes);
-		if (d->z) {
+		if (d->z)
 			memcpy(d->z, p->sim->z, bytes);
-			memcpy(d->vz, p->sim->vz, bytes);
+		if (p->cfg->render.draw != RENDER_DRAW_POINTS) { /* points have no heading: the
+		                                                   * velocities' pages stay untouched */
+			memcpy(d->vx, p->sim->vx, bytes);
+			memcpy(d->vy, p->sim->vy, bytes);
+			if (d->z)
+				memcpy(d->vz, p->sim->vz, bytes);
 		}
 		copy_trail(p, d);
 		d->has_target = sim_target_box(p->sim, &d->target_x, &d->target_y, &d->target_z);

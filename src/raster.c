@@ -497,7 +497,8 @@ int render_cairo_mask_at(struct renderer *r, const struct placed *b, const cairo
 /* Is boid b's outline (within its reach of its centre) on the picture?  Never NaN or infinity to Cairo. */
 int render_on_picture(const struct renderer *r, const struct placed *b)
 {
-	double px = b->x * r->p.scale, py = b->y * r->p.scale, reach = render_boid_reach(r, b->size);
+	double px = b->x * r->p.scale + r->p.offset[0], py = b->y * r->p.scale + r->p.offset[1];
+	double reach = render_boid_reach(r, b->size);
 
 	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&
 	       py >= -reach && py <= r->p.height + reach;

@@ -170,6 +170,7 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->width = width;
 	p->height = height;
 	p->scale = 1;
+	p->offset[0] = p->offset[1] = 0;
 	p->shape = RENDER_CURVE;
 	p->outline = RENDER_OUTLINE_LISTING;
 	p->paint = RENDER_FILL;
@@ -203,7 +204,7 @@ void render_params_default(struct render_params *p, int width, int height)
 static int params_valid(const struct render_params *p)
 {
 	return p->width > 0 && p->height > 0 &&
-	       isfinite(p->scale) && p->scale > 0 &&
+	       isfinite(p->scale) && p->scale > 0 && isfinite(p->offset[0]) && isfinite(p->offset[1]) &&
 	       isfinite(p->boid_size) && p->boid_size > 0 &&
 	       (p->shape == RENDER_CURVE || p->shape == RENDER_REPO ||
 	        p->shape == RENDER_POLYGON || p->shape == RENDER_TRIANGLE ||
@@ -222,7 +223,7 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->predator_size) && p->predator_size > 0 &&
 	       (p->background_style == RENDER_BG_FLAT || p->background_style == RENDER_BG_NOISE) &&
 	       (p->obstacles_n == 0 || p->obstacles) &&
-	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST) &&
+	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST || p->draw == RENDER_DRAW_POINTS) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
 }
 
@@ -306,7 +307,8 @@ int render_new(struct renderer **out, const struct render_params *p)
 	cairo_set_line_width(r->cr, 1); /* the canvas's default lineWidth */
 	r->data = cairo_image_surface_get_data(r->surface);
 	r->stride = cairo_image_surface_get_stride(r->surface);
-	if (p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE && (err = render_masks_setup(r)) != 0)
+	if (p->draw == RENDER_DRAW_POINTS ? (err = points_init(&r->pts, p->width, p->height)) != 0 :
+	    p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE && (err = render_masks_setup(r)) != 0)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = render_make_backdrop(r)) != 0)
 		goto fail;
@@ -571,6 +573,34 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
 	return 0;
 }
 
+/*
+ * --draw points (points.h): the background and the obstacles, then every
+ * boid but the predators added up as points and composed in the boids'
+ * colour, then the predators one by one over them, then the target
+ * marker; no trails, no --show-ranges.  The field's matrix `base` takes a
+ * position to the picture (it only scales and moves).  3D: render3d.c.
+ */
+static int draw_points(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
+{
+	const struct render_params *p = &r->p;
+	size_t np = v->predators < v->n ? v->predators : v->n;
+
+	render_paint_background(r); /* (the sums are all 0: points_compose() leaves them so) */
+	if (v->z)
+		return render_points_3d(r, v, base);
+	draw_obstacles(r);
+	cairo_surface_flush(r->surface);
+	points_plane(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0);
+	points_compose(&r->pts, r->data, r->stride, p->boid_color);
+	for (size_t i = 0; i < np; i++) /* the predators, in index order, over the flock */
+		points_blend_one(r->data, r->stride, p->width, p->height, v->x[i] * base->xx + base->x0,
+		                 v->y[i] * base->yy + base->y0, POINTS_WHOLE, p->predator_color);
+	cairo_surface_mark_dirty(r->surface);
+	if (v->has_target)
+		render_draw_target(r, v->target_x, v->target_y);
+	return 0;
+}
+
 int render_frame(struct renderer *r, const struct render_view *v)
 {
 	cairo_t *cr = r->cr;
@@ -581,14 +611,17 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	cairo_save(cr);
 	if (p->grid == RENDER_GRID_GDI)
 		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
+	if (p->offset[0] != 0 || p->offset[1] != 0)
+		cairo_translate(cr, p->offset[0], p->offset[1]); /* --field: centred */
 	cairo_scale(cr, p->scale, p->scale);
 	cairo_get_matrix(cr, &base);
 	/* nothing but the background under the boids (3D: obstacles come between runs): the
 	 * bands paint it band by band */
 	int paint = r->masks && v->trail_len <= 1 && (v->z ? !p->ground && !p->box_edges : !p->obstacles_n);
-	if (!paint)
+	if (!paint && p->draw != RENDER_DRAW_POINTS)
 		render_paint_background(r);
-	int err = v->z ? render_draw_3d(r, v, &base, &paint) : draw_2d(r, v, &base, &paint);
+	int err = p->draw == RENDER_DRAW_POINTS ? draw_points(r, v, &base) :
+	          v->z ? render_draw_3d(r, v, &base, &paint) : draw_2d(r, v, &base, &paint);
 	cairo_restore(cr);
 	cairo_surface_flush(r->surface);
 	return err ? err : render_cairo_error_code(cairo_status(cr));
@@ -655,5 +688,6 @@ void render_free(struct renderer *r)
 	free(r->order);
 	free(r->trail_uv);
 	free(r->spheres);
+	points_release(&r->pts);
 	free(r);
 }

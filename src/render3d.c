@@ -361,3 +361,49 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 	}
 	return 0;
 }
+
+/* --------------------------------------------------------------- points */
+
+/* A point's weight at depth d: the fog lightens it as it would blend its colour. */
+static unsigned point_weight(const struct renderer *r, const struct fog_range *f, double d)
+{
+	return (unsigned)lround(POINTS_WHOLE * (1 - r->p.fog * depth_place(f, d)));
+}
+
+int render_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
+{
+	const struct render_params *p = &r->p;
+	size_t np = v->predators < v->n ? v->predators : v->n;
+	struct camera cam;
+	double at[3], u, w, d;
+	int err = room_3d(r, 0, 0); /* the spheres' list */
+
+	if (err)
+		return err;
+	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	struct fog_range f = box_depths(&cam, p->box);
+	if (p->ground)
+		draw_ground(r, &cam, &f);
+	if (p->box_edges)
+		draw_box_edges(r, &cam, &f);
+	for (size_t k = 0, m = place_spheres(r, &cam); k < m; k++)
+		draw_sphere(r, &cam, &f, &p->obstacles[r->spheres[k].i]);
+	cairo_surface_flush(r->surface);
+	for (size_t i = np; i < v->n; i++) {
+		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
+		if (camera_project(&cam, at, &u, &w, &d))
+			points_add(&r->pts, u * base->xx + base->x0, w * base->yy + base->y0, point_weight(r, &f, d));
+	}
+	points_compose(&r->pts, r->data, r->stride, p->boid_color);
+	for (size_t i = 0; i < np; i++) { /* the predators, in index order, over the flock */
+		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
+		if (camera_project(&cam, at, &u, &w, &d))
+			points_blend_one(r->data, r->stride, p->width, p->height, u * base->xx + base->x0,
+			                 w * base->yy + base->y0, point_weight(r, &f, d), p->predator_color);
+	}
+	cairo_surface_mark_dirty(r->surface);
+	at[0] = v->target_x, at[1] = v->target_y, at[2] = v->target_z;
+	if (v->has_target && camera_project(&cam, at, &u, &w, &d))
+		render_draw_target(r, u, w);
+	return 0;
+}

@@ -14,6 +14,7 @@
 
 #include <cairo.h>
 
+#include "points.h"
 #include "render.h"
 
 #define NPTS 5                       /* points of every outline, the origin twice */
@@ -146,6 +147,9 @@ struct renderer {
 	double *trail_uv;            /* 3D: the trail's projected points, u then v (trail_cap each) */
 	size_t trail_cap;
 	struct depth_key *spheres;   /* 3D: the obstacles in front of the camera, back to front */
+
+	/* --draw points (render.c, render3d.c) */
+	struct points pts;           /* the coverage sums (points.h) */
 };
 
 /* ---- render.c: the outline, colours, decorations */
@@ -204,5 +208,9 @@ void render_draw_run(struct renderer *r, const struct render_view *v, const stru
 
 /* The 3D pass of render_frame().  0 or -ENOMEM. */
 int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint);
+/* --draw points in 3D, over the painted background (r->pts all 0): the floor, the box's
+ * edges and the spheres back to front, then the points through the camera, the fog their
+ * weight, the predators over them, the target.  0 or -ENOMEM. */
+int render_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base);
 
 #endif

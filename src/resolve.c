@@ -26,8 +26,9 @@
  *   quality_defaults() --quality draft's half-size picture
  *   check_across()     the checks between options; --duration into frames;
  *                      --no-render against --output
- *   link_modules()     what the modules read but nobody types: the picture
- *                      size (field x --scale), the seeds of the noises, the
+ *   fit_field()        the picture size (-s x --scale); with --field the
+ *                      field apart from it, fitted into it (scale, offset)
+ *   link_modules()     what the modules read but nobody types: the seeds of the noises, the
  *                      obstacle lists they borrow, the target's centre and
  *                      the radii --show-ranges draws (the entry's ranges())
  */
@@ -177,6 +178,47 @@ static int check_across(struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --field: the flock flies in the field, -s (times --scale) is the picture,
+ * and the field is drawn fitted into it: scaled by the smaller of the two
+ * ratios and centred (in 3D the camera frames the box, so only the scale
+ * changes).  Without --field, -s is the field and the picture is -s x
+ * --scale, as always.  Sets the picture size, sim's field, render's scale
+ * and offset (keeping -s and --scale as typed for --print-config); 0 or -1
+ * (err says why).
+ */
+static int fit_field(struct config *c, char *err, size_t errlen)
+{
+	const double *f = c->run.field;
+	double pw = round(c->sim.width * c->render.scale), ph = round(c->sim.height * c->render.scale);
+
+	c->render.width = (int)pw;
+	c->render.height = (int)ph;
+	c->render.offset[0] = c->render.offset[1] = 0;
+	if (!(f[0] > 0))
+		return 0;
+	if (f[2] > 0 && c->sim.dims != 3)
+		return cli_errf(err, errlen, "--field: %.0fx%.0fx%.0f has a depth: give WxH, or --dims 3",
+		                f[0], f[1], f[2]);
+	if (f[2] > 0 && cli_given(c, "depth") && c->sim.depth != f[2])
+		return cli_errf(err, errlen, "--field (depth %.0f) and --depth (%g) contradict each other: give one",
+		                f[2], c->sim.depth);
+	c->run.typed_size[0] = c->sim.width;
+	c->run.typed_size[1] = c->sim.height;
+	c->run.typed_scale = c->render.scale;
+	c->sim.width = f[0];
+	c->sim.height = f[1];
+	if (f[2] > 0)
+		c->sim.depth = f[2];
+	double fit = fmin(pw / f[0], ph / f[1]);
+	c->render.scale = fit;
+	if (c->sim.dims != 3) {
+		c->render.offset[0] = (pw - f[0] * fit) / 2;
+		c->render.offset[1] = (ph - f[1] * fit) / 2;
+	}
+	return 0;
+}
+
 /* What the modules read that nobody types: each from the settings it follows. */
 static void link_modules(struct config *c)
 {
@@ -184,8 +226,6 @@ static void link_modules(struct config *c)
 
 	if (!(c->sim.depth > 0)) /* --depth 0: as deep as the field's smaller side */
 		c->sim.depth = fmin(c->sim.width, c->sim.height);
-	c->render.width = (int)lround(c->sim.width * c->render.scale);
-	c->render.height = (int)lround(c->sim.height * c->render.scale);
 	c->sim.noise_seed = run->seed;    /* processing's jitter */
 	c->render.noise_seed = run->seed; /* the noise background's clouds */
 	if (c->sim.target_mode != SIM_TARGET_FIXED) {
@@ -224,7 +264,7 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 {
 	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
 	    quality_defaults(c, err, errlen) != 0 ||
-	    check_across(c, err, errlen) != 0)
+	    check_across(c, err, errlen) != 0 || fit_field(c, err, errlen) != 0)
 		return -1;
 	link_modules(c);
 	if (camera_check(&c->render.camera, c->render.box) != 0)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "flock.h"
+#include "hugemem.h"
 #include "model.h"
 
 void sim_params_default(struct sim_params *p, double width, double height)
@@ -81,6 +82,9 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	s->x = a;
 	if (!a || !s->esc || !s->escf || !s->escnext)
 		goto fail;
+	hugemem_advise(a, (d3 ? 12 : 10) * m * sizeof(double)); /* millions of boids: fewer TLB misses */
+	hugemem_advise(s->esc, m * sizeof(uint32_t));
+	hugemem_advise(s->escnext, m * sizeof(uint32_t));
 	s->y = a + m;
 	s->vx = a + 2 * m;
 	s->vy = a + 3 * m;
@@ -90,6 +94,7 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 		s->g3 = (struct sim_copy *)(a + 6 * m);
 		if (!(s->z = calloc(3 * m, sizeof(double))))
 			goto fail;
+		hugemem_advise(s->z, 3 * m * sizeof(double));
 		s->vz = s->z + m;
 		s->nvz = s->z + 2 * m;
 	} else {

@@ -5,6 +5,7 @@
 #include "start.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,20 +19,39 @@
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
 
 /*
- * Refuses, before allocating, a run whose memory would not fit: the flock
- * and its grids, and per pipeline slot a copy of the state, the trail and
- * the picture (plus the trail ring).  The stated maximum is 80% of the
- * machine's physical memory.
+ * Refuses, before allocating, a run whose memory would not fit.  It counts
+ * what grows with the flock and the picture, never the field's area (the
+ * grids have at most 4n + 64 cells, whatever the field: grid.h):
+ *
+ *   the flock      struct sim's arrays (x, y, vx, vy, the next velocities
+ *                  and the grid-ordered copies: 10 doubles a boid, 15 in
+ *                  3D), the escaped lists (9 bytes), the grid's lists (8)
+ *                  and its cells (an offset and a chain head each);
+ *   --metrics      its own copies (6 doubles, 9 in 3D), union-find (8) and
+ *                  two grids;
+ *   per slot       a copy of the state (4 doubles, 6 in 3D; --draw points
+ *                  copies the positions alone), the trail, and
+ *                  the picture (ARGB, yuv, the encoder's: 10 bytes a pixel;
+ *                  --draw points adds its sums, 4 bytes a pixel, and the
+ *                  bands' buckets, 64 KB a band of rows);
+ *   the trail ring.
+ *
+ * The stated maximum is 80% of the machine's physical memory.
  */
-static void check_memory(const struct run_options *s, int dims, const struct start_budget *b)
+static void check_memory(const struct config *c, const struct start_budget *b)
 {
-	double n = (double)s->boids, slots = b->slots;
+	const struct run_options *s = &c->run;
+	int d3 = c->sim.dims == 3;
+	double n = (double)s->boids, slots = b->slots, cells = 4 * n + 64;
 	double trail = s->trail > 1 ? (double)s->trail : 0;
-	double picture = (double)b->pic_w * b->pic_h * 4 * 2.5; /* ARGB + yuv + encoder */
-	double state = dims == 3 ? 48 : 32;                       /* a boid's position and velocity */
-	double doubles = dims == 3 ? 15 : 10;                     /* struct sim's arrays (3D: z, vz,
-	                                                           * nvz, and 6 copies, not 4) */
-	double flock = n * (doubles * 8 + 4 * 4) * 2;             /* sim arrays, grids, metrics */
+	double pixels = (double)b->pic_w * b->pic_h;
+	double picture = pixels * 10;
+	if (c->render.draw == RENDER_DRAW_POINTS)
+		picture += pixels * 4 + ceil(b->pic_h / 16.0) * 65536;
+	double flock = n * ((d3 ? 15 : 10) * 8 + 9 + 8) + cells * 8;
+	if (s->metrics)
+		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
+	double state = (d3 ? 3 : 2) * 8 * (c->render.draw == RENDER_DRAW_POINTS ? 1 : 2); /* points: no velocities */
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
@@ -134,7 +154,7 @@ void start_preview(struct start *f, struct config *c)
 
 void start_check(const struct config *c, const struct start_budget *b)
 {
-	check_memory(&c->run, c->sim.dims, b);
+	check_memory(c, b);
 }
 
 /* A 3D flock from --init: the file's z and vz, or a 2D file's boids in the middle plane at rest in z. */

@@ -1,7 +1,8 @@
 /*
  * The documented limits (boids(1) LIMITS, --help-all's "Limits:"), each
  * accepted at the bound and refused one step past it: 10000000 boids,
- * 16384x16384 fields and pictures (after --scale), the video encoders'
+ * 16384x16384 pictures (after --scale) and -s, fields (--field) of
+ * 1000000000 a side, the video encoders'
  * largest pictures, 100000000 frames (by -f and by --duration landing
  * exactly on it), 64 obstacles, trails of 1000 positions.  Cheap: the
  * accepted side through --print-config (the checks of a run, no work),
@@ -67,6 +68,15 @@ Test(limits, fields_and_pictures_up_to_16384)
  * (8 w + 1024)(h + 128) below 2^31: 16128 high at 16384 wide; VP8's 14-bit
  * sizes: 16383.  yuv420p takes even sizes only, so one step past is 2 px.
  */
+Test(limits, fields_apart_from_the_picture_up_to_a_billion_pixels)
+{
+	accepted("--field 1000000000x1000000000 --no-render");
+	accepted("--dims 3 --field 1000000000x1x1000000000 --no-render");
+	refused("--field 1000000001x1000 --no-render", "--field");
+	refused("--field 1000x1000000001 --no-render", "--field");
+	refused("--dims 3 --field 1000x1000x1000000001 --no-render", "--field");
+}
+
 Test(limits, video_pictures_up_to_the_encoders_limits)
 {
 	/* --threads 1: the fewest pictures in flight, should the memory check apply */
@@ -121,13 +131,13 @@ Test(limits, the_manual_and_the_help_state_these_limits)
 	cr_assert_not_null(man);
 	const char *lim = strstr(man, ".SH LIMITS");
 	cr_assert_not_null(lim);
-	static const char *const says[] = { "Up to 10000000 boids", "fields up to 16384x16384", "pictures up to 16384x16384",
+	static const char *const says[] = { "Up to 10000000 boids", "fields up to 1000000000x1000000000", "up to 16384x16384), pictures up to 16384x16384",
 		                            "at most 16128 high", "16383x16383", "up to 100000000 frames", "64 obstacles",
 		                            "trails of\n1000 positions" };
 	for (size_t i = 0; i < sizeof says / sizeof *says; i++)
 		cr_assert_not_null(strstr(lim, says[i]), "boids(1) LIMITS does not say '%s'", says[i]);
 	free(man);
 	cr_assert_eq(tc_boids("--help-all"), 0);
-	cr_assert_not_null(strstr(tc_stdout(), "Limits: 10000000 boids, 16384x16384 fields and pictures, 100000000 frames"),
+	cr_assert_not_null(strstr(tc_stdout(), "Limits: 10000000 boids, 16384x16384 pictures, 1e9 px fields, 100000000 frames"),
 	                   "%s", tc_stdout());
 }

@@ -412,6 +412,15 @@ Test(metrics, grid_passes_equal_brute_force)
 	against_brute(400, 640, 360, 18, 8);
 }
 
+Test(metrics, fields_beyond_any_picture_equal_brute_force)
+{
+	/* --field: a few boids in clumps over fields far larger than 16384 px,
+	 * on the plane and on the torus (clumps straddle the edges) */
+	against_brute(400, 200000, 150000, 50, 9);
+	against_brute(300, 3e7, 2e7, 25, 10);
+	against_brute(300, 1e9, 1e9, 50, 11);
+}
+
 Test(metrics, links_reach_past_the_next_cell)
 {
 	/* A pair 0.9 r apart along x, placed so that with cells of about

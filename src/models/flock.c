@@ -218,6 +218,8 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
 		/* index order jumps about the field: load a later boid's cells
 		 * now (it has not moved yet; a hint only) */
+		if (ahead && !d3 && b + 2 * AHEAD < s->n) /* its cells' offsets first (grid.h) */
+			grid_prefetch_cells(&s->grid, s->x[b + 2 * AHEAD], s->y[b + 2 * AHEAD], 0);
 		if (ahead && b + AHEAD < s->n) {
 			if (d3)
 				trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);

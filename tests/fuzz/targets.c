@@ -50,7 +50,8 @@
 
 #define FUZZ_MAX_ARGS 64    /* argv entries after argv[0] */
 #define FUZZ_ERRLEN   512   /* main's message buffer */
-#define FUZZ_LIM      1e6   /* bound of positions and radii ("numbers within 1e6") */
+#define FUZZ_LIM      1e6   /* bound of model numbers */
+#define FUZZ_POS      1e9   /* bound of positions and radii ("numbers within 1e9": --field's) */
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -266,9 +267,19 @@ static void fuzz_check_settings(const struct config *c)
 		}
 		case CLI_DOUBLE: {
 			double v = *(const double *)f;
+			if (c->run.field[0] > 0 && o->offset == offsetof(struct config, render.scale))
+				v = c->run.typed_scale; /* render's is the field's fit */
 			FUZZ_CHECK(((o->flags & CLI_AUTO) && v == o->min - 1) ||
 			           (fuzz_in(v, o->min, o->max) && !((o->flags & CLI_GT_MIN) && v == o->min)),
 			           "--%s %g", o->name, v);
+			break;
+		}
+		case CLI_BOX: {
+			const double *b = f;
+			FUZZ_CHECK((b[0] == 0 && b[1] == 0 && b[2] == 0) ||
+			           (fuzz_in(b[0], o->min, o->max) && fuzz_in(b[1], o->min, o->max) &&
+			            (b[2] == 0 || fuzz_in(b[2], o->min, o->max))),
+			           "--%s %gx%gx%g", o->name, b[0], b[1], b[2]);
 			break;
 		}
 		case CLI_STRING: {
@@ -300,23 +311,23 @@ static void fuzz_check_settings(const struct config *c)
 			for (size_t k = 0; k < s->obstacles_n; k++) {
 				const struct sim_obstacle *ob = &s->obstacles[k];
 				const struct render_circle *ci = &s->circles[k];
-				FUZZ_CHECK(fuzz_in(ob->x, -FUZZ_LIM, FUZZ_LIM) && fuzz_in(ob->y, -FUZZ_LIM, FUZZ_LIM) &&
-				           fuzz_in(ob->r, 0, FUZZ_LIM) && ob->r > 0 &&
+				FUZZ_CHECK(fuzz_in(ob->x, -FUZZ_POS, FUZZ_POS) && fuzz_in(ob->y, -FUZZ_POS, FUZZ_POS) &&
+				           fuzz_in(ob->r, 0, FUZZ_POS) && ob->r > 0 &&
 				           ci->x == ob->x && ci->y == ob->y && ci->r == ob->r,
 				           "--%s %zu: %g,%g,%g", o->name, k, ob->x, ob->y, ob->r);
 			}
 			break;
 		case CLI_TARGET:
 			FUZZ_CHECK(p->target_mode == SIM_TARGET_NONE || p->target_mode == SIM_TARGET_LISSAJOUS ||
-			           (p->target_mode == SIM_TARGET_FIXED && fuzz_in(p->target_x, -FUZZ_LIM, FUZZ_LIM) &&
-			            fuzz_in(p->target_y, -FUZZ_LIM, FUZZ_LIM)),
+			           (p->target_mode == SIM_TARGET_FIXED && fuzz_in(p->target_x, -FUZZ_POS, FUZZ_POS) &&
+			            fuzz_in(p->target_y, -FUZZ_POS, FUZZ_POS)),
 			           "--%s %d %g,%g", o->name, (int)p->target_mode, p->target_x, p->target_y);
 			break;
 		case CLI_CAMERA: {
 			const struct camera_setup *cam = &rp->camera;
 			FUZZ_CHECK(cam->mode == CAMERA_FRONT || cam->mode == CAMERA_ORBIT ||
-			           (cam->mode == CAMERA_AT && fuzz_in(cam->eye[0], -FUZZ_LIM, FUZZ_LIM) &&
-			            fuzz_in(cam->eye[1], -FUZZ_LIM, FUZZ_LIM) && fuzz_in(cam->eye[2], -FUZZ_LIM, FUZZ_LIM)),
+			           (cam->mode == CAMERA_AT && fuzz_in(cam->eye[0], -FUZZ_POS, FUZZ_POS) &&
+			            fuzz_in(cam->eye[1], -FUZZ_POS, FUZZ_POS) && fuzz_in(cam->eye[2], -FUZZ_POS, FUZZ_POS)),
 			           "--%s %d", o->name, (int)cam->mode);
 			FUZZ_CHECK(camera_check(cam, rp->box) == 0, "--%s: a camera render_new() refuses", o->name);
 			break;
@@ -356,6 +367,9 @@ static void fuzz_check_same(const struct config *a, const struct config *b, cons
 			break;
 		case CLI_FIELD:
 			same = a->sim.width == b->sim.width && a->sim.height == b->sim.height;
+			break;
+		case CLI_BOX:
+			same = memcmp(fa, fb, 3 * sizeof(double)) == 0;
 			break;
 		case CLI_STRING: {
 			const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;

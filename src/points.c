@@ -1,0 +1,187 @@
+/*
+ * points — boids as antialiased points in a coverage accumulator; see
+ * include/points.h.  Start at points_add(): a point's band, then
+ * add_band(): its four shares.
+ */
+#include "points.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BAND_BYTES = 256 << 10 }; /* sums a band: about a core's L2 cache */
+
+int points_init(struct points *pt, int width, int height)
+{
+	memset(pt, 0, sizeof(*pt));
+	pt->width = width;
+	pt->height = height;
+	while (pt->shift < 14 && ((size_t)width << (pt->shift + 1)) * sizeof(uint32_t) <= BAND_BYTES)
+		pt->shift++;
+	pt->bands = ((height - 1) >> pt->shift) + 1;
+	pt->acc = calloc((size_t)width * (size_t)height, sizeof(*pt->acc));
+	pt->rec = malloc((size_t)pt->bands * POINTS_BUCKET * sizeof(*pt->rec));
+	pt->held = calloc((size_t)pt->bands, sizeof(*pt->held));
+	if (!pt->acc || !pt->rec || !pt->held) {
+		points_release(pt);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void points_release(struct points *pt)
+{
+	free(pt->acc);
+	free(pt->rec);
+	free(pt->held);
+	pt->acc = NULL;
+	pt->rec = NULL;
+	pt->held = NULL;
+}
+
+/* sum += w, stopping at UINT32_MAX: min(total, UINT32_MAX) whatever the order. */
+static inline void add_sat(uint32_t *sum, uint32_t w)
+{
+	uint32_t s = *sum + w;
+	*sum = s < w ? UINT32_MAX : s;
+}
+
+/*
+ * The first pixel a point at u covers on one axis and its 256ths of the
+ * second: the square starts at a = u - .5, in pixel floor(a), and covers
+ * the fraction frac(a) of the next one.  0, or -1 when the point is off
+ * [-1, n] (or not finite), where it can touch no pixel.
+ */
+static inline int axis(double u, int n, int *i0, unsigned *f)
+{
+	double a = u - .5;
+
+	if (!(a > -1 && a < n)) /* also NaN */
+		return -1;
+	int i = (int)(a + 1) - 1; /* floor: a + 1 > 0 */
+	*i0 = i;
+	*f = (unsigned)((a - i) * 256); /* [0, 255] */
+	return 0;
+}
+
+/* The four shares of a point: [0] at (i0, j0), [1] (i0 + 1, j0), [2] (i0, j0 + 1), [3] both + 1. */
+static inline void shares(unsigned fx, unsigned fy, unsigned q, uint32_t w[4])
+{
+	unsigned x0 = 256 - fx, y0 = 256 - fy;
+
+	w[0] = x0 * y0, w[1] = fx * y0, w[2] = x0 * fy, w[3] = fx * fy;
+	if (q != POINTS_WHOLE)
+		for (int k = 0; k < 4; k++)
+			w[k] = (w[k] * q) >> 8;
+}
+
+/* Adds band b's held points to the sums (within the band and the row after it). */
+static void add_band(struct points *pt, int b)
+{
+	const struct points_rec *r = pt->rec + (size_t)b * POINTS_BUCKET;
+	size_t W = (size_t)pt->width;
+	uint32_t w[4];
+
+	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
+		uint32_t *p = pt->acc + r[k].at;
+		shares(r[k].w & 255, r[k].w >> 8 & 255, r[k].w >> 16, w);
+		add_sat(p, w[0]);
+		add_sat(p + 1, w[1]);
+		add_sat(p + W, w[2]);
+		add_sat(p + W + 1, w[3]);
+	}
+	pt->held[b] = 0;
+}
+
+/* A point partly off the picture: its shares on it, added at once (few are). */
+static void add_edge(struct points *pt, int i0, int j0, unsigned fx, unsigned fy, unsigned q)
+{
+	uint32_t w[4];
+
+	shares(fx, fy, q, w);
+	for (int k = 0; k < 4; k++) {
+		int i = i0 + (k & 1), j = j0 + (k >> 1);
+		if (i >= 0 && j >= 0 && i < pt->width && j < pt->height)
+			add_sat(pt->acc + (size_t)j * (size_t)pt->width + (size_t)i, w[k]);
+	}
+}
+
+static inline __attribute__((always_inline))
+void add_point(struct points *pt, double u, double v, unsigned q)
+{
+	int i0, j0;
+	unsigned fx, fy;
+
+	if (axis(u, pt->width, &i0, &fx) != 0 || axis(v, pt->height, &j0, &fy) != 0)
+		return;
+	if (!(i0 >= 0 && j0 >= 0 && i0 + 1 < pt->width && j0 + 1 < pt->height)) {
+		add_edge(pt, i0, j0, fx, fy, q);
+		return;
+	}
+	int b = j0 >> pt->shift;
+	uint32_t k = pt->held[b]++;
+	pt->rec[(size_t)b * POINTS_BUCKET + k] = (struct points_rec){
+		(uint32_t)j0 * (uint32_t)pt->width + (uint32_t)i0, fx | fy << 8 | q << 16 };
+	if (k + 1 == POINTS_BUCKET)
+		add_band(pt, b);
+}
+
+void points_add(struct points *pt, double u, double v, unsigned q)
+{
+	add_point(pt, u, v, q);
+}
+
+void points_plane(struct points *pt, const double *x, const double *y, size_t from, size_t to,
+                  double scale, double ox, double oy)
+{
+	for (size_t i = from; i < to; i++)
+		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE);
+}
+
+/* d moved toward c by a / 65536 (a in [0, 65536]), rounded to nearest. */
+static inline uint32_t mix(uint32_t d, uint32_t c, uint32_t a)
+{
+	return (d * (POINTS_PIXEL - a) + c * a + POINTS_PIXEL / 2) >> 16;
+}
+
+/* Pixel px (opaque ARGB32) moved toward rgb by a / 65536. */
+static inline uint32_t blend(uint32_t px, uint32_t rgb, uint32_t a)
+{
+	return 0xff000000u | mix(px >> 16 & 0xff, rgb >> 16 & 0xff, a) << 16 |
+	       mix(px >> 8 & 0xff, rgb >> 8 & 0xff, a) << 8 | mix(px & 0xff, rgb & 0xff, a);
+}
+
+void points_compose(struct points *pt, unsigned char *data, int stride, uint32_t rgb)
+{
+	for (int b = 0; b < pt->bands; b++)
+		add_band(pt, b);
+	for (int j = 0; j < pt->height; j++) {
+		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
+		uint32_t *d = (uint32_t *)(void *)(data + (size_t)j * (size_t)stride);
+		for (int i = 0; i < pt->width; i++)
+			if (s[i]) {
+				d[i] = blend(d[i], rgb, s[i] < POINTS_PIXEL ? s[i] : POINTS_PIXEL);
+				s[i] = 0;
+			}
+	}
+}
+
+void points_blend_one(unsigned char *data, int stride, int width, int height,
+                      double u, double v, unsigned q, uint32_t rgb)
+{
+	int i0, j0;
+	unsigned fx, fy;
+	uint32_t w[4];
+
+	if (axis(u, width, &i0, &fx) != 0 || axis(v, height, &j0, &fy) != 0)
+		return;
+	shares(fx, fy, q, w);
+	for (int k = 0; k < 4; k++) {
+		int i = i0 + (k & 1), j = j0 + (k >> 1);
+		if (i >= 0 && j >= 0 && i < width && j < height && w[k]) {
+			uint32_t *d = (uint32_t *)(void *)(data + (size_t)j * (size_t)stride) + i;
+			*d = blend(*d, rgb, w[k]);
+		}
+	}
+}
