@@ -24,10 +24,12 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 LDFLAGS ?=
 
-# The binary links Cairo and libpng; FFmpeg's libraries only through the
-# video plugin, $(BUILD)/boids-video.so, which it loads when a run writes
-# video (include/video_plugin.h).  The test binaries link everything.
-CORE_PKGS  = cairo libpng
+# The binary links Cairo, libpng and HDF5 (with zlib and zstd); FFmpeg's
+# libraries only through the video plugin, $(BUILD)/boids-video.so, which it
+# loads when a run writes video (include/video_plugin.h).  The test binaries
+# link everything.  hdf5-serial: libhdf5-dev's own .pc (hdf5.pc is an
+# alternatives link that may point at an MPI build)
+CORE_PKGS  = cairo libpng hdf5-serial zlib libzstd
 VIDEO_PKGS = libavformat libavcodec libavutil libswscale libavfilter
 PKGS      = $(CORE_PKGS) $(VIDEO_PKGS)
 TEST_PKGS = criterion
@@ -197,6 +199,9 @@ valgrind-renders: $(BUILD)/boids $(BUILD)/valgrind-hwy-timer.so
 	$(VALGRIND) $(BUILD)/boids -q -f 20 -m steering --no-render --trajectory $$d/t.csv -y; \
 	echo "  VALGRIND boids --init (reading a trajectory back)"; \
 	$(VALGRIND) $(BUILD)/boids -q -f 3 --init $$d/t.csv --update synchronous -o $$d/i.y4m -y; \
+	echo "  VALGRIND boids --trajectory t.h5, then --init t.h5 --trajectory t.csv.zst"; \
+	$(VALGRIND) $(BUILD)/boids -q -f 5 -n 30 --no-render --trajectory $$d/t.h5 --trajectory-compress 1 -y; \
+	$(VALGRIND) $(BUILD)/boids -q -f 2 --init $$d/t.h5 --no-render --trajectory $$d/t.csv.zst -y; \
 	echo "check-valgrind: no errors, no leaks"
 
 demo:

@@ -58,8 +58,13 @@ struct run_options {
 	long poster;            /* frame a still -o NAME.png holds; -1: the last (-1) */
 	long fps;               /* frames per second [1..1000] (30) */
 	char *output;           /* video file, PNG pattern or "-"; NULL with no_render */
-	char *trajectory;       /* CSV, or NULL */
-	char *init;             /* CSV to start from, or NULL */
+	char *trajectory;       /* CSV (.csv, .csv.gz, .csv.zst) or HDF5 (.h5), or NULL */
+	long traj_every;        /* write every K-th frame of the trajectory [1..] (1) */
+	int traj_single;        /* HDF5: float32 instead of float64 (no) */
+	long traj_compress;     /* compression level; -1 auto: none for HDF5, gzip 6, zstd 3 */
+	int traj_predator;      /* CSV: the predator column (no) */
+	char *init;             /* trajectory to start from, or NULL */
+	long init_frame;        /* the frame of --init to start from; -1: its last (-1) */
 	char *metrics;          /* per-frame flock metrics CSV, or NULL */
 	char *summary;          /* run summary JSON ("-": stdout), or NULL */
 	int overwrite;          /* -y: replace existing files */

@@ -52,6 +52,7 @@ static const struct cli_choice quality_names[] = {
 static const struct cli_choice draw_names[] = {
 	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, { "points", RENDER_DRAW_POINTS }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
+static const struct cli_choice precision_names[] = { { "double", 0 }, { "single", 1 }, END }; /* run.traj_single */
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
 /* A CLI_ENUM row writes an int: every enum it points at must be one. */
 _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separation) == sizeof(int) &&
@@ -273,9 +274,19 @@ const struct cli_option cli_table[] = {
 	{ "output", 'o', T_STRING(run.output), "flock.mp4", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "a video (.mp4 .webm .gif), f_%05d.png or -", NULL },
 	{ "trajectory", 0, T_STRING(run.trajectory), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
-	  "write every frame's state as CSV", NULL },
+	  "write each frame's state: .csv[.gz|.zst] or .h5", NULL },
+	{ "trajectory-every", 0, T_LONG(run.traj_every), "1", 1, CLI_MAX_FRAMES, 0, "K", NULL, S_RUN,
+	  "write frames 0, K, 2K... of the trajectory", NULL },
+	{ "trajectory-precision", 0, T_ENUM(run.traj_single, int), "double", 0, 0, 0, "P", NULL, S_RUN,
+	  "HDF5: double (float64) or single (float32) numbers", precision_names },
+	{ "trajectory-compress", 0, T_LONG(run.traj_compress), "auto", 0, 19, CLI_AUTO, "N", NULL, S_RUN,
+	  "level: .h5 0..9 (auto 0), .csv.gz 0..9 (6), .csv.zst 1..19 (3)", NULL },
+	{ "trajectory-predator", 0, T_FLAG(run.traj_predator), "no", 0, 0, 0, NULL, NULL, S_RUN,
+	  "CSV: a last column, predator, 1 or 0 (HDF5 always has one)", NULL },
 	{ "init", 0, T_STRING(run.init), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
-	  "start from a trajectory CSV's last frame", NULL },
+	  "start from a --trajectory file's last frame", NULL },
+	{ "init-frame", 0, T_LONG(run.init_frame), "auto", 0, CLI_MAX_FRAMES, CLI_AUTO, "K", NULL, S_RUN,
+	  "start from frame K of --init (auto: its last)", NULL },
 	{ "metrics", 0, T_STRING(run.metrics), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,
 	  "write flock metrics per frame as CSV", NULL },
 	{ "summary", 0, T_STRING(run.summary), "", 0, 0, CLI_BRIEF, "FILE", NULL, S_RUN,

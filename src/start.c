@@ -15,6 +15,9 @@
 #include "cli.h"
 #include "report.h"
 #include "traj.h"
+#include "traj_h5.h"
+#include "trajout.h"
+#include "zfile.h"
 
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
 
@@ -34,7 +37,8 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  *                  the picture (ARGB, yuv, the encoder's: 10 bytes a pixel;
  *                  --draw points adds its sums, 4 bytes a pixel, and the
  *                  bands' buckets, 64 KB a band of rows);
- *   the trail ring.
+ *   the trail ring;
+ *   with --trajectory, the frames queued for its thread (trajout.h).
  *
  * The stated maximum is 80% of the machine's physical memory.
  */
@@ -53,12 +57,38 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
 	double state = (d3 ? 3 : 2) * 8 * (c->render.draw == RENDER_DRAW_POINTS ? 1 : 2); /* points: no velocities */
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
+	if (s->trajectory) /* the frames queued for the trajectory's thread */
+		bytes += trajout_queue_bytes(s->boids, c->sim.dims);
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
 	if (phys > 0 && bytes > 0.8 * phys)
 		report_usage("this run needs about %.1f GiB of memory, more than 80%% of the %.1f GiB here "
 		             "(fewer --boids, a shorter --trail or a smaller picture)",
 		             bytes / 1073741824.0, phys / 1073741824.0);
+}
+
+/*
+ * Reads frame `want` (-1: the last) of the trajectory open as f, by its
+ * name's kind: HDF5 (read by name), gzip or zstd CSV (decompressed as it is
+ * read), or CSV.  Returns what traj_load() returns.
+ */
+static int load_any(const char *path, FILE *f, long want, struct traj_state *st, struct traj_error *te)
+{
+	enum zfile_kind kind = zfile_kind_of(path);
+
+	if (traj_h5_path(path))
+		return traj_h5_load(path, want, st, te);
+	if (kind == ZFILE_PLAIN)
+		return traj_load_frame(f, want, st, te);
+	FILE *z = zfile_reader(f, kind);
+	if (!z) {
+		memset(st, 0, sizeof(*st));
+		te->line = 0;
+		return -errno;
+	}
+	int err = traj_load_frame(z, want, st, te);
+	fclose(z);
+	return err;
 }
 
 /* Reads --init into st; bad input exits 2, no memory exits 1. */
@@ -77,8 +107,11 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: cannot open '%s': %s", name, strerror(errno));
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
 		report_usage("--init: '%s' is a directory", name);
-	int err = traj_load(f, st, &te);
+	int err = load_any(s->init, f, s->init_frame, st, &te);
 	fclose(f);
+	if (err == -EBADMSG) /* zfile: not gzip or zstd data, or cut short */
+		report_usage("--init: '%s' line %ld: the %s data is damaged or cut short", name, te.line,
+		             zfile_kind_name(zfile_kind_of(s->init)));
 	if (err == -EINVAL && te.line)
 		report_usage("--init: '%s' line %ld: %s", name, te.line, te.what);
 	if (err == -EINVAL)
@@ -87,6 +120,8 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 		exit(EXIT_FAILURE);
 	}
+	if (err && !te.line)
+		report_usage("--init: cannot read '%s': %s", name, strerror(-err));
 	if (err)
 		report_usage("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 	if (st->n > (size_t)CLI_MAX_BOIDS)
@@ -107,6 +142,8 @@ static int take_file(struct config *c, const struct traj_state *st)
 	c->run.boids = st->n;
 	if (st->dims == 3)
 		c->sim.dims = 3;
+	if (st->predators >= 0 && !cli_given(c, "predators")) /* the file's flags, unless --predators */
+		c->sim.predators = (size_t)st->predators;
 	return 0;
 }
 

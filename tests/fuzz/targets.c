@@ -1132,7 +1132,7 @@ static void fuzz_one_boid(const uint8_t *data, size_t size, int dims)
 	double v[6];
 	int nv = dims == 3 ? 6 : 4;
 	size_t bytes = (size_t)nv * sizeof(double);
-	struct traj_state one = { 1, 0, dims, &v[0], &v[1], &v[2], &v[3], NULL, NULL }, back;
+	struct traj_state one = { 1, 0, dims, &v[0], &v[1], &v[2], &v[3], NULL, NULL, -1 }, back;
 	struct traj_error te;
 	size_t len;
 
