@@ -254,12 +254,13 @@ struct pic {
 	int stride;
 };
 
-/* Parameters for a W x H picture of discs (the circle shape: centred on the point), no fog. */
+/* Parameters for a W x H picture of discs (the circle shape: centred on the point), no fog, no box edges or ground. */
 static void params_3d(struct render_params *p)
 {
 	render_params_default(p, W, H);
 	p->shape = RENDER_CIRCLE;
 	p->fog = 0;
+	p->box_edges = p->ground = 0;
 	p->camera.mode = CAMERA_AT; /* along +z from 200 in front, at the centre */
 	p->camera.eye[0] = W / 2., p->camera.eye[1] = H / 2., p->camera.eye[2] = -200;
 }
@@ -546,6 +547,50 @@ Test(render3d, three_d_settings_change_no_2d_pixel)
 	render_free(a.r);
 	render_free(b.r);
 	free(f);
+}
+
+/*
+ * --ground-cells: the floor's grid of a box seen from the front, alone
+ * (no boids, box edges or fog): 10 cells by default, and more cells are
+ * more lines, so more pixels off the background; one cell is the floor's
+ * outline alone.
+ */
+Test(render3d, ground_cells_set_the_floors_grid)
+{
+	static const double none[1];
+	struct render_view v = { .n = 0, .x = none, .y = none, .z = none, .vx = none, .vy = none, .vz = none };
+	long count[3];
+	const unsigned char *px[3];
+	struct pic pic[3];
+	const int cells[3] = { 10, 1, 40 };
+
+	for (int k = 0; k < 3; k++) {
+		struct render_params p;
+		render_params_default(&p, W, H);
+		p.box_edges = 0, p.fog = 0;
+		if (k)
+			p.ground_cells = cells[k];
+		cr_assert_eq(render_new(&pic[k].r, &p), 0);
+		cr_assert_eq(render_frame(pic[k].r, &v), 0);
+		px[k] = pic[k].px = render_pixels(pic[k].r, &pic[k].stride);
+		count[k] = 0;
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++)
+				count[k] += pixel(&pic[k], x, y) != p.background;
+	}
+	cr_expect(count[1] > 0 && count[1] < count[0] && count[0] < count[2],
+	          "lit pixels: 1 cell %ld, 10 (default) %ld, 40 %ld", count[1], count[0], count[2]);
+	struct render_params p;
+	render_params_default(&p, W, H);
+	p.box_edges = 0, p.fog = 0, p.ground_cells = 10;
+	struct pic ten;
+	cr_assert_eq(render_new(&ten.r, &p), 0);
+	cr_assert_eq(render_frame(ten.r, &v), 0);
+	ten.px = render_pixels(ten.r, &ten.stride);
+	cr_expect_eq(memcmp(ten.px, px[0], (size_t)ten.stride * (size_t)H), 0, "the default is 10 cells");
+	render_free(ten.r);
+	for (int k = 0; k < 3; k++)
+		render_free(pic[k].r);
 }
 
 /*
