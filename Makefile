@@ -207,7 +207,7 @@ valgrind-renders: $(BUILD)/boids $(BUILD)/valgrind-hwy-timer.so
 demo:
 	@scripts/install-deps.sh build
 	@$(MAKE) --no-print-directory $(BUILD)/boids
-	$(BUILD)/boids -y -o flock.mp4
+	$(BUILD)/boids -y --warmup 300 -o flock.mp4
 
 # Completion scripts, written by the binary from its option table.
 $(BUILD)/boids.bash: $(BUILD)/boids

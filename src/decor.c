@@ -167,7 +167,12 @@ void render_draw_ranges(struct renderer *r, const struct render_view *v)
 		render_draw_ranges_at(r, v->x[i], v->y[i], render_heading(v->vx[i], v->vy[i]), 1);
 }
 
-/* The steering target: a ring with a dot, 6 units across. */
+/*
+ * The steering target: a ring with a dot, 6 units across, drawn last so it
+ * stays above the swarm that gathers on it, on a disc of the background
+ * colour 1.5 units wider than the ring that parts it from the boids (over
+ * the bare background the disc is the background: nothing changes there).
+ */
 void render_draw_target(struct renderer *r, double x, double y)
 {
 	cairo_t *cr = r->cr;
@@ -175,6 +180,9 @@ void render_draw_target(struct renderer *r, double x, double y)
 	if (!render_finite2(x, y))
 		return;
 	cairo_save(cr);
+	render_set_color(cr, r->p.background);
+	cairo_arc(cr, x, y, 6 + 0.75 + 1.5, 0, 2 * M_PI);
+	cairo_fill(cr);
 	render_set_color(cr, r->p.target_color);
 	cairo_set_line_width(cr, 1.5);
 	cairo_new_sub_path(cr);

@@ -312,6 +312,7 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 	if (err)
 		return err;
 	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	camera_follow(&cam, &p->camera, v->x, v->y, v->z, v->n);
 	struct fog_range f = box_depths(&cam, p->box);
 	cairo_save(cr);
 	if (p->ground)
@@ -374,6 +375,7 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 	if (err)
 		return err;
 	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	camera_follow(&cam, &p->camera, v->x, v->y, v->z, v->n);
 	struct fog_range f = box_depths(&cam, p->box);
 	if (p->ground)
 		draw_ground(r, &cam, &f);
