@@ -100,6 +100,7 @@ enum cli_result {
 	CLI_LIST_OPTIONS,      /* --list-options */
 	CLI_LIST_MODELS,       /* --list-models */
 	CLI_LIST_CODECS,       /* --list-codecs */
+	CLI_CHECK_CONFIGS,     /* --check-configs FILE: c->run.check_configs (src/batch.c) */
 };
 
 /* A row's def for a setting a module defaults (see struct cli_option). */
@@ -130,6 +131,26 @@ const struct cli_option *cli_find(const char *name);
  * and render parts point into its run part.
  */
 int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen);
+
+/*
+ * A further source of settings for cli_parse_with(), read after every
+ * --config file and before the rest of the command line (so the command
+ * line still wins), like one more config file: it sets values with
+ * cli_set_config().  Returns 0, or a negative code with one line in err
+ * (-ENOMEM: out of memory).
+ */
+typedef int cli_source(struct config *c, void *arg, char *err, size_t errlen);
+
+/* cli_parse() with `more` (NULL: none) called with arg where it says. */
+int cli_parse_with(struct config *c, int argc, char **argv, cli_source *more, void *arg,
+                   char *err, size_t errlen);
+
+/*
+ * Sets the option named key from value as a config file line does (the
+ * same check and conversion; it counts as given by a file).  Returns 0, or
+ * -1 (-ENOMEM) with one line in err: an unknown key, a bad value.
+ */
+int cli_set_config(struct config *c, const char *key, const char *value, char *err, size_t errlen);
 
 /* Writes option o's value in c as a user would type it into buf. */
 void cli_format_value(const struct config *c, const struct cli_option *o, char *buf, size_t len);

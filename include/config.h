@@ -103,6 +103,8 @@ struct run_options {
 
 	/* cli's bookkeeping */
 	const char *completion; /* --completion SHELL (points into argv) */
+	const char *check_configs; /* --check-configs FILE (points into argv) */
+	const char *config_dir; /* --config-dir DIR (points into argv) */
 	unsigned char given[CONFIG_MAX_OPTIONS]; /* per table row: 0 default, 1 config file,
 	                                          * 2 command line (the resolve step's) */
 };

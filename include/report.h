@@ -17,6 +17,10 @@ enum { EXIT_USAGE = 2 };
  * (from paths and values the user gave) become '?': a message is always
  * one line and never an escape sequence.
  */
+/* Prefixes every message from here on with "WHERE: " (NULL: none again):
+ * --check-configs names the line the run's checks are about. */
+void report_context(const char *where);
+
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* report(), then exit(EXIT_USAGE): for input refused before any file exists. */

@@ -82,6 +82,19 @@ static int unquote(char *v, const char **why)
 	return 0;
 }
 
+int cli_set_config(struct config *c, const char *key, const char *value, char *err, size_t errlen)
+{
+	const struct cli_option *o = cli_find(key);
+	int ret;
+
+	if (!o || (o->flags & CLI_NOCONFIG))
+		return cli_errf(err, errlen, "unknown key '%s'", CUT(key));
+	if ((ret = cli_set_value(c, o, value, err, errlen)) != 0)
+		return ret;
+	c->run.given[cli_index(o)] = 1; /* from a file */
+	return 0;
+}
+
 static int read_config(struct config *c, const char *path, char *err, size_t errlen)
 {
 	FILE *f = signals_fopen(path); /* a FIFO's wait for a writer ends on a stop signal */
@@ -135,16 +148,10 @@ static int read_config(struct config *c, const char *path, char *err, size_t err
 			ret = cli_errf(err, errlen, "%s:%ld: %s: %s", CLI_CUT_PATH(path), lineno, CUT(p), why);
 			break;
 		}
-		const struct cli_option *o = cli_find(p);
-		if (!o || (o->flags & CLI_NOCONFIG)) {
-			ret = cli_errf(err, errlen, "%s:%ld: unknown key '%s'", CLI_CUT_PATH(path), lineno, CUT(p));
-			break;
-		}
-		if ((ret = cli_set_value(c, o, v, msg, sizeof(msg))) != 0) {
+		if ((ret = cli_set_config(c, p, v, msg, sizeof(msg))) != 0) {
 			cli_errf(err, errlen, "%s:%ld: %s", CLI_CUT_PATH(path), lineno, msg);
 			break;
 		}
-		c->run.given[cli_index(o)] = 1; /* from a file */
 	}
 	if (ret == 0 && len == -E2BIG)
 		ret = cli_errf(err, errlen, "%s:%ld: line longer than %ld bytes", CLI_CUT_PATH(path), lineno + 1,
@@ -262,6 +269,14 @@ static int action(const struct cli_option *o, struct config *c, char *err, size_
 		{ "list-models", CLI_LIST_MODELS }, { "list-codecs", CLI_LIST_CODECS },
 	};
 
+	if (strcmp(o->name, "check-configs") == 0) {
+		c->run.check_configs = optarg;
+		return CLI_CHECK_CONFIGS;
+	}
+	if (strcmp(o->name, "config-dir") == 0) {
+		c->run.config_dir = optarg;
+		return CLI_RUN;
+	}
 	if (strcmp(o->name, "completion") == 0) {
 		if (strcmp(optarg, "bash") != 0 && strcmp(optarg, "zsh") != 0)
 			return cli_errf(err, errlen, "--completion: '%s' is not bash or zsh", optarg), CLI_ERROR;
@@ -287,6 +302,12 @@ static int note_config(struct config *c, const char *path)
 }
 
 int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
+{
+	return cli_parse_with(c, argc, argv, NULL, NULL, err, errlen);
+}
+
+int cli_parse_with(struct config *c, int argc, char **argv, cli_source *more, void *arg,
+                   char *err, size_t errlen)
 {
 	struct option longopts[CLI_NOPTS + 1];
 	char shortopts[3 * CLI_NOPTS + 2];
@@ -318,7 +339,7 @@ int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 			}
 			if (o->type == CLI_ACTION) {
 				int r = action(o, c, err, errlen);
-				if (r == CLI_PRINT_CONFIG)
+				if (r == CLI_PRINT_CONFIG || r == CLI_CHECK_CONFIGS)
 					result = r; /* after the rest of the options */
 				else if (r != CLI_RUN)
 					return r;
@@ -335,7 +356,11 @@ int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen)
 		if (pass == 0 && optind < argc)
 			return cli_errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
 			            CUT(argv[optind])), CLI_ERROR;
+		if (pass == 0 && more && (e = more(c, arg, err, errlen)) != 0)
+			return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR; /* after the files, before argv */
 	}
+	if (c->run.config_dir && result != CLI_CHECK_CONFIGS)
+		return cli_errf(err, errlen, "--config-dir goes with --check-configs"), CLI_ERROR;
 	return cli_resolve(c, err, errlen) != 0 ? CLI_ERROR : result;
 }
 

@@ -9,6 +9,7 @@
  *
  * main is the only place that knows every module; the library modules never print.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "completion.h"
 #include "start.h"
@@ -71,7 +73,10 @@ static void standard_fds(void)
 
 /* ------------------------------------------------------------ start-up */
 
-enum { CHECK_ONLY = -2 }; /* --print-config: the run's checks, then the settings */
+enum {
+	CHECK_ONLY = -2,      /* --print-config: the run's checks, then the settings */
+	CHECK_CONFIGS = -3,   /* --check-configs: the same for each line (src/batch.c) */
+};
 
 /*
  * Parses the command line.  Returns -1 to run, CHECK_ONLY, or the exit
@@ -115,6 +120,8 @@ static int parse_command_line(struct run *r, int argc, char **argv)
 	case CLI_LIST_CODECS:
 		video_list_codecs(stdout);
 		return report_stdout_status();
+	case CLI_CHECK_CONFIGS:
+		return CHECK_CONFIGS;
 	default:
 		return -1;
 	}
@@ -194,6 +201,19 @@ static int print_config(struct run *r)
 	cli_print_config(stdout, &r->cfg);
 	outputs_release(&r->out);
 	return report_stdout_status();
+}
+
+/* --check-configs: print_config()'s checks for one line's settings (in r->cfg). */
+static void check_line(struct config *c, void *arg)
+{
+	struct run *r = arg;
+	struct start_budget b;
+
+	assert(c == &r->cfg);
+	check_run(r, 1);
+	b = budget(r);
+	start_check(&r->cfg, &b);
+	outputs_release(&r->out);
 }
 
 /* The flock and the pipeline's slots; failures exit. */
@@ -288,6 +308,8 @@ int main(int argc, char **argv)
 	int status = parse_command_line(&r, argc, argv);
 	if (status == CHECK_ONLY)
 		status = print_config(&r);
+	if (status == CHECK_CONFIGS)
+		return batch_check_configs(argc, argv, &r.cfg, check_line, &r);
 	if (status >= 0) {
 		cli_release(&r.cfg);
 		return status;

@@ -13,11 +13,21 @@
 #include "signals.h"
 #include "video.h"
 
+static const char *context; /* report_context() */
+
+void report_context(const char *where)
+{
+	context = where;
+}
+
 static void vreport(const char *fmt, va_list ap)
 {
 	char msg[1024];
+	int n = context ? snprintf(msg, sizeof(msg), "%s: ", context) : 0;
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof(msg))
+		n = 0;
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
 	for (char *c = msg; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
