@@ -11,7 +11,7 @@
 #   make check-valgrind   short renders of every kind under valgrind memcheck
 #   make bench            benchmarks, printed as ratios (scripts/bench.sh)
 #   make deps             install every Debian package any target needs
-#   make install          PREFIX=/usr/local DESTDIR= (binary, man page, completions, examples)
+#   make install          PREFIX=/usr/local DESTDIR= (binary, video plugin, man page, completions, examples)
 #   make deb              build/boids_VERSION_ARCH.deb (mk/deb.mk)
 #   V=1                   show the commands
 #
@@ -24,9 +24,14 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 LDFLAGS ?=
 
-# hdf5-serial: libhdf5-dev's own .pc (hdf5.pc is an alternatives link that
-# may point at an MPI build)
-PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter hdf5-serial zlib libzstd
+# The binary links Cairo, libpng and HDF5 (with zlib and zstd); FFmpeg's
+# libraries only through the video plugin, $(BUILD)/boids-video.so, which it
+# loads when a run writes video (include/video_plugin.h).  The test binaries
+# link everything.  hdf5-serial: libhdf5-dev's own .pc (hdf5.pc is an
+# alternatives link that may point at an MPI build)
+CORE_PKGS  = cairo libpng hdf5-serial zlib libzstd
+VIDEO_PKGS = libavformat libavcodec libavutil libswscale libavfilter
+PKGS      = $(CORE_PKGS) $(VIDEO_PKGS)
 TEST_PKGS = criterion
 # The caption plugin's (build/boids-caption.so): not linked into boids.
 CAPTION_SO     = boids-caption.so
@@ -42,10 +47,20 @@ CAPTION_CFLAGS = $(shell pkg-config --cflags $(CAPTION_PKGS))
 CAPTION_LIBS   = $(shell pkg-config --libs $(CAPTION_PKGS))
 ALL_CFLAGS  = -std=gnu11 $(WARN) -Iinclude $(PKG_CFLAGS) -pthread -MMD -MP $(CFLAGS)
 LIBS        = $(PKG_LIBS) -lm -pthread
+CORE_LIBS   = $(shell pkg-config --libs $(CORE_PKGS)) -lm -pthread -ldl
+VIDEO_LIBS  = $(shell pkg-config --libs $(VIDEO_PKGS)) -lm -pthread
 
 SRCS  = $(wildcard src/*.c src/models/*.c)
 OBJS  = $(SRCS:src/%.c=$(BUILD)/%.o)
-LIB_OBJS = $(filter-out $(BUILD)/main.o,$(OBJS))
+# The video module: the plugin's objects (position-independent, only its
+# table exported); the binary has video_load.o in their place.
+VIDEO_OBJS  = $(addprefix $(BUILD)/,video.o codecs.o avio_fd.o yuv.o)
+PLUGIN_OBJS = $(VIDEO_OBJS) $(BUILD)/video_plugin.o
+LOADER_OBJ  = $(BUILD)/video_load.o
+BIN_OBJS = $(filter-out $(PLUGIN_OBJS),$(OBJS))
+# Everything but main() and the loader: the test binaries link the video
+# module directly.
+LIB_OBJS = $(filter-out $(BUILD)/main.o $(LOADER_OBJ) $(BUILD)/video_plugin.o,$(OBJS))
 TSRCS = $(wildcard tests/*.c)
 TOBJS = $(TSRCS:tests/%.c=$(BUILD)/tests/%.o)
 # Machine-level tests (ssh on loopback, Slurm, full disks, signals, a clean
@@ -62,7 +77,7 @@ endif
 
 .PHONY: FORCE all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install uninstall clean pkgcheck
 
-all: $(BUILD)/boids
+all: $(BUILD)/boids $(BUILD)/boids-video.so
 
 pkgcheck:
 	@missing=""; for p in $(PKGS) $(CAPTION_PKGS) $(if $(filter %tests,$(MAKECMDGOALS) $(NEED_TESTS)),$(TEST_PKGS)); do \
@@ -70,9 +85,16 @@ pkgcheck:
 	if [ -n "$$missing" ]; then \
 		echo "boids: missing libraries (pkg-config):$$missing; run 'make deps'" >&2; exit 1; fi
 
-$(BUILD)/boids: $(OBJS) $(BUILD)/$(CAPTION_SO)
+# The plugin comes with the binary: whatever builds one builds both.
+$(BUILD)/boids: $(BIN_OBJS) | $(BUILD)/boids-video.so $(BUILD)/$(CAPTION_SO)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(BIN_OBJS) $(CORE_LIBS)
+
+$(BUILD)/boids-video.so: $(PLUGIN_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $(PLUGIN_OBJS) $(VIDEO_LIBS)
+
+$(PLUGIN_OBJS): ALL_CFLAGS += -fPIC -fvisibility=hidden
 
 # The caption plugin (include/caption_plugin.h): Pango and what it needs
 # (GLib, HarfBuzz, fontconfig) are mapped only by a run with --caption.
@@ -231,6 +253,8 @@ install: $(BUILD)/boids $(BUILD)/$(CAPTION_SO) $(BUILD)/boids.bash $(BUILD)/_boi
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples/ci \
 		$(DESTDIR)$(PREFIX)/lib/boids
 	install -m 755 $(BUILD)/boids $(DESTDIR)$(PREFIX)/bin/boids
+	install -d $(DESTDIR)$(PREFIX)/lib/boids
+	install -m 644 $(BUILD)/boids-video.so $(DESTDIR)$(PREFIX)/lib/boids/boids-video.so
 	install -m 644 $(BUILD)/$(CAPTION_SO) $(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO)
 	install -m 644 docs/boids.1 $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
 	install -m 644 $(BUILD)/boids.bash $(DESTDIR)$(BASHCOMPDIR)/boids
@@ -242,10 +266,11 @@ install: $(BUILD)/boids $(BUILD)/$(CAPTION_SO) $(BUILD)/boids.bash $(BUILD)/_boi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/boids $(DESTDIR)$(ZSHCOMPDIR)/_boids \
-		$(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO)
+		$(DESTDIR)$(PREFIX)/lib/boids/boids-video.so $(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO) \
+		$(DESTDIR)$(BASHCOMPDIR)/boids $(DESTDIR)$(ZSHCOMPDIR)/_boids
 	-rmdir $(DESTDIR)$(PREFIX)/lib/boids 2>/dev/null
 	rm -rf $(DESTDIR)$(DOCDIR)
+	-rmdir $(DESTDIR)$(PREFIX)/lib/boids 2>/dev/null
 
 clean:
 	rm -rf build build-san build-fuzz build-fuzz-strict

@@ -54,15 +54,15 @@ enum caption_pos {
 
 /* What belongs to the run rather than to a module; main reads it. */
 struct run_options {
-	size_t boids;           /* flock size [1..CLI_MAX_BOIDS] (100) */
-	uint64_t seed;          /* initial flock, processing's noise, the noise background (1) */
-	long warmup;            /* steps before frame 0 (0) */
-	long substeps;          /* steps per frame [1..1000] (1) */
-	long threads;           /* worker threads [1..256]; 0: one per core (0) */
-	long frames;            /* frames to write (300); --duration resolved into it */
+	size_t boids;           /* flock size [1..CLI_MAX_BOIDS] */
+	uint64_t seed;          /* initial flock, processing's noise, the noise background */
+	long warmup;            /* steps before frame 0 */
+	long substeps;          /* steps per frame [1..1000] */
+	long threads;           /* worker threads [1..256]; 0: one per core */
+	long frames;            /* frames to write; --duration resolved into it */
 	double duration;        /* seconds; -1: not given (frames rules); -1 after cli_resolve() */
-	long poster;            /* frame a still -o NAME.png holds; -1: the last (-1) */
-	long fps;               /* frames per second [1..1000] (30): the rate's numerator */
+	long poster;            /* frame a still -o NAME.png holds; -1: the last */
+	long fps;               /* frames per second [1..1000]: the rate's numerator */
 	long fps_den;           /* its denominator (1: a whole rate; 30000/1001 is 1001) */
 	char *output;           /* video file, PNG pattern or "-"; NULL with no_render */
 	char *trajectory;       /* CSV (.csv, .csv.gz, .csv.zst) or HDF5 (.h5), or NULL */
@@ -79,16 +79,16 @@ struct run_options {
 	int quiet;              /* no progress, no closing line */
 	int verbose;            /* say the thread counts and the output chosen, on stderr */
 	enum run_progress progress;
-	double progress_interval; /* seconds between progress lines (5) */
-	long trail;             /* positions drawn behind each boid; 0: none (0) */
+	double progress_interval; /* seconds between progress lines */
+	long trail;             /* positions drawn behind each boid; 0: none */
 	char *caption;          /* --caption's text with its {fields}, or NULL */
-	enum caption_pos caption_pos; /* (bottom-left) */
+	enum caption_pos caption_pos;
 	double caption_size;    /* text height, picture pixels; below 4: auto (height / 24, >= 12) */
-	long start_number;      /* number of the first PNG of a sequence (0) */
-	long png_level;         /* zlib level 0..9 (1) */
+	long start_number;      /* number of the first PNG of a sequence */
+	long png_level;         /* zlib level 0..9 */
 	enum run_look look;     /* as given; look_used is what was applied */
 	enum run_look look_used; /* set by cli_resolve(): model/original resolved */
-	int opengl;             /* the OpenGL version's look extras (no) */
+	int opengl;             /* the OpenGL version's look extras */
 	struct sim_obstacle obstacles[CONFIG_MAX_OBSTACLES]; /* --obstacle, for the flock */
 	struct render_circle circles[CONFIG_MAX_OBSTACLES];  /* the same circles, for drawing */
 	size_t obstacles_n;     /* circles in both lists */
@@ -97,14 +97,26 @@ struct run_options {
 	double typed_size[2];   /* with --field: -s as given (sim.width is the field's) */
 	double typed_scale;     /* with --field: --scale as given (render.scale is the fit) */
 
+	/* set by cli_resolve(): which settings the user gave, for what main
+	 * decides later (an --init file's flock, the encoder's sizes, -v) */
+	struct run_user {
+		int picture_size;    /* --size or --scale: the picture's size is the user's */
+		int output;          /* --output, not overruled by --no-render */
+		int dims;            /* --dims */
+		int predators;       /* --predators */
+		int encoder_threads; /* --encoder-threads */
+	} user;
+
 	const char **configs;   /* every --config FILE read, in order (into argv; the array
 	                         * is malloc'ed): inputs no output may land on */
 	size_t configs_n;
 
 	/* cli's bookkeeping */
 	const char *completion; /* --completion SHELL (points into argv) */
+	const char *check_configs; /* --check-configs FILE (points into argv) */
+	const char *config_dir; /* --config-dir DIR (points into argv) */
 	unsigned char given[CONFIG_MAX_OPTIONS]; /* per table row: 0 default, 1 config file,
-	                                          * 2 command line (cli_given()) */
+	                                          * 2 command line (the resolve step's) */
 };
 
 /*

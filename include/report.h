@@ -35,6 +35,10 @@ void report_json_string(FILE *f, const char *s);
  * (from paths and values the user gave) become '?': a message is always
  * one line and never an escape sequence.
  */
+/* Prefixes every message from here on with "WHERE: " (NULL: none again):
+ * --check-configs names the line the run's checks are about. */
+void report_context(const char *where);
+
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The same for what is not a failure: a warning ("note: ..."), and what

@@ -60,6 +60,12 @@ struct summary {
 int summary_options_hash(const struct config *set, char out[72]);
 
 /*
+ * The same hash from cli_print_config()'s text (size bytes at text, which
+ * is rewritten), for a caller that has the text already.
+ */
+void summary_hash_config_text(char *text, size_t size, char out[72]);
+
+/*
  * Writes the summary and flushes f.  Strings are escaped so that the JSON is
  * valid UTF-8 whatever bytes they hold: a byte outside a well-formed UTF-8
  * sequence becomes U+FFFD.  Returns 0, -ENOMEM when the options hash cannot

@@ -27,7 +27,8 @@ $(BUILD)/faults/shim.o: tests/faults/shim.c | pkgcheck
 	@echo "  CC      $<"
 	$(Q)$(CC) -std=gnu11 $(WARN) -MMD -MP $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/boids-faults: $(OBJS) $(BUILD)/faults/shim.o
+# The video module linked in (not the plugin), so that its writes are wrapped too.
+$(BUILD)/boids-faults: $(LIB_OBJS) $(BUILD)/main.o $(BUILD)/faults/shim.o
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(FAULT_WRAP) -o $@ $^ $(LIBS) -ldl
 

@@ -25,9 +25,20 @@
 #      target >= 50 million boids a second on 2 cores)
 #   8. encoders at 1920x1080: CPU, size and SSIM of x264 presets, x265, VP9
 #      and SVT-AV1 against the MP4 default, on the same frames
-#   8. trajectories: 100,000 boids x 50 frames written as HDF5 (target <= 1.25)
+#   9. trajectories: 100,000 boids x 50 frames written as HDF5 (target <= 1.25)
 #      and as CSV (target <= 1.6), then float32 + deflate HDF5, zstd and gzip
 #      CSV, each against the simulation alone (--no-render, no file)
+#  10. a sweep end to end (scripts/sweep): SWEEP_POINTS (10,000; QUICK 1,000)
+#      one-frame --no-render runs on this machine, from nothing to the report,
+#      with each phase's share (set-up, runs, tables, chart, report), against
+#      GNU parallel running the same boids commands alone; this row alone with
+#      `scripts/bench.sh --sweep`
+#  11. processes and sweep set-up: the CPU of one one-frame --no-render run
+#      (target <= 10 ms) against an empty process; scripts/sweep setting up
+#      10,000 and 100,000 one-frame points (--slurm --no-submit: configs,
+#      grid, scripts; targets <= 5 s and <= 50 s), the time per point of
+#      the two (linear: x1), their peak memory, and --task on the last point
+#      of each (flat: x1).  BENCH_ONLY=setup runs this part alone.
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
 # ratio alternating so that a burst of noise hits both; end-to-end ratios
@@ -35,9 +46,11 @@
 # thread), which other load on the machine moves much less.  QUICK=1 runs
 # fewer frames.  The load average is printed at the start and the end.
 set -euo pipefail
+only_sweep=; [ "${1:-}" = --sweep ] && only_sweep=1
 BUILD=${BUILD:-build}
 BOIDS=$(cd "$(dirname "$0")/.." && pwd)/$BUILD/boids
 BENCH_SIM=$(cd "$(dirname "$0")/.." && pwd)/$BUILD/bench_sim
+SCRIPTS=$(cd "$(dirname "$0")" && pwd)
 REPS=${REPS:-3}
 QUICK=${QUICK:-}
 work=$(mktemp -d /tmp/boids-bench.XXXXXX)
@@ -79,6 +92,92 @@ ratio() {
 	fi
 	last_a=$ma last_b=$mb
 }
+
+# sweep_row: section 10, a sweep of SWEEP_POINTS points (a grid of about
+# sqrt(N) align-weights x seeds), then GNU parallel alone on its configs
+sweep_row() {
+	local n=${SWEEP_POINTS:-10000} a b w t jobs sw_wall sw_cpu
+	[ -n "$QUICK" ] && [ -z "${SWEEP_POINTS:-}" ] && n=1000
+	a=$(awk -v n="$n" 'BEGIN { a = int(sqrt(n)); while (n % a) a--; print a }')
+	b=$((n / a))
+	w=$(seq 1 "$a" | awk '{ printf "%s%g", (NR > 1 ? "," : ""), $1 / 1000 }')
+	jobs=$(nproc)
+	echo "a sweep end to end, $n points ($a align-weights x $b seeds) of one --no-render frame, $jobs at a time:"
+	rm -rf sw
+	t=$(time_cmd "python3 '$SCRIPTS/sweep' --bin '$BOIDS' --out sw --progress json -j $jobs \
+		--grid 'align-weight=$w' --grid 'seed=$(seq -s, 1 "$b")' --frames 1 --boids 20 --threads 1 \
+		-- --no-render 2>phases.jsonl")
+	sw_wall=${t% *} sw_cpu=${t#* }
+	if ! grep -q '"event": "phases"' phases.jsonl; then
+		echo "  the sweep failed:"; tail -3 phases.jsonl; return
+	fi
+	python3 - "$n" "$sw_wall" "$sw_cpu" <<'EOF'
+import json, sys
+n, wall, cpu = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+ph = [json.loads(l) for l in open("phases.jsonl") if '"phases"' in l][-1]
+total = ph.pop("total")
+ph.pop("event")
+print(f"  {'scripts/sweep, from nothing to the report':44s} {wall:7.1f} s wall, {cpu:7.1f} s CPU, "
+      f"{1000 * wall / n:.2f} ms a point")
+for k, v in ph.items():
+    print(f"    {k:42s} {v:7.1f} s  {100 * v / total:5.1f}%  {1000 * v / n:8.3f} ms a point")
+EOF
+	t=$(time_cmd "cd sw && seq 0 $((n - 1)) | parallel --will-cite -j $jobs '$BOIDS --config cfg/{}.cfg 2>/dev/null'")
+	printf '  %-44s %7.1f s wall, %7.1f s CPU: the sweep takes x%.2f wall, x%.2f CPU\n' \
+		"GNU parallel running the same boids commands" "${t% *}" "${t#* }" \
+		"$(echo "$sw_wall / ${t% *}" | bc -l)" "$(echo "$sw_cpu / ${t#* }" | bc -l)"
+	rm -rf sw phases.jsonl
+}
+if [ -n "$only_sweep" ]; then
+	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
+	sweep_row
+	exit 0
+fi
+
+# Section 11 (see the top): processes and the sweep's set-up.
+setup_rows() {
+	local runs=200 t1 t0 i
+	echo "processes: $runs one-frame --no-render runs / $runs runs of /bin/true:"
+	ratio "one-frame --no-render runs" - \
+		"for i in \$(seq $runs); do '$BOIDS' -q -f 1 --no-render; done" \
+		"for i in \$(seq $runs); do /bin/true; done"
+	t1=$(time_cmd "for i in \$(seq $runs); do '$BOIDS' -q -f 1 --no-render; done")
+	t0=$(time_cmd "for i in \$(seq $runs); do /bin/true; done")
+	local ms
+	ms=$(echo "(${t1#* } - ${t0#* }) * 1000 / $runs" | bc -l)
+	printf '  %-44s %7.2f ms of CPU a run above an empty process  (target <= 10: %s)\n' "" \
+		"$ms" "$(verdict "$ms" 10)"
+	local sweep here n pts wall cpu per10 peak
+	here=$(cd "$(dirname "$BOIDS")/.." && pwd)
+	sweep="$here/scripts/sweep"
+	echo "sweep set-up, one-frame --no-render points (--slurm --no-submit: configs, grid, job scripts):"
+	for n in 10000 100000; do
+		[ -n "$QUICK" ] && [ "$n" = 100000 ] && continue
+		pts=$((n / 100))
+		rm -rf "s$n"
+		/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$sweep" --bin "$BOIDS" --out "s$n" --slurm --no-submit \
+			--grid "seed=$(seq -s, 1 100)" --grid "align-weight=$(seq -s, 1 $pts)" -- -f 1 --no-render \
+			>/dev/null 2>&1 || echo "  (sweep failed)"
+		read -r wall u s peak < <(tail -1 "$work/time")
+		cpu=$(echo "$u + $s" | bc -l)
+		printf '  %-44s %7.2f s wall, CPU %7.2f s, %6.1f us a point, peak %5.1f MB  (target <= %s s: %s)\n' \
+			"$n points" "$wall" "$cpu" "$(echo "$wall * 1000000 / $n" | bc -l)" "$(echo "$peak / 1024" | bc -l)" \
+			"$((n / 2000))" "$(verdict "$wall" "$((n / 2000))")"
+		[ "$n" = 10000 ] && per10=$(echo "$wall / $n" | bc -l)
+		[ "$n" = 100000 ] && printf '  %-44s x%.2f (linear: x1)\n' "time a point, 100,000 / 10,000" \
+			"$(echo "($wall / $n) / $per10" | bc -l)"
+		t=$(time_cmd "'$sweep' --out s$n --task $((n - 1))")
+		printf '  %-44s %7.3f s wall\n' "--task on the last point of $n" "${t% *}"
+	done
+	rm -rf s10000 s100000
+}
+if [ "${BENCH_ONLY:-}" = setup ]; then
+	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+		"load average $(load) at the start"
+	setup_rows
+	echo "load average $(load) at the end"
+	exit 0
+fi
 
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
@@ -238,5 +337,9 @@ if [[ $encoders == *libsvtav1* ]]; then
 	codec_row "libsvtav1 preset 10 CRF 35" mp4 "-c:v libsvtav1 -preset 10 -crf 35"
 fi
 rm -f codec.y4m
+echo
+sweep_row
+echo
+setup_rows
 echo
 echo "load average $(load) at the end"

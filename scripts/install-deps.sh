@@ -13,10 +13,12 @@
 #                to check the completion script it parses, groff to format the
 #                manual, python3-yaml to read the CI templates; h5py, h5dump,
 #                gzip and zstd read trajectories back independently (make test)
-#   sweep        scripts/sweep, chart and contact-sheet: GNU parallel, the
-#                ssh client, gnuplot, ImageMagick, python3 and the DejaVu font
+#   sweep        scripts/sweep, chart, contact-sheet and sweep-report: GNU
+#                parallel, the ssh client, gnuplot, ImageMagick, python3, the
+#                DejaVu font, jQuery and DataTables (inlined into report.html)
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
-#                single-node Slurm with munge, valgrind (make test-integration)
+#                single-node Slurm with munge, valgrind, headless Chromium for
+#                the sweep report (make test-integration)
 #   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
 #   bench        what make bench compares with and measures with: ffmpeg, bc, time
 #   package      make deb: dpkg-shlibdeps (dpkg-dev), strip, and debootstrap for the
@@ -30,8 +32,9 @@ pkgs_build="gcc libc6-dev make pkg-config
 	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
 	libhdf5-dev zlib1g-dev libzstd-dev libpango1.0-dev"
 pkgs_test="libcriterion-dev ffmpeg python3 zsh groff python3-yaml python3-h5py hdf5-tools zstd gzip"
-pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
-pkgs_integration="openssh-server slurm-wlm munge valgrind"
+pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core
+	libjs-jquery libjs-jquery-datatables"
+pkgs_integration="openssh-server slurm-wlm munge valgrind chromium"
 pkgs_dev="clang libclang-rt-14-dev valgrind"
 pkgs_bench="ffmpeg bc time"
 pkgs_package="dpkg-dev binutils debootstrap"

@@ -52,10 +52,10 @@ int camera_check(const struct camera_setup *s, const double box[3])
 	if (!(s->fov > 0 && s->fov < 180) || !(box[0] > 0 && box[1] > 0 && box[2] > 0) ||
 	    !isfinite(box[0] + box[1] + box[2]))
 		return -EINVAL;
-	if ((s->mode == CAMERA_ORBIT || s->mode == CAMERA_FOLLOW) && s->orbit_frames < 1)
+	if (s->mode == CAMERA_ORBIT && s->orbit_frames < 1)
 		return -EINVAL;
 	if (s->mode != CAMERA_AT)
-		return s->mode == CAMERA_FRONT || s->mode == CAMERA_ORBIT || s->mode == CAMERA_FOLLOW ? 0 : -EINVAL;
+		return s->mode == CAMERA_FRONT || s->mode == CAMERA_ORBIT ? 0 : -EINVAL;
 	double at[3], d[3];
 	if (s->at_given)
 		for (int k = 0; k < 3; k++)
@@ -124,7 +124,7 @@ static void preset_eye(struct camera *c, const struct camera_setup *s, const dou
 {
 	double fwd[3], t = 0;
 
-	if (s->mode == CAMERA_ORBIT || s->mode == CAMERA_FOLLOW) {
+	if (s->mode == CAMERA_ORBIT) {
 		/* one distance for the whole turn: the box neither breathes nor leaves the picture */
 		for (int k = 0; k < ORBIT_SAMPLES; k++) {
 			preset_fwd(2 * M_PI * k / ORBIT_SAMPLES, fwd);
@@ -169,17 +169,41 @@ void camera_place(struct camera *c, const struct camera_setup *s, const double b
 	c->near = c->ref / CAMERA_MAX_SIZE;
 }
 
-void camera_place_flock(struct camera *c, const struct camera_setup *s, const double centre[3], double radius,
-                        double pic_w, double pic_h, long frame)
+void camera_follow(struct camera *c, const struct camera_setup *s, const double *x, const double *y,
+                   const double *z, size_t n)
 {
-	double half_w = pic_w / 2 * (1 - CAMERA_MARGIN), half_h = pic_h / 2 * (1 - CAMERA_MARGIN);
-	double cube[3] = { 2 * radius, 2 * radius, 2 * radius };
+	double sum[3] = { 0, 0, 0 }, centre[3];
+	size_t m = 0;
 
-	c->focal = pic_h / 2 / tan(s->fov * M_PI / 360);
-	c->cu = pic_w / 2;
-	c->cv = pic_h / 2;
-	preset_eye(c, s, cube, half_w, half_h, frame, centre);
-	c->near = c->ref / CAMERA_MAX_SIZE;
+	if (s->mode != CAMERA_ORBIT)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && isfinite(y[i]) && isfinite(z[i]))
+			sum[0] += x[i], sum[1] += y[i], sum[2] += z[i], m++;
+	if (!m)
+		return; /* nothing to follow: the box's view */
+	for (int k = 0; k < 3; k++)
+		centre[k] = sum[k] / (double)m;
+	double far2 = 0, sq = 0; /* the farthest boid's squared distance, and the mean one */
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(x[i]) && isfinite(y[i]) && isfinite(z[i])))
+			continue;
+		double d[3] = { x[i] - centre[0], y[i] - centre[1], z[i] - centre[2] }, d2 = dot(d, d);
+		far2 = fmax(far2, d2);
+		sq += d2;
+	}
+	double radius = fmin(sqrt(far2), CAMERA_FOLLOW_SPREAD * sqrt(sq / (double)m));
+	radius = fmax(radius, CAMERA_FOLLOW_MIN * fmin(c->cu, c->cv));
+	/* a sphere of radius R at distance t fills the half-angle asin(R / t) */
+	double half_w = c->cu * (1 - CAMERA_MARGIN), half_h = c->cv * (1 - CAMERA_MARGIN);
+	double half_angle = atan(fmin(half_w, half_h) / c->focal);
+	double t = fmin(c->ref, radius / sin(half_angle));
+	if (!isfinite(t))
+		return;
+	for (int k = 0; k < 3; k++)
+		c->eye[k] = centre[k] - t * c->fwd[k];
+	c->ref = t;
+	c->near = t / CAMERA_MAX_SIZE;
 }
 
 double camera_depth(const struct camera *c, const double p[3])

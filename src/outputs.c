@@ -136,7 +136,7 @@ static void check_encoder(struct outputs *out, const char *path)
 	if (video_check(path, out->pic_w, out->pic_h, (int)s->fps, &out->vopt, why, sizeof(why)) == 0)
 		return;
 	int windows = s->look_used == RUN_LOOK_HARDEN_WINDOWS;
-	int own = windows || !(cli_given(out->cfg, "size") || cli_given(out->cfg, "scale"));
+	int own = windows || !out->cfg->run.user.picture_size;
 	int w2 = out->pic_w + (out->pic_w & 1), h2 = out->pic_h + (out->pic_h & 1);
 	if (!own || (w2 == out->pic_w && h2 == out->pic_h) ||
 	    video_check(path, w2, h2, (int)s->fps, &out->vopt, why2, sizeof(why2)) != 0)
@@ -182,7 +182,7 @@ static void check_picture_output(struct outputs *out)
 	struct stat sb;
 
 	if (s->no_render) {
-		if (cli_given(out->cfg, "output"))
+		if (s->user.output)
 			report_usage("--output: nothing is drawn with --no-render (drop one of them)");
 		out->kind = OUTPUTS_NONE;
 		return;
@@ -543,7 +543,7 @@ void outputs_record(struct outputs *out, const struct sim *m, long frame)
 	}
 	if (out->want_metrics && !out->metrics_failed) {
 		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
-		                            sim_wraps(m), out->cfg->sim.flock_radius, m->z, m->vz, m->p.depth };
+		                            sim_wraps(m), out->cfg->sim.harden.flock_radius, m->z, m->vz, m->p.depth };
 		int err = metrics_compute(&out->mctx, &in, &out->mlast);
 		if (err) {
 			side_file_failed(out, &out->metrics_file, "cannot measure the flock for",

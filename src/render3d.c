@@ -103,13 +103,11 @@ static void draw_box_edges(struct renderer *r, const struct camera *cam, const s
 		}
 }
 
-#define GROUND_CELLS 10 /* --ground: cells along the floor's longer side */
-
-/* --ground: a grid on the box's floor (y = H), one cell a segment so that each fades with its depth. */
+/* --ground: a grid of ground_cells on the box's floor (y = H), one cell a segment so that each fades with its depth. */
 static void draw_ground(struct renderer *r, const struct camera *cam, const struct fog_range *f)
 {
 	const double *box = r->p.box;
-	double cell = fmax(box[0], box[2]) / GROUND_CELLS;
+	double cell = fmax(box[0], box[2]) / r->p.ground_cells;
 	long nx = lround(fmax(1, box[0] / cell)), nz = lround(fmax(1, box[2] / cell));
 
 	cairo_set_line_width(r->cr, .75);
@@ -132,28 +130,23 @@ static void draw_ground(struct renderer *r, const struct camera *cam, const stru
 /* Grows the 3D buffers for n boids and `cells` trail points.  0 or -ENOMEM. */
 static int room_3d(struct renderer *r, size_t n, size_t cells)
 {
+	size_t part = n < DRAW_PART ? n : DRAW_PART;
+
 	if (n > r->cap) {
-		struct placed *pl = realloc(r->placed, n * sizeof(*pl));
-		if (pl)
-			r->placed = pl;
-		struct depth_key *o = realloc(r->order, n * sizeof(*o));
-		if (o)
-			r->order = o;
-		if (!pl || !o)
+		int e = grow_to(&r->placed, n, sizeof(*r->placed));
+		if (grow_to(&r->order, n, sizeof(*r->order)) != 0 || e != 0)
 			return -ENOMEM;
 		r->cap = n;
 	}
 	if (cells > r->trail_cap) {
-		double *t = realloc(r->trail_uv, 2 * cells * sizeof(*t));
-		if (!t)
+		if (grow_to(&r->trail_uv, 2 * cells, sizeof(*r->trail_uv)) != 0)
 			return -ENOMEM;
-		r->trail_uv = t;
 		r->trail_cap = cells;
 	}
 	if (r->p.obstacles_n && !r->spheres &&
 	    !(r->spheres = malloc(r->p.obstacles_n * sizeof(*r->spheres))))
 		return -ENOMEM;
-	return render_grow(&r->list, &r->list_cap, n < DRAW_PART ? n : DRAW_PART, sizeof(*r->list));
+	return grow(&r->list, &r->list_cap, part, part + part / 2, sizeof(*r->list));
 }
 
 /*
@@ -300,37 +293,6 @@ static void project_trail(struct renderer *r, const struct render_view *v, const
 }
 
 /*
- * --camera follow: the orbit around the flock of this frame, its centre the
- * boids' mean position, framed as a cube of half-side 1.2 times their RMS
- * distance from it (most of the flock; at least a tenth of the box's
- * smallest side, so that a tight ball is not filmed from inside it).
- * Non-finite positions are left out.
- */
-static void place_on_flock(struct camera *cam, const struct render_params *p, const struct render_view *v)
-{
-	double sum[3] = { 0, 0, 0 }, ss = 0;
-	size_t m = 0;
-
-	for (size_t i = 0; i < v->n; i++)
-		if (isfinite(v->x[i] + v->y[i] + v->z[i])) {
-			sum[0] += v->x[i], sum[1] += v->y[i], sum[2] += v->z[i];
-			m++;
-		}
-	if (!m) {
-		camera_place(cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
-		return;
-	}
-	double c[3] = { sum[0] / (double)m, sum[1] / (double)m, sum[2] / (double)m };
-	for (size_t i = 0; i < v->n; i++)
-		if (isfinite(v->x[i] + v->y[i] + v->z[i]))
-			ss += (v->x[i] - c[0]) * (v->x[i] - c[0]) + (v->y[i] - c[1]) * (v->y[i] - c[1]) +
-			      (v->z[i] - c[2]) * (v->z[i] - c[2]);
-	double least = fmin(p->box[0], fmin(p->box[1], p->box[2])) / 10;
-	double radius = fmax(1.2 * sqrt(ss / (double)m), least);
-	camera_place_flock(cam, &p->camera, c, radius, p->width / p->scale, p->height / p->scale, v->frame);
-}
-
-/*
  * The 3D pass of render_frame(), under the field's matrix `base`: the
  * camera for this frame, the ground and box lines, the trails, then the
  * boids back to front with the obstacles among them in depth order, the
@@ -349,10 +311,8 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 	assert(v->n == 0 || v->vz);
 	if (err)
 		return err;
-	if (p->camera.mode == CAMERA_FOLLOW && v->n)
-		place_on_flock(&cam, p, v);
-	else
-		camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	camera_follow(&cam, &p->camera, v->x, v->y, v->z, v->n);
 	struct fog_range f = box_depths(&cam, p->box);
 	cairo_save(cr);
 	if (p->ground)
@@ -414,10 +374,8 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 
 	if (err)
 		return err;
-	if (p->camera.mode == CAMERA_FOLLOW && v->n)
-		place_on_flock(&cam, p, v);
-	else
-		camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	camera_follow(&cam, &p->camera, v->x, v->y, v->z, v->n);
 	struct fog_range f = box_depths(&cam, p->box);
 	if (p->ground)
 		draw_ground(r, &cam, &f);

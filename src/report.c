@@ -69,14 +69,22 @@ void report_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static const char *context; /* report_context() */
+
+void report_context(const char *where)
+{
+	context = where;
+}
+
 static void vsay(const char *event, const char *fmt, va_list ap)
 {
 	char msg[1024];
 	int note = strcmp(event, "warning") == 0 && !json;
+	int n = snprintf(msg, sizeof(msg), "%s%s%s", note ? "note: " : "", context ? context : "", context ? ": " : "");
 
-	if (note) /* "boids: note: ..." */
-		memcpy(msg, "note: ", 7);
-	vsnprintf(msg + (note ? 6 : 0), sizeof(msg) - (note ? 6 : 0), fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof(msg))
+		n = 0;
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
 	if (json) {
 		fprintf(stderr, "{\"event\":\"%s\",\"message\":", event);
 		report_json_string(stderr, msg);

@@ -5,6 +5,7 @@
 #include "start.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "cli.h"
 #include "report.h"
+#include "signals.h"
 #include "traj.h"
 #include "traj_h5.h"
 #include "trajout.h"
@@ -26,9 +28,10 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  * what grows with the flock and the picture, never the field's area (the
  * grids have at most 4n + 64 cells, whatever the field: grid.h):
  *
- *   the flock      struct sim's arrays (x, y, vx, vy, the next velocities
- *                  and the grid-ordered copies: 10 doubles a boid, 15 in
- *                  3D), the escaped lists (9 bytes), the grid's lists (8)
+ *   the flock      struct sim's arrays (x, y, vx, vy, the next velocities,
+ *                  the grid-ordered copies and the positions kept to undo
+ *                  a stopped step: 12 doubles a boid, 18 in 3D), the
+ *                  escaped lists (9 bytes), the grid's lists (8)
  *                  and its cells (an offset and a chain head each);
  *   --metrics      its own copies (6 doubles, 9 in 3D), union-find (8) and
  *                  two grids;
@@ -52,7 +55,7 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 	double picture = pixels * 10;
 	if (c->render.draw == RENDER_DRAW_POINTS)
 		picture += pixels * 4 + ceil(b->pic_h / 16.0) * 65536;
-	double flock = n * ((d3 ? 15 : 10) * 8 + 9 + 8) + cells * 8;
+	double flock = n * ((d3 ? 18 : 12) * 8 + 9 + 8) + cells * 8;
 	if (s->metrics)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
 	double state = (d3 ? 3 : 2) * 8 *
@@ -67,6 +70,19 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 		report_usage("this run needs about %.1f GiB of memory, more than 80%% of the %.1f GiB here "
 		             "(fewer --boids, a shorter --trail or a smaller picture)",
 		             bytes / 1073741824.0, phys / 1073741824.0);
+}
+
+/*
+ * Opens --init for reading; a FIFO's wait for a writer ends on a stop
+ * signal, which exits 128 + the signal.  NULL with errno set otherwise.
+ */
+static FILE *open_init(const char *path)
+{
+	FILE *f = signals_fopen(path);
+
+	if (!f && errno == EINTR && signals_caught())
+		exit(128 + signals_caught());
+	return f;
 }
 
 /*
@@ -93,13 +109,13 @@ static int load_any(const char *path, FILE *f, long want, struct traj_state *st,
 	return err;
 }
 
-/* Reads --init into st; bad input exits 2, no memory exits 1. */
+/* Reads --init into st; bad input exits 2, no memory exits 1, a stop signal 128 + it. */
 static void load_init(const struct run_options *s, struct traj_state *st)
 {
 	struct traj_error te;
 	struct stat sb;
 	const char *name = CLI_CUT_PATH(s->init);
-	FILE *f = fopen(s->init, "r");
+	FILE *f = open_init(s->init);
 
 	if (!f && errno == ENOMEM) {
 		report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
@@ -111,6 +127,8 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: '%s' is a directory", name);
 	int err = load_any(s->init, f, s->init_frame, st, &te);
 	fclose(f);
+	if (err && signals_caught())
+		exit(128 + signals_caught()); /* it ended a read from a slow writer */
 	if (err == -EBADMSG) /* zfile: not gzip or zstd data, or cut short */
 		report_usage("--init: '%s' line %ld: the %s data is damaged or cut short", name, te.line,
 		             zfile_kind_name(zfile_kind_of(s->init)));
@@ -139,12 +157,12 @@ static void load_init(const struct run_options *s, struct traj_state *st)
  */
 static int take_file(struct config *c, const struct traj_state *st)
 {
-	if (st->dims == 3 && c->sim.dims != 3 && cli_given(c, "dims"))
+	if (st->dims == 3 && c->sim.dims != 3 && c->run.user.dims)
 		return -EINVAL;
 	c->run.boids = st->n;
 	if (st->dims == 3)
 		c->sim.dims = 3;
-	if (st->predators >= 0 && !cli_given(c, "predators")) /* the file's flags, unless --predators */
+	if (st->predators >= 0 && !c->run.user.predators) /* the file's flags, unless --predators */
 		c->sim.predators = (size_t)st->predators;
 	return 0;
 }
@@ -154,7 +172,7 @@ static int fit_predators(struct config *c)
 {
 	size_t *predators = &c->sim.predators;
 
-	if (*predators > c->run.boids && !cli_given(c, "predators"))
+	if (*predators > c->run.boids && !c->run.user.predators)
 		*predators = c->run.boids;
 	return *predators > c->run.boids;
 }
@@ -216,7 +234,9 @@ void start_build(struct start *f, const struct config *c, int threads, const str
 	struct traj_state *st = &f->init;
 
 	start_check(c, b);
+	signals_block(1); /* the pool's threads leave the stop signals to this one */
 	f->pool = pool_new(threads);
+	signals_block(0);
 	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0) {
 		report("out of memory for %zu boids", s->boids);
 		report_exit(EXIT_FAILURE);

@@ -96,21 +96,11 @@ static int hash_skips(const char *line, size_t len)
 	return 0;
 }
 
-int summary_options_hash(const struct config *set, char out[72])
+void summary_hash_config_text(char *text, size_t size, char out[72])
 {
-	char *text = NULL;
-	size_t size = 0, kept = 0;
+	size_t kept = 0;
 	unsigned char digest[32];
-	FILE *m = open_memstream(&text, &size);
-	int err = 0;
 
-	if (!m)
-		return -ENOMEM;
-	cli_print_config(m, set);
-	if (fclose(m) != 0) {
-		err = -ENOMEM;
-		goto fail;
-	}
 	/* the lines that identify the run, each with its newline, packed in place */
 	for (char *line = text; line < text + size;) {
 		char *nl = memchr(line, '\n', (size_t)(text + size - line));
@@ -126,7 +116,22 @@ int summary_options_hash(const struct config *set, char out[72])
 	memcpy(out, "sha256:", 7);
 	for (int i = 0; i < 32; i++)
 		snprintf(out + 7 + 2 * i, 3, "%02x", digest[i]);
-fail:
+}
+
+int summary_options_hash(const struct config *set, char out[72])
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&text, &size);
+	int err = 0;
+
+	if (!m)
+		return -ENOMEM;
+	cli_print_config(m, set);
+	if (fclose(m) != 0)
+		err = -ENOMEM;
+	else
+		summary_hash_config_text(text, size, out);
 	free(text);
 	return err;
 }

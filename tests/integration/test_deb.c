@@ -46,7 +46,8 @@ Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
 	free(dep);
 	cr_assert_eq(tc_sh("dpkg-deb -c src/build/boids_*.deb > files.txt"), 0);
 	char *files = tc_slurp("files.txt", NULL);
-	const char *paths[] = { "./usr/bin/boids", "./usr/share/man/man1/boids.1.gz",
+	const char *paths[] = { "./usr/bin/boids", "./usr/lib/boids/boids-video.so",
+	                        "./usr/share/man/man1/boids.1.gz",
 	                        "./usr/share/bash-completion/completions/boids",
 	                        "./usr/share/zsh/vendor-completions/_boids",
 	                        "./usr/share/doc/boids/examples/default-clip.sh" };

@@ -197,6 +197,9 @@ Test(sweep_hosts, slurm_array_on_one_node)
 	char *o = text("out.txt");
 	cr_assert(strstr(o, "4 of 4 points complete"), "%s", o);
 	free(o);
+	/* watched while the array ran: a line for every point that ended */
+	expect_status(tc_sh("test $(grep -c \"^sweep: point [0-3] 'align-weight=0[.0-9]*,seed=[12]': complete (\" err.txt) = 4"),
+	              0, "--slurm --wait shows each point's end");
 	expect_status(tc_sh("test $(grep -c ',complete,' sl/table.csv) = 4 && test -s sl/stats.csv && "
 	                    "ls sl/slurm/*_3.out >/dev/null"), 0, "tables and task logs");
 }

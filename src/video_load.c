@@ -1,0 +1,217 @@
+/*
+ * video_load — video.h's functions in the boids binary: each loads the
+ * video plugin (boids-video.so, FFmpeg's libraries with it) on first use
+ * and calls through its table; see include/video_plugin.h.
+ *
+ * A run that writes no video never calls them, so it never maps
+ * libavformat: a --no-render process starts in a fraction of the time.
+ * video_strerror() and video_quiet_logs() do not load it (errno texts come
+ * from the C library until FFmpeg is there; the quiet log is applied when it
+ * loads).
+ *
+ * The one module below main that prints and exits: a binary whose plugin is
+ * missing or from another build cannot go on, and the first video call is
+ * made while the outputs are checked, before any file exists.
+ */
+#include "video_plugin.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct video_plugin *plugin;
+static int quiet;                     /* video_quiet_logs() was asked for */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void die(const char *path, const char *why)
+{
+	size_t n = strlen(path);
+
+	if (strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0)
+		why += n + 2; /* dlerror() names the file too */
+	fprintf(stderr, "boids: cannot load the video module '%s': %s\n", path, why);
+	exit(EXIT_FAILURE);
+}
+
+/* dir/rel into buf; 0, or -1 when it does not fit. */
+static int join(char *buf, size_t len, const char *dir, const char *rel)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, rel);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/*
+ * Loads the plugin from next to the executable (the build tree), else
+ * ../lib/boids/ (installed): 0, or -1 with the file tried in path and the
+ * reason in why.
+ */
+static int try_load(char *path, size_t plen, char *why, size_t wlen)
+{
+	char dir[PATH_MAX], installed[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+
+	snprintf(path, plen, "%s", VIDEO_PLUGIN_FILE);
+	if (n <= 0) {
+		snprintf(why, wlen, "cannot find the boids executable (/proc/self/exe)");
+		return -1;
+	}
+	dir[n] = '\0';
+	*strrchr(dir, '/') = '\0'; /* the kernel's path is absolute */
+	if (join(path, plen, dir, VIDEO_PLUGIN_FILE) ||
+	    join(installed, sizeof installed, dir, "../lib/boids/" VIDEO_PLUGIN_FILE)) {
+		snprintf(why, wlen, "%s", strerror(ENAMETOOLONG));
+		return -1;
+	}
+	if (access(path, F_OK) != 0)
+		snprintf(path, plen, "%s", installed);
+	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+	const struct video_plugin *p = h ? dlsym(h, VIDEO_PLUGIN_SYMBOL) : NULL;
+	if (!p) {
+		snprintf(why, wlen, "%s", dlerror());
+		return -1;
+	}
+	if (p->abi != VIDEO_PLUGIN_ABI || p->size != sizeof *p) {
+		snprintf(why, wlen, "it is from another build of boids (reinstall boids)");
+		return -1;
+	}
+	if (quiet)
+		p->quiet_logs();
+	plugin = p;
+	return 0;
+}
+
+static void load(void)
+{
+	char path[PATH_MAX], why[PATH_MAX + 256];
+
+	if (try_load(path, sizeof path, why, sizeof why) != 0)
+		die(path, why);
+}
+
+/* The plugin's table, loaded on first use (the first call is main's, before
+ * any thread; the once guards the rest). */
+static const struct video_plugin *video(void)
+{
+	pthread_once(&once, load);
+	return plugin;
+}
+
+int video_path_supported(const char *path)
+{
+	return video()->path_supported(path);
+}
+
+int video_needs_file(const char *path)
+{
+	return video()->needs_file(path);
+}
+
+void video_list_codecs(FILE *f)
+{
+	video()->list_codecs(f);
+}
+
+const char *video_extensions(void)
+{
+	return video()->extensions();
+}
+
+int video_check(const char *path, int w, int h, int fps,
+                const struct video_options *o, char *err, size_t errlen)
+{
+	return video()->check(path, w, h, fps, o, err, errlen);
+}
+
+int video_open_fd(struct video **out, int fd, const char *name,
+                  int w, int h, int fps, const struct video_options *o,
+                  char *err, size_t errlen)
+{
+	return video()->open_fd(out, fd, name, w, h, fps, o, err, errlen);
+}
+
+int video_open(struct video **out, const char *path, const char *name,
+               int w, int h, int fps, const struct video_options *o,
+               char *err, size_t errlen)
+{
+	return video()->open(out, path, name, w, h, fps, o, err, errlen);
+}
+
+int video_write_frame(struct video *v, const unsigned char *pixels, int stride)
+{
+	return video()->write_frame(v, pixels, stride);
+}
+
+int video_picture_new(const struct video *v, struct video_picture **out)
+{
+	return video()->picture_new(v, out);
+}
+
+int video_picture_fill(struct video_picture *p, const unsigned char *pixels, int stride)
+{
+	return video()->picture_fill(p, pixels, stride);
+}
+
+int video_write_picture(struct video *v, struct video_picture *p)
+{
+	return video()->write_picture(v, p);
+}
+
+void video_picture_free(struct video_picture *p)
+{
+	if (p)
+		video()->picture_free(p);
+}
+
+int video_close(struct video *v)
+{
+	return video()->close(v);
+}
+
+void video_free(struct video *v)
+{
+	if (v)
+		video()->free(v);
+}
+
+void video_strerror(int err, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	if (plugin)
+		plugin->strerror(err, buf, len);
+	else if (err < 0 && err > -4096)
+		snprintf(buf, len, "%s", strerror(-err)); /* what av_strerror() says of an errno */
+	else
+		snprintf(buf, len, "error %d", err);
+}
+
+void video_quiet_logs(void)
+{
+	quiet = 1;
+	if (plugin)
+		plugin->quiet_logs();
+}
+
+int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
+                   char *buf, size_t len)
+{
+	return video()->describe(name, w, h, fps, o, buf, len);
+}
+
+void video_print_versions(FILE *f)
+{
+	char path[PATH_MAX], why[PATH_MAX + 256];
+
+	if (!plugin && try_load(path, sizeof path, why, sizeof why) != 0) {
+		size_t n = strlen(path);
+		const char *w = strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0 ? why + n + 2 : why;
+		fprintf(f, "  %-12s not loaded: the video module '%s': %s (video output needs it)\n", "FFmpeg", path, w);
+		return;
+	}
+	plugin->print_versions(f);
+}
