@@ -216,7 +216,7 @@ Test(stopstep, the_progress_report_moves_inside_a_step)
 	progress_step(&bar, 0, 0.125);
 	fclose(f);
 	cr_assert(strstr(text, "boids: 3/10 frames (30%), frame 4 25.0% stepped, 0 s so far\n"
-	                       "boids: 3/10 frames (30%), frame 4 50.0% stepped, 0 s so far\n{\"frame\":0,"),
+	                       "boids: 3/10 frames (30%), frame 4 50.0% stepped, 0 s so far\n{\"event\":\"progress\",\"frame\":0,"),
 	          "%s", text);
 	cr_assert(strstr(text, ",\"step\":0.125}\n"), "%s", text);
 	free(text);
