@@ -375,7 +375,9 @@ Test(stopping, a_write_past_ulimit_f_is_file_too_large_and_leaves_nothing)
 	/* PNG: every frame is too large (drawing threads write them in any
 	 * order, so the one named may be any): no frame, no lock */
 	file_too_large("-f 5 -s 640x360 -n 2000 -o f_%02d.png", "f_0", 4);
+}
 
+/*
  * --progress json, interrupted: every line on stderr is still one JSON
  * object (Python's parser reads them), the last the "end" event with
  * status 130 and signal 2.  Waits for the first progress event, not a time.
