@@ -24,7 +24,9 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 LDFLAGS ?=
 
-PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter
+# hdf5-serial: libhdf5-dev's own .pc (hdf5.pc is an alternatives link that
+# may point at an MPI build)
+PKGS      = cairo libpng libavformat libavcodec libavutil libswscale libavfilter hdf5-serial zlib libzstd
 TEST_PKGS = criterion
 
 WARN = -Wall -Wextra -Wshadow -Wconversion -Wmissing-prototypes -Wstrict-prototypes
@@ -175,12 +177,15 @@ valgrind-renders: $(BUILD)/boids $(BUILD)/valgrind-hwy-timer.so
 	$(VALGRIND) $(BUILD)/boids -q -f 20 -m steering --no-render --trajectory $$d/t.csv -y; \
 	echo "  VALGRIND boids --init (reading a trajectory back)"; \
 	$(VALGRIND) $(BUILD)/boids -q -f 3 --init $$d/t.csv --update synchronous -o $$d/i.y4m -y; \
+	echo "  VALGRIND boids --trajectory t.h5, then --init t.h5 --trajectory t.csv.zst"; \
+	$(VALGRIND) $(BUILD)/boids -q -f 5 -n 30 --no-render --trajectory $$d/t.h5 --trajectory-compress 1 -y; \
+	$(VALGRIND) $(BUILD)/boids -q -f 2 --init $$d/t.h5 --no-render --trajectory $$d/t.csv.zst -y; \
 	echo "check-valgrind: no errors, no leaks"
 
 demo:
 	@scripts/install-deps.sh build
 	@$(MAKE) --no-print-directory $(BUILD)/boids
-	$(BUILD)/boids -y -o flock.mp4
+	$(BUILD)/boids -y --warmup 300 -o flock.mp4
 
 # Completion scripts, written by the binary from its option table.
 $(BUILD)/boids.bash: $(BUILD)/boids

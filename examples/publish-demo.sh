@@ -2,16 +2,17 @@
 # A web page with the demo clip and its poster, for CI to publish (GitHub
 # Pages, GitLab Pages) or attach to a release: public/index.html,
 # public/flock.mp4 (H.264, plays in every browser), public/flock.webm and
-# public/poster.png (the first frame, shown before the clip plays).
+# public/poster.png (the first frame, shown before the clip plays), each
+# after a 10 s warm-up (--warmup 300) so that the clip opens on a flock.
 # BOIDS names the binary (default: boids on PATH); QUICK=1 renders 3 frames.
 set -eu
 BOIDS=${BOIDS:-boids}
 OUT=${OUT:-public}
 if [ -n "${QUICK:-}" ]; then frames=3; else frames=300; fi
 mkdir -p "$OUT"
-"$BOIDS" -q -y -o "$OUT/flock.mp4" --frames "$frames"
-"$BOIDS" -q -y -o "$OUT/flock.webm" --frames "$frames"
-"$BOIDS" -q -y -o "$OUT/poster.png" --frames "$frames" --poster 0
+"$BOIDS" -q -y -o "$OUT/flock.mp4" --warmup 300 --frames "$frames"
+"$BOIDS" -q -y -o "$OUT/flock.webm" --warmup 300 --frames "$frames"
+"$BOIDS" -q -y -o "$OUT/poster.png" --warmup 300 --frames "$frames" --poster 0
 cat > "$OUT/index.html" <<'HTML'
 <!doctype html>
 <html lang="en">
@@ -22,5 +23,5 @@ cat > "$OUT/index.html" <<'HTML'
   <source src="flock.webm" type="video/webm">
   <source src="flock.mp4" type="video/mp4">
 </video>
-<p>Rendered by <code>boids</code> with its defaults: 100 boids, 640x360, 30 fps.
+<p>Rendered by <code>boids --warmup 300</code>: its defaults (100 boids, 640x360, 30 fps) after 10 s of flocking.
 HTML

@@ -22,17 +22,23 @@
  * front (z < 0), CAMERA_ELEVATION degrees above its centre, as near as
  * keeps every corner inside the picture with a margin; the orbit circles
  * the box's vertical axis at the same height and distance, one turn every
- * `orbit_frames` frames, a function of the frame number alone.
+ * `orbit_frames` frames, a function of the frame number alone, and
+ * camera_follow() then brings it to the flock (around the flock's centre,
+ * as near as frames it).
  *
- * Start at camera_place(), then camera_project() per point.
+ * Start at camera_place() (and camera_follow()), then camera_project() per point.
  */
 #ifndef BOIDS_CAMERA_H
 #define BOIDS_CAMERA_H
+
+#include <stddef.h>
 
 #define CAMERA_FOV 50.0        /* default vertical field of view, degrees */
 #define CAMERA_ELEVATION 20.0  /* presets: degrees above the box's centre */
 #define CAMERA_MARGIN 0.05     /* presets: picture fraction kept clear on each side */
 #define CAMERA_MAX_SIZE 16.0   /* size factor at the near plane */
+#define CAMERA_FOLLOW_SPREAD 2.5 /* orbit: the flock's radius at most this times its radius of gyration */
+#define CAMERA_FOLLOW_MIN 0.1  /* orbit: and at least this fraction of the picture's smaller half-side */
 
 enum camera_mode {
 	CAMERA_FRONT, /* the whole box from the front, slightly above */
@@ -94,6 +100,24 @@ int camera_project(const struct camera *c, const double p[3], double *u, double 
  */
 void camera_direction(const struct camera *c, const double p[3], const double vel[3],
                       double *du, double *dv);
+
+/*
+ * The orbit framing the flock rather than the box (CAMERA_ORBIT; any other
+ * mode leaves c as camera_place() put it): after camera_place(), the eye
+ * keeps its line of sight but looks at the flock's centre (the mean of the
+ * n boids' finite positions) from as near as keeps the flock's sphere in
+ * the picture less the margin.  The sphere's radius is the farthest boid's
+ * distance from the centre, at most CAMERA_FOLLOW_SPREAD times the flock's
+ * radius of gyration (a stray or two do not widen the view) and at least
+ * CAMERA_FOLLOW_MIN of the picture's smaller half-side; the eye comes no
+ * farther than the box's view.  Centre and radius move continuously with
+ * the boids, so the view glides; boids at the centre are drawn at their 2D
+ * size (c->ref is the new distance).  A function of the positions in index
+ * order and of the frame alone: the same bytes at any thread count.  No
+ * finite boid: the box's view.
+ */
+void camera_follow(struct camera *c, const struct camera_setup *s, const double *x, const double *y,
+                   const double *z, size_t n);
 
 /* The size factor at depth d (> 0): c->ref / d. */
 double camera_size(const struct camera *c, double depth);

@@ -75,13 +75,16 @@ struct cli_option {
 	int short_name;         /* letter, or 0 */
 	enum cli_type type;
 	size_t offset;          /* into struct config */
-	const char *def;        /* default as typed by a user */
+	const char *def;        /* a run option's default as typed by a user; CLI_MODULE: the
+	                         * module's own (sim_params_default(), render_params_default(),
+	                         * video_options_default()), written there once; NULL: none */
 	double min, max;        /* numeric range */
 	unsigned flags;         /* enum cli_flags */
 	const char *arg;        /* placeholder in --help: N, X, FILE */
 	const char *units;      /* of the value: "px", "px/step", "s"; NULL: none */
 	const char *group;      /* --help heading */
-	const char *help;       /* one line, no trailing period */
+	const char *help;       /* one line, no trailing period (cli_help()); NULL for -m: the
+	                         * registry's names */
 	const struct cli_choice *choices; /* CLI_ENUM values, {NULL}-terminated (cli_choice_name()) */
 };
 
@@ -99,6 +102,20 @@ enum cli_result {
 	CLI_LIST_CODECS,       /* --list-codecs */
 };
 
+/* A row's def for a setting a module defaults (see struct cli_option). */
+extern const char cli_module_default[];
+#define CLI_MODULE cli_module_default
+
+/*
+ * Row o's default as a user would type it: its def, or for a CLI_MODULE row
+ * the module's default formatted into buf (len bytes) as --print-config
+ * would write it, but a tiny number plainly (0.00005).  NULL: none.
+ */
+const char *cli_default(const struct cli_option *o, char *buf, size_t len);
+
+/* Row o's help line: its help, or for -m the registry's model names, into buf. */
+const char *cli_help(const struct cli_option *o, char *buf, size_t len);
+
 /* The option table and its length. */
 const struct cli_option *cli_options(size_t *count);
 
@@ -113,9 +130,6 @@ const struct cli_option *cli_find(const char *name);
  * and render parts point into its run part.
  */
 int cli_parse(struct config *c, int argc, char **argv, char *err, size_t errlen);
-
-/* Was option `name` set?  0 no, 1 by a config file, 2 on the command line. */
-int cli_given(const struct config *c, const char *name);
 
 /* Writes option o's value in c as a user would type it into buf. */
 void cli_format_value(const struct config *c, const struct cli_option *o, char *buf, size_t len);

@@ -48,18 +48,23 @@ enum run_look {
 
 /* What belongs to the run rather than to a module; main reads it. */
 struct run_options {
-	size_t boids;           /* flock size [1..CLI_MAX_BOIDS] (100) */
-	uint64_t seed;          /* initial flock, processing's noise, the noise background (1) */
-	long warmup;            /* steps before frame 0 (0) */
-	long substeps;          /* steps per frame [1..1000] (1) */
-	long threads;           /* worker threads [1..256]; 0: one per core (0) */
-	long frames;            /* frames to write (300); --duration resolved into it */
+	size_t boids;           /* flock size [1..CLI_MAX_BOIDS] */
+	uint64_t seed;          /* initial flock, processing's noise, the noise background */
+	long warmup;            /* steps before frame 0 */
+	long substeps;          /* steps per frame [1..1000] */
+	long threads;           /* worker threads [1..256]; 0: one per core */
+	long frames;            /* frames to write; --duration resolved into it */
 	double duration;        /* seconds; -1: not given (frames rules); -1 after cli_resolve() */
-	long poster;            /* frame a still -o NAME.png holds; -1: the last (-1) */
-	long fps;               /* frames per second [1..1000] (30) */
+	long poster;            /* frame a still -o NAME.png holds; -1: the last */
+	long fps;               /* frames per second [1..1000] */
 	char *output;           /* video file, PNG pattern or "-"; NULL with no_render */
-	char *trajectory;       /* CSV, or NULL */
-	char *init;             /* CSV to start from, or NULL */
+	char *trajectory;       /* CSV (.csv, .csv.gz, .csv.zst) or HDF5 (.h5), or NULL */
+	long traj_every;        /* write every K-th frame of the trajectory [1..] (1) */
+	int traj_single;        /* HDF5: float32 instead of float64 (no) */
+	long traj_compress;     /* compression level; -1 auto: none for HDF5, gzip 6, zstd 3 */
+	int traj_predator;      /* CSV: the predator column (no) */
+	char *init;             /* trajectory to start from, or NULL */
+	long init_frame;        /* the frame of --init to start from; -1: its last (-1) */
 	char *metrics;          /* per-frame flock metrics CSV, or NULL */
 	char *summary;          /* run summary JSON ("-": stdout), or NULL */
 	int overwrite;          /* -y: replace existing files */
@@ -67,13 +72,13 @@ struct run_options {
 	int quiet;              /* no progress, no closing line */
 	int verbose;            /* say the thread counts and the output chosen, on stderr */
 	enum run_progress progress;
-	double progress_interval; /* seconds between progress lines (5) */
-	long trail;             /* positions drawn behind each boid; 0: none (0) */
-	long start_number;      /* number of the first PNG of a sequence (0) */
-	long png_level;         /* zlib level 0..9 (1) */
+	double progress_interval; /* seconds between progress lines */
+	long trail;             /* positions drawn behind each boid; 0: none */
+	long start_number;      /* number of the first PNG of a sequence */
+	long png_level;         /* zlib level 0..9 */
 	enum run_look look;     /* as given; look_used is what was applied */
 	enum run_look look_used; /* set by cli_resolve(): model/original resolved */
-	int opengl;             /* the OpenGL version's look extras (no) */
+	int opengl;             /* the OpenGL version's look extras */
 	struct sim_obstacle obstacles[CONFIG_MAX_OBSTACLES]; /* --obstacle, for the flock */
 	struct render_circle circles[CONFIG_MAX_OBSTACLES];  /* the same circles, for drawing */
 	size_t obstacles_n;     /* circles in both lists */
@@ -82,6 +87,16 @@ struct run_options {
 	double typed_size[2];   /* with --field: -s as given (sim.width is the field's) */
 	double typed_scale;     /* with --field: --scale as given (render.scale is the fit) */
 
+	/* set by cli_resolve(): which settings the user gave, for what main
+	 * decides later (an --init file's flock, the encoder's sizes, -v) */
+	struct run_user {
+		int picture_size;    /* --size or --scale: the picture's size is the user's */
+		int output;          /* --output, not overruled by --no-render */
+		int dims;            /* --dims */
+		int predators;       /* --predators */
+		int encoder_threads; /* --encoder-threads */
+	} user;
+
 	const char **configs;   /* every --config FILE read, in order (into argv; the array
 	                         * is malloc'ed): inputs no output may land on */
 	size_t configs_n;
@@ -89,7 +104,7 @@ struct run_options {
 	/* cli's bookkeeping */
 	const char *completion; /* --completion SHELL (points into argv) */
 	unsigned char given[CONFIG_MAX_OPTIONS]; /* per table row: 0 default, 1 config file,
-	                                          * 2 command line (cli_given()) */
+	                                          * 2 command line (the resolve step's) */
 };
 
 /*

@@ -158,6 +158,16 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
  */
 void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
 
+/*
+ * With s->watch set, both orders ask it every few thousand boids; when it
+ * says stop, the pass ends there and s->stopped is set.  flock_undo() then
+ * puts back the state the step started from (sequential: the boids that
+ * had their turn from s->undo and nvx..., the others from their copies;
+ * synchronous: everybody from the copies), whatever the model did after
+ * the pass, and clears s->stopped.
+ */
+void flock_undo(struct sim *s);
+
 /* ------------------------------------------------------ neighbour walk */
 
 /*
@@ -261,6 +271,59 @@ FLOCK_INLINE int flock_cands_next(struct flock_cands *it, uint32_t *k)
 			return 0;
 		it->e = it->eschead[it->c++];
 	}
+}
+
+/*
+ * The neighbours of a point within the pass's reach, one at a time: what
+ * every model's rules loop over (flock_cands filtered by distance).  Each
+ * comes as a struct flock_near: where it is and how far, so a rule reads
+ * only its own sums.  The boid itself is among them (nb.k == s->gpos[b]),
+ * at distance 0.  Use:
+ *
+ *     struct flock_nbrs it;
+ *     flock_near_begin(&it, f, x, y, z, d3);
+ *     for (struct flock_near nb; flock_near_next(&it, &nb);) ...
+ */
+struct flock_near {
+	uint32_t k;             /* its grid-ordered copy: flock_copy_vel(s, k, d3), s->grid.items[k] */
+	struct flock_vec q;     /* its position */
+	double dx, dy, dz;      /* q minus the point (dz 0 in a plane) */
+	double d2;              /* squared distance, at most f->reach2 */
+};
+
+struct flock_nbrs {
+	struct flock_cands it;
+	const struct sim *s;
+	double x, y, z;         /* the point */
+	double reach2;
+	int d3;                 /* in a box: a constant where the caller's is */
+};
+
+FLOCK_INLINE void flock_near_begin(struct flock_nbrs *n, const struct flock_pass *f, double x, double y,
+                                   double z, int d3)
+{
+	flock_cands_begin(&n->it, f, x, y, z);
+	n->s = f->s;
+	n->x = x, n->y = y, n->z = z;
+	n->reach2 = f->reach2;
+	n->d3 = d3;
+}
+
+/* The next neighbour within reach into *nb: 1, or 0 when there is none left. */
+FLOCK_INLINE int flock_near_next(struct flock_nbrs *n, struct flock_near *nb)
+{
+	for (uint32_t k; flock_cands_next(&n->it, &k);) {
+		struct flock_vec q = flock_copy_at(n->s, k, n->d3);
+		double dx = q.x - n->x, dy = q.y - n->y, dz = n->d3 ? q.z - n->z : 0;
+		double d2 = dx * dx + dy * dy;
+		if (n->d3)
+			d2 += dz * dz;
+		if (!(d2 <= n->reach2))
+			continue;
+		*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
+		return 1;
+	}
+	return 0;
 }
 
 /* --------------------------------------------------------------- edges */

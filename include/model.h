@@ -58,10 +58,30 @@ struct boids_model {
 	 * Returns 0 or -ENOMEM (grid growth). */
 	int (*step)(struct sim *s);
 
+	/* A program stepping in real time (canvas: 60 steps a second): the
+	 * seconds one step stands for; the command line then makes a frame
+	 * round(1 / (step_seconds x fps)) steps unless --substeps is given.
+	 * NULL: one step a frame. */
+	double (*step_seconds)(const struct sim_params *p);
+
 	/* --show-ranges: the radii of its nearest rule (separation) and its
 	 * farthest (cohesion), in pixels. */
 	void (*ranges)(const struct sim_params *p, double *near, double *far);
 };
+
+/*
+ * The models, in --list-models order, the first the default: X(name, ID)
+ * each, name its -m NAME (its file src/models/name.c defines
+ * `const struct boids_model name_model`), ID what code that loops over the
+ * models calls it (tests/model_names.h: an enum of them).  Adding a model
+ * is its file plus its line here.
+ */
+#define MODEL_LIST(X)              \
+	X(harden, HARDEN)          \
+	X(processing, PROCESSING)  \
+	X(steering, STEERING)      \
+	X(canvas, CANVAS)          \
+	X(opengl, OPENGL)
 
 /*
  * Every model, NULL-terminated, in --list-models order; the first is the

@@ -27,6 +27,7 @@
 #include "metrics.h"
 #include "outfile.h"
 #include "sim.h"
+#include "trajout.h"
 #include "video.h"
 
 enum outputs_kind {
@@ -46,7 +47,7 @@ struct outputs {
 	struct video *video;         /* the encoder, once open (video kinds) */
 	/* private */
 	struct outfile video_file;   /* temporary file behind a video */
-	struct outfile traj_file;
+	struct trajout *traj;        /* the --trajectory file and its writer thread */
 	struct outfile metrics_file;
 	int png_lock;                /* outfile_lock() of the PNG pattern, or -1 */
 	char png_key[4096];          /* what is locked: the pattern spelt canonically

@@ -43,9 +43,9 @@ struct pipeline_threads {
  *   simulation  --threads N, or one per online core (auto); at least 1;
  *   drawing     the same count, at most PIPELINE_DRAW_MAX (64: beyond it the
  *               single encoding thread is the bottleneck anyway);
- *   encoder     --encoder-threads N (default 4, 1..64), or 0 for auto: the
- *               encoder's choice (FFmpeg's "auto", one per core, so the
- *               bytes depend on the machine).
+ *   encoder     --encoder-threads N (1..64; by default video_options_default()'s
+ *               count), or 0 for auto: the encoder's choice (FFmpeg's "auto",
+ *               one per core, so the bytes depend on the machine).
  * None of them changes what is written, except encoder auto.
  */
 void pipeline_threads(const struct config *c, struct pipeline_threads *t);
@@ -78,6 +78,8 @@ struct pipeline {
 	long hist_next;              /* ring slot the next frame goes to */
 	pthread_mutex_t fail_lock;
 	int failed;                  /* an exit status once a stage failed */
+	struct progress *bar;        /* shows a step in progress; NULL: nothing shown */
+	long stepping;               /* frames before the one being stepped */
 };
 
 /*
@@ -95,8 +97,19 @@ int pipeline_init(struct pipeline *p, const struct config *c, struct sim *sim,
  */
 int pipeline_use_video(struct pipeline *p, struct video *v);
 
-/* Steps the flock n times (--warmup), fewer after a signal.  Returns an exit status. */
+/*
+ * Steps the flock n times (--warmup, --substeps).  A stop signal ends it
+ * between steps or inside one (which is then undone: the flock is left as
+ * its last whole step made it).  Returns 0 when all n were made, 128 +
+ * the signal when a signal stopped it, or 1 after a failure (reported).
+ */
 int pipeline_step(struct pipeline *p, long n);
+
+/*
+ * Has bar show each step of the flock moving (the fraction of its boids
+ * done), from the start of the next pipeline_step().  bar may be NULL.
+ */
+void pipeline_show_steps(struct pipeline *p, struct progress *bar);
 
 /*
  * Runs every frame, updating bar as frames come through in order.  Returns

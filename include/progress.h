@@ -9,6 +9,7 @@
 #ifndef BOIDS_PROGRESS_H
 #define BOIDS_PROGRESS_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 enum progress_mode {
@@ -26,6 +27,8 @@ struct progress {
 	double start;           /* monotonic seconds at progress_start */
 	double drawn;           /* when it was last written; < 0: never */
 	long last;              /* frames reported by the last line */
+	int last_step;          /* per mille of a step the last in-step line gave */
+	pthread_mutex_t lock;   /* one writer at a time: steps report from their threads */
 };
 
 /* Monotonic time in seconds. */
@@ -40,6 +43,14 @@ void progress_start(struct progress *p, FILE *f, enum progress_mode mode, long t
 
 /* Reports `done` frames finished; writes when due, and always at the end. */
 void progress_update(struct progress *p, long done);
+
+/*
+ * Reports a step in progress: `done` frames finished, `fraction` (0..1) of
+ * the step that makes the next one.  Written when due, like the others
+ * ("frame 4 37% stepped"; JSON adds "step"), so a long step shows it moves.
+ * Any thread may call it; it never waits for another's report.
+ */
+void progress_step(struct progress *p, long done, double fraction);
 
 /* Clears the bar so the next line starts clean (other modes: nothing). */
 void progress_end(struct progress *p);

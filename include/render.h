@@ -145,9 +145,10 @@ struct render_params {
 	                             * (default: the picture's size, depth the smaller side) */
 	struct camera_setup camera; /* where the camera stands and looks (front, fov 50) */
 	double fog;                 /* the flock's far side's colour this far toward the
-	                             * background [0..1] (0.6); 0: no fog */
-	int box_edges;              /* draw the box's 12 edges, the far ones fainter (no) */
-	int ground;                 /* draw a grid on the box's floor, y = H (no) */
+	                             * background [0..1]; 0: no fog */
+	int box_edges;              /* draw the box's 12 edges, the far ones fainter */
+	int ground;                 /* draw a grid on the box's floor, y = H */
+	int ground_cells;           /* that grid's cells along the floor's longer side, >= 1 */
 };
 
 /*
@@ -174,11 +175,10 @@ struct render_view {
 
 struct renderer;
 
-/* Fills p with the defaults (#003366, LightGreen, white, filled curve of the
- * listing's outline, Cairo's pixel grid, good AA, flat background, predators
- * as big as boids, no obstacles, exact drawing; in 3D a box the picture's
- * size and as deep as its smaller side, the front camera, fog 0.6, no box
- * edges, no ground). */
+/* Fills p with the defaults for a width x height picture: each written once,
+ * in render_params_default() (src/render.c), which the command line's
+ * --help, --print-config and the man page show (in 3D: a box the picture's
+ * size and as deep as its smaller side, the front camera, no obstacles). */
 void render_params_default(struct render_params *p, int width, int height);
 
 /* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */

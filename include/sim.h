@@ -9,6 +9,7 @@
  *
  * Lifecycle: sim_params_default() -> sim_init() -> sim_randomize() or fill
  * x/y/vx/vy yourself -> sim_step() as often as needed -> sim_release().
+ * sim_watch() lets a caller stop a long step in its middle.
  * This module knows the models only through the registry; it knows nothing
  * of drawing, files or encoders, and it never prints.
  */
@@ -53,12 +54,34 @@ void sim_randomize(struct sim *s, uint64_t seed);
 
 /*
  * Advances one step of the model p.model, then keeps the state within
- * +-SIM_STATE_MAX (NaN becomes 0).  Returns 0 or -ENOMEM (grid growth).
+ * +-SIM_STATE_MAX (NaN becomes 0).  Returns 0, -ENOMEM (grid growth) or
+ * -EINTR (stopped by the watch, below: nothing changed).
  * Any start state works for every model (the canvas model renormalizes
  * every velocity in its first step); sim_randomize() gives each model its
  * program's.
  */
 int sim_step(struct sim *s);
+
+/*
+ * Has every later sim_step() call watch(arg, done) every few thousand
+ * boids, done being the boids finished in the step so far, from whichever
+ * thread works on them (several at once in a parallel pass, so it must be
+ * thread-safe); watch NULL stops that.  When it returns nonzero the step
+ * stops there and is undone: sim_step() returns -EINTR and the state is
+ * the previous step's, bit for bit (never half a step).  A sequential
+ * flock with a watch keeps its positions before the step (2 or 3 doubles a
+ * boid more).
+ */
+void sim_watch(struct sim *s, int (*watch)(void *arg, size_t done), void *arg);
+
+/*
+ * The neighbours a boid has on average when n boids are spread evenly over
+ * the field of p (w x h, or w x h x d in a box): the others inside the
+ * larger of the model's two radii (its entry's ranges()), at most n - 1.
+ * What a step costs grows with it: at thousands, a step of a large flock
+ * takes seconds or minutes.
+ */
+double sim_neighbours(const struct sim_params *p, size_t n);
 
 /*
  * The target the next sim_step() steers toward, in pixels, for drawing:

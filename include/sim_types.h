@@ -51,12 +51,16 @@ struct sim_obstacle {
 	double z;               /* centre's depth, pixels (3D only: a sphere; 2D ignores it) */
 };
 
-struct sim_params {
-	double width, height;   /* field size in pixels, > 0 */
-	int dims;               /* 2: a plane; 3: a box of width x height x depth (2) */
-	double depth;           /* the box's third side, pixels, > 0 (3D only; by default
-	                         * the smaller of width and height) */
-	size_t predators;       /* boids 0 .. predators-1 are predators */
+/*
+ * Each model's own parameters, a struct each inside struct sim_params
+ * (p.steer.max_speed): a model's file reads its own and, where it says so,
+ * the shared ones.  The defaults are the models' params_default() alone
+ * (src/models/NAME.c); docs/MODEL.md documents them, checked against the
+ * binary by a test.  Ranges: the option table's.
+ */
+
+/* The C# article's rules (harden).  Velocities in px/step. */
+struct sim_harden {
 	double flock_radius;    /* cohesion: steer to the neighbours' centre */
 	double flock_weight;
 	double align_radius;    /* alignment: match the neighbours' velocity */
@@ -69,6 +73,83 @@ struct sim_params {
 	double max_speed;
 	double wall_pad;        /* bounce: margin width, pixels */
 	double wall_turn;       /* bounce: velocity change per step inside it */
+};
+
+/* Processing (Kakehi's article).  Velocities in px/step. */
+struct sim_processing {
+	double cohesion_radius;   /* neighbours at distance <= R, px */
+	double separation_radius; /* px */
+	double alignment_radius;  /* px */
+	double cohesion_weight;   /* times the unit vector to their centre */
+	double separation_weight; /* times the unit 1/d push */
+	double alignment_weight;  /* times their unit summed velocity */
+	double max_force;         /* limit of the acceleration, px/step^2; 0: none */
+	double max_speed;         /* limit of the velocity, px/step; 0: none */
+	enum sim_separation separation; /* the listing's unit push or 1/d */
+	int limit_components;     /* 1: clamp x and y each (the sketch), 0: the length */
+	double jitter;            /* uniform noise in [-J, J] per component, px/step^2 */
+};
+
+/* Steering (the Unity program), scaled at `unit` px per Unity unit.  px/step. */
+struct sim_steering {
+	double radius;            /* neighbours at distance < R, px */
+	double unit;              /* pixels per Unity unit: the start box, Unity's epsilons */
+	double cohesion_steps;    /* divide the offset to their centre by S */
+	double separation_steps;  /* divide every separation term by S */
+	double socialize_weight;  /* alone: unit offset to the others' centre x W, px/step */
+	double cohesion_weight;   /* then multiply by W */
+	double separation_weight; /* sum of unit/d^2 times W, px^3/step */
+	double alignment_weight;  /* unit velocity difference times W, px/step */
+	double seek_weight;       /* desired speed toward the target, px/step; < 1e-4 off */
+	double arrival_radius;    /* slowing distance, px; < 1e-4 off */
+	double arrival_speed;     /* top arrival speed, px/step */
+	double max_speed;         /* velocity limit, px/step */
+	double max_turn;          /* rotation limit, degrees per step */
+	int steady_turn;          /* 1: turns over 150 degrees go toward +angle, not the short way */
+	double v0x, v0y;          /* InitialVelocity of every boid, px/step */
+	double v0z;               /* its z in a box, px/step */
+};
+
+/* Canvas (Therrien's TypeScript article).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
+struct sim_canvas {
+	double visual_range;        /* sees others at distance < R, px */
+	double cohesion_resistance; /* offset to their centre divided by K */
+	double separation_distance; /* pushed by others closer than D, px */
+	double alignment_eagerness; /* times (unit mean velocity x speed - v) */
+	double speed;               /* constant speed, px/s */
+	double dt;                  /* time step, s */
+};
+
+/* OpenGL version of the C# program (swharden/Csharp-Data-Visualization,
+ * dev/old/drawing/boids2).  Its velocity v moves a boid by v x step per
+ * step; s->vx holds px/step = v x step, as in every model. */
+struct sim_opengl {
+	double flock_radius;      /* cohesion: others at distance < R, px */
+	double flock_weight;      /* times the offset to their centre */
+	double predator_sight;    /* a predator's cohesion radius is this times R */
+	double avoid_radius;      /* separation: closer than R, px */
+	double avoid_weight;      /* times offset x closeness */
+	int avoid_all;            /* 1: avoid every boid; 0: only its own kind */
+	double align_radius;      /* alignment: others at distance < R, px */
+	double align_weight;      /* times the velocity difference */
+	double flee_radius;       /* flee predators closer than R, px */
+	double flee_weight;       /* times the offset, not scaled by closeness */
+	double wall_pad;          /* walls: margin, px */
+	double wall_turn;         /* walls: velocity change per step inside it */
+	double speed_min;         /* target speeds drawn in [min, max) at the start */
+	double speed_max;
+	double predator_boost;    /* added to a predator's target speed */
+	double speed_ease;        /* fraction of the way to the target speed per step */
+	double step;              /* the speed slider: a step moves v x step */
+};
+
+struct sim_params {
+	double width, height;   /* field size in pixels, > 0 */
+	int dims;               /* 2: a plane; 3: a box of width x height x depth */
+	double depth;           /* the box's third side, pixels, > 0 (3D only; by default
+	                         * the smaller of width and height) */
+	size_t predators;       /* boids 0 .. predators-1 are predators */
+	struct sim_harden harden; /* harden's rules (steering's walls and the metrics' radius too) */
 	unsigned edges;         /* enum sim_edges bits (harden, steering; see MODEL.md) */
 	enum sim_update update;
 	enum sim_search search;
@@ -80,86 +161,32 @@ struct sim_params {
 	 * inside the circle is put back on it and bounces off (docs/MODEL.md,
 	 * "Obstacles").  No obstacles: every model is exactly as without. */
 	const struct sim_obstacle *obstacles; /* borrowed, must outlive the sim; NULL if none */
-	size_t obstacles_n;     /* number of obstacles (0) */
-	double obstacle_margin; /* push starts this far outside the circle, px (30) [0..] */
-	double obstacle_weight; /* push per px of depth, px/step per px (0.2) [0..] */
+	size_t obstacles_n;     /* number of obstacles */
+	double obstacle_margin; /* push starts this far outside the circle, px */
+	double obstacle_weight; /* push per px of depth, px/step per px */
 
 	/* Target, steering model only.  Lissajous position at step t, with
 	 * th = 2 pi t / target_period:
 	 *   x = W/2 + target_amp_x W cos(target_freq_x th)
 	 *   y = H/2 + target_amp_y H sin(target_freq_y th)
 	 *   z = D/2 + target_amp_z D sin(target_freq_z th)   (3D)            */
-	enum sim_target_mode target_mode; /* (SIM_TARGET_LISSAJOUS) */
-	double target_x, target_y;   /* fixed target, px (W/2, H/2) any value */
-	double target_z;        /* fixed target's depth, px (D/2) any value (3D) */
-	double target_amp_x;    /* Lissajous amplitude, fraction of W (0.3) [0..0.5] */
-	double target_amp_y;    /* Lissajous amplitude, fraction of H (0.3) [0..0.5] */
-	double target_freq_x;   /* cycles of x per period (3) [0..] */
-	double target_freq_y;   /* cycles of y per period (2) [0..] */
-	double target_amp_z;    /* Lissajous amplitude, fraction of D (0.3) [0..0.5] (3D) */
-	double target_freq_z;   /* cycles of z per period (1) [0..] (3D) */
-	double target_period;   /* steps per period (1200) (0..] */
+	enum sim_target_mode target_mode;
+	double target_x, target_y;   /* fixed target, px (default: the centre) */
+	double target_z;        /* fixed target's depth, px (3D; default: halfway in) */
+	double target_amp_x;    /* Lissajous amplitude, fraction of W */
+	double target_amp_y;    /* Lissajous amplitude, fraction of H */
+	double target_freq_x;   /* cycles of x per period */
+	double target_freq_y;   /* cycles of y per period */
+	double target_amp_z;    /* Lissajous amplitude, fraction of D (3D) */
+	double target_freq_z;   /* cycles of z per period (3D) */
+	double target_period;   /* steps per period */
 
-	/* Processing (Kakehi's article).  Velocities in px/step. */
-	double proc_cohesion_radius;   /* neighbours at distance <= R, px (40) (0..] */
-	double proc_separation_radius; /* px (10) (0..] */
-	double proc_alignment_radius;  /* px (40) (0..] */
-	double proc_cohesion_weight;   /* times the unit vector to their centre (0.5) any */
-	double proc_separation_weight; /* times the unit 1/d push (4) any */
-	double proc_alignment_weight;  /* times their unit summed velocity (4) any */
-	double proc_max_force;  /* limit of the acceleration, px/step^2; 0: none (0) [0..] */
-	double proc_max_speed;  /* limit of the velocity, px/step; 0: none (0) [0..] */
-	enum sim_separation proc_separation; /* the listing's unit push or 1/d (SIM_SEP_UNIT) */
-	int proc_limit_components; /* 1: clamp x and y each (the sketch), 0: the length (0) */
-	double proc_jitter;     /* uniform noise in [-J, J] per component, px/step^2 (0) [0..] */
-	uint64_t noise_seed;    /* seed of that noise; set it to the flock's --seed (0) */
-
-	/* Steering (the Unity program), scaled at 25 px per Unity unit.  px/step. */
-	double steer_radius;    /* neighbours at distance < R, px (20 = 0.8 u) (0..] */
-	double steer_unit;      /* pixels per Unity unit (25): the start box, Unity's epsilons */
-	double steer_cohesion_steps;  /* divide the offset to their centre by S (100) [1..] */
-	double steer_separation_steps; /* divide every separation term by S (1) [1..] */
-	double steer_socialize_weight; /* alone: unit offset to the others' centre x W, px/step (0) any */
-	double steer_cohesion_weight; /* then multiply by W (0.05) any */
-	double steer_separation_weight; /* sum of unit/d^2 times W, px^3/step (156.25) any */
-	double steer_alignment_weight;  /* unit velocity difference times W, px/step (0.25) any */
-	double steer_seek_weight;    /* desired speed toward the target, px/step; < 1e-4 off (0) */
-	double steer_arrival_radius; /* slowing distance, px (50 = 2 u); < 1e-4 off (50) [0..] */
-	double steer_arrival_speed;  /* top arrival speed, px/step (5 = 0.2 u) [0..] */
-	double steer_max_speed;      /* velocity limit, px/step (3.75 = 0.15 u) (0..] */
-	double steer_max_turn;       /* rotation limit, degrees per step (6.4) (0..180] */
-	int steer_steady_turn;  /* 1: turns over 150 degrees go toward +angle, not the short way (0) */
-	double steer_v0x, steer_v0y; /* InitialVelocity of every boid, px/step (0, 0) */
-	double steer_v0z;       /* its z in a box, px/step (0) */
-
-	/* Canvas (Therrien's TypeScript article).  Speeds in px/s; s->vx holds px/step = px/s x dt. */
-	double canvas_visual_range;  /* sees others at distance < R, px (50) (0..] */
-	double canvas_cohesion_resistance; /* offset to their centre divided by K (10) (0..] */
-	double canvas_separation_distance; /* pushed by others closer than D, px (15) [0..] */
-	double canvas_alignment_eagerness; /* times (unit mean velocity x speed - v) (0.05) any */
-	double canvas_speed;         /* constant speed, px/s (100) (0..] */
-	double canvas_dt;            /* time step, s (1/60) (0..] */
-
-	/* OpenGL version of the C# program (swharden/Csharp-Data-Visualization,
-	 * dev/old/drawing/boids2).  Its velocity v moves a boid by v x gl_step
-	 * per step; s->vx holds px/step = v x gl_step, as in every model. */
-	double gl_flock_radius;      /* cohesion: others at distance < R, px (100) (0..] */
-	double gl_flock_weight;      /* times the offset to their centre (0.0005) any */
-	double gl_predator_sight;    /* a predator's cohesion radius is this times R (2) [0..] */
-	double gl_avoid_radius;      /* separation: closer than R, px (20) (0..] */
-	double gl_avoid_weight;      /* times offset x closeness (0.005) any */
-	int gl_avoid_all;            /* 1: avoid every boid; 0: only its own kind (0) */
-	double gl_align_radius;      /* alignment: others at distance < R, px (100) (0..] */
-	double gl_align_weight;      /* times the velocity difference (0.03) any */
-	double gl_flee_radius;       /* flee predators closer than R, px (100) (0..] */
-	double gl_flee_weight;       /* times the offset, not scaled by closeness (0.002) any */
-	double gl_wall_pad;          /* walls: margin, px (100) [0..] */
-	double gl_wall_turn;         /* walls: velocity change per step inside it (0.1) [0..] */
-	double gl_speed_min;         /* target speeds drawn in [min, max) at the start (0.5) [0..] */
-	double gl_speed_max;         /* (1.5) [min..] */
-	double gl_predator_boost;    /* added to a predator's target speed (0.5) any */
-	double gl_speed_ease;        /* fraction of the way to the target speed per step (0.1) [0..1] */
-	double gl_step;              /* the speed slider: a step moves v x gl_step (2) (0..] */
+	/* Each model's own parameters, filled by its params_default() (src/models/) */
+	struct sim_processing proc;
+	struct sim_steering steer;
+	struct sim_canvas canvas;
+	struct sim_opengl gl;
+	uint64_t noise_seed;    /* seed of processing's jitter; set it to the flock's --seed */
 };
 
 /* A boid's state copied into grid order, in 3D: one record a boid, so that
@@ -202,6 +229,16 @@ struct sim {
 	struct grid grid;
 	struct pool *pool;      /* borrowed, may be NULL */
 	const struct boids_model *state_of; /* the model that allocated state */
+	/* Asked every few thousand boids inside a step (NULL: never), with the
+	 * boids done so far in it, from any thread of the step (several at once
+	 * in a parallel pass): nonzero stops the step, which sim_step() then
+	 * undoes.  Set with sim_watch(). */
+	int (*watch)(void *arg, size_t done);
+	void *watch_arg;
+	int stopped;            /* the watch stopped this step's pass */
+	size_t stopped_at;      /* sequential: boids [0, stopped_at) had their turn */
+	double *undo;           /* sequential with a watch: positions before the step,
+	                         * n each of x, y (and z); the velocities go to nvx... */
 };
 
 #endif

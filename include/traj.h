@@ -7,12 +7,18 @@
  *   frame,id,x,y,vx,vy,z,vz         a 3D flock (--dims 3): the 2D columns
  *   0,0,<x>,<y>,<vx>,<vy>,<z>,<vz>  keep their places, depth comes last
  *
- * Numbers are written with %.17g so they read back to the same double.
- * traj_load() reads either form back (the header says which) and keeps the
- * last frame in it, which is how --init continues a run or sets up an exact
- * scene.  It also reads what a user or a script writes: a UTF-8 byte-order
- * mark, the columns in any order (x,y,z,vx,vy,vz), columns it does not know
- * (pandas' unnamed index) ignored, frame and id optional.
+ *   frame,id,x,y,vx,vy[,z,vz],predator   with the opt-in predator column
+ *                                         (--trajectory-predator): 1 or 0
+ *
+ * Numbers are written as printf's %.17g (through fmtnum.h, the same text
+ * faster) so they read back to the same double.  traj_load() reads every
+ * form back (the header says which) and keeps the last frame in it (or, with
+ * traj_load_frame(), a given one), which is how --init continues a run or
+ * sets up an exact scene.  It also reads what a user or a script writes: a
+ * UTF-8 byte-order mark, the columns in any order (x,y,z,vx,vy,vz), columns
+ * it does not know (pandas' unnamed index) ignored, frame, id and predator
+ * optional.  The stream may be a zfile.h stream (.csv.gz, .csv.zst); HDF5
+ * files are traj_h5.h's.
  */
 #ifndef BOIDS_TRAJ_H
 #define BOIDS_TRAJ_H
@@ -39,11 +45,21 @@ struct traj_cols {
  */
 int traj_write_header(FILE *f, int dims);
 
+/* The same, ending with the predator column when predator_col is set. */
+int traj_write_header_cols(FILE *f, int dims, int predator_col);
+
 /*
- * Writes frame `frame`: the z and vz columns when c->z is set (the header
- * must then have been written with dims 3).  Returns 0 or the stream's -errno.
+ * Writes frame `frame` (>= 0): the z and vz columns when c->z is set (the
+ * header must then have been written with dims 3).  Returns 0 or the
+ * stream's -errno.
  */
 int traj_write_frame(FILE *f, long frame, const struct traj_cols *c);
+
+/*
+ * The same with the predator column when predators >= 0 (boids
+ * 0..predators-1 are flagged 1; the header must have the column).
+ */
+int traj_write_frame_cols(FILE *f, long frame, const struct traj_cols *c, long predators);
 
 /* The last frame of a trajectory file. */
 struct traj_state {
@@ -52,6 +68,7 @@ struct traj_state {
 	int dims;        /* 2, or 3 when the file has the z and vz columns */
 	double *x, *y, *vx, *vy; /* one block, freed by traj_state_release */
 	double *z, *vz;  /* in that block for a 3D file; NULL for a 2D one */
+	long predators;  /* the file's predators (boids 0..predators-1), -1 when it does not say */
 };
 
 /* Where and why a load failed, for the caller's message. */
@@ -74,6 +91,13 @@ struct traj_error {
  * takes a failed read for the end of the file.
  */
 int traj_load(FILE *f, struct traj_state *out, struct traj_error *err);
+
+/*
+ * The same for frame `want` (its frame number; -1: the last): the rows
+ * before it are checked as above, reading stops after it; -EINVAL when the
+ * file has no such frame.  A predator column must flag the first boids.
+ */
+int traj_load_frame(FILE *f, long want, struct traj_state *out, struct traj_error *err);
 
 /* Frees what traj_load() allocated. */
 void traj_state_release(struct traj_state *st);

@@ -32,7 +32,7 @@
  * Reproducible: the same frames and options give the same bytes, run after
  * run (bit-exact muxer and encoder flags, no dates, no random UIDs).  With
  * threads = 0 the x264 and libvpx output depends on the machine's core count
- * (as with ffmpeg); set threads to fix it across machines.
+ * (as with ffmpeg); the default is a fixed count: the same bytes on every machine.
  *
  * Lifecycle (FFmpeg's doc/examples/mux.c): video_check() before any work,
  * video_open() -> video_write_frame() per frame -> video_close(), then
@@ -84,6 +84,7 @@ static inline void video_options_default(struct video_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->crf = -1;
+	o->threads = 4; /* the same bytes on every machine (0, auto, depends on its cores) */
 }
 
 /* Is this a name video_open() takes ("-" included)?  1 or 0. */

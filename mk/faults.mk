@@ -9,7 +9,7 @@
 # Included at the end of the Makefile; `make check` runs it too.
 
 FAULTS_BUILD = build-faults
-FAULT_KINDS ?= mp4 png y4m gif traj metrics summary config init traj3d metrics3d init3d
+FAULT_KINDS ?= mp4 png y4m gif traj metrics summary config init traj3d metrics3d init3d trajgz trajzst trajh5
 FAULT_WRAP = $(foreach f,malloc calloc realloc strdup strndup fopen fdopen \
 	fwrite fputs fputc fprintf vfprintf fflush fclose fsync rename link close,-Wl,--wrap=$(f))
 

@@ -50,8 +50,8 @@ FUZZ_LIBS   = $(shell pkg-config --libs $(FUZZ_PKGS)) -lm -pthread
 # video_options_default is inline in video.h): sim.c and the renderer's
 # files are linked, with Cairo, but only those setters run; they are not
 # instrumented (below).
-FUZZ_DEFAULTS = src/sim.c src/render.c src/backdrop.c src/raster.c src/bands.c src/render3d.c src/points.c src/camera.c
-FUZZ_SRCS   = src/cli.c src/options.c src/resolve.c src/cli_print.c src/color.c src/framename.c src/lineread.c src/traj.c tests/fuzz/targets.c \
+FUZZ_DEFAULTS = src/sim.c src/render.c src/outline.c src/decor.c src/backdrop.c src/raster.c src/bands.c src/render3d.c src/points.c src/camera.c
+FUZZ_SRCS   = src/cli.c src/values.c src/options.c src/resolve.c src/cli_print.c src/color.c src/framename.c src/lineread.c src/grow.c src/traj.c src/fmtnum.c tests/fuzz/targets.c \
               $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c $(FUZZ_DEFAULTS)
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_PKGS   = cairo
@@ -89,15 +89,15 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_main.c tests/fuzz/targets.h $(FUZZ_OBJS) |
 # Dictionaries for the mutator, scraped from the sources so that they follow
 # the option and colour tables and the model registry (-m's names).
 FUZZ_CHOICES = grep -o '_names\[\] = {[^}]*}' src/options.c | grep -o '"[a-z]*"'; \
-	sed -n 's/^[[:space:]]*X(\([a-z0-9]*\)).*/"\1"/p' src/models/registry.c
-$(FUZZ_BUILD)/dict/cli.dict: src/options.c src/models/registry.c
+	sed -n 's/^[[:space:]]*X(\([a-z0-9]*\),.*/"\1"/p' include/model.h
+$(FUZZ_BUILD)/dict/cli.dict: src/options.c src/options.def include/model.h
 	@mkdir -p $(dir $@)
-	$(Q){ sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/"--\1"/p' src/options.c; \
-	  sed -n "s/^[[:space:]]*{ \"[a-z0-9-]*\", '\\(.\\)'.*/\"-\\1\"/p" src/options.c; $(FUZZ_CHOICES); \
+	$(Q){ sed -n 's/^OPT([A-Z0-9_]*, "\([a-z0-9-]*\)", .*/"--\1"/p' src/options.def; \
+	  sed -n "s/^OPT([A-Z0-9_]*, \"[a-z0-9-]*\", '\\(.\\)'.*/\"-\\1\"/p" src/options.def; $(FUZZ_CHOICES); \
 	  printf '"%s"\n' '\x00' = auto yes 640x360 '\x23fff' f_%05d.png 1e300 nan 1,2,3; } | sort -u >$@
-$(FUZZ_BUILD)/dict/config.dict: src/options.c src/models/registry.c
+$(FUZZ_BUILD)/dict/config.dict: src/options.c src/options.def include/model.h
 	@mkdir -p $(dir $@)
-	$(Q){ sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", .*/"\1 = "/p' src/options.c; $(FUZZ_CHOICES); \
+	$(Q){ sed -n 's/^OPT([A-Z0-9_]*, "\([a-z0-9-]*\)", .*/"\1 = "/p' src/options.def; $(FUZZ_CHOICES); \
 	  printf '"%s"\n' '\x0a' '\x0d\x0a' '\x00' '\x09' '\x23' ';' '[' '\x22' '\x5c' '\x5cn' '\x5c\x22' \
 	    yes no auto 1e300 nan 1,2,3; } | sort -u >$@
 $(FUZZ_BUILD)/dict/color.dict: src/color.c

@@ -25,6 +25,9 @@
 #      target >= 50 million boids a second on 2 cores)
 #   8. encoders at 1920x1080: CPU, size and SSIM of x264 presets, x265, VP9
 #      and SVT-AV1 against the MP4 default, on the same frames
+#   8. trajectories: 100,000 boids x 50 frames written as HDF5 (target <= 1.25)
+#      and as CSV (target <= 1.6), then float32 + deflate HDF5, zstd and gzip
+#      CSV, each against the simulation alone (--no-render, no file)
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
 # ratio alternating so that a burst of noise hits both; end-to-end ratios
@@ -187,6 +190,19 @@ for mode in exact fast; do
 	printf '  %-44s %7.2f frames/s on 1 thread, %.2f on 2\n' "" \
 		"$(echo "$tf / $last_a" | bc -l)" "$(echo "$tf / $last_b" | bc -l)"
 done
+
+# trajectories: the run writing one / the same run writing none (the writer
+# thread keeps the simulation from waiting for the disk)
+echo
+tn=100000 tfr=50; [ -n "$QUICK" ] && tfr=10
+echo "trajectories of $tn boids x $tfr frames at 16384x9216 (--no-render), against the simulation alone:"
+sim="'$BOIDS' -q -y --no-render -n $tn -s 16384x9216 -f $tfr"
+ratio "HDF5 (.h5, float64)" 1.25 "$sim --trajectory out/t.h5" "$sim"
+ratio "CSV (.csv)" 1.6 "$sim --trajectory out/t.csv" "$sim"
+ratio "HDF5, float32, shuffle + deflate 1" - \
+	"$sim --trajectory out/t.h5 --trajectory-precision single --trajectory-compress 1" "$sim"
+ratio "zstd CSV (.csv.zst, level 3)" - "$sim --trajectory out/t.csv.zst" "$sim"
+ratio "gzip CSV (.csv.gz, level 1)" - "$sim --trajectory out/t.csv.gz --trajectory-compress 1" "$sim"
 
 # encoders side by side: ffmpeg's command line on the same y4m, each against the MP4 default
 echo

@@ -1,30 +1,44 @@
 #!/bin/sh
-# Regenerates the pictures in docs/ from the program itself (never by hand):
-#   docs/frame.png         a frame of the default flock, for the README
-#   docs/model-NAME.png    a thumbnail of each model from its defaults
-#   docs/look-harden-windows.png  the C# program's window (--look original)
-#   docs/frame3d.png       a 3D flock of 400 with the box's edges and floor
-# Usage: scripts/docs-images.sh [path/to/boids]   (default: build/boids)
+# Regenerates the pictures in docs/ from the program itself (never by hand),
+# each by the command the README prints beside it: every `boids ... -o
+# docs/NAME.png` in README.md (the gallery table's last row, the captions
+# under docs/frame.png, docs/look-harden-windows.png and docs/frame3d.png),
+# run as written with -q -y added.  docs/sweep-chart.png is scripts/chart's.
+# Usage: scripts/docs-images.sh [path/to/boids [OUTDIR]]
+#   (default: build/boids, writing into docs/; another OUTDIR gets the same
+#   names, for a test to compare with the committed pictures)
 set -eu
+# paths given are the caller's; the defaults are the checkout's
+here=$(pwd)
 cd "$(dirname "$0")/.."
 BOIDS=${1:-build/boids}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# The default flock after 5 seconds.
-"$BOIDS" -q -y -f 1 --warmup 150 -o "$tmp/frame_%d.png"
-cp "$tmp/frame_0.png" docs/frame.png
-
-# Each model from its defaults alone, after 300 steps (10 seconds), at half size.
-for m in harden processing steering canvas opengl; do
-	# the last of 20 frames, so that opengl's 20-position tails are drawn
-	"$BOIDS" -q -y -m "$m" -f 20 --warmup 281 --scale 0.5 -o "$tmp/$m-%02d.png"
-	cp "$tmp/$m-19.png" "docs/model-$m.png"
+OUT=${2:-docs}
+case $BOIDS in /*|build/boids) ;; */*) BOIDS=$here/$BOIDS ;; esac
+case $OUT in /*) ;; *) [ $# -ge 2 ] && OUT=$here/$OUT ;; esac
+mkdir -p "$OUT"
+cmds=$(grep -o '`boids [^`]* -o docs/[a-z0-9-]*\.png`' README.md | tr -d '`')
+if [ -z "$cmds" ]; then
+	echo "docs-images: no \`boids ... -o docs/NAME.png\` command in README.md" >&2
+	exit 1
+fi
+echo "$cmds" | while IFS= read -r cmd; do
+	case $cmd in
+	*[\'\"\$\;\&\|\<\>\(\)\\]*)
+		echo "docs-images: not a plain command: $cmd" >&2
+		exit 1 ;;
+	esac
+	# shellcheck disable=SC2086 # words of a plain command, split on purpose
+	set -- $cmd
+	shift # boids
+	args=""
+	while [ $# -gt 0 ]; do
+		case $1 in
+		docs/*.png) args="$args $OUT/${1#docs/}" ;;
+		*) args="$args $1" ;;
+		esac
+		shift
+	done
+	# shellcheck disable=SC2086
+	"$BOIDS" -q -y $args
+	echo "docs-images: $cmd"
 done
-# The C# program's first picture, as its window showed it.
-"$BOIDS" -q -y --look original -f 1 -o "$tmp/win-%d.png"
-cp "$tmp/win-0.png" docs/look-harden-windows.png
-# 400 boids of the default model in 3D after 10 seconds, the box's edges and floor drawn.
-"$BOIDS" -q -y --dims 3 -n 400 -f 1 --warmup 300 -o "$tmp/f3d_%d.png"
-cp "$tmp/f3d_0.png" docs/frame3d.png
-echo "docs-images: wrote docs/frame.png, docs/frame3d.png and docs/model-*.png"

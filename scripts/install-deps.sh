@@ -11,7 +11,8 @@
 #   build        compiler, make, pkg-config and the libraries' headers (make, make demo)
 #   test         what the hermetic suite calls: Criterion, ffmpeg, python3, zsh
 #                to check the completion script it parses, groff to format the
-#                manual, python3-yaml to read the CI templates (make test)
+#                manual, python3-yaml to read the CI templates; h5py, h5dump,
+#                gzip and zstd read trajectories back independently (make test)
 #   sweep        scripts/sweep, chart and contact-sheet: GNU parallel, the
 #                ssh client, gnuplot, ImageMagick, python3 and the DejaVu font
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
@@ -23,10 +24,12 @@
 #   all          every purpose above (make check, make deps); also the default
 set -eu
 
-pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscale6 libavfilter8"
+pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscale6 libavfilter8
+	libhdf5-103-1 zlib1g libzstd1"
 pkgs_build="gcc libc6-dev make pkg-config
-	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev"
-pkgs_test="libcriterion-dev ffmpeg python3 zsh groff python3-yaml"
+	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
+	libhdf5-dev zlib1g-dev libzstd-dev"
+pkgs_test="libcriterion-dev ffmpeg python3 zsh groff python3-yaml python3-h5py hdf5-tools zstd gzip"
 pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core"
 pkgs_integration="openssh-server slurm-wlm munge valgrind"
 pkgs_dev="clang libclang-rt-14-dev valgrind"

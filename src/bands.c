@@ -15,22 +15,6 @@
 
 #include "render_int.h"
 
-/* Grows *buf (a pointer to elements of `size` bytes) to hold `want`.  Returns 0 or -ENOMEM. */
-int render_grow(void *buf, size_t *cap, size_t want, size_t size)
-{
-	void **p = buf;
-
-	if (want <= *cap)
-		return 0;
-	want += want / 2;
-	void *q = realloc(*p, want * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = want;
-	return 0;
-}
-
 /*
  * Can boid b be drawn as a mask in bands?  When a mask holds it and it is
  * at most BAND_BOID_MAX pixels across (bigger masks cost more than bands
@@ -81,7 +65,7 @@ static int bands_plan(struct renderer *r, const struct placed *list, size_t n, c
 	struct bands *B = &r->bands;
 	size_t most = 0, entries = 0;
 
-	if (render_grow(&B->mask, &B->mask_cap, n, sizeof(*B->mask)) != 0)
+	if (grow(&B->mask, &B->mask_cap, n, n + n / 2, sizeof(*B->mask)) != 0)
 		return -ENOMEM;
 	double biggest = bands_rows(r, list, n, base);
 	int side = (int)ceil(render_mask_side(r, biggest));
@@ -91,7 +75,8 @@ static int bands_plan(struct renderer *r, const struct placed *list, size_t n, c
 	rows = rows > tall ? rows : tall;
 	B->rows = rows + (rows & 1);
 	int nb = B->nbands = (r->p.height + B->rows - 1) / B->rows;
-	if (render_grow(&B->start, &B->band_cap, 2 * (size_t)nb + 1, sizeof(*B->start)) != 0)
+	size_t starts = 2 * (size_t)nb + 1;
+	if (grow(&B->start, &B->band_cap, starts, starts + starts / 2, sizeof(*B->start)) != 0)
 		return -ENOMEM;
 	size_t *count = B->start;
 	B->held = B->start + nb + 1;
@@ -108,7 +93,7 @@ static int bands_plan(struct renderer *r, const struct placed *list, size_t n, c
 		B->held[mk->band0] += mk->band1 > mk->band0;
 		entries += (size_t)(mk->band1 - mk->band0 + 1);
 	}
-	if (render_grow(&B->list, &B->list_cap, entries, sizeof(*B->list)) != 0)
+	if (grow(&B->list, &B->list_cap, entries, entries + entries / 2, sizeof(*B->list)) != 0)
 		return -ENOMEM;
 	for (int b = 0; b < nb; b++) {
 		most = B->held[b] > most ? B->held[b] : most;
@@ -118,7 +103,7 @@ static int bands_plan(struct renderer *r, const struct placed *list, size_t n, c
 	if (bytes > ARENA_MAX)
 		return -1; /* draw boid after boid rather than hold that much */
 	for (int k = 0; k < 2; k++)
-		if (render_grow(&B->arena[k], &B->arena_cap[k], bytes, 1) != 0)
+		if (grow(&B->arena[k], &B->arena_cap[k], bytes, bytes + bytes / 2, 1) != 0)
 			return -ENOMEM;
 	for (size_t k = 0; k < n; k++) /* count[b] runs from band b's start to its end */
 		for (int b = B->mask[k].band0; b >= 0 && b <= B->mask[k].band1; b++)

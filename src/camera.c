@@ -169,6 +169,43 @@ void camera_place(struct camera *c, const struct camera_setup *s, const double b
 	c->near = c->ref / CAMERA_MAX_SIZE;
 }
 
+void camera_follow(struct camera *c, const struct camera_setup *s, const double *x, const double *y,
+                   const double *z, size_t n)
+{
+	double sum[3] = { 0, 0, 0 }, centre[3];
+	size_t m = 0;
+
+	if (s->mode != CAMERA_ORBIT)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && isfinite(y[i]) && isfinite(z[i]))
+			sum[0] += x[i], sum[1] += y[i], sum[2] += z[i], m++;
+	if (!m)
+		return; /* nothing to follow: the box's view */
+	for (int k = 0; k < 3; k++)
+		centre[k] = sum[k] / (double)m;
+	double far2 = 0, sq = 0; /* the farthest boid's squared distance, and the mean one */
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(x[i]) && isfinite(y[i]) && isfinite(z[i])))
+			continue;
+		double d[3] = { x[i] - centre[0], y[i] - centre[1], z[i] - centre[2] }, d2 = dot(d, d);
+		far2 = fmax(far2, d2);
+		sq += d2;
+	}
+	double radius = fmin(sqrt(far2), CAMERA_FOLLOW_SPREAD * sqrt(sq / (double)m));
+	radius = fmax(radius, CAMERA_FOLLOW_MIN * fmin(c->cu, c->cv));
+	/* a sphere of radius R at distance t fills the half-angle asin(R / t) */
+	double half_w = c->cu * (1 - CAMERA_MARGIN), half_h = c->cv * (1 - CAMERA_MARGIN);
+	double half_angle = atan(fmin(half_w, half_h) / c->focal);
+	double t = fmin(c->ref, radius / sin(half_angle));
+	if (!isfinite(t))
+		return;
+	for (int k = 0; k < 3; k++)
+		c->eye[k] = centre[k] - t * c->fwd[k];
+	c->ref = t;
+	c->near = t / CAMERA_MAX_SIZE;
+}
+
 double camera_depth(const struct camera *c, const double p[3])
 {
 	double q[3] = { p[0] - c->eye[0], p[1] - c->eye[1], p[2] - c->eye[2] };

@@ -140,6 +140,38 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 	}
 }
 
+const char *cli_help(const struct cli_option *o, char *buf, size_t len)
+{
+	if (o->help)
+		return o->help;
+	buf[0] = 0;
+	for (size_t i = 0; o->type == CLI_MODEL && model_names[i]; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", model_names[i]);
+	return buf;
+}
+
+const char *cli_default(const struct cli_option *o, char *buf, size_t len)
+{
+	static struct config d; /* every default, made once */
+	static int made;
+	char err[256];
+
+	if (o->def != CLI_MODULE)
+		return o->def;
+	if (!made && cli_defaults(&d, err, sizeof(err)) != 0)
+		return NULL; /* out of memory */
+	made = 1;
+	cli_format_value(&d, o, buf, len);
+	double v = o->type == CLI_DOUBLE ? *(const double *)(const void *)((const char *)&d + o->offset) : 0;
+	for (int prec = 1; strchr(buf, 'e') && fabs(v) >= 1e-6 && fabs(v) < 1 && prec <= 20; prec++) {
+		char plain[32]; /* plainly, as a user types it */
+		snprintf(plain, sizeof(plain), "%.*f", prec, v);
+		if (strtod(plain, NULL) == v)
+			snprintf(buf, len, "%s", plain);
+	}
+	return buf;
+}
+
 /* Writes a value so that read_config() reads it back unchanged. */
 static void put_config_value(FILE *f, const char *v)
 {
@@ -255,8 +287,10 @@ void cli_print_options_json(FILE *f)
 		fprintf(f, ", \"takes_value\": %s, \"type\": \"%s\", \"config_key\": %s, \"default\": ",
 		        o->type != CLI_FLAG && o->arg ? "true" : "false", type_names[o->type],
 		        o->flags & CLI_NOCONFIG ? "false" : "true");
-		if (o->def)
-			put_json_string(f, o->def);
+		char dbuf[256];
+		const char *def = cli_default(o, dbuf, sizeof(dbuf));
+		if (def)
+			put_json_string(f, def);
 		else
 			fputs("null", f);
 		fputs(", \"choices\": ", f);
@@ -273,7 +307,8 @@ void cli_print_options_json(FILE *f)
 		fputs(", \"group\": ", f);
 		put_json_string(f, o->group);
 		fputs(", \"help\": ", f);
-		put_json_string(f, o->help);
+		char hbuf[256];
+		put_json_string(f, cli_help(o, hbuf, sizeof(hbuf)));
 		fputs(", \"units\": ", f);
 		if (o->units)
 			put_json_string(f, o->units);
@@ -341,12 +376,14 @@ void cli_print_help(FILE *f, int all)
 			fprintf(f, "%s\n%*s", left, COL, "");
 		else
 			fprintf(f, "%-*s", COL, left);
-		bool units = o->units && o->def && strcmp(o->def, "auto") != 0;
-		if (o->def && *o->def && o->type != CLI_FLAG)
-			snprintf(text, sizeof(text), "%s [%s%s%s]", o->help, o->def, units ? " " : "",
+		char dbuf[256], hbuf[256];
+		const char *def = cli_default(o, dbuf, sizeof(dbuf)), *help = cli_help(o, hbuf, sizeof(hbuf));
+		bool units = o->units && def && strcmp(def, "auto") != 0;
+		if (def && *def && o->type != CLI_FLAG)
+			snprintf(text, sizeof(text), "%s [%s%s%s]", help, def, units ? " " : "",
 			         units ? o->units : "");
 		else
-			snprintf(text, sizeof(text), "%s", o->help);
+			snprintf(text, sizeof(text), "%s", help);
 		print_wrapped(f, COL, text);
 	}
 	if (all) { /* each model's article, as --list-models names it */

@@ -102,7 +102,8 @@ static void print_zsh(FILE *f)
 		else
 			fprintf(f, "--%s%s", p->name, eq);
 		fputc('[', f);
-		zsh_text(f, p->help);
+		char hbuf[256];
+		zsh_text(f, cli_help(p, hbuf, sizeof(hbuf)));
 		fputc(']', f);
 		if (takes_value(p)) {
 			fputc(':', f);

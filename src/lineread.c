@@ -6,20 +6,14 @@
 #include <errno.h>
 #include <stdlib.h>
 
-/* Makes room for len + 2 bytes (one more character and the NUL). */
-static int grow(char **buf, size_t *cap, size_t len, size_t max)
+#include "grow.h"
+
+/* Makes room for len + 2 bytes (one more character and the NUL): double, up to max + 2. */
+static int room(char **buf, size_t *cap, size_t len, size_t max)
 {
-	if (len + 2 <= *cap)
-		return 0;
 	size_t n = *cap ? 2 * *cap : 128;
-	if (n > max + 2)
-		n = max + 2;
-	char *p = realloc(*buf, n);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = n;
-	return 0;
+
+	return grow(buf, cap, len + 2, n > max + 2 ? max + 2 : n, 1);
 }
 
 ssize_t lineread_next(FILE *f, char **buf, size_t *cap, size_t max)
@@ -36,7 +30,7 @@ ssize_t lineread_next(FILE *f, char **buf, size_t *cap, size_t max)
 			err = -E2BIG;
 			break;
 		}
-		if ((err = grow(buf, cap, len, max)) != 0)
+		if ((err = room(buf, cap, len, max)) != 0)
 			break;
 		(*buf)[len++] = (char)c;
 	}
@@ -47,7 +41,7 @@ ssize_t lineread_next(FILE *f, char **buf, size_t *cap, size_t max)
 		return err;
 	if (c == EOF && len == 0)
 		return LINEREAD_EOF;
-	if (!*buf && grow(buf, cap, 0, max) != 0)
+	if (!*buf && room(buf, cap, 0, max) != 0)
 		return -ENOMEM;
 	(*buf)[len] = 0;
 	return (ssize_t)len;

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* Largest magnitude accepted: squares and their sums stay finite. */
 #define BIG 1e100
 
@@ -61,15 +63,6 @@ void metrics_ctx_release(struct metrics_ctx *c)
 	metrics_ctx_init(c);
 }
 
-static int grow(void **p, size_t bytes)
-{
-	void *q = realloc(*p, bytes);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	return 0;
-}
-
 /* Room for n boids; the z arrays only for a 3D flock (three), so 2D allocates nothing more. */
 static int reserve(struct metrics_ctx *c, size_t n, int three)
 {
@@ -77,17 +70,17 @@ static int reserve(struct metrics_ctx *c, size_t n, int three)
 
 	/* Each array keeps its old block on failure; a cap only moves when all of its arrays grew. */
 	if (cap > c->cap) {
-		if (grow((void **)&c->px, cap * sizeof(double)) || grow((void **)&c->py, cap * sizeof(double)) ||
-		    grow((void **)&c->nearx, cap * sizeof(double)) || grow((void **)&c->neary, cap * sizeof(double)) ||
-		    grow((void **)&c->linkx, cap * sizeof(double)) || grow((void **)&c->linky, cap * sizeof(double)) ||
-		    grow((void **)&c->parent, cap * sizeof(uint32_t)) ||
-		    grow((void **)&c->size, cap * sizeof(uint32_t)))
+		if (grow_to(&c->px, cap, sizeof(*c->px)) || grow_to(&c->py, cap, sizeof(*c->py)) ||
+		    grow_to(&c->nearx, cap, sizeof(*c->nearx)) || grow_to(&c->neary, cap, sizeof(*c->neary)) ||
+		    grow_to(&c->linkx, cap, sizeof(*c->linkx)) || grow_to(&c->linky, cap, sizeof(*c->linky)) ||
+		    grow_to(&c->parent, cap, sizeof(*c->parent)) ||
+		    grow_to(&c->size, cap, sizeof(*c->size)))
 			return -ENOMEM;
 		c->cap = cap;
 	}
 	if (three && cap > c->zcap) {
-		if (grow((void **)&c->pz, cap * sizeof(double)) || grow((void **)&c->nearz, cap * sizeof(double)) ||
-		    grow((void **)&c->linkz, cap * sizeof(double)))
+		if (grow_to(&c->pz, cap, sizeof(*c->pz)) || grow_to(&c->nearz, cap, sizeof(*c->nearz)) ||
+		    grow_to(&c->linkz, cap, sizeof(*c->linkz)))
 			return -ENOMEM;
 		c->zcap = cap;
 	}

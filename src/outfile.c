@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "signals.h"
+
 /* Directory part of path ("." when none), malloc'ed. */
 static char *dir_of(const char *path)
 {
@@ -182,10 +184,10 @@ static int begin_direct(struct outfile *o, int follow)
 	int fd;
 
 	o->direct = 1;
-	/* a FIFO blocks here until a reader comes; EINTR goes back to the caller */
-	fd = open(o->path, O_WRONLY | O_NOCTTY | (follow ? 0 : O_NOFOLLOW) | O_CLOEXEC);
+	/* a FIFO waits here for a reader; a stop signal ends the wait (-EINTR) */
+	fd = signals_open(o->path, O_WRONLY | O_NOCTTY | (follow ? 0 : O_NOFOLLOW) | O_CLOEXEC, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st) != 0 || !is_special(st.st_mode)) {
 		close(fd); /* replaced by a file since lstat: not ours to write into */
 		return -EEXIST;

@@ -24,6 +24,8 @@
 #include "signals.h"
 #include "summary.h"
 #include "traj.h"
+#include "trajmeta.h"
+#include "trajout.h"
 
 enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
 
@@ -132,7 +134,7 @@ static void check_encoder(struct outputs *out, const char *path)
 	if (video_check(path, out->pic_w, out->pic_h, (int)s->fps, &out->vopt, why, sizeof(why)) == 0)
 		return;
 	int windows = s->look_used == RUN_LOOK_HARDEN_WINDOWS;
-	int own = windows || !(cli_given(out->cfg, "size") || cli_given(out->cfg, "scale"));
+	int own = windows || !out->cfg->run.user.picture_size;
 	int w2 = out->pic_w + (out->pic_w & 1), h2 = out->pic_h + (out->pic_h & 1);
 	if (!own || (w2 == out->pic_w && h2 == out->pic_h) ||
 	    video_check(path, w2, h2, (int)s->fps, &out->vopt, why2, sizeof(why2)) != 0)
@@ -178,7 +180,7 @@ static void check_picture_output(struct outputs *out)
 	struct stat sb;
 
 	if (s->no_render) {
-		if (cli_given(out->cfg, "output"))
+		if (s->user.output)
 			report_usage("--output: nothing is drawn with --no-render (drop one of them)");
 		out->kind = OUTPUTS_NONE;
 		return;
@@ -199,6 +201,7 @@ static void check_side_files(struct outputs *out)
 	const char *opt[] = { "--trajectory", "--metrics", "--summary" };
 	const char *path[] = { s->trajectory, s->metrics, s->summary };
 
+	trajmeta_check(out->cfg);
 	for (int i = 0; i < 3; i++) {
 		if (!path[i])
 			continue;
@@ -458,9 +461,11 @@ int outputs_open(struct outputs *out)
 	if (signals_caught())
 		return 128 + signals_caught(); /* narrows the gap before a FIFO's open() */
 	if (s->trajectory) {
-		err = outfile_begin(&out->traj_file, s->trajectory, s->overwrite);
+		struct trajmeta tm;
+		err = trajmeta_init(&tm, out->cfg, s->boids);
 		if (!err)
-			err = traj_write_header(out->traj_file.fp, out->cfg->sim.dims);
+			err = trajout_open(&out->traj, &tm.opts);
+		trajmeta_release(&tm);
 		if (err)
 			return report_failure("cannot write", s->trajectory, err);
 	}
@@ -524,15 +529,19 @@ void outputs_record(struct outputs *out, const struct sim *m, long frame)
 {
 	const struct run_options *s = &out->cfg->run;
 
-	if (s->trajectory && out->traj_file.path) {
+	if (s->trajectory && out->traj) {
 		struct traj_cols c = { m->n, m->x, m->y, m->vx, m->vy, m->z, m->vz };
-		int err = traj_write_frame(out->traj_file.fp, frame, &c);
-		if (err)
-			side_file_failed(out, &out->traj_file, "cannot write", s->trajectory, err);
+		int err = trajout_frame(out->traj, frame, &c); /* a copy: written by its own thread */
+		if (err) {
+			report_failure("cannot write", s->trajectory, err);
+			trajout_abort(out->traj);
+			out->traj = NULL;
+			out->side_failed = 1;
+		}
 	}
 	if (out->want_metrics && !out->metrics_failed) {
 		struct metrics_input in = { m->n, m->x, m->y, m->vx, m->vy, m->p.width, m->p.height,
-		                            sim_wraps(m), out->cfg->sim.flock_radius, m->z, m->vz, m->p.depth };
+		                            sim_wraps(m), out->cfg->sim.harden.flock_radius, m->z, m->vz, m->p.depth };
 		int err = metrics_compute(&out->mctx, &in, &out->mlast);
 		if (err) {
 			side_file_failed(out, &out->metrics_file, "cannot measure the flock for",
@@ -563,7 +572,8 @@ static int close_outputs(struct outputs *out, int status)
 	out->png_lock = -1;
 	if (signals_caught() && out->frames_done == 0) {
 		outfile_abort(&out->video_file);
-		outfile_abort(&out->traj_file);
+		trajout_abort(out->traj);
+		out->traj = NULL;
 		outfile_abort(&out->metrics_file);
 		return status;
 	}
@@ -579,9 +589,14 @@ static int close_outputs(struct outputs *out, int status)
 		else if ((err = outfile_commit(&out->video_file)) != 0)
 			status = report_failure("cannot write", s->output, err);
 	}
-	struct outfile *files[] = { &out->traj_file, &out->metrics_file };
-	const char *names[] = { s->trajectory, s->metrics };
-	for (int i = 0; i < 2; i++) {
+	if (out->traj && status && status != 128 + signals_caught())
+		trajout_abort(out->traj);
+	else if (out->traj && (err = trajout_finish(out->traj, signals_caught() != 0)) != 0)
+		status = report_failure("cannot write", s->trajectory, err);
+	out->traj = NULL;
+	struct outfile *files[] = { &out->metrics_file };
+	const char *names[] = { s->metrics };
+	for (int i = 0; i < 1; i++) {
 		if (!files[i]->path)
 			continue;
 		if (status && status != 128 + signals_caught())
@@ -699,5 +714,7 @@ void outputs_release(struct outputs *out)
 {
 	video_free(out->video);
 	out->video = NULL;
+	trajout_abort(out->traj);
+	out->traj = NULL;
 	metrics_ctx_release(&out->mctx);
 }

@@ -53,14 +53,33 @@ static int has_failed(struct pipeline *p)
 
 int pipeline_step(struct pipeline *p, long n)
 {
-	for (long i = 0; i < n && !signals_caught(); i++) {
+	for (long i = 0; i < n; i++) {
+		if (signals_caught())
+			return 128 + signals_caught();
 		int err = sim_step(p->sim);
+		if (err == -EINTR && signals_caught())
+			return 128 + signals_caught(); /* undone: no half-stepped frame */
 		if (err) {
 			report("cannot step the flock: %s", strerror(-err));
 			return EXIT_FAILURE;
 		}
 	}
 	return 0;
+}
+
+/* Inside a step, every few boids, from the stepping threads: cheap. */
+static int watch_step(void *arg, size_t done)
+{
+	struct pipeline *p = arg;
+
+	if (p->bar && !(done & 255)) /* a look at the clock every 256 boids is enough */
+		progress_step(p->bar, p->stepping, (double)done / (double)p->sim->n);
+	return signals_caught() != 0;
+}
+
+void pipeline_show_steps(struct pipeline *p, struct progress *bar)
+{
+	p->bar = bar;
 }
 
 
@@ -112,10 +131,12 @@ static void *produce(void *arg)
 	for (k = 0; k < s->frames; k++) {
 		if (signals_caught() || has_failed(p))
 			break;
-		if (k > 0 && pipeline_step(p, s->substeps) != 0) {
+		p->stepping = k;
+		int st = k > 0 ? pipeline_step(p, s->substeps) : 0;
+		if (st == EXIT_FAILURE)
 			stage_failed(p, NULL, NULL, 0);
-			break;
-		}
+		if (st)
+			break; /* failed, or a signal: frame k is not made */
 		outputs_record(p->out, p->sim, k);
 		push_trail(p);
 		struct frameq_slot *slot = frameq_get_empty(p->queue);
@@ -282,8 +303,10 @@ static int run_inline(struct pipeline *p, struct progress *bar)
 	const struct run_options *s = &p->cfg->run;
 
 	for (long k = 0; k < s->frames && !signals_caught(); k++) {
-		if (k > 0 && pipeline_step(p, s->substeps) != 0)
-			return EXIT_FAILURE;
+		p->stepping = k;
+		int st = k > 0 ? pipeline_step(p, s->substeps) : 0;
+		if (st)
+			return st == EXIT_FAILURE ? st : 0; /* a signal: frame k is not made */
 		outputs_record(p->out, p->sim, k);
 		p->frames_done = k + 1;
 		progress_update(bar, p->frames_done);
@@ -363,6 +386,7 @@ int pipeline_init(struct pipeline *p, const struct config *c, struct sim *sim,
 	p->out = out;
 	p->drawers = drawers < 1 ? 1 : drawers > PIPELINE_DRAW_MAX ? PIPELINE_DRAW_MAX : drawers;
 	pthread_mutex_init(&p->fail_lock, NULL);
+	sim_watch(sim, watch_step, p); /* a stop signal ends a step in its middle */
 	return out->kind == OUTPUTS_NONE ? 0 : make_slots(p, rp);
 }
 
@@ -380,6 +404,8 @@ int pipeline_use_video(struct pipeline *p, struct video *v)
 
 void pipeline_release(struct pipeline *p)
 {
+	if (p->sim)
+		sim_watch(p->sim, NULL, NULL);
 	free_slots(p);
 	free(p->hist_x);
 	p->hist_x = p->hist_y = p->hist_z = NULL;
@@ -401,7 +427,7 @@ void pipeline_threads(const struct config *c, struct pipeline_threads *t)
 		t->capped = 1;
 	}
 	t->encoder = c->video.threads; /* 0: auto */
-	t->encoder_given = cli_given(c, "encoder-threads");
+	t->encoder_given = c->run.user.encoder_threads;
 }
 
 void pipeline_threads_describe(const struct pipeline_threads *t, enum outputs_kind kind,

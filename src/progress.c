@@ -3,6 +3,7 @@
  */
 #include "progress.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -27,6 +28,8 @@ void progress_start(struct progress *p, FILE *f, enum progress_mode mode, long t
 	p->start = progress_now();
 	p->drawn = -1;
 	p->last = -1;
+	p->last_step = -1;
+	pthread_mutex_init(&p->lock, NULL);
 }
 
 int progress_columns(int fd)
@@ -53,13 +56,18 @@ static void rates(const struct progress *p, long done, double now, double *fps, 
 	*left = *fps > 0 ? (double)(p->total - done) / *fps : 0;
 }
 
-static void draw_bar(struct progress *p, long done, double fps, double left)
+/* step: the fraction of the next frame's step done, or < 0 between steps */
+static void draw_bar(struct progress *p, long done, double fps, double left, double step)
 {
 	char text[128], line[512];
 	int secs = (int)(left + 0.5);
 
-	snprintf(text, sizeof text, " %ld/%ld frames  %.1f fps  ETA %d:%02d", done, p->total,
-	         fps, secs / 60, secs % 60);
+	if (step >= 0)
+		snprintf(text, sizeof text, " %ld/%ld frames  frame %ld %.1f%% stepped", done, p->total,
+		         done + 1, 100 * step);
+	else
+		snprintf(text, sizeof text, " %ld/%ld frames  %.1f fps  ETA %d:%02d", done, p->total,
+		         fps, secs / 60, secs % 60);
 	/* Leave the last column free: writing into it makes some terminals wrap. */
 	int cols = progress_columns(fileno(p->f)) - 1;
 	if (cols >= (int)sizeof line)
@@ -88,36 +96,43 @@ static void draw_bar(struct progress *p, long done, double fps, double left)
 	fflush(p->f);
 }
 
-void progress_update(struct progress *p, long done)
+/* Whether a report is due now; the end is always due. */
+static int due_now(const struct progress *p, double now, int end)
 {
-	if (p->mode == PROGRESS_OFF)
-		return;
-	double now = progress_now();
-	int end = done >= p->total;
 	double due = p->mode == PROGRESS_BAR ? 0.1 : p->interval;
+
 	if (!end && p->drawn >= 0 && now - p->drawn < due)
-		return;
+		return 0;
 	if (!end && p->drawn < 0 && p->mode != PROGRESS_BAR && now - p->start < due)
-		return; /* the first line after one interval, not at frame 1 */
-	if (done == p->last)
-		return;
-	p->drawn = now;
-	p->last = done;
+		return 0; /* the first line after one interval, not at frame 1 */
+	return 1;
+}
+
+/* Writes one report; step < 0 between steps, else the fraction of the next one done. */
+static void write_report(struct progress *p, long done, double now, double step)
+{
 	double fps, left;
+
 	rates(p, done, now, &fps, &left);
-	int secs = (int)(left + 0.5);
+	int secs = (int)(left + 0.5), pct = (int)(100.0 * (double)done / (double)p->total);
 	switch (p->mode) {
 	case PROGRESS_BAR:
-		draw_bar(p, done, fps, left);
+		draw_bar(p, done, fps, left, step);
 		return;
 	case PROGRESS_LINES:
-		fprintf(p->f, "boids: %ld/%ld frames (%d%%), %.1f fps, %d:%02d left\n", done,
-		        p->total, (int)(100.0 * (double)done / (double)p->total), fps, secs / 60,
-		        secs % 60);
+		if (step >= 0)
+			fprintf(p->f, "boids: %ld/%ld frames (%d%%), frame %ld %.1f%% stepped, %.0f s so far\n",
+			        done, p->total, pct, done + 1, 100 * step, now - p->start);
+		else
+			fprintf(p->f, "boids: %ld/%ld frames (%d%%), %.1f fps, %d:%02d left\n", done,
+			        p->total, pct, fps, secs / 60, secs % 60);
 		break;
 	case PROGRESS_JSON:
-		fprintf(p->f, "{\"frame\":%ld,\"total\":%ld,\"fps\":%.3f,\"elapsed\":%.3f,\"eta\":%.3f}\n",
+		fprintf(p->f, "{\"frame\":%ld,\"total\":%ld,\"fps\":%.3f,\"elapsed\":%.3f,\"eta\":%.3f",
 		        done, p->total, fps, now - p->start, left);
+		if (step >= 0)
+			fprintf(p->f, ",\"step\":%.3f", step);
+		fputs("}\n", p->f);
 		break;
 	case PROGRESS_OFF:
 		return;
@@ -125,10 +140,41 @@ void progress_update(struct progress *p, long done)
 	fflush(p->f);
 }
 
+void progress_update(struct progress *p, long done)
+{
+	if (p->mode == PROGRESS_OFF)
+		return;
+	pthread_mutex_lock(&p->lock);
+	double now = progress_now();
+	if (due_now(p, now, done >= p->total) && done != p->last) {
+		p->drawn = now;
+		p->last = done;
+		p->last_step = -1;
+		write_report(p, done, now, -1);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+void progress_step(struct progress *p, long done, double fraction)
+{
+	if (p->mode == PROGRESS_OFF || pthread_mutex_trylock(&p->lock) != 0)
+		return; /* another thread is writing one: never wait for it */
+	double now = progress_now();
+	int permille = (int)(1000 * fraction);
+	if (due_now(p, now, 0) && permille != p->last_step) {
+		p->drawn = now;
+		p->last_step = permille;
+		write_report(p, done, now, fraction);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
 void progress_end(struct progress *p)
 {
+	pthread_mutex_lock(&p->lock);
 	if (p->mode == PROGRESS_BAR && p->drawn >= 0) {
 		fputs("\r\033[K", p->f);
 		fflush(p->f);
 	}
+	pthread_mutex_unlock(&p->lock);
 }

@@ -103,13 +103,11 @@ static void draw_box_edges(struct renderer *r, const struct camera *cam, const s
 		}
 }
 
-#define GROUND_CELLS 10 /* --ground: cells along the floor's longer side */
-
-/* --ground: a grid on the box's floor (y = H), one cell a segment so that each fades with its depth. */
+/* --ground: a grid of ground_cells on the box's floor (y = H), one cell a segment so that each fades with its depth. */
 static void draw_ground(struct renderer *r, const struct camera *cam, const struct fog_range *f)
 {
 	const double *box = r->p.box;
-	double cell = fmax(box[0], box[2]) / GROUND_CELLS;
+	double cell = fmax(box[0], box[2]) / r->p.ground_cells;
 	long nx = lround(fmax(1, box[0] / cell)), nz = lround(fmax(1, box[2] / cell));
 
 	cairo_set_line_width(r->cr, .75);
@@ -132,28 +130,23 @@ static void draw_ground(struct renderer *r, const struct camera *cam, const stru
 /* Grows the 3D buffers for n boids and `cells` trail points.  0 or -ENOMEM. */
 static int room_3d(struct renderer *r, size_t n, size_t cells)
 {
+	size_t part = n < DRAW_PART ? n : DRAW_PART;
+
 	if (n > r->cap) {
-		struct placed *pl = realloc(r->placed, n * sizeof(*pl));
-		if (pl)
-			r->placed = pl;
-		struct depth_key *o = realloc(r->order, n * sizeof(*o));
-		if (o)
-			r->order = o;
-		if (!pl || !o)
+		int e = grow_to(&r->placed, n, sizeof(*r->placed));
+		if (grow_to(&r->order, n, sizeof(*r->order)) != 0 || e != 0)
 			return -ENOMEM;
 		r->cap = n;
 	}
 	if (cells > r->trail_cap) {
-		double *t = realloc(r->trail_uv, 2 * cells * sizeof(*t));
-		if (!t)
+		if (grow_to(&r->trail_uv, 2 * cells, sizeof(*r->trail_uv)) != 0)
 			return -ENOMEM;
-		r->trail_uv = t;
 		r->trail_cap = cells;
 	}
 	if (r->p.obstacles_n && !r->spheres &&
 	    !(r->spheres = malloc(r->p.obstacles_n * sizeof(*r->spheres))))
 		return -ENOMEM;
-	return render_grow(&r->list, &r->list_cap, n < DRAW_PART ? n : DRAW_PART, sizeof(*r->list));
+	return grow(&r->list, &r->list_cap, part, part + part / 2, sizeof(*r->list));
 }
 
 /*
@@ -319,6 +312,7 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 	if (err)
 		return err;
 	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	camera_follow(&cam, &p->camera, v->x, v->y, v->z, v->n);
 	struct fog_range f = box_depths(&cam, p->box);
 	cairo_save(cr);
 	if (p->ground)
@@ -381,6 +375,7 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 	if (err)
 		return err;
 	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	camera_follow(&cam, &p->camera, v->x, v->y, v->z, v->n);
 	struct fog_range f = box_depths(&cam, p->box);
 	if (p->ground)
 		draw_ground(r, &cam, &f);

@@ -1,10 +1,12 @@
 /*
  * render_int — what the files of the renderer share and nothing else sees:
  * struct renderer, the records of a boid as drawn and as a mask, and the
- * functions one file of them calls in another (render.c: the outline,
- * lifecycle and decorations; backdrop.c: the noise background; raster.c:
- * one boid's coverage and blend; bands.c: a list of boids in bands;
- * render3d.c: the 3D pass).  Not part of the API: include/render.h is.
+ * functions one file of them calls in another, bottom up: outline.c (the
+ * outline, the Cairo helpers), decor.c (what is drawn besides the boids),
+ * backdrop.c (the noise background), raster.c (one boid's coverage and
+ * blend), bands.c (a list of boids in bands), render3d.c (the 3D pass),
+ * render.c (the lifecycle and the 2D pass: it alone calls up).  Not part
+ * of the API: include/render.h is.
  */
 #ifndef BOIDS_RENDER_INT_H
 #define BOIDS_RENDER_INT_H
@@ -14,6 +16,7 @@
 
 #include <cairo.h>
 
+#include "grow.h"
 #include "points.h"
 #include "render.h"
 
@@ -104,7 +107,7 @@ struct flat_outline {
  * calloc() until set up; render_free() frees every one).
  */
 struct renderer {
-	/* the picture and its outline (render.c) */
+	/* the picture (render.c) and its outline (outline.c) */
 	struct render_params p;      /* as given to render_new(), validated */
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
@@ -152,8 +155,10 @@ struct renderer {
 	struct points pts;           /* the coverage sums (points.h) */
 };
 
-/* ---- render.c: the outline, colours, decorations */
+/* ---- outline.c: the outline, the Cairo helpers */
 
+/* Sets r's outline (start, seg, nseg, curved, reach) from r->p's shape. */
+void render_build_outline(struct renderer *r);
 /* Appends the boid outline (outline units) to cr's path, closed. */
 void render_append_outline(const struct renderer *r, cairo_t *cr);
 /* A Cairo status as 0, -EINVAL (a size beyond Cairo's) or -ENOMEM. */
@@ -163,10 +168,16 @@ cairo_antialias_t render_cairo_aa(enum render_antialias aa);
 void render_set_color(cairo_t *cr, uint32_t rgb);
 /* Both finite and within 1e9: safe to hand to Cairo. */
 int render_finite2(double x, double y);
+
+/* ---- decor.c: what is drawn besides the boids */
+
+void render_draw_obstacles(struct renderer *r);
 void render_draw_trails(struct renderer *r, const struct render_view *v, const double *tx, const double *ty);
 void render_draw_tail(struct renderer *r, const struct render_view *v, const double *tx, const double *ty,
                       size_t i, uint32_t rgb);
 void render_draw_ranges_at(struct renderer *r, double x, double y, double angle, double size);
+/* The ranges around the last boid of a 2D view. */
+void render_draw_ranges(struct renderer *r, const struct render_view *v);
 void render_draw_target(struct renderer *r, double x, double y);
 void render_paint_background(struct renderer *r);
 
@@ -198,8 +209,6 @@ int render_on_picture(const struct renderer *r, const struct placed *b);
 
 /* ---- bands.c: a list of placed boids drawn boid after boid or in bands */
 
-/* Grows *buf (elements of `size` bytes) to hold `want`.  0 or -ENOMEM. */
-int render_grow(void *buf, size_t *cap, size_t want, size_t size);
 /* Draws list[0 .. n), placed boids in drawing order (tx, ty: tails; *paint: background pending). */
 void render_draw_run(struct renderer *r, const struct render_view *v, const struct placed *list, size_t n,
                      const cairo_matrix_t *base, const double *tx, const double *ty, int *paint);

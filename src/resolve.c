@@ -30,15 +30,17 @@
  *                      field apart from it, fitted into it (scale, offset)
  *   link_modules()     what the modules read but nobody types: the seeds of the noises, the
  *                      obstacle lists they borrow, the target's centre and
- *                      the radii --show-ranges draws (the entry's ranges())
+ *                      the radii --show-ranges draws (the entry's ranges()),
+ *                      and run.user: which options main's later decisions
+ *                      depend on were given (nothing else asks by name)
  */
 
 /* Sets option `name` to `value`, as typed, unless the user set it. */
 static int fill_in(struct config *c, const char *name, const char *value, char *err, size_t errlen)
 {
-	const struct cli_option *o = cli_find(name);
+	const struct cli_option *o = cli_find(name); /* a look's or a model's list: data, by name */
 
-	if (!o || cli_given(c, name))
+	if (!o || cli_given(c, (enum cli_id)cli_index(o)))
 		return 0;
 	return cli_set_value(c, o, value, err, errlen);
 }
@@ -90,14 +92,14 @@ static int model_defaults(struct config *c, char *err, size_t errlen)
 	int e;
 
 	if (name) /* the model's own look */
-		(void)cli_parse_enum(cli_find("look"), name, (int *)&look, err, errlen);
+		(void)cli_parse_enum(&cli_table[OPT_LOOK], name, (int *)&look, err, errlen);
 	c->run.look_used = look;
 	if ((e = fill_in_list(c, look_settings(look), err, errlen)) != 0)
 		return e;
 	e = fill_in_list(c, m->program_defaults, err, errlen);
-	if (!e && m == model_find("canvas") && !cli_given(c, "substeps")) {
-		/* the page steps 60 times a second: 1/(dt fps) steps a frame */
-		double k = round(1 / (c->sim.canvas_dt * (double)c->run.fps));
+	if (!e && m->step_seconds && !cli_given(c, OPT_SUBSTEPS)) {
+		/* a program stepping in real time (canvas: 60 times a second): 1/(dt fps) steps a frame */
+		double k = round(1 / (m->step_seconds(&c->sim) * (double)c->run.fps));
 		c->run.substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
 	}
 	return e;
@@ -132,17 +134,17 @@ static int check_across(struct config *c, char *err, size_t errlen)
 {
 	struct run_options *run = &c->run;
 
-	if (c->sim.gl_speed_min > c->sim.gl_speed_max)
+	if (c->sim.gl.speed_min > c->sim.gl.speed_max)
 		return cli_errf(err, errlen, "--gl-speed-min (%g) must not be above --gl-speed-max (%g)",
-		            c->sim.gl_speed_min, c->sim.gl_speed_max);
-	if (c->sim.min_speed > c->sim.max_speed)
+		            c->sim.gl.speed_min, c->sim.gl.speed_max);
+	if (c->sim.harden.min_speed > c->sim.harden.max_speed)
 		return cli_errf(err, errlen, "--min-speed (%g) must not be above --max-speed (%g)",
-		            c->sim.min_speed, c->sim.max_speed);
+		            c->sim.harden.min_speed, c->sim.harden.max_speed);
 	if (check_depths(c, err, errlen) != 0)
 		return -1;
 	/* --frames and --duration: the command line wins over a file; both from
 	 * the same place contradict each other. */
-	int gd = cli_given(c, "duration"), gf = cli_given(c, "frames");
+	int gd = cli_given(c, OPT_DURATION), gf = cli_given(c, OPT_FRAMES);
 	if (gd && gf && run->duration > 0) {
 		if (gd == gf)
 			return cli_errf(err, errlen, "--frames and --duration contradict each other: give one");
@@ -160,14 +162,14 @@ static int check_across(struct config *c, char *err, size_t errlen)
 	/* --no-render and --output: the command line wins over a file, and a
 	 * file that has both (--print-config writes every key) means no render.
 	 * Both on the command line stay a contradiction (main refuses it). */
-	int gn = cli_given(c, "no-render"), go = cli_given(c, "output");
+	int gn = cli_given(c, OPT_NO_RENDER), go = cli_given(c, OPT_OUTPUT);
 	if (run->no_render && go && gn != go) {
 		if (gn > go)
-			run->given[cli_index(cli_find("output"))] = 0;
+			run->given[OPT_OUTPUT] = 0;
 		else
 			run->no_render = 0;
 	} else if (run->no_render && go == 1 && gn == 1) {
-		run->given[cli_index(cli_find("output"))] = 0;
+		run->given[OPT_OUTPUT] = 0;
 	}
 	if (!run->output && !run->no_render)
 		return cli_errf(err, errlen, "--output: needs a file name, a PNG pattern or -");
@@ -200,7 +202,7 @@ static int fit_field(struct config *c, char *err, size_t errlen)
 	if (f[2] > 0 && c->sim.dims != 3)
 		return cli_errf(err, errlen, "--field: %.0fx%.0fx%.0f has a depth: give WxH, or --dims 3",
 		                f[0], f[1], f[2]);
-	if (f[2] > 0 && cli_given(c, "depth") && c->sim.depth != f[2])
+	if (f[2] > 0 && cli_given(c, OPT_DEPTH) && c->sim.depth != f[2])
 		return cli_errf(err, errlen, "--field (depth %.0f) and --depth (%g) contradict each other: give one",
 		                f[2], c->sim.depth);
 	c->run.typed_size[0] = c->sim.width;
@@ -248,6 +250,12 @@ static void link_modules(struct config *c)
 	c->render.obstacles = run->obstacles_n ? run->circles : NULL;
 	c->render.obstacles_n = run->obstacles_n;
 	c->sim.model->ranges(&c->sim, &c->render.range_near, &c->render.range_far); /* --show-ranges */
+	/* what main decides later by whether the user set an option */
+	run->user.picture_size = cli_given(c, OPT_SIZE) || cli_given(c, OPT_SCALE);
+	run->user.output = cli_given(c, OPT_OUTPUT) != 0;
+	run->user.dims = cli_given(c, OPT_DIMS) != 0;
+	run->user.predators = cli_given(c, OPT_PREDATORS) != 0;
+	run->user.encoder_threads = cli_given(c, OPT_ENCODER_THREADS) != 0;
 }
 
 /*

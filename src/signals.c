@@ -3,13 +3,26 @@
  */
 #include "signals.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
-/* Set by on_signal, read by every pipeline thread: lock-free atomic. */
-static atomic_int stop_signal;
+enum {
+	SETTLED = -1,       /* stop_signal after signals_settle() with none caught */
+	WAIT_MS = 20,       /* a FIFO's other end is looked for this often */
+};
+
+/* Set by on_signal, read by every thread: lock-free atomics. */
+static atomic_int stop_signal; /* 0, the first signal, or SETTLED */
+static atomic_int late_signal; /* the first one after SETTLED */
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static int handled[3];           /* we handle it (it was not ignored at start) */
@@ -20,7 +33,10 @@ static void on_signal(int sig)
 {
 	int none = 0;
 
-	atomic_compare_exchange_strong(&stop_signal, &none, sig);
+	if (!atomic_compare_exchange_strong(&stop_signal, &none, sig) && none == SETTLED) {
+		none = 0;
+		atomic_compare_exchange_strong(&late_signal, &none, sig);
+	}
 }
 
 void signals_restart(int restart)
@@ -56,9 +72,98 @@ void signals_watch(void)
 	signals_restart(0);
 	signals_block(0); /* only this thread takes them: it is the one in open() */
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE) */
+	signal(SIGXFSZ, SIG_IGN); /* a write past `ulimit -f` is EFBIG */
 }
 
 int signals_caught(void)
 {
-	return atomic_load(&stop_signal);
+	int s = atomic_load(&stop_signal);
+
+	return s > 0 ? s : 0;
+}
+
+void signals_settle(void)
+{
+	int was = atomic_exchange(&stop_signal, SETTLED), none = 0;
+
+	if (was > 0) /* it came after the last frame: it ends waits, decides nothing */
+		atomic_compare_exchange_strong(&late_signal, &none, was);
+}
+
+int signals_late(void)
+{
+	return atomic_load(&late_signal);
+}
+
+/* Sleeps WAIT_MS, or less when a signal comes. */
+static void pause_a_little(void)
+{
+	struct timespec t = { 0, WAIT_MS * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
+static int is_fifo(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+int signals_open(const char *path, int flags, mode_t mode)
+{
+	int writer = (flags & O_ACCMODE) != O_RDONLY;
+	int fd;
+
+	/* non-blocking, a FIFO's writer fails (ENXIO) until a reader comes */
+	while ((fd = open(path, flags | O_NONBLOCK, mode)) < 0) {
+		if (errno == EINTR || (errno == ENXIO && writer && is_fifo(path))) {
+			if (signals_caught() || signals_late())
+				return -EINTR;
+			if (errno == ENXIO)
+				pause_a_little();
+			continue;
+		}
+		return -errno;
+	}
+	struct stat st;
+	if (!writer && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		/* no data and no end of file until a writer comes */
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r;
+		while ((r = poll(&p, 1, WAIT_MS)) <= 0) {
+			int e = r < 0 && errno != EINTR ? errno
+			        : signals_caught() || signals_late() ? EINTR : 0;
+			if (e) {
+				close(fd);
+				return -e;
+			}
+		}
+	}
+	if (!(flags & O_NONBLOCK)) {
+		int fl = fcntl(fd, F_GETFL);
+		if (fl == -1 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) {
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+	}
+	return fd;
+}
+
+FILE *signals_fopen(const char *path)
+{
+	int fd = signals_open(path, O_RDONLY | O_CLOEXEC, 0);
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
 }

@@ -9,6 +9,7 @@
 #include "sim.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,7 @@ static void free_arrays(struct sim *s)
 	free(s->escf);
 	free(s->escnext);
 	free(s->eschead);
+	free(s->undo);
 }
 
 int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *pool)
@@ -134,10 +136,20 @@ static double bound(double x)
 	       : x == x ? -SIM_STATE_MAX : 0;
 }
 
+void sim_watch(struct sim *s, int (*watch)(void *arg, size_t done), void *arg)
+{
+	s->watch = watch;
+	s->watch_arg = arg;
+}
+
 int sim_step(struct sim *s)
 {
 	int err = s->p.model->step(s);
 
+	if (s->stopped) { /* whatever the model did after its pass is undone too */
+		flock_undo(s);
+		return err ? err : -EINTR;
+	}
 	if (err)
 		return err;
 	for (size_t i = 0; i < s->n; i++) {
@@ -153,6 +165,18 @@ int sim_step(struct sim *s)
 		}
 	s->steps++;
 	return 0;
+}
+
+double sim_neighbours(const struct sim_params *p, size_t n)
+{
+	double near, far;
+
+	p->model->ranges(p, &near, &far);
+	double r = fmax(near, far), area = p->width * p->height;
+	double seen = p->dims == 3 ? 4.0 / 3 * M_PI * r * r * r / (area * p->depth)
+	              : M_PI * r * r / area;
+	double others = n > 0 ? (double)(n - 1) : 0;
+	return seen < 1 ? others * seen : others;
 }
 
 int sim_target(const struct sim *s, double *x, double *y)

@@ -5,6 +5,7 @@
 #include "start.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,11 @@
 
 #include "cli.h"
 #include "report.h"
+#include "signals.h"
 #include "traj.h"
+#include "traj_h5.h"
+#include "trajout.h"
+#include "zfile.h"
 
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
 
@@ -23,9 +28,10 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  * what grows with the flock and the picture, never the field's area (the
  * grids have at most 4n + 64 cells, whatever the field: grid.h):
  *
- *   the flock      struct sim's arrays (x, y, vx, vy, the next velocities
- *                  and the grid-ordered copies: 10 doubles a boid, 15 in
- *                  3D), the escaped lists (9 bytes), the grid's lists (8)
+ *   the flock      struct sim's arrays (x, y, vx, vy, the next velocities,
+ *                  the grid-ordered copies and the positions kept to undo
+ *                  a stopped step: 12 doubles a boid, 18 in 3D), the
+ *                  escaped lists (9 bytes), the grid's lists (8)
  *                  and its cells (an offset and a chain head each);
  *   --metrics      its own copies (6 doubles, 9 in 3D), union-find (8) and
  *                  two grids;
@@ -34,7 +40,8 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  *                  the picture (ARGB, yuv, the encoder's: 10 bytes a pixel;
  *                  --draw points adds its sums, 4 bytes a pixel, and the
  *                  bands' buckets, 64 KB a band of rows);
- *   the trail ring.
+ *   the trail ring;
+ *   with --trajectory, the frames queued for its thread (trajout.h).
  *
  * The stated maximum is 80% of the machine's physical memory.
  */
@@ -48,11 +55,13 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 	double picture = pixels * 10;
 	if (c->render.draw == RENDER_DRAW_POINTS)
 		picture += pixels * 4 + ceil(b->pic_h / 16.0) * 65536;
-	double flock = n * ((d3 ? 15 : 10) * 8 + 9 + 8) + cells * 8;
+	double flock = n * ((d3 ? 18 : 12) * 8 + 9 + 8) + cells * 8;
 	if (s->metrics)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
 	double state = (d3 ? 3 : 2) * 8 * (c->render.draw == RENDER_DRAW_POINTS ? 1 : 2); /* points: no velocities */
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
+	if (s->trajectory) /* the frames queued for the trajectory's thread */
+		bytes += trajout_queue_bytes(s->boids, c->sim.dims);
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
 	if (phys > 0 && bytes > 0.8 * phys)
@@ -61,13 +70,50 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 		             bytes / 1073741824.0, phys / 1073741824.0);
 }
 
-/* Reads --init into st; bad input exits 2, no memory exits 1. */
+/*
+ * Opens --init for reading; a FIFO's wait for a writer ends on a stop
+ * signal, which exits 128 + the signal.  NULL with errno set otherwise.
+ */
+static FILE *open_init(const char *path)
+{
+	FILE *f = signals_fopen(path);
+
+	if (!f && errno == EINTR && signals_caught())
+		exit(128 + signals_caught());
+	return f;
+}
+
+/*
+ * Reads frame `want` (-1: the last) of the trajectory open as f, by its
+ * name's kind: HDF5 (read by name), gzip or zstd CSV (decompressed as it is
+ * read), or CSV.  Returns what traj_load() returns.
+ */
+static int load_any(const char *path, FILE *f, long want, struct traj_state *st, struct traj_error *te)
+{
+	enum zfile_kind kind = zfile_kind_of(path);
+
+	if (traj_h5_path(path))
+		return traj_h5_load(path, want, st, te);
+	if (kind == ZFILE_PLAIN)
+		return traj_load_frame(f, want, st, te);
+	FILE *z = zfile_reader(f, kind);
+	if (!z) {
+		memset(st, 0, sizeof(*st));
+		te->line = 0;
+		return -errno;
+	}
+	int err = traj_load_frame(z, want, st, te);
+	fclose(z);
+	return err;
+}
+
+/* Reads --init into st; bad input exits 2, no memory exits 1, a stop signal 128 + it. */
 static void load_init(const struct run_options *s, struct traj_state *st)
 {
 	struct traj_error te;
 	struct stat sb;
 	const char *name = CLI_CUT_PATH(s->init);
-	FILE *f = fopen(s->init, "r");
+	FILE *f = open_init(s->init);
 
 	if (!f && errno == ENOMEM) {
 		report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
@@ -77,8 +123,13 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: cannot open '%s': %s", name, strerror(errno));
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
 		report_usage("--init: '%s' is a directory", name);
-	int err = traj_load(f, st, &te);
+	int err = load_any(s->init, f, s->init_frame, st, &te);
 	fclose(f);
+	if (err && signals_caught())
+		exit(128 + signals_caught()); /* it ended a read from a slow writer */
+	if (err == -EBADMSG) /* zfile: not gzip or zstd data, or cut short */
+		report_usage("--init: '%s' line %ld: the %s data is damaged or cut short", name, te.line,
+		             zfile_kind_name(zfile_kind_of(s->init)));
 	if (err == -EINVAL && te.line)
 		report_usage("--init: '%s' line %ld: %s", name, te.line, te.what);
 	if (err == -EINVAL)
@@ -87,6 +138,8 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 		exit(EXIT_FAILURE);
 	}
+	if (err && !te.line)
+		report_usage("--init: cannot read '%s': %s", name, strerror(-err));
 	if (err)
 		report_usage("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
 	if (st->n > (size_t)CLI_MAX_BOIDS)
@@ -102,11 +155,13 @@ static void load_init(const struct run_options *s, struct traj_state *st)
  */
 static int take_file(struct config *c, const struct traj_state *st)
 {
-	if (st->dims == 3 && c->sim.dims != 3 && cli_given(c, "dims"))
+	if (st->dims == 3 && c->sim.dims != 3 && c->run.user.dims)
 		return -EINVAL;
 	c->run.boids = st->n;
 	if (st->dims == 3)
 		c->sim.dims = 3;
+	if (st->predators >= 0 && !c->run.user.predators) /* the file's flags, unless --predators */
+		c->sim.predators = (size_t)st->predators;
 	return 0;
 }
 
@@ -115,7 +170,7 @@ static int fit_predators(struct config *c)
 {
 	size_t *predators = &c->sim.predators;
 
-	if (*predators > c->run.boids && !cli_given(c, "predators"))
+	if (*predators > c->run.boids && !c->run.user.predators)
 		*predators = c->run.boids;
 	return *predators > c->run.boids;
 }
@@ -177,7 +232,9 @@ void start_build(struct start *f, const struct config *c, int threads, const str
 	struct traj_state *st = &f->init;
 
 	start_check(c, b);
+	signals_block(1); /* the pool's threads leave the stop signals to this one */
 	f->pool = pool_new(threads);
+	signals_block(0);
 	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0) {
 		report("out of memory for %zu boids", s->boids);
 		exit(EXIT_FAILURE);

@@ -2,8 +2,10 @@
  * traj — trajectory CSV writer and last-frame loader; see include/traj.h.
  */
 #include "traj.h"
+#include "fmtnum.h"
 #include "lineread.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -19,27 +21,74 @@ static int write_error(void)
 	return errno ? -errno : -EIO;
 }
 
-/* The headers of a 2D and a 3D file. */
+/* The headers of a 2D and a 3D file, and the opt-in last column. */
 #define HEADER2 "frame,id,x,y,vx,vy"
 #define HEADER3 HEADER2 ",z,vz"
+#define PREDATOR_COL ",predator"
 
 int traj_write_header(FILE *f, int dims)
 {
-	errno = 0;
-	return fputs(dims == 3 ? HEADER3 "\n" : HEADER2 "\n", f) < 0 ? write_error() : 0;
+	return traj_write_header_cols(f, dims, 0);
 }
+
+int traj_write_header_cols(FILE *f, int dims, int predator_col)
+{
+	errno = 0;
+	if (fputs(dims == 3 ? HEADER3 : HEADER2, f) < 0 ||
+	    fputs(predator_col ? PREDATOR_COL "\n" : "\n", f) < 0)
+		return write_error();
+	return 0;
+}
+
+/* Appends ",<v>" as %.17g. */
+static char *put_value(char *p, double v)
+{
+	*p++ = ',';
+	return p + fmtnum_g17(p, v);
+}
+
+enum { ROW_MAX = 2 * 21 + 9 * FMTNUM_G17_MAX, OUT_BUF = 1 << 16 };
 
 int traj_write_frame(FILE *f, long frame, const struct traj_cols *c)
 {
+	return traj_write_frame_cols(f, frame, c, -1);
+}
+
+int traj_write_frame_cols(FILE *f, long frame, const struct traj_cols *c, long predators)
+{
+	char buf[OUT_BUF], fr[24];
+	size_t frlen = fmtnum_ulong(fr, (unsigned long)frame), used = 0;
+
+	assert(frame >= 0);
 	errno = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		int w = c->z ? fprintf(f, "%ld,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", frame, i,
-		                       c->x[i], c->y[i], c->vx[i], c->vy[i], c->z[i], c->vz[i])
-		             : fprintf(f, "%ld,%zu,%.17g,%.17g,%.17g,%.17g\n", frame, i,
-		                       c->x[i], c->y[i], c->vx[i], c->vy[i]);
-		if (w < 0)
-			return write_error();
+		char *p = buf + used;
+		memcpy(p, fr, frlen);
+		p += frlen;
+		*p++ = ',';
+		p += fmtnum_ulong(p, i);
+		p = put_value(p, c->x[i]);
+		p = put_value(p, c->y[i]);
+		p = put_value(p, c->vx[i]);
+		p = put_value(p, c->vy[i]);
+		if (c->z) {
+			p = put_value(p, c->z[i]);
+			p = put_value(p, c->vz[i]);
+		}
+		if (predators >= 0) {
+			*p++ = ',';
+			*p++ = i < (size_t)predators ? '1' : '0';
+		}
+		*p++ = '\n';
+		used = (size_t)(p - buf);
+		if (used > OUT_BUF - ROW_MAX) {
+			if (fwrite(buf, 1, used, f) != used)
+				return write_error();
+			used = 0;
+		}
 	}
+	if (used && fwrite(buf, 1, used, f) != used)
+		return write_error();
 	return 0;
 }
 
@@ -86,10 +135,11 @@ static int field_double(const char *s, double *v)
 /* Values a row holds: x, y, vx, vy, then z, vz in 3D. */
 enum { VALUES_2D = 4, VALUES_3D = 6 };
 
-/* The columns the reader knows, by header name: the values, then frame and id. */
-enum { COL_FRAME = VALUES_3D, COL_ID, COL_KNOWN };
+/* The columns the reader knows, by header name: the values, then frame, id and predator. */
+enum { COL_FRAME = VALUES_3D, COL_ID, COL_PREDATOR, COL_KNOWN };
 
-static const char *const col_names[COL_KNOWN] = { "x", "y", "vx", "vy", "z", "vz", "frame", "id" };
+static const char *const col_names[COL_KNOWN] = { "x", "y", "vx", "vy", "z", "vz", "frame", "id",
+                                                  "predator" };
 
 /* Where the known columns are, from the header. */
 struct layout {
@@ -102,6 +152,7 @@ struct layout {
 struct cols {
 	size_t n, cap;
 	int nv;                  /* VALUES_2D or VALUES_3D, from the header */
+	size_t predators;        /* boids flagged as predators so far in this frame */
 	double *col[VALUES_3D];  /* col[0] owns the block */
 };
 
@@ -132,7 +183,7 @@ static int cols_push(struct cols *c, const double *v)
  * skipped unread.
  */
 static int parse_row(char *line, long lineno, const struct layout *lay, int nv, long *fr,
-                     long *id, double *v, struct traj_error *err)
+                     long *id, double *v, int *pred, struct traj_error *err)
 {
 	char *field[COL_KNOWN] = { 0 };
 	int nf = 0;
@@ -162,8 +213,23 @@ static int parse_row(char *line, long lineno, const struct layout *lay, int nv, 
 			return fail(err, lineno, "%s '%.40s' is beyond the limit (-%s to %s)",
 			            col_names[k], field[k], STR(TRAJ_VALUE_MAX), STR(TRAJ_VALUE_MAX));
 	}
+	*pred = 0;
+	if (field[COL_PREDATOR]) {
+		const char *f = field[COL_PREDATOR];
+		if (strcmp(f, "0") != 0 && strcmp(f, "1") != 0)
+			return fail(err, lineno, "predator '%.40s' is not 0 or 1", f);
+		*pred = f[0] == '1';
+	}
 	return 0;
 }
+
+/* Where the reading is: the frame being collected and the one wanted. */
+struct pos {
+	long frame;   /* frame of the rows in cur, -1 before the first row */
+	long first;   /* the file's first frame, -1 before the first row */
+	long want;    /* the frame to keep; -1 the last */
+	int done;     /* the wanted frame is complete (or missing): stop reading */
+};
 
 /*
  * One line after the header: a row of the last frame, which starts a new
@@ -171,26 +237,37 @@ static int parse_row(char *line, long lineno, const struct layout *lay, int nv, 
  * 0; without an id column the rows of a frame are its boids in order.
  */
 static int take_line(char *line, ssize_t len, long lineno, const struct layout *lay,
-                     long *frame, struct cols *cur, struct traj_error *err)
+                     struct pos *at, struct cols *cur, struct traj_error *err)
 {
 	long fr = 0, id = (long)cur->n;
 	double v[VALUES_3D];
-	int ret;
+	int ret, pred;
 
 	if (len == 0)
 		return fail(err, lineno, "empty line");
-	if ((ret = parse_row(line, lineno, lay, cur->nv, &fr, &id, v, err)) != 0)
+	if ((ret = parse_row(line, lineno, lay, cur->nv, &fr, &id, v, &pred, err)) != 0)
 		return ret;
-	if (fr != *frame) {
-		if (fr < *frame)
-			return fail(err, lineno, "frame %ld after frame %ld", fr, *frame);
-		*frame = fr;
+	if (fr != at->frame) {
+		if (fr < at->frame)
+			return fail(err, lineno, "frame %ld after frame %ld", fr, at->frame);
+		if (at->want >= 0 && fr > at->want) {
+			at->done = 1; /* the wanted frame is whole (or missing): the rest is not read */
+			return 0;
+		}
+		if (at->first < 0)
+			at->first = fr;
+		at->frame = fr;
 		cur->n = 0;
+		cur->predators = 0;
 		if (!lay->has[COL_ID])
 			id = 0;
 	}
 	if ((size_t)id != cur->n)
 		return fail(err, lineno, "id %ld where %zu was expected", id, cur->n);
+	if (pred && cur->predators != cur->n)
+		return fail(err, lineno, "predator 1 after a boid that is not one (predators are the "
+		            "first boids)");
+	cur->predators += (size_t)pred;
 	return cols_push(cur, v);
 }
 
@@ -244,13 +321,13 @@ static int take_header(char *line, struct layout *lay, struct cols *cur, struct 
 			         missing[0] ? ", " : "", col_names[k]);
 	if (missing[0])
 		return fail(err, 1, "the header has no column %s (it names x, y, vx, vy, and z, vz "
-		            "in 3D, in any order; frame and id are optional): '%.40s'", missing, line);
+		            "in 3D, in any order; frame, id and predator are optional): '%.40s'", missing, line);
 	cur->nv = depth ? VALUES_3D : VALUES_2D;
 	return 0;
 }
 
-/* Hands the last frame over in one tight block. */
-static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
+/* Hands the frame read over in one tight block; pred_col: the file flags predators. */
+static int hand_over(const struct cols *cur, long frame, int pred_col, struct traj_state *out)
 {
 	size_t n = cur->n;
 	double *a = malloc((size_t)cur->nv * n * sizeof(double));
@@ -261,6 +338,7 @@ static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
 	out->n = n;
 	out->frame = frame;
 	out->dims = cur->nv == VALUES_3D ? 3 : 2;
+	out->predators = pred_col ? (long)cur->predators : -1;
 	for (int k = 0; k < cur->nv; k++) {
 		*to[k] = a + (size_t)k * n;
 		memcpy(*to[k], cur->col[k], n * sizeof(double));
@@ -270,19 +348,25 @@ static int hand_over(const struct cols *cur, long frame, struct traj_state *out)
 
 int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 {
+	return traj_load_frame(f, -1, out, err);
+}
+
+int traj_load_frame(FILE *f, long want, struct traj_state *out, struct traj_error *err)
+{
 	struct cols cur = { 0 };
 	struct layout lay = { 0 };
+	struct pos at = { -1, -1, want, 0 };
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
-	long lineno = 0, frame = -1;
+	ssize_t len = LINEREAD_EOF;
+	long lineno = 0;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	err->line = 0;
 	err->what[0] = 0;
 
-	while (!ret && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
+	while (!ret && !at.done && (len = lineread_next(f, &line, &cap, LINEREAD_MAX)) >= 0) {
 		lineno++;
 		while (len > 0 && line[len - 1] == '\r')
 			line[--len] = 0;
@@ -291,9 +375,9 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 		else if (lineno == 1)
 			ret = take_header(line, &lay, &cur, err);
 		else
-			ret = take_line(line, len, lineno, &lay, &frame, &cur, err);
+			ret = take_line(line, len, lineno, &lay, &at, &cur, err);
 	}
-	if (ret)
+	if (ret || at.done)
 		;
 	else if (len == -E2BIG)
 		ret = fail(err, lineno + 1, "line longer than %ld bytes", LINEREAD_MAX);
@@ -301,10 +385,12 @@ int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
 		err->line = lineno + 1, ret = (int)len;
 	else if (lineno == 0)
 		ret = fail(err, 0, "the file is empty");
-	else if (frame < 0)
+	else if (at.frame < 0)
 		ret = fail(err, lineno, "no rows after the header");
-	else
-		ret = hand_over(&cur, frame, out);
+	if (!ret && want >= 0 && at.frame != want)
+		ret = fail(err, 0, "no frame %ld in it (its first frame is %ld)", want, at.first);
+	if (!ret)
+		ret = hand_over(&cur, at.frame, lay.has[COL_PREDATOR], out);
 	free(cur.col[0]);
 	free(lay.slot);
 	free(line);

@@ -25,8 +25,8 @@
 static void calm(struct sim_params *p)
 {
 	if (p->model == model_at(PROCESSING)) {
-		p->proc_max_speed = 3;
-		p->proc_max_force = 5;
+		p->proc.max_speed = 3;
+		p->proc.max_force = 5;
 	}
 }
 
@@ -144,13 +144,13 @@ static void seek_from_x(double tx, double ty, double tz, int steady, double *v)
 	struct sim s;
 	box(&s, STEERING, SIM_SEQUENTIAL, 1, 1000, 1000, 1000);
 	s.p.target_mode = SIM_TARGET_FIXED;
-	s.p.steer_seek_weight = s.p.steer_max_speed;
-	s.p.steer_arrival_radius = 0; /* arrival off: seek alone */
-	s.p.steer_steady_turn = steady;
+	s.p.steer.seek_weight = s.p.steer.max_speed;
+	s.p.steer.arrival_radius = 0; /* arrival off: seek alone */
+	s.p.steer.steady_turn = steady;
 	s.p.target_x = 500 + 1e5 * tx;
 	s.p.target_y = 500 + 1e5 * ty;
 	s.p.target_z = 500 + 1e5 * tz;
-	put(&s, 0, 500, 500, 500, s.p.steer_max_speed, 0, 0);
+	put(&s, 0, 500, 500, 500, s.p.steer.max_speed, 0, 0);
 	cr_assert_eq(sim_step(&s), 0);
 	v[0] = s.vx[0], v[1] = s.vy[0], v[2] = s.vz[0];
 	NEAR(s.x[0], 500 + v[0]);
@@ -222,7 +222,7 @@ Test(box, a_boid_ending_inside_a_sphere_is_put_on_it_and_reflected)
 	s.p.obstacles = &o;
 	s.p.obstacles_n = 1;
 	s.p.obstacle_weight = 0; /* no push: the wall alone */
-	double v = s.p.canvas_speed * s.p.canvas_dt;
+	double v = s.p.canvas.speed * s.p.canvas.dt;
 	put(&s, 0, 300, 300, 300 - 20 - v / 2, 0, 0, v); /* heading straight in along +z */
 	cr_assert_eq(sim_step(&s), 0);
 	NEAR(s.x[0], 300);
@@ -378,7 +378,7 @@ Test(box, wrap_brings_a_boid_back_on_the_other_side_of_the_depth)
 		struct sim s;
 		box(&s, m, SIM_SEQUENTIAL, 2, 400, 300, 250);
 		s.p.edges = SIM_WRAP; /* harden and steering wrap when asked, the others always */
-		s.p.min_speed = 0;
+		s.p.harden.min_speed = 0;
 		double v = m == CANVAS ? 100.0 / 60 : 1.5;
 		put(&s, 0, 200, 150, 250 - v / 2, 0, 0, v); /* out through the far side */
 		put(&s, 1, 100, 100, v / 2, 0, 0, -v);      /* out through the near side */

@@ -22,9 +22,9 @@ static void make(struct sim *s, int m, enum sim_update u, size_t n);
 static void make_limited(struct sim *s, enum sim_update u, size_t n)
 {
 	make(s, PROCESSING, u, n);
-	s->p.proc_max_force = 5;
-	s->p.proc_max_speed = 3;
-	s->p.proc_separation = SIM_SEP_INVERSE;
+	s->p.proc.max_force = 5;
+	s->p.proc.max_speed = 3;
+	s->p.proc.separation = SIM_SEP_INVERSE;
 }
 
 static void make(struct sim *s, int m, enum sim_update u, size_t n)
@@ -58,18 +58,18 @@ Test(models, defaults_keep_harden_and_fill_every_model)
 	sim_params_default(&p, 640, 360);
 	cr_assert_eq(p.model, model_at(HARDEN));
 	cr_assert_eq(p.obstacles_n, 0);
-	cr_assert_eq(p.flock_radius, 50); /* the seed's own numbers are untouched */
-	cr_assert_eq(p.proc_cohesion_radius, 40);
-	cr_assert_eq(p.proc_max_speed, 0);  /* the listings have no limits */
-	cr_assert_eq(p.proc_max_force, 0);
-	cr_assert_eq(p.proc_separation, SIM_SEP_UNIT);
-	cr_assert_eq(p.steer_separation_steps, 1);
-	cr_assert_eq(p.steer_socialize_weight, 0);
-	cr_assert_eq(p.steer_steady_turn, 0);
-	cr_assert_eq(p.steer_max_turn, 6.4);
-	cr_assert_eq(p.steer_separation_weight, 0.01 * 25 * 25 * 25); /* Unity units scaled */
-	cr_assert_eq(p.canvas_speed, 100);
-	cr_assert_eq(p.canvas_dt, 1.0 / 60);
+	cr_assert_eq(p.harden.flock_radius, 50); /* the seed's own numbers are untouched */
+	cr_assert_eq(p.proc.cohesion_radius, 40);
+	cr_assert_eq(p.proc.max_speed, 0);  /* the listings have no limits */
+	cr_assert_eq(p.proc.max_force, 0);
+	cr_assert_eq(p.proc.separation, SIM_SEP_UNIT);
+	cr_assert_eq(p.steer.separation_steps, 1);
+	cr_assert_eq(p.steer.socialize_weight, 0);
+	cr_assert_eq(p.steer.steady_turn, 0);
+	cr_assert_eq(p.steer.max_turn, 6.4);
+	cr_assert_eq(p.steer.separation_weight, 0.01 * 25 * 25 * 25); /* Unity units scaled */
+	cr_assert_eq(p.canvas.speed, 100);
+	cr_assert_eq(p.canvas.dt, 1.0 / 60);
 	cr_assert_eq(p.target_x, 320);
 	cr_assert_eq(p.target_y, 180);
 }
@@ -193,8 +193,8 @@ Test(models, processing_limits_by_length_or_by_component)
 	struct sim s;
 	for (int comp = 0; comp <= 1; comp++) {
 		make_limited(&s, SIM_SYNCHRONOUS, 2);
-		s.p.proc_alignment_weight = 10;
-		s.p.proc_limit_components = comp;
+		s.p.proc.alignment_weight = 10;
+		s.p.proc.limit_components = comp;
 		put(&s, 0, 100, 100, 0, 0);
 		put(&s, 1, 130, 100, 1, 1);
 		sim_step(&s);
@@ -237,7 +237,7 @@ Test(models, processing_jitter_is_seeded_bounded_and_per_boid)
 	struct sim *all[] = { &a, &b, &c };
 	for (int i = 0; i < 3; i++) {
 		make(all[i], PROCESSING, SIM_SYNCHRONOUS, 50);
-		all[i]->p.proc_jitter = 1;
+		all[i]->p.proc.jitter = 1;
 		all[i]->p.noise_seed = i == 2 ? 8 : 7;
 		for (size_t j = 0; j < 50; j++) /* 100 apart: alone */
 			put(all[i], j, 50 + 100.0 * (double)(j % 10), 50 + 100.0 * (double)(j / 10), 0, 0);
@@ -333,7 +333,7 @@ Test(models, steering_arrival_one_step_by_hand)
 	NEAR(s.x[0], 103.75);
 
 	/* seek: unit(T - p) * w - v, added to the arrival */
-	s.p.steer_seek_weight = 2;
+	s.p.steer.seek_weight = 2;
 	put(&s, 0, 100, 100, 0, 1);
 	sim_step(&s);
 	/* v + seek + arrival = (0, 1) + ((2, 0) - (0, 1)) + ((5, 0) - (0, 1)) =
@@ -351,7 +351,7 @@ Test(models, steering_turns_one_fixed_way_when_the_target_is_behind)
 	make(&s, STEERING, SIM_SYNCHRONOUS, 1);
 	s.p.target_mode = SIM_TARGET_FIXED;
 	s.p.target_x = 300, s.p.target_y = 498; /* behind, a little toward -y */
-	s.p.steer_steady_turn = 1;
+	s.p.steer.steady_turn = 1;
 	put(&s, 0, 500, 500, 3, 0);
 	sim_step(&s);
 	/* the short way would be toward -y; past 150 degrees it is toward +y */
@@ -621,7 +621,7 @@ static void flock(struct sim *s, int m, enum sim_update u, enum sim_search q,
 	p.update = u;
 	p.search = q;
 	p.edges = edges;
-	p.proc_jitter = .5; /* exercise the noise too */
+	p.proc.jitter = .5; /* exercise the noise too */
 	p.noise_seed = 11;
 	cr_assert_eq(sim_init(s, &p, n, pool), 0);
 	sim_randomize(s, 9);

@@ -137,3 +137,27 @@ Test(registry, program_defaults_are_options_the_binary_applies)
 	}
 	free(options);
 }
+
+#include "model_names.h"
+
+/*
+ * What lists the models is made from the registry: -m's help in --help,
+ * and the tests' own ids (tests/model_names.h), each of which is the
+ * entry --list-models shows in its place.
+ */
+Test(registry, the_m_help_and_the_tests_model_ids_follow_the_registry)
+{
+	char names[16][32];
+	size_t n = listed(names, 16);
+
+	cr_assert_eq(n, (size_t)MODEL_COUNT, "--list-models: %zu models, the tests' ids %d", n, MODEL_COUNT);
+	for (int m = 0; m < MODEL_COUNT; m++)
+		cr_expect_str_eq(model_at(m)->name, names[m], "id %d", m);
+	cr_assert_eq(tc_boids("--help"), 0);
+	const char *h = strstr(tc_stdout(), "--model=NAME");
+	cr_assert_not_null(h, "--help shows no -m");
+	char line[256];
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(h, "\n"), h);
+	for (size_t i = 0; i < n; i++)
+		cr_expect(strstr(line, names[i]), "-m's help \"%s\" lacks %s", line, names[i]);
+}

@@ -464,3 +464,43 @@ Test(render, frames_redraw_from_scratch)
 		cr_assert_eq(memcmp(first + yy * 256, px + yy * stride, 256), 0);
 	render_free(r);
 }
+
+/*
+ * The steering target stays above the swarm gathered on it: a flock that
+ * covers the target's place leaves its yellow dot on top and, around the
+ * ring, a ring of the background (the halo that parts it from the boids).
+ */
+Test(render, target_drawn_above_the_swarm)
+{
+	double x[49], y[49], vx[49], vy[49];
+	struct render_params p;
+	struct pic pic[2];
+
+	for (int i = 0; i < 49; i++) { /* a 7 x 7 block of boids, 4 apart, on (32.5, 24.5) */
+		x[i] = 32.5 + 4 * (i % 7 - 3), y[i] = 24.5 + 4 * (i / 7 - 3);
+		vx[i] = 1, vy[i] = .3;
+	}
+	render_params_default(&p, 64, 48);
+	p.boid_size = 2;
+	for (int with = 0; with < 2; with++) {
+		struct render_view v = { .n = 49, .x = x, .y = y, .vx = vx, .vy = vy,
+		                         .has_target = with, .target_x = 32, .target_y = 24 };
+		cr_assert_eq(render_new(&pic[with].r, &p), 0);
+		cr_assert_eq(render_frame(pic[with].r, &v), 0);
+		pic[with].px = render_pixels(pic[with].r, &pic[with].stride);
+	}
+	/* without the target, boids cover its dot and the halo's place (pixels 7 to 8 units from it) */
+	int halo[4][2] = { { 39, 24 }, { 24, 24 }, { 32, 31 }, { 32, 16 } };
+	int covered = 0;
+	for (int k = 0; k < 4; k++)
+		covered += (pixel(&pic[0], halo[k][0], halo[k][1]) & 0xFFFFFF) != BG;
+	cr_assert_geq(covered, 2, "the block does not cover the target's place");
+	cr_assert_neq(pixel(&pic[0], 31, 23) & 0xFFFFFF, 0xFFCC00u);
+	/* with it: the dot yellow, the halo the background, whatever lies under them */
+	cr_expect_eq(pixel(&pic[1], 31, 23), 0xFFFFCC00u, "dot: %08x", pixel(&pic[1], 31, 23));
+	for (int k = 0; k < 4; k++)
+		cr_expect_eq(pixel(&pic[1], halo[k][0], halo[k][1]), 0xFF000000u | BG, "halo at (%d, %d): %08x",
+		             halo[k][0], halo[k][1], pixel(&pic[1], halo[k][0], halo[k][1]));
+	render_free(pic[0].r);
+	render_free(pic[1].r);
+}

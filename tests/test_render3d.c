@@ -254,12 +254,13 @@ struct pic {
 	int stride;
 };
 
-/* Parameters for a W x H picture of discs (the circle shape: centred on the point), no fog. */
+/* Parameters for a W x H picture of discs (the circle shape: centred on the point), no fog, no box edges or ground. */
 static void params_3d(struct render_params *p)
 {
 	render_params_default(p, W, H);
 	p->shape = RENDER_CIRCLE;
 	p->fog = 0;
+	p->box_edges = p->ground = 0;
 	p->camera.mode = CAMERA_AT; /* along +z from 200 in front, at the centre */
 	p->camera.eye[0] = W / 2., p->camera.eye[1] = H / 2., p->camera.eye[2] = -200;
 }
@@ -549,6 +550,50 @@ Test(render3d, three_d_settings_change_no_2d_pixel)
 }
 
 /*
+ * --ground-cells: the floor's grid of a box seen from the front, alone
+ * (no boids, box edges or fog): 10 cells by default, and more cells are
+ * more lines, so more pixels off the background; one cell is the floor's
+ * outline alone.
+ */
+Test(render3d, ground_cells_set_the_floors_grid)
+{
+	static const double none[1];
+	struct render_view v = { .n = 0, .x = none, .y = none, .z = none, .vx = none, .vy = none, .vz = none };
+	long count[3];
+	const unsigned char *px[3];
+	struct pic pic[3];
+	const int cells[3] = { 10, 1, 40 };
+
+	for (int k = 0; k < 3; k++) {
+		struct render_params p;
+		render_params_default(&p, W, H);
+		p.box_edges = 0, p.fog = 0;
+		if (k)
+			p.ground_cells = cells[k];
+		cr_assert_eq(render_new(&pic[k].r, &p), 0);
+		cr_assert_eq(render_frame(pic[k].r, &v), 0);
+		px[k] = pic[k].px = render_pixels(pic[k].r, &pic[k].stride);
+		count[k] = 0;
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++)
+				count[k] += pixel(&pic[k], x, y) != p.background;
+	}
+	cr_expect(count[1] > 0 && count[1] < count[0] && count[0] < count[2],
+	          "lit pixels: 1 cell %ld, 10 (default) %ld, 40 %ld", count[1], count[0], count[2]);
+	struct render_params p;
+	render_params_default(&p, W, H);
+	p.box_edges = 0, p.fog = 0, p.ground_cells = 10;
+	struct pic ten;
+	cr_assert_eq(render_new(&ten.r, &p), 0);
+	cr_assert_eq(render_frame(ten.r, &v), 0);
+	ten.px = render_pixels(ten.r, &ten.stride);
+	cr_expect_eq(memcmp(ten.px, px[0], (size_t)ten.stride * (size_t)H), 0, "the default is 10 cells");
+	render_free(ten.r);
+	for (int k = 0; k < 3; k++)
+		render_free(pic[k].r);
+}
+
+/*
  * A 3D picture above 1 MB is drawn in bands (the boids back to front, in
  * runs between the obstacles) and keeps every byte of boid after boid, in
  * both modes: the box and ground under the flock, spheres among it, fog,
@@ -734,4 +779,143 @@ Test(render3d_cli, pipeline_draws_the_state_of_the_file)
 	free(got);
 	free(png);
 	render_free(rd);
+}
+
+/* The target marker is drawn above the swarm, even boids nearer the camera than it. */
+Test(render3d, target_drawn_above_nearer_boids)
+{
+	struct render_params p;
+	double x[8], y[8], z[8];
+	static const double zero[8];
+
+	params_3d(&p);
+	p.boid_size = 8;
+	for (int i = 0; i < 8; i++) /* discs in front of the box's centre, covering it */
+		x[i] = W / 2. + 4 * (i % 4 - 1.5), y[i] = H / 2. + 4 * (i / 4 - .5), z[i] = D / 2. - 30;
+	struct render_view v = { .n = 8, .x = x, .y = y, .z = z, .vx = zero, .vy = zero, .vz = zero,
+	                         .has_target = 1, .target_x = W / 2., .target_y = H / 2., .target_z = D / 2. };
+	struct pic a;
+	cr_assert_eq(render_new(&a.r, &p), 0);
+	v.has_target = 0;
+	cr_assert_eq(render_frame(a.r, &v), 0);
+	a.px = render_pixels(a.r, &a.stride);
+	cr_assert_eq(pixel(&a, W / 2, H / 2), BOID, "the discs cover the centre: %06x", pixel(&a, W / 2, H / 2));
+	cr_assert_eq(pixel(&a, W / 2 + 7, H / 2), BOID, "and the halo's place: %06x", pixel(&a, W / 2 + 7, H / 2));
+	v.has_target = 1;
+	cr_assert_eq(render_frame(a.r, &v), 0);
+	cr_expect_eq(pixel(&a, W / 2, H / 2), 0xFFCC00u, "the target's dot on top: %06x", pixel(&a, W / 2, H / 2));
+	cr_expect_eq(pixel(&a, W / 2 + 7, H / 2), BG, "its halo: %06x", pixel(&a, W / 2 + 7, H / 2));
+	render_free(a.r);
+}
+
+/* n points in a ball of radius r around c (uniform in the ball), from seed. */
+static void ball(double *x, double *y, double *z, size_t n, const double c[3], double r, uint64_t seed)
+{
+	struct rng g;
+	rng_seed(&g, seed);
+	for (size_t i = 0; i < n;) {
+		double p[3] = { 2 * rng_uniform(&g) - 1, 2 * rng_uniform(&g) - 1, 2 * rng_uniform(&g) - 1 };
+		if (dot3(p, p) > 1)
+			continue;
+		x[i] = c[0] + r * p[0], y[i] = c[1] + r * p[1], z[i] = c[2] + r * p[2];
+		i++;
+	}
+}
+
+/*
+ * The orbit frames the flock, not the box: a small swarm off the box's
+ * centre lands at the picture's centre (its mean projects there, by the
+ * textbook projection) and fills most of its height, every point inside
+ * the picture, all the way round; the other cameras are left as placed.
+ */
+Test(camera, orbit_frames_the_flock)
+{
+	enum { N = 500 };
+	static double x[N + 1], y[N + 1], z[N + 1];
+	const double c[3] = { 70, 50, 120 };
+	struct camera_setup s;
+	camera_setup_default(&s);
+	s.mode = CAMERA_ORBIT;
+	s.orbit_frames = 8;
+	ball(x, y, z, N, c, 25, 7);
+	double mean[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < N; i++)
+		mean[0] += x[i] / N, mean[1] += y[i] / N, mean[2] += z[i] / N;
+	for (int stray = 0; stray < 2; stray++) {
+		size_t n = N + (size_t)stray; /* then one boid in the box's far corner */
+		x[N] = W, y[N] = H, z[N] = D;
+		for (int k = 0; k < 8; k++) {
+			struct camera o;
+			camera_place(&o, &s, box, W, H, k);
+			camera_follow(&o, &s, x, y, z, n);
+			double u, v, d, lo = HUGE_VAL, hi = -HUGE_VAL;
+			if (!stray) {
+				double p0[3] = { x[0], y[0], z[0] }, tu, tv, td;
+				cr_assert(camera_project(&o, mean, &u, &v, &d));
+				cr_expect(fabs(u - W / 2.) < 1e-6 && fabs(v - H / 2.) < 1e-6, "frame %d: the mean at (%g, %g)", k,
+				          u, v);
+				/* a camera at that eye looking at the mean, by the textbook */
+				cr_assert(textbook(o.eye, mean, s.fov, W, H, p0, &tu, &tv, &td));
+				cr_assert(camera_project(&o, p0, &u, &v, &d));
+				cr_expect(fabs(u - tu) < 1e-6 && fabs(v - tv) < 1e-6, "frame %d: (%g, %g), textbook (%g, %g)", k, u, v,
+				          tu, tv);
+			}
+			for (size_t i = 0; i < N; i++) {
+				double p[3] = { x[i], y[i], z[i] };
+				cr_assert(camera_project(&o, p, &u, &v, &d));
+				cr_assert(u >= 0 && u <= W && v >= 0 && v <= H, "frame %d boid %zu at (%g, %g)", k, i, u, v);
+				lo = fmin(lo, v), hi = fmax(hi, v);
+			}
+			/* the box's view showed it 1/7 of the height; a stray no farther than 2.5 radii of gyration */
+			cr_expect_geq(hi - lo, (stray ? .3 : .75) * H, "frame %d, stray %d: the swarm spans %g of %d rows", k,
+			              stray, hi - lo, H);
+		}
+	}
+	/* the front camera, a camera put somewhere: as camera_place() left them */
+	for (int mode = 0; mode < 2; mode++) {
+		struct camera a, b;
+		s = (struct camera_setup){ .mode = mode ? CAMERA_AT : CAMERA_FRONT, .fov = 40, .orbit_frames = 1,
+		                           .eye = { 10, -50, -300 } };
+		camera_place(&a, &s, box, W, H, 3);
+		b = a;
+		camera_follow(&b, &s, x, y, z, N);
+		cr_expect(memcmp(&a, &b, sizeof(a)) == 0, "mode %d moved", mode);
+	}
+}
+
+/*
+ * An orbit clip of the Unity swarm (a tight ball in a big box): in every
+ * frame the swarm covers a good share of the picture, read back from the
+ * y4m's luma (what the box's view gave: 4 to 6 of the 8 x 8 cells, a fifth
+ * of the height).
+ */
+Test(render3d, orbit_clip_frames_the_swarm)
+{
+	enum { CW = 320, CH = 180, FRAMES = 6 };
+	tc_tmpdir();
+	cr_assert_eq(tc_boids("-q -m steering --dims 3 --camera orbit -s %dx%d -f %d --warmup 150 --box=no --ground=no "
+	                      "-o o.y4m", CW, CH, FRAMES), 0, "%s", tc_stderr());
+	size_t len;
+	unsigned char *y4m = (unsigned char *)tc_slurp("o.y4m", &len);
+	cr_assert_not_null(y4m);
+	unsigned char *p = memchr(y4m, '\n', len);
+	cr_assert_not_null(p);
+	p++;
+	for (int f = 0; f < FRAMES; f++) {
+		cr_assert(p + 6 + CW * CH * 3 / 2 <= y4m + len && memcmp(p, "FRAME\n", 6) == 0, "frame %d", f);
+		const unsigned char *luma = p + 6;
+		int cells[8][8] = { { 0 } }, lo = CH, hi = -1, lit = 0;
+		for (int yy = 0; yy < CH; yy++)
+			for (int xx = 0; xx < CW; xx++)
+				if (luma[yy * CW + xx] > luma[0] + 25) { /* brighter than the dark background: a boid */
+					cells[yy * 8 / CH][xx * 8 / CW] = 1;
+					lo = yy < lo ? yy : lo, hi = yy > hi ? yy : hi;
+				}
+		for (int k = 0; k < 64; k++)
+			lit += cells[k / 8][k % 8];
+		cr_expect_geq(lit, 20, "frame %d: boids in %d of 64 cells", f, lit);
+		cr_expect_geq(hi - lo, CH * 6 / 10, "frame %d: the swarm spans rows %d to %d", f, lo, hi);
+		p += 6 + CW * CH * 3 / 2;
+	}
+	free(y4m);
 }

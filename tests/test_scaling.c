@@ -23,12 +23,12 @@ static const int models[] = { PROCESSING, STEERING, CANVAS };
 static double top_speed(const struct sim_params *p)
 {
 	if (p->model == model_at(PROCESSING))
-		return p->proc_max_speed;
+		return p->proc.max_speed;
 	if (p->model == model_at(STEERING))
-		return p->steer_max_speed;
+		return p->steer.max_speed;
 	if (p->model == model_at(CANVAS))
-		return p->canvas_speed * p->canvas_dt;
-	return p->max_speed;
+		return p->canvas.speed * p->canvas.dt;
+	return p->harden.max_speed;
 }
 
 /*
@@ -39,8 +39,8 @@ static double top_speed(const struct sim_params *p)
 static void calm(struct sim_params *p)
 {
 	if (p->model == model_at(PROCESSING)) {
-		p->proc_max_speed = 3;
-		p->proc_max_force = 5;
+		p->proc.max_speed = 3;
+		p->proc.max_force = 5;
 	}
 }
 

@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "cli.h"
 #include "common.h"
 #include "model.h"
+#include "sim.h"
 
 static void setup(void) { tc_tmpdir(); }
 static void teardown(void) { tc_cleanup(); }
@@ -24,22 +26,36 @@ TestSuite(settings, .init = setup, .fini = teardown, .timeout = 120);
 
 /* ------------------------------------------------ docs/MODEL.md's defaults */
 
-/* Where sim reads each parameter MODEL.md names, by sim.h's own field names. */
-#define D(f) { #f, offsetof(struct sim_params, f), 'd' }
-#define I(f) { #f, offsetof(struct sim_params, f), 'i' }
+/* Where sim reads each parameter MODEL.md names: name as MODEL.md writes it (the
+ * model's prefix, then the field), at its place in struct sim_params. */
+#define D(name, at) { #name, offsetof(struct sim_params, at), 'd' }
+#define I(name, at) { #name, offsetof(struct sim_params, at), 'i' }
 static const struct { const char *name; size_t offset; char kind; } sim_fields[] = {
-	D(flock_radius), D(flock_weight), D(align_radius), D(align_weight), D(avoid_radius),
-	D(avoid_weight), D(predator_radius), D(predator_weight), D(obstacle_margin), D(obstacle_weight),
-	D(proc_cohesion_radius), D(proc_separation_radius), D(proc_alignment_radius),
-	D(proc_cohesion_weight), D(proc_separation_weight), D(proc_alignment_weight), D(proc_max_force),
-	D(proc_max_speed), I(proc_limit_components), D(proc_jitter), D(steer_radius),
-	D(steer_cohesion_steps), D(steer_cohesion_weight), D(steer_separation_weight),
-	D(steer_alignment_weight), D(steer_seek_weight), D(steer_arrival_radius), D(steer_arrival_speed),
-	D(steer_max_speed), D(steer_max_turn), D(canvas_speed), D(canvas_dt), D(canvas_visual_range),
-	D(canvas_cohesion_resistance), D(canvas_separation_distance), D(canvas_alignment_eagerness),
-	D(gl_flock_radius), D(gl_flock_weight), D(gl_predator_sight), D(gl_avoid_radius),
-	D(gl_avoid_weight), D(gl_align_radius), D(gl_align_weight), D(gl_flee_radius), D(gl_flee_weight),
-	D(gl_wall_pad), D(gl_wall_turn), D(gl_speed_ease), D(gl_predator_boost), D(gl_step),
+	D(flock_radius, harden.flock_radius), D(flock_weight, harden.flock_weight),
+	D(align_radius, harden.align_radius), D(align_weight, harden.align_weight),
+	D(avoid_radius, harden.avoid_radius), D(avoid_weight, harden.avoid_weight),
+	D(predator_radius, harden.predator_radius), D(predator_weight, harden.predator_weight),
+	D(obstacle_margin, obstacle_margin), D(obstacle_weight, obstacle_weight),
+	D(proc_cohesion_radius, proc.cohesion_radius), D(proc_separation_radius, proc.separation_radius),
+	D(proc_alignment_radius, proc.alignment_radius), D(proc_cohesion_weight, proc.cohesion_weight),
+	D(proc_separation_weight, proc.separation_weight), D(proc_alignment_weight, proc.alignment_weight),
+	D(proc_max_force, proc.max_force), D(proc_max_speed, proc.max_speed),
+	I(proc_limit_components, proc.limit_components), D(proc_jitter, proc.jitter),
+	D(steer_radius, steer.radius), D(steer_cohesion_steps, steer.cohesion_steps),
+	D(steer_cohesion_weight, steer.cohesion_weight), D(steer_separation_weight, steer.separation_weight),
+	D(steer_alignment_weight, steer.alignment_weight), D(steer_seek_weight, steer.seek_weight),
+	D(steer_arrival_radius, steer.arrival_radius), D(steer_arrival_speed, steer.arrival_speed),
+	D(steer_max_speed, steer.max_speed), D(steer_max_turn, steer.max_turn), D(canvas_speed, canvas.speed),
+	D(canvas_dt, canvas.dt), D(canvas_visual_range, canvas.visual_range),
+	D(canvas_cohesion_resistance, canvas.cohesion_resistance),
+	D(canvas_separation_distance, canvas.separation_distance),
+	D(canvas_alignment_eagerness, canvas.alignment_eagerness), D(gl_flock_radius, gl.flock_radius),
+	D(gl_flock_weight, gl.flock_weight), D(gl_predator_sight, gl.predator_sight),
+	D(gl_avoid_radius, gl.avoid_radius), D(gl_avoid_weight, gl.avoid_weight),
+	D(gl_align_radius, gl.align_radius), D(gl_align_weight, gl.align_weight),
+	D(gl_flee_radius, gl.flee_radius), D(gl_flee_weight, gl.flee_weight), D(gl_wall_pad, gl.wall_pad),
+	D(gl_wall_turn, gl.wall_turn), D(gl_speed_ease, gl.speed_ease),
+	D(gl_predator_boost, gl.predator_boost), D(gl_step, gl.step),
 };
 
 /* The options whose names are not the field's with '-' for '_'. */
@@ -196,13 +212,13 @@ Test(settings, options_land_in_the_struct_of_the_module_that_reads_them)
 	          "--steer-turn steady --gl-avoid all --separation inverse --predators 2 -n 7 "
 	          "--shape arrow --pixel-grid gdi --antialias none --boid-color #010203 --scale 2 "
 	          "--crf 30 --gop 12 --codec libx264 --encoder-threads auto --target 10,20 --seed 9");
-	cr_expect_eq(c.sim.flock_radius, 12.5);
+	cr_expect_eq(c.sim.harden.flock_radius, 12.5);
 	cr_expect_eq(c.sim.edges, SIM_BOUNCE | SIM_WRAP);
 	cr_expect_eq(c.sim.update, SIM_SYNCHRONOUS);
-	cr_expect_eq(c.sim.proc_limit_components, 1);
-	cr_expect_eq(c.sim.steer_steady_turn, 1);
-	cr_expect_eq(c.sim.gl_avoid_all, 1);
-	cr_expect_eq(c.sim.proc_separation, SIM_SEP_INVERSE);
+	cr_expect_eq(c.sim.proc.limit_components, 1);
+	cr_expect_eq(c.sim.steer.steady_turn, 1);
+	cr_expect_eq(c.sim.gl.avoid_all, 1);
+	cr_expect_eq(c.sim.proc.separation, SIM_SEP_INVERSE);
 	cr_expect_eq(c.sim.predators, 2);
 	cr_expect_eq(c.run.boids, 7);
 	cr_expect_eq(c.sim.target_mode, SIM_TARGET_FIXED);
@@ -270,7 +286,7 @@ Test(settings, the_resolve_step_works_out_what_depends_on_several_settings)
 	cr_expect(c.sim.width == 1157 && c.sim.height == 578 && c.run.boids == 250);
 	cr_expect(c.run.opengl && c.run.trail == 20 && c.render.predator_size == 1.5);
 	cr_expect_eq(c.render.trail_style, RENDER_TRAIL_OPENGL);
-	cr_expect(c.render.range_near == c.sim.gl_avoid_radius && c.render.range_far == c.sim.gl_flock_radius,
+	cr_expect(c.render.range_near == c.sim.gl.avoid_radius && c.render.range_far == c.sim.gl.flock_radius,
 	          "--show-ranges draws the model's own radii");
 	cli_release(&c);
 
@@ -285,4 +301,145 @@ Test(settings, the_resolve_step_works_out_what_depends_on_several_settings)
 	parse(&c, "--duration 2.5 --fps 24");
 	cr_expect(c.run.frames == 60 && c.run.duration < 0);
 	cli_release(&c);
+}
+
+/* ------------------------------------------- each default written once */
+
+/* The part of struct config a row's field lies in: 0 sim, 1 render, 2 video, 3 run. */
+static int part_of(const struct cli_option *o)
+{
+	return o->offset < offsetof(struct config, render) ? 0 : o->offset < offsetof(struct config, video) ? 1 :
+	       o->offset < offsetof(struct config, run) ? 2 : 3;
+}
+
+/*
+ * Every setting a module reads has its default in the module alone: its
+ * row holds none (CLI_MODULE), and what the binary starts from and shows
+ * is the module's own value, however the modules' defaults change.  The
+ * run options (main's) have theirs in their rows alone.
+ */
+Test(settings, each_default_is_the_modules_own_written_once)
+{
+	static struct config mod, parsed;
+	size_t n;
+	const struct cli_option *t = cli_options(&n);
+	char err[256], *argv[] = { "boids", NULL };
+
+	memset(&mod, 0, sizeof(mod));
+	sim_params_default(&mod.sim, 640, 360);
+	render_params_default(&mod.render, 640, 360);
+	video_options_default(&mod.video);
+	cr_assert_eq(cli_parse(&parsed, 1, argv, err, sizeof(err)), CLI_RUN, "%s", err);
+	int checked = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = &t[i];
+		if (o->type == CLI_ACTION || o->type == CLI_CIRCLES)
+			continue;
+		if (part_of(o) == 3 || strcmp(o->name, "depth") == 0) { /* depth: "0", the smaller side */
+			cr_expect(o->def != CLI_MODULE, "--%s: a run option has its default in its row", o->name);
+			continue;
+		}
+		cr_expect(o->def == CLI_MODULE, "--%s: its row writes a default (%s) its module has already",
+		          o->name, o->def ? o->def : "NULL");
+		char want[512], got[512], shown[512];
+		cli_format_value(&mod, o, want, sizeof(want));
+		cli_format_value(&parsed, o, got, sizeof(got));
+		cr_expect_str_eq(got, want, "--%s: boids starts from %s, the module's default is %s", o->name, got, want);
+		/* what --help and --list-options show reads back as the module's value */
+		static struct config back;
+		back = mod;
+		const char *def = cli_default(o, shown, sizeof(shown));
+		cr_assert_not_null(def, "--%s shows no default", o->name);
+		if (o->type == CLI_STRING) {
+			cr_expect_str_eq(def, want, "--%s", o->name);
+		} else {
+			char *argv2[] = { "boids", NULL, NULL }, arg[600];
+			snprintf(arg, sizeof(arg), "--%s=%s", o->name, def);
+			argv2[1] = arg;
+			if (o->type != CLI_FLAG) {
+				cr_assert_eq(cli_parse(&back, 2, argv2, err, sizeof(err)), CLI_RUN, "%s: %s", arg, err);
+				cli_format_value(&back, o, got, sizeof(got));
+				cr_expect_str_eq(got, want, "--%s shows %s, which reads back as %s", o->name, def, got);
+				cli_release(&back);
+			}
+		}
+		checked++;
+	}
+	cr_expect_geq(checked, 100, "only %d settings of modules checked", checked);
+	/* the defaults the modules once disagreed with the table on, as users see them */
+	cr_expect(mod.render.box_edges && mod.render.ground, "3D: the box's edges and its ground are drawn");
+	cr_expect_eq(mod.video.threads, 4, "4 encoder threads: the same bytes on every machine");
+	cli_release(&parsed);
+}
+
+/*
+ * No value an option takes is one its module refuses: the renderer (which
+ * checks its parameters) takes each numeric drawing row's bounds, and
+ * refuses the bound a row excludes.
+ */
+Test(settings, each_drawing_rows_range_is_what_the_renderer_takes)
+{
+	size_t n;
+	const struct cli_option *t = cli_options(&n);
+	int checked = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = &t[i];
+		if (part_of(o) != 1 || (o->type != CLI_DOUBLE && o->type != CLI_INT && o->type != CLI_LONG))
+			continue;
+		for (int end = 0; end < 2; end++) {
+			double v = end ? o->max : o->min;
+			int excluded = !end && (o->flags & CLI_GT_MIN);
+			struct render_params p;
+			struct renderer *r = NULL;
+			render_params_default(&p, 64, 36);
+			char *field = (char *)&p + (o->offset - offsetof(struct config, render));
+			if (o->type == CLI_DOUBLE)
+				memcpy(field, &v, sizeof(v));
+			else if (o->type == CLI_INT)
+				*(int *)(void *)field = (int)v;
+			else
+				*(long *)(void *)field = (long)v;
+			int e = render_new(&r, &p);
+			render_free(r);
+			if (excluded)
+				cr_expect_eq(e, -EINVAL, "--%s: %g is excluded, the renderer takes it", o->name, v);
+			else
+				cr_expect_eq(e, 0, "--%s takes %g, the renderer refuses it (%d)", o->name, v, e);
+			checked++;
+		}
+	}
+	cr_expect_geq(checked, 8, "only %d bounds checked", checked);
+}
+
+/* ------------------------------------------------ options asked by their id */
+
+#include "../src/cli_int.h"
+
+/*
+ * The resolve step asks whether an option was given by its id (OPT_FOG),
+ * not its name: each id is its row's name in capitals ('-' as '_') and
+ * indexes that row, so OPT_X means --x.
+ */
+Test(settings, each_options_id_is_its_name_and_its_row)
+{
+	static const struct { const char *id, *name; int index; } ids[] = {
+#define OPT(id, name, ...) { #id, name, OPT_##id },
+#include "../src/options.def"
+#undef OPT
+	};
+	size_t n;
+	const struct cli_option *t = cli_options(&n);
+
+	cr_assert_eq(sizeof(ids) / sizeof(*ids), n);
+	for (size_t i = 0; i < n; i++) {
+		char want[64];
+		size_t k = 0;
+		for (; ids[i].name[k] && k < sizeof(want) - 1; k++)
+			want[k] = ids[i].name[k] == '-' ? '_' : (char)toupper((unsigned char)ids[i].name[k]);
+		want[k] = 0;
+		cr_expect_str_eq(ids[i].id, want, "OPT_%s names --%s", ids[i].id, ids[i].name);
+		cr_expect_str_eq(t[ids[i].index].name, ids[i].name, "OPT_%s is row %d, --%s", ids[i].id,
+		                 ids[i].index, t[ids[i].index].name);
+	}
 }

@@ -157,9 +157,9 @@ static void check_turns(double deg, unsigned seed, struct tally *t)
 	p.update = SIM_SYNCHRONOUS;
 	p.target_mode = SIM_TARGET_FIXED;
 	p.target_x = target[0], p.target_y = target[1], p.target_z = target[2];
-	p.steer_seek_weight = SEEK;
-	p.steer_arrival_radius = 0; /* seek alone */
-	p.steer_max_turn = deg;
+	p.steer.seek_weight = SEEK;
+	p.steer.arrival_radius = 0; /* seek alone */
+	p.steer.max_turn = deg;
 	cr_assert_eq(sim_init(&s, &p, N, NULL), 0);
 	for (size_t i = 0; i < N; i++) {
 		int ix = (int)(i % SIDE), iy = (int)(i / SIDE % SIDE), iz = (int)(i / SIDE / SIDE);
@@ -176,7 +176,7 @@ static void check_turns(double deg, unsigned seed, struct tally *t)
 	}
 	cr_assert_eq(sim_step(&s), 0);
 
-	double max = p.steer_max_speed, limit = deg * M_PI / 180;
+	double max = p.steer.max_speed, limit = deg * M_PI / 180;
 	for (size_t i = 0; i < N; i++) {
 		vec r = { s.vx[i], s.vy[i], s.vz[i] }, a, b, k, ref;
 		double fm = len3(old[i]), tm = len3(want[i]);

@@ -12,12 +12,12 @@
 
 static void canvas_params_default(struct sim_params *p)
 {
-	p->canvas_visual_range = 50;
-	p->canvas_cohesion_resistance = 10;
-	p->canvas_separation_distance = 15;
-	p->canvas_alignment_eagerness = .05;
-	p->canvas_speed = 100;
-	p->canvas_dt = 1.0 / 60;
+	p->canvas.visual_range = 50;
+	p->canvas.cohesion_resistance = 10;
+	p->canvas.separation_distance = 15;
+	p->canvas.alignment_eagerness = .05;
+	p->canvas.speed = 100;
+	p->canvas.dt = 1.0 / 60;
 }
 
 /*
@@ -29,37 +29,32 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, struct
 {
 	const struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
-	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0, speed = p->canvas_speed;
+	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0, speed = p->canvas.speed;
 	uint32_t self = s->gpos[b];
 	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t seen = 0;
-	struct flock_cands it;
+	struct flock_nbrs it;
 
-	flock_cands_begin(&it, f, bx, by, bz);
-	for (uint32_t k; flock_cands_next(&it, &k);) {
-		struct flock_vec q = flock_copy_at(s, k, d3);
-		double dx = q.x - bx, dy = q.y - by, dz = d3 ? q.z - bz : 0;
-		double d2 = dx * dx + dy * dy;
-		if (d3)
-			d2 += dz * dz;
-		if (k == self || !(d2 <= f->reach2))
+	flock_near_begin(&it, f, bx, by, bz, d3);
+	for (struct flock_near nb; flock_near_next(&it, &nb);) {
+		if (nb.k == self)
 			continue;
-		double d = sqrt(d2);
-		if (d < p->canvas_visual_range) {
+		double d = sqrt(nb.d2);
+		if (d < p->canvas.visual_range) {
 			seen++;
-			cx += q.x;
-			cy += q.y;
-			if (d < p->canvas_separation_distance) {
-				sx -= dx;
-				sy -= dy;
+			cx += nb.q.x;
+			cy += nb.q.y;
+			if (d < p->canvas.separation_distance) {
+				sx -= nb.dx;
+				sy -= nb.dy;
 				if (d3)
-					sz -= dz;
+					sz -= nb.dz;
 			}
-			struct flock_vec w = flock_copy_vel(s, k, d3);
+			struct flock_vec w = flock_copy_vel(s, nb.k, d3);
 			ax += w.x;
 			ay += w.y;
 			if (d3) {
-				cz += q.z;
+				cz += nb.q.z;
 				az += w.z;
 			}
 		}
@@ -67,16 +62,16 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, struct
 	if (!seen)
 		return (struct flock_vec){ 0, 0, 0 };
 	double m = (double)seen;
-	double cohx = (cx / m - bx) / p->canvas_cohesion_resistance;
-	double cohy = (cy / m - by) / p->canvas_cohesion_resistance;
+	double cohx = (cx / m - bx) / p->canvas.cohesion_resistance;
+	double cohy = (cy / m - by) / p->canvas.cohesion_resistance;
 	double ux = ax / m, uy = ay / m, uz = d3 ? az / m : 0; /* mean velocity: only its direction counts */
 	flock_unit(&ux, &uy, FLOCK_Z(d3, uz));
-	double alix = (ux * speed - V.x) * p->canvas_alignment_eagerness;
-	double aliy = (uy * speed - V.y) * p->canvas_alignment_eagerness;
+	double alix = (ux * speed - V.x) * p->canvas.alignment_eagerness;
+	double aliy = (uy * speed - V.y) * p->canvas.alignment_eagerness;
 	struct flock_vec acc = { cohx + sx + alix, cohy + sy + aliy, 0 };
 	if (d3)
-		acc.z = (cz / m - bz) / p->canvas_cohesion_resistance + sz +
-		        (uz * speed - V.z) * p->canvas_alignment_eagerness;
+		acc.z = (cz / m - bz) / p->canvas.cohesion_resistance + sz +
+		        (uz * speed - V.z) * p->canvas.alignment_eagerness;
 	return acc;
 }
 
@@ -86,7 +81,7 @@ FLOCK_INLINE void canvas_boid(const struct flock_pass *f, size_t b, int d3)
 	struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
 	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0;
-	double dt = p->canvas_dt, speed = p->canvas_speed;
+	double dt = p->canvas.dt, speed = p->canvas.speed;
 	struct flock_vec V = { s->vx[b] / dt, s->vy[b] / dt, d3 ? s->vz[b] / dt : 0 };
 	struct flock_vec acc = rules(f, b, V, d3);
 
@@ -122,10 +117,10 @@ static void canvas_one3(void *ctx, size_t b) { canvas_boid(ctx, b, 1); }
 
 /*
  * The start flock: for each boid three draws, Math.random() x width, x
- * height, and a heading of Math.random() x 360 degrees, at canvas_speed
+ * height, and a heading of Math.random() x 360 degrees, at canvas.speed
  * (stored per step).  In a box five: x, y, z = u D, then a heading uniform
  * on the sphere, azimuth a = u 2 pi and c = 2u - 1 its z: (s cos a,
- * s sin a, c) with s = sqrt(1 - c^2), normalized, at canvas_speed.
+ * s sin a, c) with s = sqrt(1 - c^2), normalized, at canvas.speed.
  */
 static void canvas_randomize(struct sim *s, uint64_t seed)
 {
@@ -141,24 +136,24 @@ static void canvas_randomize(struct sim *s, uint64_t seed)
 			double a = rng_uniform(&r) * 2 * M_PI, c = 2 * rng_uniform(&r) - 1;
 			double sn = sqrt(1 - c * c);
 			double vx = sn * cos(a), vy = sn * sin(a), m = flock_length(vx, vy, &c);
-			s->vx[i] = vx / m * p->canvas_speed * p->canvas_dt;
-			s->vy[i] = vy / m * p->canvas_speed * p->canvas_dt;
-			s->vz[i] = c / m * p->canvas_speed * p->canvas_dt;
+			s->vx[i] = vx / m * p->canvas.speed * p->canvas.dt;
+			s->vy[i] = vy / m * p->canvas.speed * p->canvas.dt;
+			s->vz[i] = c / m * p->canvas.speed * p->canvas.dt;
 			continue;
 		}
 		/* fromDegree(...), (cos, sin).normalize().multiply(BIRD_SPEED) */
 		double a = rng_uniform(&r) * 360 * (M_PI / 180);
 		double vx = cos(a), vy = sin(a), m = sqrt(vx * vx + vy * vy);
-		s->vx[i] = vx / m * p->canvas_speed * p->canvas_dt;
-		s->vy[i] = vy / m * p->canvas_speed * p->canvas_dt;
+		s->vx[i] = vx / m * p->canvas.speed * p->canvas.dt;
+		s->vy[i] = vy / m * p->canvas.speed * p->canvas.dt;
 	}
 }
 
 static int canvas_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
-	double reach = p->canvas_visual_range; /* separation counts seen boids only */
-	double slack = p->canvas_speed * p->canvas_dt;
+	double reach = p->canvas.visual_range; /* separation counts seen boids only */
+	double slack = p->canvas.speed * p->canvas.dt;
 	struct flock_pass f;
 
 	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
@@ -170,13 +165,19 @@ static int canvas_step(struct sim *s)
 
 static void canvas_ranges(const struct sim_params *p, double *near, double *far)
 {
-	*near = p->canvas_separation_distance;
-	*far = p->canvas_visual_range;
+	*near = p->canvas.separation_distance;
+	*far = p->canvas.visual_range;
 }
 
 /* "A few hundred birds".  The page steps 60 times a second: the command
- * line derives --substeps from canvas_dt and --fps, which is no constant. */
+ * line derives --substeps from canvas.dt and --fps, which is no constant. */
 static const char *const canvas_defaults[] = { "predators=0", "boids=300", NULL };
+
+/* The page's dt: it steps 60 times a second, whatever the frame rate. */
+static double canvas_step_seconds(const struct sim_params *p)
+{
+	return p->canvas.dt;
+}
 
 const struct boids_model canvas_model = {
 	.name = "canvas",
@@ -191,5 +192,6 @@ const struct boids_model canvas_model = {
 	.original_look = "canvas-article",
 	.randomize = canvas_randomize,
 	.step = canvas_step,
+	.step_seconds = canvas_step_seconds,
 	.ranges = canvas_ranges,
 };

@@ -24,18 +24,18 @@
 /* The article's numbers. */
 static void harden_params_default(struct sim_params *p)
 {
-	p->flock_radius = 50;
-	p->flock_weight = .0003;
-	p->align_radius = 50;
-	p->align_weight = .01;
-	p->avoid_radius = 20;
-	p->avoid_weight = .001;
-	p->predator_radius = 150;
-	p->predator_weight = .00005;
-	p->min_speed = 1;
-	p->max_speed = 5;
-	p->wall_pad = 50;
-	p->wall_turn = .5;
+	p->harden.flock_radius = 50;
+	p->harden.flock_weight = .0003;
+	p->harden.align_radius = 50;
+	p->harden.align_weight = .01;
+	p->harden.avoid_radius = 20;
+	p->harden.avoid_weight = .001;
+	p->harden.predator_radius = 150;
+	p->harden.predator_weight = .00005;
+	p->harden.min_speed = 1;
+	p->harden.max_speed = 5;
+	p->harden.wall_pad = 50;
+	p->harden.wall_turn = .5;
 }
 
 /* Running sums of the neighbour rules for one boid. */
@@ -65,14 +65,14 @@ FLOCK_INLINE void visit(const struct sim *s, double reach2, struct flock_vec at,
 	if (!(d2 <= reach2))
 		return;
 	double d = sqrt(d2);
-	if (d < p->flock_radius) {
+	if (d < p->harden.flock_radius) {
 		u->fx += x;
 		u->fy += y;
 		if (d3)
 			u->fz += z;
 		u->fn++;
 	}
-	if (d < p->align_radius) {
+	if (d < p->harden.align_radius) {
 		struct flock_vec w = flock_copy_vel(s, k, d3);
 		u->ax += w.x;
 		u->ay += w.y;
@@ -80,8 +80,8 @@ FLOCK_INLINE void visit(const struct sim *s, double reach2, struct flock_vec at,
 			u->az += w.z;
 		u->an++;
 	}
-	if (d < p->avoid_radius) {
-		double closeness = p->avoid_radius - d;
+	if (d < p->harden.avoid_radius) {
+		double closeness = p->harden.avoid_radius - d;
 		u->cx += (at.x - x) * closeness;
 		u->cy += (at.y - y) * closeness;
 		if (d3)
@@ -99,8 +99,8 @@ FLOCK_INLINE struct flock_vec predators(const struct sim *s, struct flock_vec at
 	for (size_t i = 0; i < np; i++) {
 		double dx = at.x - s->x[i], dy = at.y - s->y[i], dz = d3 ? at.z - s->z[i] : 0;
 		double d = flock_length(dx, dy, FLOCK_Z(d3, dz));
-		if (d < p->predator_radius) {
-			double closeness = p->predator_radius - d;
+		if (d < p->harden.predator_radius) {
+			double closeness = p->harden.predator_radius - d;
 			px += dx * closeness;
 			py += dy * closeness;
 			if (d3)
@@ -131,23 +131,23 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, struct
 
 	struct flock_vec flock = { 0, 0, 0 }, align = { 0, 0, 0 };
 	if (u.fn) {
-		flock.x = (u.fx / (double)u.fn - at.x) * p->flock_weight;
-		flock.y = (u.fy / (double)u.fn - at.y) * p->flock_weight;
+		flock.x = (u.fx / (double)u.fn - at.x) * p->harden.flock_weight;
+		flock.y = (u.fy / (double)u.fn - at.y) * p->harden.flock_weight;
 		if (d3)
-			flock.z = (u.fz / (double)u.fn - at.z) * p->flock_weight;
+			flock.z = (u.fz / (double)u.fn - at.z) * p->harden.flock_weight;
 	}
 	if (u.an) {
-		align.x = (u.ax / (double)u.an - v.x) * p->align_weight;
-		align.y = (u.ay / (double)u.an - v.y) * p->align_weight;
+		align.x = (u.ax / (double)u.an - v.x) * p->harden.align_weight;
+		align.y = (u.ay / (double)u.an - v.y) * p->harden.align_weight;
 		if (d3)
-			align.z = (u.az / (double)u.an - v.z) * p->align_weight;
+			align.z = (u.az / (double)u.an - v.z) * p->harden.align_weight;
 	}
 	struct flock_vec pred = predators(s, at, d3);
 	struct flock_vec sum = {
-		flock.x + u.cx * p->avoid_weight + align.x + pred.x * p->predator_weight,
-		flock.y + u.cy * p->avoid_weight + align.y + pred.y * p->predator_weight, 0 };
+		flock.x + u.cx * p->harden.avoid_weight + align.x + pred.x * p->harden.predator_weight,
+		flock.y + u.cy * p->harden.avoid_weight + align.y + pred.y * p->harden.predator_weight, 0 };
 	if (d3)
-		sum.z = flock.z + u.cz * p->avoid_weight + align.z + pred.z * p->predator_weight;
+		sum.z = flock.z + u.cz * p->harden.avoid_weight + align.z + pred.z * p->harden.predator_weight;
 	return sum;
 }
 
@@ -224,14 +224,14 @@ FLOCK_INLINE void move_one(struct sim *s, size_t i, int obstacles, int d3)
 	}
 
 	double speed = flock_length(vx, vy, FLOCK_Z(d3, vz));
-	if (speed > p->max_speed) {
-		vx = (vx / speed) * p->max_speed;
-		vy = (vy / speed) * p->max_speed;
-		vz = (vz / speed) * p->max_speed;
-	} else if (speed < p->min_speed) {
-		vx = (vx / speed) * p->min_speed;
-		vy = (vy / speed) * p->min_speed;
-		vz = (vz / speed) * p->min_speed;
+	if (speed > p->harden.max_speed) {
+		vx = (vx / speed) * p->harden.max_speed;
+		vy = (vy / speed) * p->harden.max_speed;
+		vz = (vz / speed) * p->harden.max_speed;
+	} else if (speed < p->harden.min_speed) {
+		vx = (vx / speed) * p->harden.min_speed;
+		vy = (vy / speed) * p->harden.min_speed;
+		vz = (vz / speed) * p->harden.min_speed;
 	}
 	if (isnan(vx)) /* speed 0: 0/0 */
 		vx = 0;
@@ -241,7 +241,7 @@ FLOCK_INLINE void move_one(struct sim *s, size_t i, int obstacles, int d3)
 		vz = 0;
 
 	if (p->edges & SIM_BOUNCE)
-		flock_bounce(p, p->wall_pad, p->wall_turn, s->x[i], s->y[i], d3 ? s->z[i] : 0,
+		flock_bounce(p, p->harden.wall_pad, p->harden.wall_turn, s->x[i], s->y[i], d3 ? s->z[i] : 0,
 		             &vx, &vy, FLOCK_Z(d3, vz));
 	if (p->edges & SIM_WRAP)
 		flock_wrap_add(p, &s->x[i], &s->y[i], d3 ? &s->z[i] : NULL);
@@ -271,7 +271,7 @@ static void move_all(struct sim *s)
 static int harden_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
-	double r = fmax(p->flock_radius, fmax(p->align_radius, p->avoid_radius));
+	double r = fmax(p->harden.flock_radius, fmax(p->harden.align_radius, p->harden.avoid_radius));
 	struct flock_pass f;
 
 	/* cells of edge r: nobody moves while steering (slack 0) */
@@ -294,8 +294,8 @@ static int harden_step(struct sim *s)
 
 static void harden_ranges(const struct sim_params *p, double *near, double *far)
 {
-	*near = p->avoid_radius;
-	*far = p->flock_radius;
+	*near = p->harden.avoid_radius;
+	*far = p->harden.flock_radius;
 }
 
 static const char *const harden_defaults[] = { NULL }; /* the option table's are the article's */

@@ -16,17 +16,17 @@
 
 static void processing_params_default(struct sim_params *p)
 {
-	p->proc_cohesion_radius = 40;
-	p->proc_separation_radius = 10;
-	p->proc_alignment_radius = 40;
-	p->proc_cohesion_weight = .5;
-	p->proc_separation_weight = 4;
-	p->proc_alignment_weight = 4;
-	p->proc_max_force = 0;
-	p->proc_max_speed = 0;
-	p->proc_separation = SIM_SEP_UNIT;
-	p->proc_limit_components = 0;
-	p->proc_jitter = 0;
+	p->proc.cohesion_radius = 40;
+	p->proc.separation_radius = 10;
+	p->proc.alignment_radius = 40;
+	p->proc.cohesion_weight = .5;
+	p->proc.separation_weight = 4;
+	p->proc.alignment_weight = 4;
+	p->proc.max_force = 0;
+	p->proc.max_speed = 0;
+	p->proc.separation = SIM_SEP_UNIT;
+	p->proc.limit_components = 0;
+	p->proc.jitter = 0;
 	p->noise_seed = 0;
 }
 
@@ -54,7 +54,7 @@ static double noise01(uint64_t seed, uint64_t step, uint64_t key)
 /* Limits (x, y[, z]) to max by length or, as the sketch does, by component. */
 static inline void limit(const struct sim_params *p, double *x, double *y, double *z, double max)
 {
-	if (p->proc_limit_components)
+	if (p->proc.limit_components)
 		flock_limit_components(x, y, z, max);
 	else
 		flock_limit_length(x, y, z, max);
@@ -69,28 +69,23 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3
 	uint32_t self = s->gpos[b];
 	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t cn = 0;
-	struct flock_cands it;
+	struct flock_nbrs it;
 
-	flock_cands_begin(&it, f, bx, by, bz);
-	for (uint32_t k; flock_cands_next(&it, &k);) {
-		struct flock_vec q = flock_copy_at(s, k, d3);
-		double dx = q.x - bx, dy = q.y - by, dz = d3 ? q.z - bz : 0;
-		double d2 = dx * dx + dy * dy;
-		if (d3)
-			d2 += dz * dz;
-		if (k == self || !(d2 <= f->reach2))
+	flock_near_begin(&it, f, bx, by, bz, d3);
+	for (struct flock_near nb; flock_near_next(&it, &nb);) {
+		if (nb.k == self)
 			continue;
-		double d = sqrt(d2);
-		if (d <= p->proc_cohesion_radius) {
-			cx += q.x;
-			cy += q.y;
+		double d = sqrt(nb.d2);
+		if (d <= p->proc.cohesion_radius) {
+			cx += nb.q.x;
+			cy += nb.q.y;
 			if (d3)
-				cz += q.z;
+				cz += nb.q.z;
 			cn++;
 		}
-		if (d <= p->proc_separation_radius && d > 0) {
-			double ux = -dx / d, uy = -dy / d, uz = -dz / d; /* unit(p - q) */
-			if (p->proc_separation == SIM_SEP_INVERSE) {
+		if (d <= p->proc.separation_radius && d > 0) {
+			double ux = -nb.dx / d, uy = -nb.dy / d, uz = -nb.dz / d; /* unit(p - q) */
+			if (p->proc.separation == SIM_SEP_INVERSE) {
 				ux /= d;
 				uy /= d;
 				uz /= d;
@@ -100,8 +95,8 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3
 			if (d3)
 				sz += uz;
 		}
-		if (d <= p->proc_alignment_radius) {
-			struct flock_vec w = flock_copy_vel(s, k, d3);
+		if (d <= p->proc.alignment_radius) {
+			struct flock_vec w = flock_copy_vel(s, nb.k, d3);
 			ax += w.x;
 			ay += w.y;
 			if (d3)
@@ -117,9 +112,9 @@ FLOCK_INLINE struct flock_vec rules(const struct flock_pass *f, size_t b, int d3
 	flock_unit(&sx, &sy, FLOCK_Z(d3, sz));
 	flock_unit(&ax, &ay, FLOCK_Z(d3, az));
 	return (struct flock_vec){
-		cx * p->proc_cohesion_weight + (sx * p->proc_separation_weight + ax * p->proc_alignment_weight),
-		cy * p->proc_cohesion_weight + (sy * p->proc_separation_weight + ay * p->proc_alignment_weight),
-		cz * p->proc_cohesion_weight + (sz * p->proc_separation_weight + az * p->proc_alignment_weight),
+		cx * p->proc.cohesion_weight + (sx * p->proc.separation_weight + ax * p->proc.alignment_weight),
+		cy * p->proc.cohesion_weight + (sy * p->proc.separation_weight + ay * p->proc.alignment_weight),
+		cz * p->proc.cohesion_weight + (sz * p->proc.separation_weight + az * p->proc.alignment_weight),
 	};
 }
 
@@ -131,15 +126,15 @@ FLOCK_INLINE void proc_boid(const struct flock_pass *f, size_t b, int d3)
 	double vx = s->vx[b], vy = s->vy[b], vz = d3 ? s->vz[b] : 0;
 	struct flock_vec acc = rules(f, b, d3);
 
-	if (p->proc_jitter > 0) {
-		double j = p->proc_jitter;
+	if (p->proc.jitter > 0) {
+		double j = p->proc.jitter;
 		acc.x += -j + noise01(p->noise_seed, s->steps, (uint64_t)b * 2) * (2 * j);
 		acc.y += -j + noise01(p->noise_seed, s->steps, (uint64_t)b * 2 + 1) * (2 * j);
 		if (d3)
 			acc.z += -j + noise01(p->noise_seed, s->steps, (uint64_t)1 << 63 | b) * (2 * j);
 	}
-	if (p->proc_max_force > 0)
-		limit(p, &acc.x, &acc.y, FLOCK_Z(d3, acc.z), p->proc_max_force);
+	if (p->proc.max_force > 0)
+		limit(p, &acc.x, &acc.y, FLOCK_Z(d3, acc.z), p->proc.max_force);
 
 	vx = acc.x + vx;
 	vy = acc.y + vy;
@@ -150,8 +145,8 @@ FLOCK_INLINE void proc_boid(const struct flock_pass *f, size_t b, int d3)
 		vy += o.y;
 		vz += o.z;
 	}
-	if (p->proc_max_speed > 0)
-		limit(p, &vx, &vy, FLOCK_Z(d3, vz), p->proc_max_speed);
+	if (p->proc.max_speed > 0)
+		limit(p, &vx, &vy, FLOCK_Z(d3, vz), p->proc.max_speed);
 	flock_contain(&vx, &vy, FLOCK_Z(d3, vz));
 
 	bx += vx;
@@ -179,16 +174,16 @@ static double proc_slack(const struct sim *s)
 {
 	const struct sim_params *p = &s->p;
 	double root = s->z ? sqrt(3) : M_SQRT2; /* of the dimension: a cube's diagonal */
-	double k = p->proc_limit_components ? root : 1;
+	double k = p->proc.limit_components ? root : 1;
 
-	if (p->proc_max_speed > 0)
-		return p->proc_max_speed * k;
+	if (p->proc.max_speed > 0)
+		return p->proc.max_speed * k;
 	double v2 = 0;
 	for (size_t i = 0; i < s->n; i++)
 		v2 = fmax(v2, s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + (s->z ? s->vz[i] * s->vz[i] : 0));
-	double a = p->proc_max_force > 0 ? p->proc_max_force * k :
-	           fabs(p->proc_cohesion_weight) + fabs(p->proc_separation_weight) +
-	           fabs(p->proc_alignment_weight) + root * p->proc_jitter;
+	double a = p->proc.max_force > 0 ? p->proc.max_force * k :
+	           fabs(p->proc.cohesion_weight) + fabs(p->proc.separation_weight) +
+	           fabs(p->proc.alignment_weight) + root * p->proc.jitter;
 	for (size_t i = 0; i < p->obstacles_n; i++)
 		a += (p->obstacles[i].r + p->obstacle_margin) * p->obstacle_weight;
 	double v = sqrt(v2) + a;
@@ -198,8 +193,8 @@ static double proc_slack(const struct sim *s)
 static int processing_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
-	double reach = fmax(p->proc_cohesion_radius,
-	                    fmax(p->proc_separation_radius, p->proc_alignment_radius));
+	double reach = fmax(p->proc.cohesion_radius,
+	                    fmax(p->proc.separation_radius, p->proc.alignment_radius));
 	double slack = proc_slack(s);
 	struct flock_pass f;
 
@@ -212,8 +207,8 @@ static int processing_step(struct sim *s)
 
 static void processing_ranges(const struct sim_params *p, double *near, double *far)
 {
-	*near = p->proc_separation_radius;
-	*far = p->proc_cohesion_radius;
+	*near = p->proc.separation_radius;
+	*far = p->proc.cohesion_radius;
 }
 
 static const char *const processing_defaults[] = { "predators=0", NULL };

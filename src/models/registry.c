@@ -2,30 +2,23 @@
  * registry — the list of models; see include/model.h.
  *
  * Each model is one file of this folder that defines one
- * `const struct boids_model NAME_model` whose .name is "NAME"; the line
- * X(NAME) below declares it and lists it, and model_names has its name for
- * the command line's -m.  Adding a model is that file plus that line.
+ * `const struct boids_model NAME_model` whose .name is "NAME"; its line
+ * X(NAME, ID) of MODEL_LIST (include/model.h) declares it and lists it
+ * here, and model_names has its name for the command line's -m.  Adding a
+ * model is that file plus that line.
  */
 #include <string.h>
 
 #include "model.h"
 
-/* The models, in --list-models order; the first is the default. */
-#define MODELS(X) \
-	X(harden)     \
-	X(processing) \
-	X(steering)   \
-	X(canvas)     \
-	X(opengl)
+#define DECLARE(name, id) extern const struct boids_model name##_model;
+MODEL_LIST(DECLARE)
 
-#define DECLARE(name) extern const struct boids_model name##_model;
-MODELS(DECLARE)
+#define ENTRY(name, id) &name##_model,
+static const struct boids_model *const models[] = { MODEL_LIST(ENTRY) NULL };
 
-#define ENTRY(name) &name##_model,
-static const struct boids_model *const models[] = { MODELS(ENTRY) NULL };
-
-#define NAME(name) #name,
-const char *const model_names[] = { MODELS(NAME) NULL };
+#define NAME(name, id) #name,
+const char *const model_names[] = { MODEL_LIST(NAME) NULL };
 
 const struct boids_model *const *model_list(void)
 {

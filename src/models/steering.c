@@ -1,6 +1,6 @@
 /*
  * steering — the Unity steering behaviours (zklinger2000/unity-boids) in 2D, or in 3D as
- * the article's program itself is (--dims 3), scaled at steer_unit pixels
+ * the article's program itself is (--dims 3), scaled at steer.unit pixels
  * per Unity unit: flock rules, seek, arrival, socialize, a speed limit and
  * a turn limit; docs/MODEL.md, "steering" and "3D".
  * The target (--target) is the shared one (include/flock.h); the scene has
@@ -15,23 +15,23 @@
 
 static void steering_params_default(struct sim_params *p)
 {
-	p->steer_radius = 20;
-	p->steer_unit = 25;
-	p->steer_cohesion_steps = 100;
-	p->steer_separation_steps = 1;
-	p->steer_socialize_weight = 0;
-	p->steer_cohesion_weight = .05;
-	p->steer_separation_weight = 156.25;
-	p->steer_alignment_weight = .25;
-	p->steer_seek_weight = 0;
-	p->steer_arrival_radius = 50;
-	p->steer_arrival_speed = 5;
-	p->steer_max_speed = 3.75;
-	p->steer_max_turn = 6.4;
-	p->steer_steady_turn = 0;
-	p->steer_v0x = 0;
-	p->steer_v0y = 0;
-	p->steer_v0z = 0;
+	p->steer.radius = 20;
+	p->steer.unit = 25;
+	p->steer.cohesion_steps = 100;
+	p->steer.separation_steps = 1;
+	p->steer.socialize_weight = 0;
+	p->steer.cohesion_weight = .05;
+	p->steer.separation_weight = 156.25;
+	p->steer.alignment_weight = .25;
+	p->steer.seek_weight = 0;
+	p->steer.arrival_radius = 50;
+	p->steer.arrival_speed = 5;
+	p->steer.max_speed = 3.75;
+	p->steer.max_turn = 6.4;
+	p->steer.steady_turn = 0;
+	p->steer.v0x = 0;
+	p->steer.v0y = 0;
+	p->steer.v0z = 0;
 }
 
 /* Unity's Vector3.Normalize: the zero vector when the length is not above eps (z NULL: a plane). */
@@ -50,7 +50,7 @@ static inline void unity_normalize(double *x, double *y, double *z, double eps)
 	}
 }
 
-/* With steer_steady_turn, turns wider than this (150 degrees) go toward +angle. */
+/* With steer.steady_turn, turns wider than this (150 degrees) go toward +angle. */
 #define BEHIND (M_PI * 5 / 6)
 
 /*
@@ -181,7 +181,7 @@ FLOCK_INLINE struct flock_vec socialize(const struct sim *s, size_t b, double ep
 	double m = (double)(s->n - 1);
 	double dx = sx / m - s->x[b], dy = sy / m - s->y[b], dz = d3 ? sz / m - s->z[b] : 0;
 	unity_normalize(&dx, &dy, FLOCK_Z(d3, dz), eps);
-	double w = s->p.steer_socialize_weight;
+	double w = s->p.steer.socialize_weight;
 	return (struct flock_vec){ dx * w, dy * w, dz * w };
 }
 
@@ -206,48 +206,43 @@ FLOCK_INLINE struct rules rules(const struct flock_pass *f, size_t b, double eps
 	double bx = s->x[b], by = s->y[b], bz = d3 ? s->z[b] : 0;
 	double cx = 0, cy = 0, cz = 0, sx = 0, sy = 0, sz = 0, ax = 0, ay = 0, az = 0;
 	size_t n = 0;
-	struct flock_cands it;
+	struct flock_nbrs it;
 
-	flock_cands_begin(&it, f, bx, by, bz);
-	for (uint32_t k; flock_cands_next(&it, &k);) {
-		struct flock_vec q = flock_copy_at(s, k, d3);
-		double dx = q.x - bx, dy = q.y - by, dz = d3 ? q.z - bz : 0;
-		double d2 = dx * dx + dy * dy;
-		if (d3)
-			d2 += dz * dz;
-		if (!(d2 <= f->reach2) || d2 < eps * eps)
+	flock_near_begin(&it, f, bx, by, bz, d3);
+	for (struct flock_near nb; flock_near_next(&it, &nb);) {
+		if (nb.d2 < eps * eps)
 			continue;
-		double d = sqrt(d2);
-		if (d < p->steer_radius) {
-			cx += q.x;
-			cy += q.y;
-			double ux = -dx, uy = -dy, uz = -dz;
+		double d = sqrt(nb.d2);
+		if (d < p->steer.radius) {
+			cx += nb.q.x;
+			cy += nb.q.y;
+			double ux = -nb.dx, uy = -nb.dy, uz = -nb.dz;
 			unity_normalize(&ux, &uy, FLOCK_Z(d3, uz), eps);
-			sx += ux / (d * d) / p->steer_separation_steps;
-			sy += uy / (d * d) / p->steer_separation_steps;
-			struct flock_vec w = flock_copy_vel(s, k, d3);
+			sx += ux / (d * d) / p->steer.separation_steps;
+			sy += uy / (d * d) / p->steer.separation_steps;
+			struct flock_vec w = flock_copy_vel(s, nb.k, d3);
 			ax += w.x;
 			ay += w.y;
 			if (d3) {
-				cz += q.z;
-				sz += uz / (d * d) / p->steer_separation_steps;
+				cz += nb.q.z;
+				sz += uz / (d * d) / p->steer.separation_steps;
 				az += w.z;
 			}
 			n++;
 		}
 	}
 
-	struct rules r = { { 0, 0, 0 }, { sx * p->steer_separation_weight, sy * p->steer_separation_weight,
-	                                   sz * p->steer_separation_weight }, { 0, 0, 0 }, n };
+	struct rules r = { { 0, 0, 0 }, { sx * p->steer.separation_weight, sy * p->steer.separation_weight,
+	                                   sz * p->steer.separation_weight }, { 0, 0, 0 }, n };
 	if (n) {
-		double w = p->steer_cohesion_weight, steps = p->steer_cohesion_steps;
+		double w = p->steer.cohesion_weight, steps = p->steer.cohesion_steps;
 		r.coh = (struct flock_vec){ (cx / (double)n - bx) / steps * w, (cy / (double)n - by) / steps * w,
 		                            (cz / (double)n - bz) / steps * w };
 		struct flock_vec ali = { ax / (double)n - s->vx[b], ay / (double)n - s->vy[b],
 		                         d3 ? az / (double)n - s->vz[b] : 0 };
 		unity_normalize(&ali.x, &ali.y, FLOCK_Z(d3, ali.z), eps);
-		r.ali = (struct flock_vec){ ali.x * p->steer_alignment_weight, ali.y * p->steer_alignment_weight,
-		                            ali.z * p->steer_alignment_weight };
+		r.ali = (struct flock_vec){ ali.x * p->steer.alignment_weight, ali.y * p->steer.alignment_weight,
+		                            ali.z * p->steer.alignment_weight };
 	}
 	return r;
 }
@@ -259,11 +254,11 @@ FLOCK_INLINE struct flock_vec seek(const struct steer_ctx *c, struct flock_vec a
 	const struct sim_params *p = &c->f.s->p;
 	struct flock_vec o = { 0, 0, 0 };
 
-	if (c->target && p->steer_seek_weight >= 1e-4 * p->steer_unit) {
+	if (c->target && p->steer.seek_weight >= 1e-4 * p->steer.unit) {
 		o = (struct flock_vec){ c->tx - at.x, c->ty - at.y, c->tz - at.z };
 		unity_normalize(&o.x, &o.y, FLOCK_Z(d3, o.z), eps);
-		o = (struct flock_vec){ o.x * p->steer_seek_weight - v.x, o.y * p->steer_seek_weight - v.y,
-		                        o.z * p->steer_seek_weight - v.z };
+		o = (struct flock_vec){ o.x * p->steer.seek_weight - v.x, o.y * p->steer.seek_weight - v.y,
+		                        o.z * p->steer.seek_weight - v.z };
 	}
 	return o;
 }
@@ -274,12 +269,12 @@ FLOCK_INLINE struct flock_vec arrival(const struct steer_ctx *c, struct flock_ve
 {
 	const struct sim_params *p = &c->f.s->p;
 
-	if (!c->target || !(p->steer_arrival_radius >= 1e-4 * p->steer_unit))
+	if (!c->target || !(p->steer.arrival_radius >= 1e-4 * p->steer.unit))
 		return (struct flock_vec){ 0, 0, 0 };
 	double ox = c->tx - at.x, oy = c->ty - at.y, oz = c->tz - at.z;
 	double d = flock_length(ox, oy, FLOCK_Z(d3, oz));
-	double ramped = p->steer_arrival_speed * (d / p->steer_arrival_radius);
-	double clipped = fmin(ramped, p->steer_arrival_speed);
+	double ramped = p->steer.arrival_speed * (d / p->steer.arrival_radius);
+	double clipped = fmin(ramped, p->steer.arrival_speed);
 	double dx = 0, dy = 0, dz = 0;
 	if (d > 0) {
 		dx = clipped / d * ox;
@@ -302,10 +297,10 @@ FLOCK_INLINE void steer_boid(const struct steer_ctx *c, size_t b, int d3)
 	const struct sim_params *p = &s->p;
 	struct flock_vec at = { s->x[b], s->y[b], d3 ? s->z[b] : 0 };
 	struct flock_vec v = { s->vx[b], s->vy[b], d3 ? s->vz[b] : 0 };
-	double eps = 1e-5 * p->steer_unit;
+	double eps = 1e-5 * p->steer.unit;
 	struct rules r = rules(&c->f, b, eps, d3);
 	struct flock_vec sk = seek(c, at, v, eps, d3), so = { 0, 0, 0 };
-	if (!r.seen && p->steer_socialize_weight != 0)
+	if (!r.seen && p->steer.socialize_weight != 0)
 		so = socialize(s, b, eps, d3);
 	struct flock_vec ar = arrival(c, at, v, d3);
 
@@ -313,15 +308,15 @@ FLOCK_INLINE void steer_boid(const struct steer_ctx *c, size_t b, int d3)
 	                       v.y + r.coh.y + r.sep.y + r.ali.y + sk.y + so.y + ar.y,
 	                       v.z + r.coh.z + r.sep.z + r.ali.z + sk.z + so.z + ar.z };
 	if (p->edges & SIM_BOUNCE) /* a term of the sum: arrival's -v would undo a later turn */
-		flock_bounce(p, p->wall_pad, p->wall_turn, at.x, at.y, at.z, &n.x, &n.y, FLOCK_Z(d3, n.z));
+		flock_bounce(p, p->harden.wall_pad, p->harden.wall_turn, at.x, at.y, at.z, &n.x, &n.y, FLOCK_Z(d3, n.z));
 	if (p->obstacles_n) {
 		struct flock_vec o = flock_obstacle_push(p, at.x, at.y, FLOCK_Z(d3, at.z));
 		n.x += o.x;
 		n.y += o.y;
 		n.z += o.z;
 	}
-	flock_limit_length(&n.x, &n.y, FLOCK_Z(d3, n.z), p->steer_max_speed);
-	rotate_towards(v, &n, c->turn, p->steer_max_speed, p->steer_steady_turn, d3);
+	flock_limit_length(&n.x, &n.y, FLOCK_Z(d3, n.z), p->steer.max_speed);
+	rotate_towards(v, &n, c->turn, p->steer.max_speed, p->steer.steady_turn, d3);
 	flock_contain(&n.x, &n.y, FLOCK_Z(d3, n.z));
 
 	at.x += n.x;
@@ -342,9 +337,9 @@ static void steer_one3(void *ctx, size_t b) { steer_boid(ctx, b, 1); }
 /*
  * The start flock: for each boid two draws, Random.Range(-1, 1) and
  * Random.Range(0, 2) in Unity units, y up: x = W/2 + unit (2u - 1),
- * y = H/2 - unit 2u (Unity's box); velocity (steer_v0x, steer_v0y).  In
+ * y = H/2 - unit 2u (Unity's box); velocity (steer.v0x, steer.v0y).  In
  * a box the program's third, Random.Range(-1, 1): z = D/2 + unit (2u - 1),
- * and vz = steer_v0z.
+ * and vz = steer.v0z.
  */
 static void steering_randomize(struct sim *s, uint64_t seed)
 {
@@ -354,14 +349,14 @@ static void steering_randomize(struct sim *s, uint64_t seed)
 	rng_seed(&r, seed);
 	for (size_t i = 0; i < s->n; i++) {
 		double ux = -1 + 2 * rng_uniform(&r), uy = 2 * rng_uniform(&r);
-		s->x[i] = p->width / 2 + ux * p->steer_unit;
-		s->y[i] = p->height / 2 - uy * p->steer_unit;
-		s->vx[i] = p->steer_v0x;
-		s->vy[i] = p->steer_v0y;
+		s->x[i] = p->width / 2 + ux * p->steer.unit;
+		s->y[i] = p->height / 2 - uy * p->steer.unit;
+		s->vx[i] = p->steer.v0x;
+		s->vy[i] = p->steer.v0y;
 		if (s->z) {
 			double uz = -1 + 2 * rng_uniform(&r);
-			s->z[i] = p->depth / 2 + uz * p->steer_unit;
-			s->vz[i] = p->steer_v0z;
+			s->z[i] = p->depth / 2 + uz * p->steer.unit;
+			s->vz[i] = p->steer.v0z;
 		}
 	}
 }
@@ -369,10 +364,10 @@ static void steering_randomize(struct sim *s, uint64_t seed)
 static int steering_step(struct sim *s)
 {
 	const struct sim_params *p = &s->p;
-	double reach = p->steer_radius, slack = p->steer_max_speed;
+	double reach = p->steer.radius, slack = p->steer.max_speed;
 	struct steer_ctx c = {
 		.target = p->target_mode != SIM_TARGET_NONE,
-		.turn = p->steer_max_turn * (M_PI / 180),
+		.turn = p->steer.max_turn * (M_PI / 180),
 	};
 
 	flock_target(p, s->steps, &c.tx, &c.ty, s->z ? &c.tz : NULL);
@@ -385,7 +380,7 @@ static int steering_step(struct sim *s)
 
 static void steering_ranges(const struct sim_params *p, double *near, double *far)
 {
-	*near = *far = p->steer_radius;
+	*near = *far = p->steer.radius;
 }
 
 static const char *const steering_defaults[] = {

@@ -315,7 +315,7 @@ static int box_flock(struct sim *s, int m, enum sim_update u, size_t n, enum box
 	p.dims = where == PLANE ? 2 : 3;
 	p.depth = 360 * k;
 	if (m == PROCESSING)
-		p.proc_max_speed = 3, p.proc_max_force = 5;
+		p.proc.max_speed = 3, p.proc.max_force = 5;
 	if (m == OPENGL)
 		p.predators = 0; /* its program's: predators would see twice as far */
 	if (sim_init(s, &p, n, NULL) != 0)

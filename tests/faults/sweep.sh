@@ -9,7 +9,8 @@
 # allocation failing and W times with the Nth write failing, and checks
 # each run (the kinds: mp4 png y4m gif traj metrics summary, and config
 # and init, which read a --config file and an --init trajectory; traj3d,
-# metrics3d and init3d the same for a 3D flock):
+# metrics3d and init3d the same for a 3D flock; trajgz, trajzst and trajh5
+# the compressed and HDF5 trajectories):
 #   - exit 0 or 1, never a crash, a sanitizer report (exit 99) or exit 2;
 #   - exit 1 comes with a message "boids: ...";
 #   - every file under a final name is complete: byte for byte the
@@ -43,6 +44,9 @@ args_of() {
 	config) echo "--config $top/in.conf --no-render --summary s.json" ;;
 	init) echo "--init $top/in.csv --no-render --trajectory t.csv" ;;
 	traj3d) echo "--dims 3 --no-render --trajectory t.csv" ;;
+	trajgz) echo "--no-render --trajectory t.csv.gz" ;;
+	trajzst) echo "--no-render --trajectory t.csv.zst --trajectory-predator" ;;
+	trajh5) echo "--no-render --trajectory t.h5" ;;
 	metrics3d) echo "--dims 3 --no-render --metrics m.csv --summary s.json" ;;
 	init3d) echo "--init $top/in3d.csv --no-render --trajectory t.csv --metrics m.csv" ;;
 	*) echo "sweep: unknown kind $1" >&2; exit 1 ;;

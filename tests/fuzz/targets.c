@@ -191,17 +191,17 @@ static void fuzz_check_settings(const struct config *c)
 	FUZZ_CHECK(p->predators <= CLI_MAX_BOIDS, "predators %zu", p->predators);
 	FUZZ_CHECK(p->edges <= (SIM_BOUNCE | SIM_WRAP), "edges %u", p->edges);
 	FUZZ_CHECK(p->update == SIM_SEQUENTIAL || p->update == SIM_SYNCHRONOUS, "update %d", (int)p->update);
-	FUZZ_CHECK(p->flock_radius > 0 && p->align_radius > 0 && p->avoid_radius > 0 &&
-	           p->predator_radius > 0, "a radius is not above 0");
-	FUZZ_CHECK(isfinite(p->flock_radius) && isfinite(p->flock_weight) &&
-	           isfinite(p->align_radius) && isfinite(p->align_weight) &&
-	           isfinite(p->avoid_radius) && isfinite(p->avoid_weight) &&
-	           isfinite(p->predator_radius) && isfinite(p->predator_weight) &&
-	           isfinite(p->wall_pad) && isfinite(p->wall_turn), "a model number is not finite");
-	FUZZ_CHECK(fuzz_in(p->min_speed, 0, HUGE_VAL) && fuzz_in(p->max_speed, 0, HUGE_VAL) &&
-	           p->max_speed > 0 && p->min_speed <= p->max_speed,
-	           "speeds %g..%g", p->min_speed, p->max_speed);
-	FUZZ_CHECK(p->wall_pad >= 0 && p->wall_turn >= 0, "wall %g %g", p->wall_pad, p->wall_turn);
+	FUZZ_CHECK(p->harden.flock_radius > 0 && p->harden.align_radius > 0 && p->harden.avoid_radius > 0 &&
+	           p->harden.predator_radius > 0, "a radius is not above 0");
+	FUZZ_CHECK(isfinite(p->harden.flock_radius) && isfinite(p->harden.flock_weight) &&
+	           isfinite(p->harden.align_radius) && isfinite(p->harden.align_weight) &&
+	           isfinite(p->harden.avoid_radius) && isfinite(p->harden.avoid_weight) &&
+	           isfinite(p->harden.predator_radius) && isfinite(p->harden.predator_weight) &&
+	           isfinite(p->harden.wall_pad) && isfinite(p->harden.wall_turn), "a model number is not finite");
+	FUZZ_CHECK(fuzz_in(p->harden.min_speed, 0, HUGE_VAL) && fuzz_in(p->harden.max_speed, 0, HUGE_VAL) &&
+	           p->harden.max_speed > 0 && p->harden.min_speed <= p->harden.max_speed,
+	           "speeds %g..%g", p->harden.min_speed, p->harden.max_speed);
+	FUZZ_CHECK(p->harden.wall_pad >= 0 && p->harden.wall_turn >= 0, "wall %g %g", p->harden.wall_pad, p->harden.wall_turn);
 	FUZZ_CHECK(s->warmup >= 0 && s->warmup <= CLI_MAX_FRAMES, "warmup %ld", s->warmup);
 	FUZZ_CHECK(s->substeps >= 1 && s->substeps <= 1000, "substeps %ld", s->substeps);
 	FUZZ_CHECK(s->threads == 0 || (s->threads >= 1 && s->threads <= 256), "threads %ld", s->threads);
@@ -219,13 +219,13 @@ static void fuzz_check_settings(const struct config *c)
 	FUZZ_CHECK(rp->grid == RENDER_GRID_CAIRO || rp->grid == RENDER_GRID_GDI, "grid %d", (int)rp->grid);
 	FUZZ_CHECK(s->look <= RUN_LOOK_CANVAS_ARTICLE && s->look_used <= RUN_LOOK_CANVAS_ARTICLE,
 	           "look %d", (int)s->look);
-	FUZZ_CHECK(p->proc_separation == SIM_SEP_UNIT || p->proc_separation == SIM_SEP_INVERSE,
-	           "separation %d", (int)p->proc_separation);
-	FUZZ_CHECK(p->steer_steady_turn == 0 || p->steer_steady_turn == 1, "turn %d", p->steer_steady_turn);
+	FUZZ_CHECK(p->proc.separation == SIM_SEP_UNIT || p->proc.separation == SIM_SEP_INVERSE,
+	           "separation %d", (int)p->proc.separation);
+	FUZZ_CHECK(p->steer.steady_turn == 0 || p->steer.steady_turn == 1, "turn %d", p->steer.steady_turn);
 	FUZZ_CHECK(rp->shape <= RENDER_CIRCLE, "shape %d", (int)rp->shape);
 	FUZZ_CHECK(rp->trail_style == RENDER_TRAIL_FADE || rp->trail_style == RENDER_TRAIL_OPENGL,
 	           "trail style %d", (int)rp->trail_style);
-	FUZZ_CHECK(p->gl_speed_min <= p->gl_speed_max, "gl speeds %g..%g", p->gl_speed_min, p->gl_speed_max);
+	FUZZ_CHECK(p->gl.speed_min <= p->gl.speed_max, "gl speeds %g..%g", p->gl.speed_min, p->gl.speed_max);
 	FUZZ_CHECK(fuzz_in(rp->boid_size, 0, 100) && rp->boid_size > 0, "boid size %g", rp->boid_size);
 	FUZZ_CHECK(rp->background <= 0xFFFFFF && rp->boid_color <= 0xFFFFFF &&
 	           rp->predator_color <= 0xFFFFFF, "a colour above 0xffffff");
@@ -763,7 +763,7 @@ int fuzz_cli(const uint8_t *data, size_t size)
 			snprintf(a2, sizeof(a2), "--target=%.17g,%.17g", v, v);
 			char *av[] = { a0, a1, a2, NULL };
 			int r3 = cli_parse(&t, 3, av, err, FUZZ_ERRLEN);
-			FUZZ_CHECK(r3 == CLI_RUN && memcmp(&t.sim.flock_weight, &v, sizeof(v)) == 0 &&
+			FUZZ_CHECK(r3 == CLI_RUN && memcmp(&t.sim.harden.flock_weight, &v, sizeof(v)) == 0 &&
 			           t.sim.target_mode == SIM_TARGET_FIXED && memcmp(&t.sim.target_x, &v, sizeof(v)) == 0 &&
 			           memcmp(&t.sim.target_y, &v, sizeof(v)) == 0,
 			           "%s %s: %s", a1, a2, r3 == CLI_ERROR ? err : "read differently");
@@ -1132,7 +1132,7 @@ static void fuzz_one_boid(const uint8_t *data, size_t size, int dims)
 	double v[6];
 	int nv = dims == 3 ? 6 : 4;
 	size_t bytes = (size_t)nv * sizeof(double);
-	struct traj_state one = { 1, 0, dims, &v[0], &v[1], &v[2], &v[3], NULL, NULL }, back;
+	struct traj_state one = { 1, 0, dims, &v[0], &v[1], &v[2], &v[3], NULL, NULL, -1 }, back;
 	struct traj_error te;
 	size_t len;
 

@@ -237,6 +237,50 @@ Test(reliability, full_filesystem_png_and_trajectory)
 	free(e2);
 }
 
+/* HDF5 and compressed CSV trajectories on the full tmpfs: exit 1 naming the path, one clean line. */
+Test(reliability, full_filesystem_hdf5_and_compressed_trajectories)
+{
+	static const char *const names[] = { "t.h5", "t.csv.gz", "t.csv.zst", "s.h5" };
+	static const char *const extra[] = { "", "--trajectory-compress 0", "--trajectory-compress 1",
+	                                     "--trajectory-precision single --trajectory-compress 1" };
+	char *err[4];
+	int st[4], left[4];
+
+	small_tmpfs();
+	for (int i = 0; i < 4; i++) {
+		st[i] = tc_boids("--no-render -f 300 -n 300 --trajectory small/%s %s", names[i], extra[i]);
+		err[i] = strdup(tc_stderr());
+		left[i] = tc_count_files("small");
+		tc_sh("rm -f small/* small/.[!.]*");
+	}
+	tc_sh("umount small");
+	for (int i = 0; i < 4; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "'small/%s': No space left on device\n", names[i]);
+		cr_expect_eq(st[i], 1, "%s: exit %d: %s", names[i], st[i], err[i]);
+		cr_expect(strstr(err[i], path) && strchr(err[i], '\n') == err[i] + strlen(err[i]) - 1,
+		          "%s: %s", names[i], err[i]);
+		cr_expect_eq(left[i], 0, "%s: a file was left on the full filesystem", names[i]);
+		free(err[i]);
+	}
+}
+
+/* SIGTERM during an HDF5 trajectory: the frames made are kept, and the file says it was interrupted. */
+Test(reliability, an_interrupted_hdf5_trajectory_is_kept_and_marked)
+{
+	struct bg b;
+	bg_start(&b, "--no-render --progress lines --progress-interval 0.1 -n 500 -f 100000000 --trajectory t.h5");
+	bg_wait_for(&b, PROGRESS);
+	int st = bg_signal(&b, SIGTERM);
+	cr_assert_eq(st, 143, "%s", b.err);
+	cr_assert_eq(tc_count_files("."), 1, "a temporary file was left behind");
+	cr_assert_eq(tc_sh("'%s' -c \"import h5py\n"
+	                   "f = h5py.File('t.h5', 'r')\n"
+	                   "n = f['positions'].shape[0]\n"
+	                   "assert f.attrs['status'] == 'interrupted' and 0 < n == f.attrs['frames'], dict(f.attrs)\n"
+	                   "assert list(f['frame'][:]) == list(range(n))\"", tc_python()), 0);
+}
+
 /*
  * A directory the user may not write.  Root may write anywhere, so as root
  * boids runs as the unprivileged user nobody (setpriv); the temporary

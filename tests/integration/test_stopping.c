@@ -1,8 +1,12 @@
 /*
- * Every way of stopping cleans up: SIGHUP, a second SIGINT while the first
- * is handled, and a signal while boids waits in open() for a FIFO's reader.
- * Each waits for an event (the first progress line, a temporary file), never
- * for a fixed time.
+ * Every way of stopping cleans up and takes less than a second: SIGHUP, a
+ * second SIGINT while the first is handled, a signal inside a step of a
+ * dense million-boid flock (minutes long), while boids waits in open() for
+ * a FIFO's reader or writer, and after the last frame (the run is then
+ * complete: exit, summary and closing line agree).  And a write past
+ * `ulimit -f` is an error, not a death.  Each waits for an event (a
+ * progress line, a temporary file, the FIFO among boids's descriptors),
+ * never for a fixed time.
  */
 #include <criterion/criterion.h>
 #include <libavformat/avformat.h>
@@ -10,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <limits.h>
 
 #include "common.h"
 
@@ -137,28 +143,236 @@ Test(stopping, sigterm_then_sighup_keeps_the_first)
 	stopped_video(s, 2, 143);
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Reads stderr up to a line holding `needle`; the lines read so far go to seen. */
+static void wait_line(int fd, const char *needle, char *seen, size_t cap)
+{
+	char line[1024];
+	size_t used = 0, had = strlen(seen);
+	char c;
+
+	while (read(fd, &c, 1) == 1) {
+		if (c != '\n' && c != '\r' && used < sizeof(line) - 1) {
+			line[used++] = c;
+			continue;
+		}
+		line[used] = 0;
+		used = 0;
+		int n = snprintf(seen + had, cap - had, "%s\n", line);
+		if (n > 0 && (size_t)n < cap - had)
+			had += (size_t)n;
+		if (strstr(line, needle))
+			return;
+	}
+	cr_assert_fail("boids ended before printing '%s':\n%s", needle, seen);
+}
+
+/* Everything left on stderr, then the exit status and the seconds since t0. */
+static int finish_timed(pid_t pid, int fd, double t0, double *took, char *rest, size_t cap)
+{
+	size_t used = 0;
+	ssize_t n;
+	int st;
+
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	*took = now() - t0;
+	while (used < cap - 1 && (n = read(fd, rest + used, cap - 1 - used)) > 0)
+		used += (size_t)n;
+	rest[used] = 0;
+	close(fd);
+	cr_assert(WIFEXITED(st), "boids died of signal %d instead of finishing", WTERMSIG(st));
+	return WEXITSTATUS(st);
+}
+
+/* A million boids in 640x360: some 34,000 neighbours each, minutes a step. */
+static void dense_step_stops(int sig)
+{
+	char seen[8192] = "", rest[4096];
+	double took;
+	int fd;
+	pid_t pid = start("-n 1000000 -s 640x360 --no-render -f 3 --summary s.json "
+	                  "--progress lines --progress-interval 0.1", &fd);
+	wait_line(fd, "neighbours per boid", seen, sizeof(seen)); /* the announcement */
+	cr_assert(strstr(seen, "-s/--size"), "%s", seen);
+	wait_line(fd, "stepped", seen, sizeof(seen)); /* inside the first step */
+	double t0 = now();
+	kill(pid, sig);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
+	cr_assert_eq(st, 128 + sig, "exit %d:\n%s", st, rest);
+	cr_assert_lt(took, 1.0, "a stop inside a step took %.2f s", took);
+	char *sum = tc_slurp("s.json", NULL);
+	cr_assert(strstr(sum, "\"status\": \"interrupted\""), "%s", sum);
+	/* frame 0 (the start) was made, frame 1 stopped half way and thrown away */
+	cr_assert(strstr(sum, "\"frames\": 1,"), "%s", sum);
+	cr_assert(strstr(rest, "1 frames of 1000000 boids") && strstr(rest, "stopped by a signal"), "%s", rest);
+	free(sum);
+	cr_assert_eq(tc_count_files("."), 1, "only the summary");
+}
+
+Test(stopping, sigterm_inside_a_dense_step_ends_within_a_second) { dense_step_stops(SIGTERM); }
+Test(stopping, sigint_inside_a_dense_step_ends_within_a_second) { dense_step_stops(SIGINT); }
+Test(stopping, sighup_inside_a_dense_step_ends_within_a_second) { dense_step_stops(SIGHUP); }
+
+/* The synchronous pass runs in parallel blocks on the pool: they stop too. */
+Test(stopping, a_parallel_synchronous_step_stops_within_a_second)
+{
+	char seen[8192] = "", rest[4096];
+	double took;
+	int fd;
+	pid_t pid = start("-n 1000000 -s 640x360 --no-render -f 3 --update synchronous --threads 2 "
+	                  "--progress lines --progress-interval 0.1", &fd);
+	wait_line(fd, "stepped", seen, sizeof(seen));
+	double t0 = now();
+	kill(pid, SIGTERM);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
+	cr_assert_eq(st, 143, "exit %d:\n%s", st, rest);
+	cr_assert_lt(took, 1.0, "a stop inside a parallel step took %.2f s", took);
+}
+
+/* Waits until boids holds `name` open (its descriptor links to it). */
+static void wait_open(pid_t pid, const char *name)
+{
+	struct timespec tick = { 0, 5 * 1000000L };
+
+	for (;;) {
+		cr_assert_eq(waitpid(pid, NULL, WNOHANG), 0, "boids ended before opening %s", name);
+		if (tc_sh("for f in /proc/%d/fd/*; do readlink \"$f\"; done 2>/dev/null | grep -q '/%s$'",
+		          (int)pid, name) == 0)
+			return;
+		nanosleep(&tick, NULL); /* polling for the event, not a fixed wait */
+	}
+}
+
+/* boids reading a FIFO nobody writes: one SIGTERM ends it, nothing written. */
+static void fifo_input_stops(const char *args, const char *fifo)
+{
+	char rest[4096];
+	double took;
+	int fd;
+
+	cr_assert_eq(mkfifo(fifo, 0644), 0);
+	pid_t pid = start(args, &fd);
+	wait_open(pid, fifo);
+	double t0 = now();
+	kill(pid, SIGTERM);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
+	cr_assert_eq(st, 143, "exit %d: %s", st, rest);
+	cr_assert_lt(took, 1.0, "took %.2f s", took);
+	cr_assert_eq(tc_count_files("."), 1, "something was written beside the FIFO");
+}
+
+Test(stopping, init_from_a_fifo_without_a_writer_ends_on_sigterm)
+{
+	fifo_input_stops("--init in.csv --no-render --trajectory t.csv", "in.csv");
+}
+
+Test(stopping, config_from_a_fifo_without_a_writer_ends_on_sigterm)
+{
+	fifo_input_stops("--config c.conf --no-render --trajectory t.csv", "c.conf");
+}
+
+Test(stopping, print_config_never_opens_an_init_fifo)
+{
+	cr_assert_eq(mkfifo("in.csv", 0644), 0);
+	/* timeout only guards against the hang this test is about */
+	int st = tc_sh("timeout -s KILL 20 '%s' --init in.csv --print-config > out.txt 2> err.txt",
+	               getenv("BOIDS_BIN"));
+	cr_assert_eq(st, 0, "exit %d (137: it waited for a writer)", st);
+	char *err = tc_slurp("err.txt", NULL), *out = tc_slurp("out.txt", NULL);
+	cr_assert(strstr(err, "boids: note: --init 'in.csv' is not a regular file: not read here"), "%s", err);
+	cr_assert(strstr(out, "boids = 100"), "%s", out);
+	free(err);
+	free(out);
+}
+
+Test(stopping, a_fifo_output_opened_once_gives_its_reader_the_whole_stream)
+{
+	const char *bin = getenv("BOIDS_BIN");
+
+	cr_assert_eq(mkfifo("p.y4m", 0644), 0);
+	cr_assert_eq(tc_sh("'%s' -q -f 12 -s 96x54 -n 40 -o f.y4m", bin), 0);
+	/* one reader, started first: it must see every byte, then EOF */
+	cr_assert_eq(tc_sh("cat p.y4m > got.y4m & c=$!; '%s' -q -y -f 12 -s 96x54 -n 40 -o p.y4m; "
+	                   "s=$?; wait $c; exit $s", bin), 0);
+	cr_assert(tc_same_file("got.y4m", "f.y4m"), "the reader did not get the file's bytes");
+}
+
 Test(stopping, a_signal_ends_the_wait_for_a_fifo_reader)
 {
+	char rest[4096];
+	double took;
 	int fd;
 
 	cr_assert_eq(mkfifo("p.y4m", 0644), 0);
 	/* the trajectory's temporary file is made just before the FIFO is opened */
 	pid_t pid = start("-q -y -f 3 -s 64x36 --trajectory t.csv -o p.y4m", &fd);
-	struct timespec tick = { 0, 10 * 1000000L };
+	struct timespec tick = { 0, 5 * 1000000L };
 	while (tc_sh("ls -a | grep -q '^[.]t[.]csv[.]'") != 0) {
 		cr_assert_eq(waitpid(pid, NULL, WNOHANG), 0, "boids ended before opening the FIFO");
 		nanosleep(&tick, NULL); /* polling for the event, not a fixed wait */
 	}
-	/* repeated: one sent just before open() would be taken outside it */
-	int st = -1, raw;
-	for (int i = 0; i < 500 && st < 0; i++) {
-		kill(pid, SIGTERM);
-		if (waitpid(pid, &raw, WNOHANG) == pid)
-			st = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + WTERMSIG(raw); /* killed: not handled */
-		else
-			nanosleep(&tick, NULL);
-	}
-	close(fd);
+	/* once: a signal just before open() is seen too (the wait polls the flag) */
+	double t0 = now();
+	kill(pid, SIGTERM);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
 	cr_assert_eq(st, 143, "SIGTERM did not end the wait in open() (status %d)", st);
+	cr_assert_lt(took, 1.0, "took %.2f s", took);
 	cr_assert_eq(tc_count_files("."), 1, "files were left beside the FIFO");
+}
+
+/*
+ * SIGTERM once the last frame is through (the bar says 100%), while the
+ * encoder drains its look-ahead (some 40 frames of 1280x720) and the
+ * trailer and faststart are written: the run is complete, and exit status,
+ * summary and closing line all say so.
+ */
+Test(stopping, sigterm_after_the_last_frame_gives_a_complete_run)
+{
+	char seen[8192] = "", rest[4096];
+	double took;
+	int fd;
+	pid_t pid = start("-s 1280x720 -f 40 -o v.mp4 --summary s.json "
+	                  "--progress lines --progress-interval 0.1", &fd);
+	wait_line(fd, "40/40 frames (100%)", seen, sizeof(seen));
+	cr_assert_eq(waitpid(pid, NULL, WNOHANG), 0, "boids was already done: the test proves nothing");
+	double t0 = now();
+	kill(pid, SIGTERM);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
+	cr_assert_eq(st, 0, "exit %d: %s", st, rest);
+	cr_assert(strstr(rest, "40 frames of") && !strstr(rest, "signal"), "%s", rest);
+	char *sum = tc_slurp("s.json", NULL);
+	cr_assert(strstr(sum, "\"status\": \"complete\"") && strstr(sum, "\"signal\": null"), "%s", sum);
+	free(sum);
+	cr_assert_eq(count_frames("v.mp4"), 40);
+	cr_assert_eq(tc_count_files("."), 2, "a temporary file was left");
+}
+
+/* Under `ulimit -f` (bytes), boids fails cleanly: exit 1, "File too large", nothing hidden left. */
+static void file_too_large(const char *args, const char *path, long limit)
+{
+	int st = tc_sh("ulimit -f %ld; exec '%s' -q %s 2> err.txt", limit, getenv("BOIDS_BIN"), args);
+	cr_assert_eq(st, 1, "%s: exit %d (153 is death by SIGXFSZ)", args, st);
+	char *err = tc_slurp("err.txt", NULL), want[256];
+	snprintf(want, sizeof(want), "'%s", path);
+	cr_assert(strstr(err, want) && strstr(err, "': File too large\n"), "%s: %s", args, err);
+	free(err);
+	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "%s: a temporary or lock file was left", args);
+	cr_assert_eq(tc_sh("rm -f err.txt; ! ls | grep -q ."), 0, "%s: a file was left", args);
+}
+
+Test(stopping, a_write_past_ulimit_f_is_file_too_large_and_leaves_nothing)
+{
+	file_too_large("-f 30 -s 320x180 -o v.y4m", "v.y4m", 20);
+	file_too_large("-f 30 -s 320x180 -o v.mp4", "v.mp4", 20);
+	file_too_large("-f 300 -n 500 --no-render --trajectory t.csv", "t.csv", 20);
+	/* PNG: every frame is too large (drawing threads write them in any
+	 * order, so the one named may be any): no frame, no lock */
+	file_too_large("-f 5 -s 640x360 -n 2000 -o f_%02d.png", "f_0", 4);
 }

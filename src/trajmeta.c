@@ -1,0 +1,153 @@
+/*
+ * trajmeta — from the settings to the trajectory writer's options; see
+ * include/trajmeta.h.  trajmeta_check() first (before any file exists),
+ * then trajmeta_init() when the file is opened.
+ */
+#define _GNU_SOURCE /* open_memstream */
+#include "trajmeta.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "model.h"
+#include "report.h"
+#include "zfile.h"
+
+void trajmeta_check(const struct config *c)
+{
+	const struct run_options *s = &c->run;
+
+	if (s->init_frame >= 0 && !s->init)
+		report_usage("--init-frame: there is no --init to start from");
+	if (!s->trajectory) {
+		const char *given = s->traj_every != 1 ? "--trajectory-every" :
+		                    s->traj_single ? "--trajectory-precision" :
+		                    s->traj_compress >= 0 ? "--trajectory-compress" :
+		                    s->traj_predator ? "--trajectory-predator" : NULL;
+		if (given)
+			report_usage("%s: there is no --trajectory to write", given);
+		return;
+	}
+	const char *path = CLI_CUT_PATH(s->trajectory);
+	enum trajout_format f = trajout_format_of(s->trajectory);
+	struct stat st;
+	if (s->traj_single && f != TRAJOUT_HDF5)
+		report_usage("--trajectory-precision: single is for HDF5 (.h5); '%s' is %s, whose numbers "
+		             "read back exactly", path, trajout_format_name(f));
+	if (f == TRAJOUT_HDF5 && (strcmp(s->trajectory, "-") == 0 ||
+	                          (stat(s->trajectory, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
+		report_usage("--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
+		             "stream .csv, .csv.gz or .csv.zst instead", path);
+	if (s->traj_compress < 0)
+		return;
+	int max = f == TRAJOUT_HDF5 ? 9 : zfile_level_max(zfile_kind_of(s->trajectory));
+	if (f == TRAJOUT_CSV)
+		report_usage("--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst or .h5)",
+		             path);
+	if (s->traj_compress > max)
+		report_usage("--trajectory-compress: %ld is beyond %s's levels (0 to %d)", s->traj_compress,
+		             f == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(f), max);
+}
+
+/* Keeps a copy of a string for the file's lifetime; NULL without memory. */
+static const char *keep(struct trajmeta *m, const char *v)
+{
+	char *d = strdup(v);
+
+	if (d)
+		m->strings[m->nstrings++] = d;
+	return d;
+}
+
+/* Every option that a config file takes, as a typed value. */
+static int settings(struct trajmeta *m, const struct config *c)
+{
+	size_t count;
+	const struct cli_option *opt = cli_options(&count);
+	char buf[4096], *end;
+
+	m->settings = calloc(count, sizeof(*m->settings));
+	m->strings = calloc(count, sizeof(*m->strings));
+	if (!m->settings || !m->strings)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < count; i++) {
+		const struct cli_option *o = &opt[i];
+		struct traj_h5_setting *t = &m->settings[k];
+		if (o->type == CLI_ACTION || (o->flags & CLI_NOCONFIG))
+			continue;
+		cli_format_value(c, o, buf, sizeof(buf));
+		t->name = o->name;
+		errno = 0;
+		if (o->type == CLI_LONG || o->type == CLI_INT || o->type == CLI_COUNT || o->type == CLI_U64) {
+			t->i = strtoll(buf, &end, 10);
+			t->type = end != buf && !*end && !errno ? TRAJ_H5_INT : TRAJ_H5_STRING; /* "auto" */
+		} else if (o->type == CLI_DOUBLE) {
+			t->d = strtod(buf, &end);
+			t->type = end != buf && !*end ? TRAJ_H5_DOUBLE : TRAJ_H5_STRING;
+		} else if (o->type == CLI_FLAG) {
+			t->type = TRAJ_H5_INT;
+			t->i = strcmp(buf, "yes") == 0;
+		} else {
+			t->type = TRAJ_H5_STRING;
+		}
+		if (t->type == TRAJ_H5_STRING && !(t->s = keep(m, buf)))
+			return -ENOMEM;
+		k++;
+	}
+	m->opts.h5.settings = m->settings;
+	m->opts.h5.nsettings = k;
+	return 0;
+}
+
+int trajmeta_init(struct trajmeta *m, const struct config *c, size_t n)
+{
+	const struct run_options *s = &c->run;
+	struct trajout_options *o = &m->opts;
+	enum trajout_format f = trajout_format_of(s->trajectory);
+	size_t len = 0;
+
+	memset(m, 0, sizeof(*m));
+	o->path = s->trajectory;
+	o->overwrite = s->overwrite;
+	o->n = n;
+	o->dims = c->sim.dims;
+	o->predators = c->sim.predators;
+	o->predator_col = s->traj_predator;
+	o->every = s->traj_every;
+	o->level = (int)s->traj_compress;
+	if (o->level < 0)
+		o->level = f == TRAJOUT_CSV_GZ ? zfile_level_default(ZFILE_GZIP) :
+		           f == TRAJOUT_CSV_ZST ? zfile_level_default(ZFILE_ZSTD) : 0;
+	if (f != TRAJOUT_HDF5)
+		return 0;
+	o->h5.single = s->traj_single;
+	o->h5.version = BOIDS_VERSION;
+	o->h5.model = c->sim.model->name;
+	o->h5.field[0] = c->sim.width;
+	o->h5.field[1] = c->sim.height;
+	o->h5.field[2] = c->sim.depth;
+	o->h5.fps = (double)s->fps;
+	FILE *mem = open_memstream(&m->config_text, &len);
+	if (!mem)
+		return -ENOMEM;
+	cli_print_config(mem, c);
+	if (fclose(mem) != 0)
+		return -ENOMEM;
+	o->h5.config = m->config_text;
+	return settings(m, c);
+}
+
+void trajmeta_release(struct trajmeta *m)
+{
+	for (size_t i = 0; i < m->nstrings; i++)
+		free(m->strings[i]);
+	free(m->strings);
+	free(m->settings);
+	free(m->config_text);
+	memset(m, 0, sizeof(*m));
+}

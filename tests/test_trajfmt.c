@@ -1,0 +1,310 @@
+/*
+ * Trajectory formats: HDF5 read back by an independent reader (h5py,
+ * h5dump) against the CSV of the same run, gzip and zstd CSVs read back by
+ * their own command-line tools, --init from every format continuing a run
+ * exactly, the stride, and bad files and options (exit 2, one line, nothing
+ * written).  And the CSV's number formatter against printf itself.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "fmtnum.h"
+
+static void setup(void) { tc_tmpdir(); }
+static void teardown(void) { tc_cleanup(); }
+
+TestSuite(trajfmt, .init = setup, .fini = teardown, .timeout = 120);
+
+/* Writes a Python script to a file and runs it with args; returns its exit status (its output in out.txt). */
+static int python_args(const char *script, const char *args)
+{
+	FILE *f = fopen("check.py", "w");
+	cr_assert_not_null(f);
+	fputs(script, f);
+	fclose(f);
+	return tc_sh("'%s' check.py %s > out.txt 2>&1", tc_python(), args);
+}
+
+static int python(const char *script)
+{
+	return python_args(script, "");
+}
+
+static char *out_txt(void)
+{
+	char *s = tc_slurp("out.txt", NULL);
+	return s ? s : strdup("(no output)");
+}
+
+/* ------------------------------------------------------- the CSV's numbers */
+
+static uint64_t rnd_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* A double of one of several kinds: any bit pattern, positions, velocities, ties, round numbers. */
+static double some_double(long i)
+{
+	uint64_t r = rnd();
+	double v;
+
+	switch (i % 5) {
+	case 0:
+		memcpy(&v, &r, sizeof(v)); /* NaN, inf, subnormals too */
+		return v;
+	case 1:
+		return (double)(r >> 11) / 9007199254740992.0 * 16384;
+	case 2:
+		return ((double)(r >> 11) / 9007199254740992.0 - 0.5) * 10;
+	case 3: /* few binary digits after the point: exact 18-digit ties */
+		v = ldexp((double)(r >> (11 + rnd() % 40)), -(int)(rnd() % 12));
+		return r & 1 ? -v : v;
+	default: /* every binary exponent around the fast path's range, some rounded to 1e-3 */
+		v = ldexp((double)(r >> 11), (int)(rnd() % 90) - 83);
+		return r & 2 ? nearbyint(v * 1000) / 1000 : v;
+	}
+}
+
+Test(trajfmt, fmtnum_writes_what_printf_writes)
+{
+	static const double edge[] = { 0.0, -0.0, 1e-6, 9.9999999999999995e-07, 1e16, 9999999999999998.0,
+	                               0.1, 0.5, 1, 10, 99999999999999999.0, 1e-5, 1e-4, 0.001,
+	                               9.9999999999999991e-05, 123456789012345.67, 5e-324, 1e300,
+	                               INFINITY, -INFINITY, NAN, 640, 359.99999999999994, 1e9 };
+	char a[FMTNUM_G17_MAX], b[64];
+	long bad = 0;
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		fmtnum_g17(a, edge[i]);
+		snprintf(b, sizeof(b), "%.17g", edge[i]);
+		cr_expect_str_eq(a, b);
+	}
+	for (long i = 0; i < 300000; i++) { /* 300,000 here; 100 million once, by hand */
+		double v = some_double(i);
+		size_t n = fmtnum_g17(a, v);
+		snprintf(b, sizeof(b), "%.17g", v);
+		if (strcmp(a, b) != 0 || n != strlen(b))
+			cr_expect(bad++ > 5, "%s where printf writes %s", a, b);
+	}
+	cr_assert_eq(bad, 0, "%ld of 300,000 differ", bad);
+	unsigned long ul[] = { 0, 7, 10, 99, 100, 4294967296UL, 18446744073709551615UL };
+	for (size_t i = 0; i < sizeof(ul) / sizeof(ul[0]); i++) {
+		fmtnum_ulong(a, ul[i]);
+		snprintf(b, sizeof(b), "%lu", ul[i]);
+		cr_expect_str_eq(a, b);
+	}
+}
+
+/* ----------------------------------------------------------------- HDF5 */
+
+/* Compares t.h5 with t.csv (written with --trajectory-predator) value for value, in h5py. */
+static const char h5_vs_csv[] =
+	"import csv, sys, h5py, numpy\n"
+	"single = len(sys.argv) > 1\n"
+	"f = h5py.File('t.h5', 'r')\n"
+	"pos, vel, fr, pred = f['positions'], f['velocities'], f['frame'][:], f['predator'][:]\n"
+	"rows = list(csv.reader(open('t.csv')))\n"
+	"head = rows[0]; rows = rows[1:]\n"
+	"dims = 3 if 'z' in head else 2\n"
+	"F, n, d = pos.shape\n"
+	"assert d == dims and vel.shape == pos.shape, (pos.shape, vel.shape)\n"
+	"assert F * n == len(rows), (F, n, len(rows))\n"
+	"assert pos.dtype == (numpy.float32 if single else numpy.float64), pos.dtype\n"
+	"P, V = pos[:], vel[:]\n"
+	"col = {name: k for k, name in enumerate(head)}\n"
+	"conv = numpy.float32 if single else float\n"
+	"for r in rows:\n"
+	"    k = list(fr).index(int(r[0])); i = int(r[1])\n"
+	"    want = [conv(float(r[col[c]])) for c in ('x', 'y', 'z')[:d]]\n"
+	"    wantv = [conv(float(r[col[c]])) for c in ('vx', 'vy', 'vz')[:d]]\n"
+	"    assert list(P[k, i]) == want, (r, P[k, i])\n"
+	"    assert list(V[k, i]) == wantv, (r, V[k, i])\n"
+	"    assert pred[i] == int(r[col['predator']]), (r, pred[i])\n"
+	"a = f.attrs\n"
+	"assert a['status'] == 'complete' and a['frames'] == F, dict(a)\n"
+	"assert a['dims'] == d and a['boids'] == n and a['predators'] == pred.sum()\n"
+	"assert a['position_units'] == 'px' and a['velocity_units'] == 'px per step'\n"
+	"assert a['model'] == 'harden' and a['fps'] == 30 and list(a['field'][:2]) == [320, 180]\n"
+	"assert 'boids = %d' % n in a['config'] and 'seed = 7' in a['config'], a['config']\n"
+	"s = f['settings'].attrs\n"
+	"assert s['boids'] == n and s['seed'] == 7 and s['max-speed'] == 5.0 and s['edges'] == 'bounce'\n"
+	"assert s['no-render'] == 1 and s['trajectory-every'] == int(a['every'])\n"
+	"assert isinstance(a['boids_version'], str) and a['boids_version'][0].isdigit()\n"
+	"print('ok', F, n, d)\n";
+
+Test(trajfmt, hdf5_read_by_h5py_equals_the_csv_value_for_value)
+{
+	const char *run = "--no-render -q -n 60 --predators 4 -s 320x180 --seed 7 -f 12";
+	cr_assert_eq(tc_boids("%s --trajectory t.h5", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --trajectory t.csv --trajectory-predator", run), 0, "%s", tc_stderr());
+	cr_assert_eq(python(h5_vs_csv), 0, "%s", out_txt());
+	/* the same run, the same bytes: no clock in the file */
+	cr_assert_eq(rename("t.h5", "first.h5"), 0);
+	cr_assert_eq(tc_boids("%s --trajectory t.h5", run), 0, "%s", tc_stderr());
+	cr_assert(tc_same_file("t.h5", "first.h5"), "two runs wrote different HDF5 files");
+	/* h5dump, HDF5's own tool, reads it too */
+	cr_assert_eq(tc_sh("h5dump -d /frame t.h5 > dump.txt 2>&1"), 0);
+	char *dump = tc_slurp("dump.txt", NULL);
+	cr_assert(strstr(dump, "(0): 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,"), "%s", dump);
+	free(dump);
+}
+
+Test(trajfmt, hdf5_3d_file_and_single_precision)
+{
+	const char *run = "--no-render -q -n 40 -s 320x180 --seed 7 -f 6 --dims 3 --depth 90";
+	cr_assert_eq(tc_boids("%s --trajectory t.h5 --trajectory-precision single --trajectory-compress 4",
+	                      run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --trajectory t.csv --trajectory-predator", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_sh("head -1 t.csv | grep -qx 'frame,id,x,y,vx,vy,z,vz,predator'"), 0);
+	cr_assert_eq(python_args(h5_vs_csv, "single"), 0, "%s", out_txt());
+	cr_assert_eq(python("import h5py\n"
+	                    "f = h5py.File('t.h5', 'r')\n"
+	                    "p = f['positions']\n"
+	                    "assert p.compression == 'gzip' and p.compression_opts == 4 and p.shuffle, p\n"
+	                    "assert p.chunks == (1, 40, 3), p.chunks\n"
+	                    "assert list(f.attrs['field']) == [320, 180, 90], f.attrs['field']\n"),
+	             0, "%s", out_txt());
+}
+
+/* ------------------------------------------------------ compressed CSV */
+
+Test(trajfmt, compressed_csv_is_read_by_gzip_and_zstd)
+{
+	const char *run = "--no-render -q -n 50 -f 8 --trajectory-predator";
+	cr_assert_eq(tc_boids("%s --trajectory t.csv", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --trajectory t.csv.gz", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --trajectory t.csv.zst --trajectory-compress 12", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --trajectory fast.csv.gz --trajectory-compress 1", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_sh("gzip -dc t.csv.gz > gz.csv && zstd -qdc t.csv.zst > zst.csv && "
+	                   "gzip -dc fast.csv.gz > fast.csv"), 0);
+	cr_assert(tc_same_file("t.csv", "gz.csv"));
+	cr_assert(tc_same_file("t.csv", "zst.csv"));
+	cr_assert(tc_same_file("t.csv", "fast.csv"));
+	struct stat a, b, c;
+	cr_assert(stat("t.csv", &a) == 0 && stat("t.csv.gz", &b) == 0 && stat("fast.csv.gz", &c) == 0);
+	cr_assert_lt(b.st_size, a.st_size / 2, "gzip did not compress");
+	cr_assert_lt(b.st_size, c.st_size, "level 6 is no smaller than level 1");
+}
+
+/* ------------------------------------------------------------------ stride */
+
+Test(trajfmt, every_kth_frame_in_csv_and_hdf5)
+{
+	const char *run = "--no-render -q -n 30 -f 11";
+	cr_assert_eq(tc_boids("%s --trajectory all.csv", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --trajectory t.csv --trajectory-every 4", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --trajectory t.h5 --trajectory-every 4", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_sh("awk -F, 'NR == 1 || $1 %% 4 == 0' all.csv > want.csv"), 0);
+	cr_assert(tc_same_file("t.csv", "want.csv"), "the stride's rows are not the full run's");
+	cr_assert_eq(python("import h5py, csv\n"
+	                    "f = h5py.File('t.h5', 'r')\n"
+	                    "assert list(f['frame'][:]) == [0, 4, 8], f['frame'][:]\n"
+	                    "assert f.attrs['every'] == 4 and f['positions'].shape == (3, 30, 2)\n"
+	                    "rows = [r for r in csv.DictReader(open('all.csv')) if r['frame'] == '8']\n"
+	                    "assert [float(r['vx']) for r in rows] == list(f['velocities'][2, :, 0])\n"),
+	             0, "%s", out_txt());
+}
+
+/* ---------------------------------------------------------- --init */
+
+/* rest.csv's rows without their frame column equal all.csv's from frame `from` on. */
+static void expect_continuation(const char *name, int from)
+{
+	cr_assert_eq(tc_sh("tail -n +2 rest.csv | cut -d, -f2- > a.txt && "
+	                   "awk -F, 'NR > 1 && $1 >= %d' all.csv | cut -d, -f2- > b.txt", from), 0);
+	cr_assert(tc_same_file("a.txt", "b.txt"), "--init %s does not continue the run exactly", name);
+}
+
+Test(trajfmt, init_from_h5_gz_and_zst_continues_exactly)
+{
+	const char *run = "--no-render -q -n 80 --seed 3";
+	const char *names[] = { "half.h5", "half.csv.gz", "half.csv.zst" };
+
+	cr_assert_eq(tc_boids("%s -f 25 --trajectory all.csv", run), 0, "%s", tc_stderr());
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(tc_boids("%s -f 11 --trajectory %s", run, names[i]), 0, "%s", tc_stderr());
+		cr_assert_eq(tc_boids("--no-render -q -f 15 --init %s --trajectory rest.csv -y", names[i]), 0,
+		             "%s", tc_stderr());
+		expect_continuation(names[i], 10);
+		/* --init-frame: an earlier frame of the same file */
+		cr_assert_eq(tc_boids("--no-render -q -f 21 --init %s --init-frame 4 --trajectory rest.csv -y",
+		                      names[i]), 0, "%s", tc_stderr());
+		expect_continuation(names[i], 4);
+	}
+	/* a plain CSV's --init-frame, and the predator count an HDF5 file carries */
+	cr_assert_eq(tc_boids("--no-render -q -f 22 --init all.csv --init-frame 3 --trajectory rest.csv -y"), 0);
+	expect_continuation("all.csv", 3);
+	cr_assert_eq(tc_boids("--no-render -q -f 2 -n 9 --predators 5 --trajectory p.h5"), 0);
+	cr_assert_eq(tc_boids("--init p.h5 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\npredators = 5\n") && strstr(tc_stdout(), "\nboids = 9\n"),
+	          "%s", tc_stdout());
+	/* a CSV's predator column too, in any place the header puts it; --predators still wins */
+	cr_assert_eq(tc_sh("printf 'predator,x,y,vx,vy\\n1,1,2,0,1\\n1,3,4,1,0\\n0,5,6,1,1\\n' > p.csv"), 0);
+	cr_assert_eq(tc_boids("--init p.csv --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\npredators = 2\n") && strstr(tc_stdout(), "\nboids = 3\n"),
+	          "%s", tc_stdout());
+	cr_assert_eq(tc_boids("--init p.csv --predators 1 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\npredators = 1\n"), "%s", tc_stdout());
+	cr_assert_eq(tc_sh("printf 'x,y,vx,vy,predator\\n1,2,0,1,0\\n3,4,1,0,1\\n' > q.csv"), 0);
+	cr_assert_eq(tc_boids("--init q.csv --print-config"), 2);
+	cr_assert(strstr(tc_stderr(), "'q.csv' line 3: predator 1 after a boid that is not one"), "%s", tc_stderr());
+}
+
+/* -------------------------------------------------- bad files, bad options */
+
+/* Expects exit 2 with one line holding `want`, no HDF5 error stack, and no new file. */
+static void expect_refused(const char *args, const char *want)
+{
+	int before = tc_count_files(".");
+	int st = tc_boids("%s", args);
+	const char *err = tc_stderr();
+
+	cr_expect_eq(st, 2, "%s: exit %d: %s", args, st, err);
+	cr_expect(strstr(err, want) != NULL, "%s: expected '%s' in: %s", args, want, err);
+	cr_expect(strncmp(err, "boids: ", 7) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
+	          "%s: not one line: %s", args, err);
+	cr_expect_eq(tc_count_files("."), before, "%s: left a file", args);
+}
+
+Test(trajfmt, bad_files_and_options_exit_2_naming_them)
+{
+	cr_assert_eq(tc_boids("--no-render -q -n 20 -f 3 --trajectory good.h5"), 0);
+	cr_assert_eq(tc_boids("--no-render -q -n 20 -f 3 --trajectory good.csv.gz"), 0);
+	cr_assert_eq(tc_boids("--no-render -q -n 20 -f 3 --trajectory good.csv.zst"), 0);
+	cr_assert_eq(tc_sh("echo 'frame,id,x,y,vx,vy' > text.h5 && head -c 1000 good.h5 > cut.h5 && "
+	                   "head -c 200 good.csv.gz > cut.csv.gz && head -c 100 good.csv.zst > cut.csv.zst && "
+	                   "cp good.csv.zst zst.csv.gz && mkfifo fifo.h5"), 0);
+	cr_assert_eq(python("import h5py\nh5py.File('other.h5', 'w').create_dataset('x', data=[1, 2])\n"
+	                    "f = h5py.File('nan.h5', 'w')\n"
+	                    "f['positions'] = [[[1.0, float('nan')]]]\nf['velocities'] = [[[0.0, 0.0]]]\n"
+	                    "f['frame'] = [0]\n"), 0, "%s", out_txt());
+	expect_refused("--no-render -f 1 --init text.h5 --trajectory o.csv", "--init: 'text.h5': not an HDF5 file");
+	expect_refused("--no-render -f 1 --init cut.h5 --trajectory o.csv", "'cut.h5'");
+	expect_refused("--no-render -f 1 --init other.h5 --trajectory o.csv", "'other.h5': not a boids trajectory");
+	expect_refused("--no-render -f 1 --init nan.h5 --trajectory o.csv", "positions[0][0][1] = nan is not a finite");
+	expect_refused("--no-render -f 1 --init good.h5 --init-frame 9 --trajectory o.csv", "no frame 9");
+	expect_refused("--no-render -f 1 --init good.csv.zst --init-frame 9 --trajectory o.csv", "no frame 9");
+	expect_refused("--no-render -f 1 --init cut.csv.gz --trajectory o.csv", "gzip data is damaged or cut short");
+	expect_refused("--no-render -f 1 --init cut.csv.zst --trajectory o.csv", "zstd data is damaged or cut short");
+	expect_refused("--no-render -f 1 --init zst.csv.gz --trajectory o.csv", "'zst.csv.gz' line 1: the gzip data");
+	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-precision single", "--trajectory-precision");
+	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-compress 3", "'o.csv' is not compressed");
+	expect_refused("--no-render -f 1 --trajectory o.csv.gz --trajectory-compress 12", "beyond gzip CSV's levels");
+	expect_refused("--no-render -f 1 --trajectory o.h5 --trajectory-compress 10", "(0 to 9)");
+	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-every 0", "--trajectory-every");
+	expect_refused("--no-render -f 1 --trajectory-every 2", "there is no --trajectory");
+	expect_refused("--no-render -f 1 --init-frame 2 --trajectory o.csv", "there is no --init");
+	expect_refused("--no-render -f 1 --trajectory fifo.h5 -y", "HDF5 needs one");
+}
