@@ -11,6 +11,9 @@
 #include "common.h"
 #include "sha256.h"
 
+/* the files of every_length_as_sha256sum_says go, pass or fail */
+TestSuite(sha256, .fini = tc_cleanup);
+
 static void hex(const unsigned char d[32], char out[65])
 {
 	for (int i = 0; i < 32; i++)

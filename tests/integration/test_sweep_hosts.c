@@ -25,11 +25,15 @@ static const char *tmp;
 
 static void setup(void) { tmp = tc_tmpdir(); }
 
-/* Stops the daemons this test started (their pid files are in its directory). */
+/* Stops the daemons this test started (their pid files are in its
+ * directory) and waits until they are gone: slurmctld writes its state
+ * files while it stops, and the directory cannot go before that. */
 static void teardown(void)
 {
-	tc_sh("for f in sshd.pid slurmd.pid slurmctld.pid munged.pid; do "
-	      "[ -s \"$f\" ] && kill \"$(cat \"$f\")\" 2>/dev/null; done; "
+	tc_sh("p=; for f in sshd.pid slurmd.pid slurmctld.pid munged.pid; do "
+	      "[ -s \"$f\" ] && q=$(cat \"$f\") && kill \"$q\" 2>/dev/null && p=\"$p $q\"; done; "
+	      "for i in $(seq 300); do a=; for q in $p; do kill -0 \"$q\" 2>/dev/null && a=1; done; "
+	      "[ -z \"$a\" ] && break; sleep 0.1; done; "
 	      "for u in bsweepdash bsweepother; do id \"$u\" >/dev/null 2>&1 && userdel -r \"$u\" 2>/dev/null; done; true");
 	tc_cleanup();
 }
