@@ -146,6 +146,8 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 	}
 }
 
+enum { HELP_COL = 26, HELP_WIDTH = 80 }; /* --help: where an option's text starts, the width */
+
 const char *cli_help(const struct cli_option *o, char *buf, size_t len)
 {
 	if (o->help)
@@ -153,6 +155,9 @@ const char *cli_help(const struct cli_option *o, char *buf, size_t len)
 	buf[0] = 0;
 	for (size_t i = 0; o->type == CLI_MODEL && model_names[i]; i++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", model_names[i]);
+	/* one line of --help: the names after the option, the default after them */
+	if (o->type == CLI_MODEL && HELP_COL + strlen(buf) + strlen(" []") + strlen(model_names[0]) > HELP_WIDTH)
+		snprintf(buf, len, "the rules: one of boids --list-models");
 	return buf;
 }
 
@@ -330,17 +335,16 @@ void cli_print_options_json(FILE *f)
 	fputs("\n]}\n", f);
 }
 
-/* Writes text from column `col` on, wrapped at 80 columns under it. */
+/* Writes text from column `col` on, wrapped at HELP_WIDTH columns under it. */
 static void print_wrapped(FILE *f, int col, const char *text)
 {
-	enum { WIDTH = 80 };
 	int at = col;
 
 	while (*text) {
 		size_t word = strcspn(text, " ");
 		if (*text == '[' && strchr(text, ']')) /* "[50 px]" stays on one line */
 			word = (size_t)(strchr(text, ']') - text) + 1;
-		if (at > col && at + 1 + (int)word > WIDTH) {
+		if (at > col && at + 1 + (int)word > HELP_WIDTH) {
 			fprintf(f, "\n%*s", col, "");
 			at = col;
 		}
@@ -358,7 +362,7 @@ static void print_wrapped(FILE *f, int col, const char *text)
 
 void cli_print_help(FILE *f, int all)
 {
-	enum { COL = 26 };
+	enum { COL = HELP_COL };
 	const char *group = NULL;
 
 	fprintf(f,
