@@ -295,8 +295,10 @@ Test(reliability, unwritable_directory_is_a_runtime_error_naming_the_path)
 		as = "setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups ";
 		cr_assert_eq(chmod(".", 0755), 0);
 	}
-	/* a copy nobody can run wherever the checkout is (/root is closed) */
-	cr_assert_eq(tc_sh("cp '%s' boids && chmod 755 boids", getenv("BOIDS_BIN")), 0);
+	/* a copy nobody can run wherever the checkout is (/root is closed),
+	 * with the video module it loads from beside it */
+	cr_assert_eq(tc_sh("cp '%s' boids && cp \"$(dirname '%s')/boids-video.so\" . && chmod 755 boids boids-video.so",
+	                   getenv("BOIDS_BIN"), getenv("BOIDS_BIN")), 0);
 	cr_assert_eq(mkdir("ro", 0555), 0);
 	cr_assert_eq(tc_sh("%s./boids -f 2 -o ro/v.mp4 2>err.txt", as), 1);
 	char *err = tc_slurp("err.txt", NULL);

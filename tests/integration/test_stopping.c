@@ -211,7 +211,7 @@ static void dense_step_stops(int sig)
 	cr_assert(strstr(sum, "\"status\": \"interrupted\""), "%s", sum);
 	/* frame 0 (the start) was made, frame 1 stopped half way and thrown away */
 	cr_assert(strstr(sum, "\"frames\": 1,"), "%s", sum);
-	cr_assert(strstr(rest, "1 frames of 1000000 boids") && strstr(rest, "stopped by a signal"), "%s", rest);
+	cr_assert(strstr(rest, "1 frame of 1000000 boids") && strstr(rest, "stopped by a signal"), "%s", rest);
 	free(sum);
 	cr_assert_eq(tc_count_files("."), 1, "only the summary");
 }
