@@ -10,60 +10,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "report.h"
 #include "sha256.h"
-
-/*
- * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
- * forms, no surrogates, nothing above U+10FFFF), or 0 if it is not one.
- */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned c = p[0];
-	size_t n;
-	unsigned lo = 0x80, hi = 0xbf;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-	else
-		return 0;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
-
-/*
- * A JSON string.  The output is valid UTF-8 whatever the bytes: each byte
- * that is not part of a well-formed UTF-8 sequence (a Latin-1 file name,
- * say) becomes U+FFFD, the replacement character, written as \ufffd.
- */
-static void put_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = utf8_len(p);
-		if (n == 0) {
-			fputs("\\ufffd", f);
-			p++;
-		} else if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p++);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p++);
-		} else {
-			fwrite(p, 1, n, f);
-			p += n;
-		}
-	}
-	fputc('"', f);
-}
 
 static void put_number(FILE *f, double v)
 {
@@ -166,34 +114,34 @@ int summary_write(FILE *f, const struct summary *s)
 	fputs(",\n  \"host\": ", f);
 	if (gethostname(host, sizeof(host) - 1) != 0)
 		host[0] = 0;
-	put_string(f, host);
+	report_json_string(f, host);
 	fputs(",\n  \"options_hash\": ", f);
-	put_string(f, hash);
+	report_json_string(f, hash);
 	fputs(",\n  \"parameters\": {", f);
 	int first = 1;
 	for (size_t i = 0; i < n; i++) {
 		if (opts[i].flags & CLI_NOCONFIG)
 			continue;
 		fprintf(f, "%s\n    ", first ? "" : ",");
-		put_string(f, opts[i].name);
+		report_json_string(f, opts[i].name);
 		fputs(": ", f);
 		first = 0;
 		if (opts[i].type == CLI_STRING) { /* straight from the settings: no length limit */
 			const char *str = *(char *const *)(const void *)((const char *)s->set + opts[i].offset);
-			put_string(f, str ? str : "");
+			report_json_string(f, str ? str : "");
 			continue;
 		}
 		cli_format_value(s->set, &opts[i], v, sizeof(v));
 		if (is_number(&opts[i], v))
 			fputs(v, f);
 		else
-			put_string(f, v);
+			report_json_string(f, v);
 	}
 	fprintf(f, "\n  },\n  \"frames\": %ld,\n  \"wall_time_s\": ", s->frames);
 	put_number(f, s->wall_time);
 	fputs(",\n  \"output\": ", f);
 	if (s->output)
-		put_string(f, s->output);
+		report_json_string(f, s->output);
 	else
 		fputs("null", f);
 	fputs(",\n  \"metrics\": ", f);
