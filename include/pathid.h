@@ -2,8 +2,10 @@
  * pathid — which file a name means, to tell when two names are one file.
  *
  * Two names are the same file when both exist and stat() gives one device
- * and inode (through symbolic links, hard links, /dev/stdout, /dev/fd/N and
- * "-" for standard output), or when neither exists and their normalised
+ * and inode (through symbolic links, hard links, /dev/fd/N, "-" for
+ * standard output, and /dev/stdin, /dev/stdout and /dev/stderr read by name
+ * as descriptors 0, 1 and 2, also where /dev lacks those links, as in a
+ * bare chroot), or when neither exists and their normalised
  * names are equal: the directory's realpath() plus the last component, so
  * t.csv, ./t.csv and d/../t.csv meet.
  */

@@ -59,14 +59,30 @@ static char *normalise(const char *path, int pattern)
 	return name;
 }
 
+/*
+ * The descriptor a standard stream's name stands for (0, 1, 2), or -1: by
+ * name, as the shell and awk read them, so that they are the streams also
+ * where /dev has no such links (a bare chroot).
+ */
+static int std_fd(const char *path)
+{
+	static const char *const names[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
+
+	for (int fd = 0; fd < 3; fd++)
+		if (strcmp(path, names[fd]) == 0)
+			return fd;
+	return -1;
+}
+
 int pathid_get(struct pathid *id, const char *path, unsigned flags)
 {
 	struct stat st;
 	int stdout_ = (flags & PATHID_DASH_STDOUT) && strcmp(path, "-") == 0;
 	int pattern = (flags & PATHID_PATTERN) != 0;
+	int fd = stdout_ ? STDOUT_FILENO : std_fd(path);
 
 	memset(id, 0, sizeof(*id));
-	if (!pattern && (stdout_ ? fstat(STDOUT_FILENO, &st) == 0 : stat(path, &st) == 0)) {
+	if (!pattern && (fd >= 0 ? fstat(fd, &st) == 0 : stat(path, &st) == 0)) {
 		id->exists = 1;
 		id->dev = st.st_dev;
 		id->ino = st.st_ino;
