@@ -591,10 +591,15 @@ static int close_outputs(struct outputs *out, int status)
 		else if ((err = outfile_commit(&out->video_file)) != 0)
 			status = report_failure("cannot write", s->output, err);
 	}
+	/* The trajectory's writer thread may report its failure only here: a
+	 * side file that failed, as when its write failed during the run (exit 1
+	 * at the end, outputs_finish()), and the other files are kept all the same. */
 	if (out->traj && status && status != 128 + signals_caught())
 		trajout_abort(out->traj);
-	else if (out->traj && (err = trajout_finish(out->traj, signals_caught() != 0)) != 0)
-		status = report_failure("cannot write", s->trajectory, err);
+	else if (out->traj && (err = trajout_finish(out->traj, signals_caught() != 0)) != 0) {
+		report_failure("cannot write", s->trajectory, err);
+		out->side_failed = 1;
+	}
 	out->traj = NULL;
 	struct outfile *files[] = { &out->metrics_file };
 	const char *names[] = { s->metrics };
