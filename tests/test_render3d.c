@@ -890,10 +890,9 @@ Test(camera, orbit_frames_the_flock)
  * y4m's luma (what the box's view gave: 4 to 6 of the 8 x 8 cells, a fifth
  * of the height).
  */
-Test(render3d, orbit_clip_frames_the_swarm)
+Test(render3d_cli, orbit_clip_frames_the_swarm)
 {
 	enum { CW = 320, CH = 180, FRAMES = 6 };
-	tc_tmpdir();
 	cr_assert_eq(tc_boids("-q -m steering --dims 3 --camera orbit -s %dx%d -f %d --warmup 150 --box=no --ground=no "
 	                      "-o o.y4m", CW, CH, FRAMES), 0, "%s", tc_stderr());
 	size_t len;
