@@ -14,7 +14,7 @@
 #   - exit 0 or 1, never a crash, a sanitizer report (exit 99) or exit 2;
 #   - exit 1 comes with a message "boids: ...";
 #   - every file under a final name is complete: byte for byte the
-#     reference file (the summary's wall time aside);
+#     reference file (the summary's start and wall times aside);
 #   - exit 0 left every reference file (a fault that hit nothing that
 #     matters), and no temporary file is left in either case.
 # ASan's leak check runs in every run.  Prints N covered per kind.
@@ -56,10 +56,12 @@ args_of() {
 # The files of a directory, one per line, hidden ones too.
 files_in() { ls -A "$1" | LC_ALL=C sort; }
 
-# Same contents?  The summary's wall time differs from run to run.
+# Same contents?  The summary's start time and wall time differ from run
+# to run.
 same_file() {
 	case $1 in
-	*.json) [ "$(grep -v wall_time_s "$1")" = "$(grep -v wall_time_s "$2")" ] ;;
+	*.json) [ "$(grep -v -e wall_time_s -e '"started"' "$1")" = \
+	          "$(grep -v -e wall_time_s -e '"started"' "$2")" ] ;;
 	*) cmp -s "$1" "$2" ;;
 	esac
 }
