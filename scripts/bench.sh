@@ -129,7 +129,7 @@ EOF
 	rm -rf sw phases.jsonl
 }
 if [ -n "$only_sweep" ]; then
-	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
 	sweep_row
 	exit 0
 fi
@@ -172,7 +172,7 @@ setup_rows() {
 	rm -rf s10000 s100000
 }
 if [ "${BENCH_ONLY:-}" = setup ]; then
-	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
 		"load average $(load) at the start"
 	setup_rows
 	echo "load average $(load) at the end"
@@ -181,7 +181,7 @@ fi
 
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
-echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
 	"load average $(load) at the start"
 echo "end to end, boids / ffmpeg on the same frames:"
 "$BOIDS" -q -y -o default.y4m
