@@ -113,6 +113,7 @@ Test(suggest, every_name_boids_looks_up_suggests)
 		{ "--background LightGren", "'LightGren' is not a colour (did you mean lightgreen" },
 		{ "--codec libx246 -o a.mp4", "unknown encoder 'libx246' (did you mean libx264" },
 		{ "--preset veryfats -o a.mp4", "unknown preset 'veryfats' for libx264 (did you mean veryfast?)" },
+		{ "-o a.mp5", "--output: unknown kind of file 'a.mp5' (did you mean .mp4" },
 		/* nothing near: the choices, as before */
 		{ "--draw qqqqqqq", "--draw: unknown value 'qqqqqqq' (expected one of exact, fast, points)" },
 		{ "-m qqqqqqq", "--model: unknown value 'qqqqqqq' (expected one of harden," },
