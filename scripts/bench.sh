@@ -34,7 +34,8 @@
 #      GNU parallel running the same boids commands alone; this row alone with
 #      `scripts/bench.sh --sweep`
 #  11. processes and sweep set-up: the CPU of one one-frame --no-render run
-#      (target <= 10 ms) against an empty process; scripts/sweep setting up
+#      (target <= 10 ms) against an empty process, and what loading the HDF5
+#      plugin adds to a run writing .h5 (against .csv); scripts/sweep setting up
 #      10,000 and 100,000 one-frame points (--slurm --no-submit: configs,
 #      grid, scripts; targets <= 5 s and <= 50 s), the time per point of
 #      the two (linear: x1), their peak memory, and --task on the last point
@@ -129,7 +130,7 @@ EOF
 	rm -rf sw phases.jsonl
 }
 if [ -n "$only_sweep" ]; then
-	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
 	sweep_row
 	exit 0
 fi
@@ -147,6 +148,12 @@ setup_rows() {
 	ms=$(echo "(${t1#* } - ${t0#* }) * 1000 / $runs" | bc -l)
 	printf '  %-44s %7.2f ms of CPU a run above an empty process  (target <= 10: %s)\n' "" \
 		"$ms" "$(verdict "$ms" 10)"
+	# what a run that needs a plugin pays for loading it: HDF5 (libhdf5 and what it brings)
+	t1=$(time_cmd "for i in \$(seq $runs); do '$BOIDS' -q -y -f 1 -n 10 --no-render --trajectory t.h5; done")
+	t0=$(time_cmd "for i in \$(seq $runs); do '$BOIDS' -q -y -f 1 -n 10 --no-render --trajectory t.csv; done")
+	printf '  %-44s %7.2f ms of CPU a run more than writing .csv (the HDF5 plugin loaded)\n' \
+		"one-frame runs writing a 10-boid .h5" "$(echo "(${t1#* } - ${t0#* }) * 1000 / $runs" | bc -l)"
+	rm -f t.h5 t.csv
 	local sweep here n pts wall cpu per10 peak
 	here=$(cd "$(dirname "$BOIDS")/.." && pwd)
 	sweep="$here/scripts/sweep"
@@ -172,7 +179,7 @@ setup_rows() {
 	rm -rf s10000 s100000
 }
 if [ "${BENCH_ONLY:-}" = setup ]; then
-	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
 		"load average $(load) at the start"
 	setup_rows
 	echo "load average $(load) at the end"
@@ -181,7 +188,7 @@ fi
 
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
-echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
 	"load average $(load) at the start"
 echo "end to end, boids / ffmpeg on the same frames:"
 "$BOIDS" -q -y -o default.y4m
