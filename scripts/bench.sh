@@ -27,7 +27,8 @@
 #      and SVT-AV1 against the MP4 default, on the same frames
 #   9. trajectories: 100,000 boids x 50 frames written as HDF5 (target <= 1.25)
 #      and as CSV (target <= 1.6), then float32 + deflate HDF5, zstd and gzip
-#      CSV, each against the simulation alone (--no-render, no file)
+#      CSV, each against the simulation alone (--no-render, no file); this
+#      section alone with BENCH_ONLY=traj
 #  10. a sweep end to end (scripts/sweep): SWEEP_POINTS (10,000; QUICK 1,000)
 #      one-frame --no-render runs on this machine, from nothing to the report,
 #      with each phase's share (set-up, runs, tables, chart, report), against
@@ -186,6 +187,29 @@ if [ "${BENCH_ONLY:-}" = setup ]; then
 	exit 0
 fi
 
+# Section 9 (see the top): trajectories against the simulation alone.
+# BENCH_ONLY=traj runs this part alone.
+traj_rows() {
+	local tn=100000 tfr=50 sim
+	[ -n "$QUICK" ] && tfr=10
+	echo "trajectories of $tn boids x $tfr frames at 16384x9216 (--no-render), against the simulation alone:"
+	sim="'$BOIDS' -q -y --no-render -n $tn -s 16384x9216 -f $tfr"
+	ratio "HDF5 (.h5, float64)" 1.25 "$sim --trajectory out/t.h5" "$sim"
+	ratio "CSV (.csv)" 1.6 "$sim --trajectory out/t.csv" "$sim"
+	ratio "HDF5, float32, shuffle + deflate 1" - \
+		"$sim --trajectory out/t.h5 --trajectory-precision single --trajectory-compress 1" "$sim"
+	ratio "zstd CSV (.csv.zst, level 3)" - "$sim --trajectory out/t.csv.zst" "$sim"
+	ratio "gzip CSV (.csv.gz, level 1)" - "$sim --trajectory out/t.csv.gz --trajectory-compress 1" "$sim"
+}
+if [ "${BENCH_ONLY:-}" = traj ]; then
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+		"load average $(load) at the start"
+	traj_rows
+	echo "load average $(load) at the end"
+	rm -rf out
+	exit 0
+fi
+
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
 echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
@@ -300,15 +324,7 @@ done
 # trajectories: the run writing one / the same run writing none (the writer
 # thread keeps the simulation from waiting for the disk)
 echo
-tn=100000 tfr=50; [ -n "$QUICK" ] && tfr=10
-echo "trajectories of $tn boids x $tfr frames at 16384x9216 (--no-render), against the simulation alone:"
-sim="'$BOIDS' -q -y --no-render -n $tn -s 16384x9216 -f $tfr"
-ratio "HDF5 (.h5, float64)" 1.25 "$sim --trajectory out/t.h5" "$sim"
-ratio "CSV (.csv)" 1.6 "$sim --trajectory out/t.csv" "$sim"
-ratio "HDF5, float32, shuffle + deflate 1" - \
-	"$sim --trajectory out/t.h5 --trajectory-precision single --trajectory-compress 1" "$sim"
-ratio "zstd CSV (.csv.zst, level 3)" - "$sim --trajectory out/t.csv.zst" "$sim"
-ratio "gzip CSV (.csv.gz, level 1)" - "$sim --trajectory out/t.csv.gz --trajectory-compress 1" "$sim"
+traj_rows
 
 # encoders side by side: ffmpeg's command line on the same y4m, each against the MP4 default
 echo
