@@ -5,10 +5,11 @@ Usage: tests/integration/docs-commands.py [--list] [--only FILE] [SRCDIR]
 
 Extracts every command the user-facing docs show and runs it: README.md,
 docs/*.md and the EXAMPLES of the man page (docs/boids.1).  SRCDIR (the
-checkout, by default the one holding this script) provides scripts/, and
-the boids binary is $BOIDS_BIN or else SRCDIR/build/boids.  Exit 0 when every command ran with the status the doc gives;
-1 otherwise, or when an entry of the tables below matches no command (the
-doc changed: the entry must be reviewed).  --list prints what would run,
+checkout, by default the one holding this script) provides scripts/; the
+boids binary is $BOIDS_BIN, or else SRCDIR/build/boids.  Exit 0 when every
+command ran with the status the doc gives; 1 otherwise, or when an entry of
+the tables below matches no command (the doc changed: the entry must be
+reviewed).  --list prints what would run,
 skip and be substituted, and runs nothing.
 
 What counts as a command (the docs' convention, docs/ARCHITECTURE.md,
@@ -33,9 +34,9 @@ directory space), the latest made if several made it, and nothing else: a
 command that needs what no earlier command made fails, as it would for a
 reader going down the page, and one that writes what an earlier one wrote is
 not refused for it (the docs' lines are alternatives, not one session).
-The binary's directory and SRCDIR/scripts come first on PATH and a link `scripts` to
-SRCDIR/scripts is in the directory (the docs write `scripts/sweep` as from
-the checkout); standard input is /dev/null; LC_ALL=C.UTF-8.  Each must exit
+The binary's directory and SRCDIR/scripts come first on PATH, and a link
+`scripts` to SRCDIR/scripts is in the directory (the docs write
+`scripts/sweep` as from the checkout); standard input is /dev/null; LC_ALL=C.UTF-8.  Each must exit
 with the status EXPECT gives (0 by default) within TIMEOUT seconds.
 
 Commands that cannot run here are in SKIP with the reason, and heavy ones

@@ -1,6 +1,6 @@
 /*
- * Every command the docs show runs as written: README.md, docs/*.md and
- * the man page's EXAMPLES, extracted and run by
+ * Every command the docs show runs as written: README.md, the Markdown of
+ * docs/ and the man page's EXAMPLES, extracted and run by
  * tests/integration/docs-commands.py (its top comment, and
  * docs/ARCHITECTURE.md "Commands in the docs", give the convention, the
  * reviewed skip list and the shrunk heavy commands).  The script exits 1
@@ -11,7 +11,7 @@
 
 #include "common.h"
 
-TestSuite(docs, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout = 900);
+TestSuite(docs, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout = 1200);
 
 Test(docs, every_command_of_the_readme_the_docs_and_the_man_page_runs)
 {
