@@ -15,7 +15,9 @@ TestSuite(docs, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout 
 
 Test(docs, every_command_of_the_readme_the_docs_and_the_man_page_runs)
 {
-	int rc = tc_sh("%s '%s/tests/integration/docs-commands.py' '%s' > log.txt 2>&1", tc_python(), SRCDIR, SRCDIR);
+	/* TMPDIR: the script's directories (and the commands' temporaries) in this test's own */
+	int rc = tc_sh("TMPDIR=\"$PWD\" %s '%s/tests/integration/docs-commands.py' '%s' > log.txt 2>&1",
+	               tc_python(), SRCDIR, SRCDIR);
 	char *log = tc_slurp("log.txt", NULL);
 	cr_assert_eq(rc, 0, "%s", log ? log : "(no output)");
 	free(log);
