@@ -32,8 +32,10 @@ directory an earlier command of the same doc made and this one names (as a
 word: `--init t.csv` after `--trajectory t.csv`; `space/table.csv` names the
 directory space), the latest made if several made it, and nothing else: a
 command that needs what no earlier command made fails, as it would for a
-reader going down the page, and one that writes what an earlier one wrote is
-not refused for it (the docs' lines are alternatives, not one session).
+reader going down the page, and so does one that names as its output a file
+an earlier one made (boids and ffmpeg refuse it without -y); one that writes
+what an earlier one wrote without naming it (flock.mp4, the default) is not
+refused for it (the docs' lines are alternatives, not one session).
 The binary's directory and SRCDIR/scripts come first on PATH, and a link
 `scripts` to SRCDIR/scripts is in the directory (the docs write
 `scripts/sweep` as from the checkout); standard input is /dev/null; LC_ALL=C.UTF-8.  Each must exit
@@ -47,6 +49,7 @@ command's exact text and reviewed like code.
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -286,6 +289,7 @@ def main():
     env.pop("BOIDS_TEST_EXEC", None)
     used, failed, counts = set(), [], {"ran": 0, "skipped": 0, "shrunk": 0, "failed": 0}
     t_all = time.monotonic()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped run still removes its directories
     scratch = tempfile.mkdtemp(prefix="docs-commands.")
     try:
         for doc, cmds in docs(srcdir):
