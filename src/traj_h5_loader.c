@@ -8,7 +8,7 @@
  * GnuTLS, Kerberos, LDAP).  The application calls traj_h5_ready() while it
  * checks its arguments, before any file exists, and reports a missing
  * plugin there; a later call that finds no plugin (a bug: a path that did
- * not ask first) prints and exits, as src/video_load.c does.
+ * not ask first) reports and exits (report.h), as src/video_load.c does.
  */
 #include "traj_h5_plugin.h"
 
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "plugin.h"
+#include "report.h"
 
 static const struct traj_h5_plugin *plugin;
 static char why[PATH_MAX + 256];  /* why it could not be loaded */
@@ -49,8 +50,8 @@ static const struct traj_h5_plugin *h5(void)
 	char err[sizeof why];
 
 	if (traj_h5_ready(err, sizeof err) != 0) {
-		fprintf(stderr, "boids: %s\n", err);
-		exit(EXIT_FAILURE);
+		report("%s", err);
+		report_exit(EXIT_FAILURE);
 	}
 	return plugin;
 }

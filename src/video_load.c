@@ -9,9 +9,11 @@
  * from the C library until FFmpeg is there; the quiet log is applied when it
  * loads).
  *
- * The one module below main that prints and exits: a binary whose plugin is
- * missing or from another build cannot go on, and the first video call is
- * made while the outputs are checked, before any file exists.
+ * With traj_h5_loader.c, a module below main that reports and exits (through report.h, so
+ * that under --progress json the message is an "error" event and an "end"
+ * event closes the stream): a binary whose plugin is missing or from
+ * another build cannot go on, and the first video call is made while the
+ * outputs are checked, before any file exists.
  */
 #include "video_plugin.h"
 
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "plugin.h"
+#include "report.h"
 
 static const struct video_plugin *plugin;
 static int quiet;                     /* video_quiet_logs() was asked for */
@@ -54,8 +57,8 @@ static void load(void)
 	char err[PATH_MAX + 256];
 
 	if (try_load(err, sizeof err) != 0) {
-		fprintf(stderr, "boids: %s\n", err);
-		exit(EXIT_FAILURE);
+		report("%s", err); /* a JSON event under --progress json */
+		report_exit(EXIT_FAILURE);
 	}
 }
 
