@@ -290,7 +290,9 @@ static int run_frames(struct run *r, int status)
 static int finish(struct run *r, int status)
 {
 	r->wall = progress_now() - r->bar.start;
-	return outputs_finish(&r->out, status, r->pipe.frames_done, r->wall);
+	status = outputs_finish(&r->out, status, r->pipe.frames_done, r->wall);
+	r->pipe.frames_done = r->out.frames_done; /* a stopped video may keep fewer */
+	return status;
 }
 
 /*

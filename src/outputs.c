@@ -29,6 +29,11 @@
 
 enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
 
+/* A stopped video's encoder is drained until this long after the signal,
+ * no longer: the trailer, the commit and the summary fit in the rest of
+ * the stop's second (docs/RELIABILITY.md). */
+static const double STOP_DRAIN = 0.5;
+
 void outputs_init(struct outputs *out, const struct config *c, int encoder_threads)
 {
 	memset(out, 0, sizeof(*out));
@@ -572,6 +577,18 @@ static int close_outputs(struct outputs *out, int status)
 
 	outfile_unlock(out->png_key, out->png_lock);
 	out->png_lock = -1;
+	int video_closed = 0;
+	if (signals_caught() && out->video && out->frames_done > 0) {
+		/* a stop: the encoder's look-ahead is drained only while the stop's
+		 * second lasts; the file holds the frames out by then (0..kept-1) */
+		long kept = 0;
+		err = video_close_stopped(out->video, STOP_DRAIN - signals_since(), &kept);
+		video_closed = 1;
+		if (kept < out->frames_done)
+			out->frames_done = kept;
+		if (kept > 0 && err)
+			status = report_failure("cannot finish", s->output, err);
+	}
 	if (signals_caught() && out->frames_done == 0) {
 		outfile_abort(&out->video_file);
 		trajout_abort(out->traj);
@@ -580,7 +597,7 @@ static int close_outputs(struct outputs *out, int status)
 		return status;
 	}
 
-	if (out->video) {
+	if (out->video && !video_closed) {
 		err = video_close(out->video);
 		if (err && (!status || status == 128 + signals_caught())) /* a broken file is no result */
 			status = report_failure("cannot finish", s->output, err);
@@ -698,7 +715,7 @@ int outputs_finish(struct outputs *out, int status, long frames_done, double wal
 	 * says so in its summary: "status" tells a result from the rest.  A
 	 * summary that cannot measure (metrics failed) is not written. */
 	if (s->summary && !out->metrics_failed &&
-	    (status == 0 || status == 1 || (status == 128 + sig && frames_done > 0))) {
+	    (status == 0 || status == 1 || (status == 128 + sig && out->frames_done > 0))) {
 		int st = write_summary(out, wall, status);
 		if (st)
 			status = st;

@@ -236,6 +236,50 @@ Test(stopping, a_parallel_synchronous_step_stops_within_a_second)
 	cr_assert_lt(took, 1.0, "a stop inside a parallel step took %.2f s", took);
 }
 
+/*
+ * A 1080p H.264 render stopped mid-way: x264's look-ahead (some 20 frames)
+ * is drained only while the stop's second lasts, so the run ends within a
+ * second of the signal (draining it whole took 1.5 s under load), with a
+ * playable MP4 of frames 0..N-1 and a summary and closing line saying N.
+ */
+static void stopped_large_video(const char *size, long after, int sig)
+{
+	char rest[4096], args[512];
+	double took;
+	int fd;
+
+	snprintf(args, sizeof(args), "-s %s -n 200 -f 100000 -o v.mp4 --summary s.json "
+	         "--progress lines --progress-interval 0.1", size);
+	pid_t pid = start(args, &fd);
+	wait_progress(fd, after);
+	double t0 = now();
+	kill(pid, sig);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
+	cr_assert_eq(st, 128 + sig, "exit %d:\n%s", st, rest);
+	cr_assert_lt(took, 1.0, "a stopped %s video took %.2f s to end", size, took);
+	long n = count_frames("v.mp4");
+	cr_assert(n >= 1 && n <= after + 8, "the video holds %ld frames", n);
+	char *sum = tc_slurp("s.json", NULL), want[64];
+	cr_assert(strstr(sum, "\"status\": \"interrupted\""), "%s", sum);
+	snprintf(want, sizeof(want), "\"frames\": %ld,", n);
+	cr_assert(strstr(sum, want), "the summary does not say the %ld frames of the file:\n%s", n, sum);
+	free(sum);
+	snprintf(want, sizeof(want), "%ld frame%s of 200 boids", n, n == 1 ? "" : "s");
+	cr_assert(strstr(rest, want) && strstr(rest, "stopped by a signal"), "%s", rest);
+	cr_assert_eq(tc_count_files("."), 2, "a temporary file was left");
+	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "a hidden file was left");
+}
+
+Test(stopping, a_stopped_1080p_video_ends_within_a_second)
+{
+	stopped_large_video("1920x1080", 30, SIGTERM);
+}
+
+Test(stopping, a_stopped_4k_video_ends_within_a_second)
+{
+	stopped_large_video("3840x2160", 6, SIGINT);
+}
+
 /* Waits until boids holds `name` open (its descriptor links to it). */
 static void wait_open(pid_t pid, const char *name)
 {
