@@ -54,6 +54,12 @@ void signals_settle(void);
 int signals_late(void);
 
 /*
+ * Any stop signal received: signals_caught(), else signals_late(), else 0.
+ * An EINTR with one of them means "stopped"; without, "try again".
+ */
+int signals_stop(void);
+
+/*
  * Seconds since the first stop signal came (caught or late), 0 when none
  * came: what is left of a stop's second (a video's drain, outputs.c).
  */

@@ -303,6 +303,9 @@ static void say_done(const struct run *r, int status)
 {
 	int sig = signals_caught();
 	double t = r->wall;
+
+	if (!sig && signals_late() && status == 128 + signals_late())
+		sig = signals_late(); /* after the last frame, it ended a wait (the summary's FIFO) */
 	long done = r->pipe.frames_done;
 
 	if (report_is_json()) {

@@ -657,8 +657,8 @@ static int write_summary(struct outputs *out, double wall, int status)
 	signals_restart(0); /* a FIFO's reader may never come: a signal ends the wait */
 	int err = outfile_begin(&o, s->summary, s->overwrite);
 	signals_restart(1);
-	if (err == -EINTR && signals_caught())
-		return 128 + signals_caught();
+	if (err == -EINTR && signals_stop())
+		return 128 + signals_stop(); /* a stop ended the wait for a reader, late or not */
 	if (!err) {
 		err = summary_write(o.fp, &sum);
 		if (err)
@@ -720,6 +720,8 @@ int outputs_finish(struct outputs *out, int status, long frames_done, double wal
 		if (st)
 			status = st;
 	}
+	if (!sig && signals_late() && status == 128 + signals_late())
+		sig = signals_late(); /* it ended the wait for the summary's reader: a stop */
 	if (out->side_failed && (status == 0 || status == 128 + sig))
 		status = EXIT_FAILURE; /* the other outputs are kept */
 	return status;

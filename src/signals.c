@@ -106,6 +106,13 @@ int signals_late(void)
 	return atomic_load(&late_signal);
 }
 
+int signals_stop(void)
+{
+	int s = signals_caught();
+
+	return s ? s : signals_late();
+}
+
 double signals_since(void)
 {
 	long long at = atomic_load(&first_at);

@@ -372,6 +372,57 @@ Test(stopping, a_signal_ends_the_wait_for_a_fifo_reader)
 }
 
 /*
+ * --summary to a FIFO nobody reads: after the last frame boids waits for a
+ * reader; a stop signal then ends the wait as a stop, never as a failure
+ * ("Interrupted system call", exit 1): exit 128 + n, the closing line (or
+ * the JSON "end" event) says stopped, the finished trajectory is kept.
+ * Signalled once the trajectory has its final name (it is committed just
+ * before the summary is opened).
+ */
+static void summary_fifo_stop(const char *more, int sig, const char *want, const char *want2)
+{
+	char rest[4096], args[256];
+	double took;
+	int fd;
+
+	cr_assert_eq(mkfifo("s.json", 0644), 0);
+	snprintf(args, sizeof(args), "-y -f 3 -n 50 --no-render --trajectory t.csv --summary s.json %s", more);
+	pid_t pid = start(args, &fd);
+	struct timespec tick = { 0, 5 * 1000000L };
+	while (access("t.csv", F_OK) != 0) {
+		cr_assert_eq(waitpid(pid, NULL, WNOHANG), 0, "boids ended before its summary");
+		nanosleep(&tick, NULL); /* polling for the event, not a fixed wait */
+	}
+	double t0 = now();
+	kill(pid, sig);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
+	cr_assert_eq(st, 128 + sig, "exit %d:\n%s", st, rest);
+	cr_assert_lt(took, 1.0, "took %.2f s", took);
+	cr_assert(!strstr(rest, "Interrupted") && !strstr(rest, "cannot"), "a stop reported as a failure:\n%s", rest);
+	cr_assert(strstr(rest, want) && strstr(rest, want2), "'%s' or '%s' not in:\n%s", want, want2, rest);
+	cr_assert_eq(tc_sh("test $(wc -l < t.csv) -eq 151"), 0, "the trajectory is not whole");
+	cr_assert_eq(tc_count_files("."), 2, "something beside the FIFO and the trajectory");
+	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "a hidden file was left");
+}
+
+Test(stopping, a_signal_while_the_summary_waits_for_its_reader_is_a_stop)
+{
+	summary_fifo_stop("", SIGTERM, "3 frames of 50 boids", "-> t.csv (stopped by a signal)");
+	/* with a reader, the same run delivers its summary: complete */
+	cr_assert_eq(tc_sh("'%s' -q -y -f 3 -n 50 --no-render --trajectory t.csv --summary s.json &"
+	                   " cat s.json > got.json; wait $!", getenv("BOIDS_BIN")), 0);
+	char *sum = tc_slurp("got.json", NULL);
+	cr_assert(strstr(sum, "\"status\": \"complete\""), "%s", sum);
+	free(sum);
+}
+
+Test(stopping, a_signal_while_the_summary_waits_for_its_reader_is_a_stop_in_json)
+{
+	summary_fifo_stop("--progress json", SIGINT, "{\"event\":\"end\",\"status\":130,\"frames\":3,",
+	                  "\"signal\":2}");
+}
+
+/*
  * SIGTERM once the last frame is through (the bar says 100%), while the
  * encoder drains its look-ahead (some 40 frames of 1280x720) and the
  * trailer and faststart are written: the run is complete, and exit status,
