@@ -172,3 +172,79 @@ Test(colorby, the_same_bytes_at_one_and_two_threads)
 	cr_assert_eq(tc_boids("-q -f 2 -n 300 -s 320x180 --color-by heading -o h.y4m -y"), 0);
 	cr_expect(!tc_same_file("r.y4m", "h.y4m"));
 }
+
+/* The pixel (x, y) of an RGB buffer read by rgb_image(). */
+static void rgb_image(const char *file, unsigned char **buf, unsigned *w)
+{
+	png_image img;
+	memset(&img, 0, sizeof img);
+	img.version = PNG_IMAGE_VERSION;
+	cr_assert(png_image_begin_read_from_file(&img, file), "%s: %s", file, img.message);
+	img.format = PNG_FORMAT_RGB;
+	*buf = malloc(PNG_IMAGE_SIZE(img));
+	cr_assert(*buf && png_image_finish_read(&img, NULL, *buf, 0, NULL), "%s", img.message);
+	*w = img.width;
+}
+
+/*
+ * --draw points --color-by: points of several colours in one pixel make
+ * the coverage-weighted mean of their colours (shares in 256ths of a
+ * pixel), as dense as their total coverage, whatever their order: the
+ * expected pixels are computed here from the documented rule, with each
+ * boid's colour read where it is drawn alone (on a pixel's centre it is
+ * its colour exactly).
+ */
+Test(colorby, points_of_several_colours_make_the_weighted_mean_colour_in_any_order)
+{
+	/* x, y, heading in degrees; the last four are drawn alone (their colours) */
+	static const double b[][3] = {
+		{ 10.5, 10.5, 0 }, { 10.5, 10.5, 90 },           /* one pixel, two whole points */
+		{ 20.75, 10.5, 180 }, { 20.5, 10.5, -90 },       /* (20,10): 3/4 and 1; (21,10): 1/4 alone */
+		{ 30.5, 10.5, 45 }, { 30.5, 11, 135 },           /* (30,10): 1 and 1/2; (30,11): 1/2 alone */
+		{ 4.5, 3.5, 0 }, { 8.5, 3.5, 90 }, { 12.5, 3.5, 180 }, { 16.5, 3.5, -90 },
+		{ 20.5, 3.5, 45 }, { 24.5, 3.5, 135 },
+	};
+	const int n = (int)(sizeof b / sizeof *b);
+	for (int order = 0; order < 2; order++) { /* as listed, then reversed */
+		FILE *f = fopen(order ? "r.csv" : "b.csv", "w");
+		cr_assert_not_null(f);
+		fputs("frame,id,x,y,vx,vy\n", f);
+		for (int k = 0; k < n; k++) {
+			const double *p = b[order ? n - 1 - k : k];
+			double a = p[2] * M_PI / 180;
+			fprintf(f, "0,%d,%.17g,%.17g,%.17g,%.17g\n", k, p[0], p[1], 3 * cos(a), 3 * sin(a));
+		}
+		fclose(f);
+	}
+	const char *look = "--predators 0 -s 40x20 -f 1 -q --draw points --color-by heading "
+	                   "--background '#203040' --background-style flat -y";
+	cr_assert_eq(tc_boids("--init b.csv %s -o p.png", look), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--init r.csv %s -o q.png", look), 0, "%s", tc_stderr());
+	cr_assert(tc_same_file("p.png", "q.png"), "the order of the boids changed the picture");
+
+	unsigned char *px;
+	unsigned w;
+	rgb_image("p.png", &px, &w);
+#define AT(x, y, k) ((int)px[((size_t)(y) * w + (size_t)(x)) * 3 + (size_t)(k)])
+	for (int k = 0; k < 3; k++) {
+		int bg = AT(0, 0, k);
+		int c0 = AT(4, 3, k), c90 = AT(8, 3, k), c180 = AT(12, 3, k), cm90 = AT(16, 3, k);
+		int c45 = AT(20, 3, k), c135 = AT(24, 3, k);
+		/* whole coverage or more: the weighted mean, rounded half up */
+		int want1010 = (int)floor((256.0 * c0 + 256.0 * c90) / 512 + .5);
+		int want2010 = (int)floor((192.0 * c180 + 256.0 * cm90) / 448 + .5);
+		int want3010 = (int)floor((256.0 * c45 + 128.0 * c135) / 384 + .5);
+		/* partial coverage a: the background moved toward the colour by a */
+		int want2110 = (int)floor(bg + (c180 - bg) * 0.25 + .5);
+		int want3011 = (int)floor(bg + (c135 - bg) * 0.5 + .5);
+		cr_expect_eq(AT(10, 10, k), want1010, "channel %d of (10,10)", k);
+		cr_expect_eq(AT(20, 10, k), want2010, "channel %d of (20,10)", k);
+		cr_expect_eq(AT(30, 10, k), want3010, "channel %d of (30,10)", k);
+		cr_expect_eq(AT(21, 10, k), want2110, "channel %d of (21,10)", k);
+		cr_expect_eq(AT(30, 11, k), want3011, "channel %d of (30,11)", k);
+	}
+	/* the colours differ, so the means say something */
+	cr_assert(AT(4, 3, 0) != AT(8, 3, 0) || AT(4, 3, 1) != AT(8, 3, 1));
+#undef AT
+	free(px);
+}
