@@ -3,7 +3,9 @@
  * --init) is drawn in the colour the map's formula gives, computed here
  * from OKLab's published matrices (Ottosson 2020) independently of
  * src/colormap.c, within 2 levels; in 2D and 3D, exact, fast and points;
- * the same bytes at 1 and 2 threads; predators keep their colour.
+ * the same bytes at 1 and 2 threads; predators keep their colour; with
+ * --draw points, several colours in a pixel make the weighted mean of the
+ * documented rule (src/points.h), in any order of the boids.
  */
 #include <criterion/criterion.h>
 #include <math.h>
