@@ -30,9 +30,10 @@
 enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
 
 /* A stopped video's encoder is drained until this long after the signal,
- * no longer: the trailer, the commit and the summary fit in the rest of
- * the stop's second (docs/RELIABILITY.md). */
-static const double STOP_DRAIN = 0.5;
+ * no longer: the frame in the encoder when it came, the trailer, the
+ * commit, the summary and the exit fit in the rest of the stop's second
+ * (docs/RELIABILITY.md). */
+static const double STOP_DRAIN = 0.35;
 
 void outputs_init(struct outputs *out, const struct config *c, int encoder_threads)
 {

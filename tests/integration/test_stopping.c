@@ -262,9 +262,12 @@ static void stopped_large_video(const char *size, long after, int sig, int keep)
 	kill(pid, sig);
 	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
 	cr_assert_eq(st, 128 + sig, "exit %d:\n%s", st, rest);
-	cr_assert_lt(took, 1.0, "a stopped %s video took %.2f s to end", size, took);
+	/* a sanitizer build (make check sets ASAN_OPTIONS) draws the frames in
+	 * flight several times slower and checks for leaks at exit: 2 s there */
+	double bound = getenv("ASAN_OPTIONS") ? 2.0 : 1.0;
+	cr_assert_lt(took, bound, "a stopped %s video took %.2f s to end", size, took);
 	if (access("v.mp4", F_OK) != 0 && !keep) {
-		/* no frame out of the encoder within the stop's half second (x264
+		/* no frame out of the encoder within the stop's 0.35 s drain (x264
 		 * gives its first after some 20 frames): nothing worth keeping */
 		cr_assert(strstr(rest, "0 frames of 200 boids") && strstr(rest, "stopped by a signal"), "%s", rest);
 		cr_assert_eq(tc_count_files("."), 0, "a stop with no frame out left files");
