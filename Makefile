@@ -182,7 +182,8 @@ test-integration:
 
 # Every tier, then both test binaries under AddressSanitizer +
 # UndefinedBehaviorSanitizer (the clean-clone and package tests run once,
-# above: they build their own unsanitized binaries).
+# above: they build their own unsanitized binaries; the docs test too: its
+# minutes are the docs' commands, not the test binary's code).
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 BOIDS_BIN=$(abspath build-san/boids)
@@ -197,7 +198,7 @@ check:
 	@echo "== the hermetic tier under ASan + UBSan (starting the binary: LeakSanitizer checks each run)"
 	@$(SAN_ENV) BOIDS_TEST_EXEC=1 build-san/tests/run $(TESTFLAGS)
 	@echo "== the machine tier under ASan + UBSan"
-	@$(SAN_ENV) build-san/tests/integration/run --filter='!(fresh|deb)/*' $(TESTFLAGS)
+	@$(SAN_ENV) build-san/tests/integration/run --filter='!(fresh|deb|docs)/*' $(TESTFLAGS)
 
 # A short render of every kind under valgrind memcheck: no errors, no leaks.
 VALGRIND = valgrind -q --error-exitcode=1 --suppressions=tests/valgrind/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect \

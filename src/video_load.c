@@ -9,11 +9,15 @@
  * from the C library until FFmpeg is there; the quiet log is applied when it
  * loads).
  *
- * The one module below main that prints and exits: a binary whose plugin is
- * missing or from another build cannot go on, and the first video call is
- * made while the outputs are checked, before any file exists.
+ * The one module below main that reports and exits (through report.h, so
+ * that under --progress json the message is an "error" event and an "end"
+ * event closes the stream): a binary whose plugin is missing or from
+ * another build cannot go on, and the first video call is made while the
+ * outputs are checked, before any file exists.
  */
 #include "video_plugin.h"
+
+#include "report.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -34,8 +38,8 @@ static void die(const char *path, const char *why)
 
 	if (strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0)
 		why += n + 2; /* dlerror() names the file too */
-	fprintf(stderr, "boids: cannot load the video module '%s': %s\n", path, why);
-	exit(EXIT_FAILURE);
+	report("cannot load the video module '%s': %s", path, why); /* a JSON event under --progress json */
+	report_exit(EXIT_FAILURE);
 }
 
 /* dir/rel into buf; 0, or -1 when it does not fit. */
