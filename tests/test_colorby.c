@@ -250,3 +250,72 @@ Test(colorby, points_of_several_colours_make_the_weighted_mean_colour_in_any_ord
 #undef AT
 	free(px);
 }
+
+/*
+ * In 3D the points are not sorted by depth, as one-colour points are not:
+ * a point counts by its share times its fog weight (nearer: heavier), so
+ * with --fog 0 points of two headings at one place make the plain mean of
+ * the two colours wherever they cover a whole pixel, in any order (it was
+ * the last one's colour, in index order).
+ * Four points at one place cover their fullest pixel at least wholly, so
+ * that pixel is their colour exactly.
+ */
+Test(colorby, points_in_3d_mix_by_weight_in_any_order)
+{
+	for (int order = 0; order < 2; order++) {
+		FILE *f = fopen(order ? "r3.csv" : "b3.csv", "w");
+		cr_assert_not_null(f);
+		fputs("frame,id,x,y,vx,vy,z,vz\n", f);
+		/* x 40: heading 0; x 80: 90 degrees; x 120: four of each, at one place */
+		static const double g[4][3] = { { 40, 0, 45 }, { 80, 90, 45 }, { 120, 0, 45 }, { 120, 90, 45 } };
+		for (int k = 0; k < 16; k++) {
+			const double *p = g[order ? 3 - k / 4 : k / 4];
+			double a = p[1] * M_PI / 180;
+			fprintf(f, "0,%d,%g,45,%.17g,0,%g,%.17g\n", k, p[0], 3 * cos(a), p[2], 3 * sin(a));
+		}
+		fclose(f);
+	}
+	const char *look = "--predators 0 -s 160x90 -f 1 -q --dims 3 --draw points --color-by heading --fog 0 "
+	                   "--box=no --ground=no --background '#203040' --background-style flat -y";
+	cr_assert_eq(tc_boids("--init b3.csv %s -o p3.png", look), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--init r3.csv %s -o q3.png", look), 0, "%s", tc_stderr());
+	cr_assert(tc_same_file("p3.png", "q3.png"), "the order of the boids changed the 3D picture");
+
+	unsigned char *px;
+	unsigned w;
+	rgb_image("p3.png", &px, &w);
+	const unsigned h = 90;
+	int bg[3] = { px[0], px[1], px[2] };
+	/* the three clusters, left to right: runs of columns holding a drawn pixel */
+	int best[3][3], found = 0;
+	long far[3] = { -1, -1, -1 };
+	int in_run = 0;
+	for (unsigned x = 0; x < w; x++) {
+		int any = 0;
+		for (unsigned y = 0; y < h; y++) {
+			const unsigned char *c = px + ((size_t)y * w + x) * 3;
+			long d = 0;
+			for (int k = 0; k < 3; k++)
+				d += (long)(c[k] - bg[k]) * (c[k] - bg[k]);
+			if (!d)
+				continue;
+			any = 1;
+			if (!in_run) {
+				cr_assert_lt(found, 3, "more than three clusters");
+				in_run = 1;
+				found++;
+			}
+			if (d > far[found - 1]) {
+				far[found - 1] = d;
+				for (int k = 0; k < 3; k++)
+					best[found - 1][k] = c[k];
+			}
+		}
+		in_run = any;
+	}
+	cr_assert_eq(found, 3, "the clusters are not apart");
+	for (int k = 0; k < 3; k++)
+		cr_expect_eq(best[2][k], (int)floor((best[0][k] + best[1][k]) / 2.0 + .5),
+		             "channel %d: the mixed cluster is not the mean of %d and %d", k, best[0][k], best[1][k]);
+	free(px);
+}
