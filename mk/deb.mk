@@ -1,9 +1,10 @@
 # make deb — build/boids_VERSION_ARCH.deb: `make install PREFIX=/usr` into a
 # staging root, the runtime dependencies worked out from the libraries the
 # binary and its plugins (usr/lib/boids/boids-video.so, FFmpeg's libraries;
-# boids-caption.so, Pango's) link (dpkg-shlibdeps), plus the font the caption
-# plugin asks fontconfig for (DEB_FONT_DEPENDS: no library links a font, so
-# dpkg-shlibdeps cannot see it), then dpkg-deb.  Install it on any Debian 12
+# boids-hdf5.so, libhdf5; boids-caption.so, Pango's) link (dpkg-shlibdeps),
+# plus the font the caption plugin asks fontconfig for (DEB_FONT_DEPENDS: no
+# library links a font, so dpkg-shlibdeps cannot see it), then dpkg-deb.
+# Install it on any Debian 12
 # machine with `apt install ./build/boids_*.deb`.
 
 DEB_VERSION := $(shell sed -n 's/^\#define BOIDS_VERSION "\(.*\)"/\1/p' include/cli.h)
@@ -19,13 +20,15 @@ deb:
 	@$(MAKE) --no-print-directory $(BUILD)/boids
 	@rm -rf $(BUILD)/deb && mkdir -p $(DEB_ROOT)/DEBIAN $(BUILD)/deb/src/debian
 	@$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr >/dev/null
-	@strip --strip-unneeded $(DEB_ROOT)/usr/bin/boids $(DEB_ROOT)/usr/lib/boids/boids-video.so $(DEB_ROOT)/usr/lib/boids/boids-caption.so
+	@strip --strip-unneeded $(DEB_ROOT)/usr/bin/boids $(DEB_ROOT)/usr/lib/boids/boids-video.so $(DEB_ROOT)/usr/lib/boids/boids-caption.so \
+		$(DEB_ROOT)/usr/lib/boids/boids-hdf5.so
 	@gzip -9n $(DEB_ROOT)/usr/share/man/man1/boids.1
 	@# dpkg-shlibdeps reads debian/control from where it runs: give it a minimal one
 	@printf 'Source: boids\n\nPackage: boids\nArchitecture: any\n' > $(BUILD)/deb/src/debian/control
 	@cd $(BUILD)/deb/src && dpkg-shlibdeps -O $(abspath $(DEB_ROOT))/usr/bin/boids \
 		$(abspath $(DEB_ROOT))/usr/lib/boids/boids-video.so \
 		$(abspath $(DEB_ROOT))/usr/lib/boids/boids-caption.so \
+		$(abspath $(DEB_ROOT))/usr/lib/boids/boids-hdf5.so \
 		| sed -n 's/^shlibs:Depends=//p' > ../depends
 	@test -s $(BUILD)/deb/depends || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 	@{ echo "Package: boids"; \

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +99,7 @@ static int load_any(const char *path, FILE *f, long want, struct traj_state *st,
 {
 	enum zfile_kind kind = zfile_kind_of(path);
 
-	if (traj_h5_path(path))
+	if (trajout_format_of(path) == TRAJOUT_HDF5)
 		return traj_h5_load(path, want, st, te);
 	if (kind == ZFILE_PLAIN)
 		return traj_load_frame(f, want, st, te);
@@ -129,6 +130,11 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: cannot open '%s': %s", name, strerror(errno));
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
 		report_usage("--init: '%s' is a directory", name);
+	char why[PATH_MAX + 256];
+	if (trajout_format_of(s->init) == TRAJOUT_HDF5 && traj_h5_ready(why, sizeof why) != 0) {
+		report("--init: %s", why); /* the plugin, before any file */
+		report_exit(EXIT_FAILURE);
+	}
 	int err = load_any(s->init, f, s->init_frame, st, &te);
 	fclose(f);
 	if (err && signals_caught())
