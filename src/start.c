@@ -40,7 +40,9 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  *                  copies the positions alone), the trail, and
  *                  the picture (ARGB, yuv, the encoder's: 10 bytes a pixel;
  *                  --draw points adds its sums, 4 bytes a pixel, and the
- *                  bands' buckets, 64 KB a band of rows);
+ *                  bands' buckets, 64 KB a band of rows; with --color-by
+ *                  16 bytes a pixel more and 96 KB buckets for bands of a
+ *                  fifth as many rows);
  *   the trail ring;
  *   with --trajectory, the frames queued for its thread (trajout.h).
  *
@@ -56,6 +58,8 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 	double picture = pixels * 10;
 	if (c->render.draw == RENDER_DRAW_POINTS)
 		picture += pixels * 4 + ceil(b->pic_h / 16.0) * 65536;
+	if (c->render.draw == RENDER_DRAW_POINTS && c->render.color_by != RENDER_COLOR_ROLE)
+		picture += pixels * 16 + ceil(b->pic_h / 2.0) * 98304; /* colour sums, bands of 1/5 */
 	double flock = n * ((d3 ? 18 : 12) * 8 + 9 + 8) + cells * 8;
 	if (s->metrics)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;

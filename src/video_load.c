@@ -141,6 +141,11 @@ int video_close(struct video *v)
 	return video()->close(v);
 }
 
+int video_close_stopped(struct video *v, double seconds, long *kept)
+{
+	return video()->close_stopped(v, seconds, kept);
+}
+
 void video_free(struct video *v)
 {
 	if (v)
