@@ -190,11 +190,14 @@ test:
 	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run $(TESTFLAGS)
 
 # The machine tier: ssh sweeps on loopback, Slurm when it can start, full
-# disks, signals, a clean clone as an ordinary user; then valgrind.
+# disks, signals, a clean clone as an ordinary user; then valgrind.  What a
+# test keeps for people to look at (the report page's screenshots) is copied
+# to $(BUILD)/test-artifacts/.
 test-integration:
 	@scripts/install-deps.sh build test sweep integration package
 	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/integration/run
-	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/integration/run $(TESTFLAGS)
+	@BOIDS_BIN=$(abspath $(BUILD)/boids) BOIDS_TEST_ARTIFACTS=$(abspath $(BUILD)/test-artifacts) \
+		$(BUILD)/tests/integration/run $(TESTFLAGS)
 	@$(MAKE) --no-print-directory valgrind-renders
 
 # Every tier, then both test binaries under AddressSanitizer +

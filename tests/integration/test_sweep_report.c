@@ -4,7 +4,7 @@
  * disk, counts its rows, sorts a column by clicking it, checks that every
  * poster and video loaded, that nothing went to the console or the network;
  * and grid values, a summary and a log crafted as HTML and JavaScript show
- * as text.  The page's screenshot is kept in the test's directory.
+ * as text.  The page's screenshots are kept where BOIDS_TEST_ARTIFACTS says.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -26,6 +26,21 @@ static void teardown(void) { tc_cleanup(); }
 
 TestSuite(sweep_report, .init = setup, .fini = teardown, .timeout = 300);
 
+/*
+ * The screenshot outlives the test's directory only where the caller asks:
+ * copied to $BOIDS_TEST_ARTIFACTS (make test-integration sets it to
+ * build/test-artifacts/) as report-NAME.
+ */
+static void keep_artifact(const char *shot)
+{
+	const char *dir = getenv("BOIDS_TEST_ARTIFACTS");
+	if (!dir || !*dir)
+		return;
+	int st = tc_sh("mkdir -p '%s' && cp '%s' '%s/report-%s'", dir, shot, dir, shot);
+	cr_assert_eq(st, 0, "could not keep the screenshot %s in %s", shot, dir);
+	fprintf(stderr, "report screenshot: %s/report-%s\n", dir, shot);
+}
+
 /* report_browser.py on a page: exit status, its output in browser.txt. */
 static void browse(const char *page, int points, const char *shot)
 {
@@ -35,8 +50,7 @@ static void browse(const char *page, int points, const char *shot)
 	char *out = text("browser.txt");
 	cr_assert_eq(st, 0, "%s in Chromium: exit %d\n%s", page, st, out);
 	free(out);
-	cr_log_info("report screenshot: %s/%s", tmp, shot);
-	fprintf(stderr, "report screenshot: %s/%s\n", tmp, shot);
+	keep_artifact(shot);
 }
 
 /*
