@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "hugemem.h"
 #include "pool.h"
 #include "rng.h"
 
@@ -43,10 +44,13 @@ static int eschead_fit(struct sim *s)
 	size_t cells = (size_t)s->grid.nx * (size_t)s->grid.ny * (size_t)s->grid.nz;
 	if (cells <= s->eschead_cap)
 		return 0;
-	uint32_t *h = realloc(s->eschead, cells * sizeof(*h));
+	free(s->eschead); /* all empty between passes: nothing to keep */
+	s->eschead = NULL;
+	s->eschead_cap = 0;
+	uint32_t *h = hugemem_alloc(cells * sizeof(*h)); /* read at random by every query */
 	if (!h)
 		return -ENOMEM;
-	for (size_t c = s->eschead_cap; c < cells; c++)
+	for (size_t c = 0; c < cells; c++)
 		h[c] = UINT32_MAX;
 	s->eschead = h;
 	s->eschead_cap = cells;
@@ -112,7 +116,7 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	s->stopped_at = 0;
 	s->undo_at_copies = slack == 0; /* nobody moves: see flock_begin() in flock.h */
 	if (s->watch && p->update == SIM_SEQUENTIAL && !s->undo_at_copies && !s->undo &&
-	    !(s->undo = malloc((s->z ? 3 : 2) * (s->n ? s->n : 1) * sizeof(double))))
+	    !(s->undo = hugemem_alloc((s->z ? 3 : 2) * (s->n ? s->n : 1) * sizeof(double))))
 		return -ENOMEM;
 	if (p->search == SIM_SEARCH_BRUTE) { /* one cell: everybody, in index order */
 		double span = fmax(p->width, p->height);
