@@ -11,7 +11,7 @@
 #   make check-valgrind   short renders of every kind under valgrind memcheck
 #   make bench            benchmarks, printed as ratios (scripts/bench.sh)
 #   make deps             install every Debian package any target needs
-#   make install          PREFIX=/usr/local DESTDIR= (binary, video plugin, man page, completions, examples)
+#   make install          PREFIX=/usr/local DESTDIR= (binary, plugins, man page, completions, examples)
 #   make deb              build/boids_VERSION_ARCH.deb (mk/deb.mk)
 #   V=1                   show the commands
 #
@@ -24,14 +24,17 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 LDFLAGS ?=
 
-# The binary links Cairo, libpng and HDF5 (with zlib and zstd); FFmpeg's
-# libraries only through the video plugin, $(BUILD)/boids-video.so, which it
-# loads when a run writes video (include/video_plugin.h).  The test binaries
-# link everything.  hdf5-serial: libhdf5-dev's own .pc (hdf5.pc is an
+# The binary links Cairo and libpng (with zlib and zstd); FFmpeg's libraries
+# only through the video plugin, $(BUILD)/boids-video.so, which it loads
+# when a run writes video (include/video_plugin.h), and libhdf5 only through
+# the HDF5 plugin, $(BUILD)/boids-hdf5.so, loaded when a run reads or writes
+# an .h5 trajectory (include/traj_h5_plugin.h).  The test binaries link
+# everything.  hdf5-serial: libhdf5-dev's own .pc (hdf5.pc is an
 # alternatives link that may point at an MPI build)
-CORE_PKGS  = cairo libpng hdf5-serial zlib libzstd
+CORE_PKGS  = cairo libpng zlib libzstd
 VIDEO_PKGS = libavformat libavcodec libavutil libswscale libavfilter
-PKGS      = $(CORE_PKGS) $(VIDEO_PKGS)
+H5_PKGS    = hdf5-serial
+PKGS      = $(CORE_PKGS) $(VIDEO_PKGS) $(H5_PKGS)
 TEST_PKGS = criterion
 # The caption plugin's (build/boids-caption.so): not linked into boids.
 CAPTION_SO     = boids-caption.so
@@ -49,18 +52,21 @@ ALL_CFLAGS  = -std=gnu11 $(WARN) -Iinclude $(PKG_CFLAGS) -pthread -MMD -MP $(CFL
 LIBS        = $(PKG_LIBS) -lm -pthread
 CORE_LIBS   = $(shell pkg-config --libs $(CORE_PKGS)) -lm -pthread -ldl
 VIDEO_LIBS  = $(shell pkg-config --libs $(VIDEO_PKGS)) -lm -pthread
+H5_LIBS     = $(shell pkg-config --libs $(H5_PKGS)) -lm
 
 SRCS  = $(wildcard src/*.c src/models/*.c)
 OBJS  = $(SRCS:src/%.c=$(BUILD)/%.o)
-# The video module: the plugin's objects (position-independent, only its
-# table exported); the binary has video_load.o in their place.
+# The video and HDF5 modules: each plugin's objects (position-independent,
+# only its table exported); the binary has video_load.o and
+# traj_h5_loader.o in their place.
 VIDEO_OBJS  = $(addprefix $(BUILD)/,video.o codecs.o avio_fd.o yuv.o)
 PLUGIN_OBJS = $(VIDEO_OBJS) $(BUILD)/video_plugin.o
-LOADER_OBJ  = $(BUILD)/video_load.o
-BIN_OBJS = $(filter-out $(PLUGIN_OBJS),$(OBJS))
-# Everything but main() and the loader: the test binaries link the video
-# module directly.
-LIB_OBJS = $(filter-out $(BUILD)/main.o $(LOADER_OBJ) $(BUILD)/video_plugin.o,$(OBJS))
+H5_PLUGIN_OBJS = $(BUILD)/traj_h5.o $(BUILD)/traj_h5_plugin.o
+LOADER_OBJS = $(BUILD)/video_load.o $(BUILD)/traj_h5_loader.o
+BIN_OBJS = $(filter-out $(PLUGIN_OBJS) $(H5_PLUGIN_OBJS),$(OBJS))
+# Everything but main() and the loaders: the test binaries (and the
+# fault-injection build) link the video and HDF5 modules directly.
+LIB_OBJS = $(filter-out $(BUILD)/main.o $(LOADER_OBJS) $(BUILD)/video_plugin.o $(BUILD)/traj_h5_plugin.o,$(OBJS))
 TSRCS = $(wildcard tests/*.c)
 TOBJS = $(TSRCS:tests/%.c=$(BUILD)/tests/%.o)
 # Machine-level tests (ssh on loopback, Slurm, full disks, signals, a clean
@@ -77,7 +83,7 @@ endif
 
 .PHONY: FORCE all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install uninstall clean pkgcheck
 
-all: $(BUILD)/boids $(BUILD)/boids-video.so
+all: $(BUILD)/boids $(BUILD)/boids-video.so $(BUILD)/boids-hdf5.so
 
 pkgcheck:
 	@missing=""; for p in $(PKGS) $(CAPTION_PKGS) $(if $(filter %tests,$(MAKECMDGOALS) $(NEED_TESTS)),$(TEST_PKGS)); do \
@@ -85,8 +91,8 @@ pkgcheck:
 	if [ -n "$$missing" ]; then \
 		echo "boids: missing libraries (pkg-config):$$missing; run 'make deps'" >&2; exit 1; fi
 
-# The plugin comes with the binary: whatever builds one builds both.
-$(BUILD)/boids: $(BIN_OBJS) | $(BUILD)/boids-video.so $(BUILD)/$(CAPTION_SO)
+# The plugins come with the binary: whatever builds one builds them all.
+$(BUILD)/boids: $(BIN_OBJS) | $(BUILD)/boids-video.so $(BUILD)/boids-hdf5.so $(BUILD)/$(CAPTION_SO)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(BIN_OBJS) $(CORE_LIBS)
 
@@ -95,6 +101,12 @@ $(BUILD)/boids-video.so: $(PLUGIN_OBJS)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $(PLUGIN_OBJS) $(VIDEO_LIBS)
 
 $(PLUGIN_OBJS): ALL_CFLAGS += -fPIC -fvisibility=hidden
+
+$(BUILD)/boids-hdf5.so: $(H5_PLUGIN_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $(H5_PLUGIN_OBJS) $(H5_LIBS)
+
+$(H5_PLUGIN_OBJS): ALL_CFLAGS += -fPIC -fvisibility=hidden
 
 # The caption plugin (include/caption_plugin.h): Pango and what it needs
 # (GLib, HarfBuzz, fontconfig) are mapped only by a run with --caption.
@@ -182,7 +194,8 @@ test-integration:
 
 # Every tier, then both test binaries under AddressSanitizer +
 # UndefinedBehaviorSanitizer (the clean-clone and package tests run once,
-# above: they build their own unsanitized binaries).
+# above: they build their own unsanitized binaries; the docs test too: its
+# minutes are the docs' commands, not the test binary's code).
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 BOIDS_BIN=$(abspath build-san/boids)
@@ -197,7 +210,7 @@ check:
 	@echo "== the hermetic tier under ASan + UBSan (starting the binary: LeakSanitizer checks each run)"
 	@$(SAN_ENV) BOIDS_TEST_EXEC=1 build-san/tests/run $(TESTFLAGS)
 	@echo "== the machine tier under ASan + UBSan"
-	@$(SAN_ENV) build-san/tests/integration/run --filter='!(fresh|deb)/*' $(TESTFLAGS)
+	@$(SAN_ENV) build-san/tests/integration/run --filter='!(fresh|deb|docs)/*' $(TESTFLAGS)
 
 # A short render of every kind under valgrind memcheck: no errors, no leaks.
 VALGRIND = valgrind -q --error-exitcode=1 --suppressions=tests/valgrind/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect \
@@ -248,13 +261,15 @@ $(BUILD)/_boids: $(BUILD)/boids
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
 DOCDIR      = $(PREFIX)/share/doc/boids
-install: $(BUILD)/boids $(BUILD)/$(CAPTION_SO) $(BUILD)/boids.bash $(BUILD)/_boids
+install: $(BUILD)/boids $(BUILD)/boids-video.so $(BUILD)/boids-hdf5.so $(BUILD)/$(CAPTION_SO) \
+		$(BUILD)/boids.bash $(BUILD)/_boids
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples/ci \
 		$(DESTDIR)$(PREFIX)/lib/boids
 	install -m 755 $(BUILD)/boids $(DESTDIR)$(PREFIX)/bin/boids
 	install -d $(DESTDIR)$(PREFIX)/lib/boids
 	install -m 644 $(BUILD)/boids-video.so $(DESTDIR)$(PREFIX)/lib/boids/boids-video.so
+	install -m 644 $(BUILD)/boids-hdf5.so $(DESTDIR)$(PREFIX)/lib/boids/boids-hdf5.so
 	install -m 644 $(BUILD)/$(CAPTION_SO) $(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO)
 	install -m 644 docs/boids.1 $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
 	install -m 644 $(BUILD)/boids.bash $(DESTDIR)$(BASHCOMPDIR)/boids
@@ -266,7 +281,8 @@ install: $(BUILD)/boids $(BUILD)/$(CAPTION_SO) $(BUILD)/boids.bash $(BUILD)/_boi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1 \
-		$(DESTDIR)$(PREFIX)/lib/boids/boids-video.so $(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO) \
+		$(DESTDIR)$(PREFIX)/lib/boids/boids-video.so $(DESTDIR)$(PREFIX)/lib/boids/boids-hdf5.so \
+		$(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO) \
 		$(DESTDIR)$(BASHCOMPDIR)/boids $(DESTDIR)$(ZSHCOMPDIR)/_boids
 	-rmdir $(DESTDIR)$(PREFIX)/lib/boids 2>/dev/null
 	rm -rf $(DESTDIR)$(DOCDIR)

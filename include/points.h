@@ -22,6 +22,19 @@
  * band's points are added together when its bucket fills, so that the
  * additions run within a cached band, not across the picture.
  *
+ * Points of many colours (--color-by) add up the same way, order
+ * independent: beside the coverage sum each pixel keeps, for its points,
+ * the sums of c x w' for each channel c of their colours and of w', where
+ * w' = (w + 128) >> 8 is a point's share in 256ths of a pixel (0 .. 256).
+ * The pixel then moves toward their weighted mean colour, channel by
+ * channel m = round(sum(c w') / sum(w')) (ties upward), by the same
+ * coverage min(1, sum / 65536): points of one colour give exactly what
+ * points_compose() gives in that colour.  A pixel whose shares all round
+ * to w' = 0 (under 1/512 of a pixel in all) is left as it is, as a blend by
+ * such a coverage would leave it.  The sums saturate, as coverage does:
+ * exact up to 65,793 whole points in one pixel ((2^32 - 1) / (256 x 255)),
+ * beyond it still the same for any order of the points.
+ *
  * Pixel format: Cairo's ARGB32 (0xAARRGGBB, native endian, opaque).
  * Start at points_plane(); points_compose() paints what was added.
  */
@@ -46,6 +59,9 @@ struct points {
 	int bands;
 	struct points_rec *rec; /* bands x POINTS_BUCKET points not added yet, by band */
 	uint32_t *held;         /* per band: how many */
+	uint32_t *col;          /* points_use_colours(): per pixel sum(R w'), sum(G w'), sum(B w'),
+	                         * sum(w'); NULL otherwise */
+	uint32_t *rec_rgb;      /* the colour (0xRRGGBB) of each point in rec; NULL without col */
 };
 
 #define POINTS_BUCKET 8192  /* points a band holds before they are added */
@@ -69,6 +85,30 @@ void points_add(struct points *pt, double u, double v, unsigned q);
  */
 void points_plane(struct points *pt, const double *x, const double *y, size_t from, size_t to,
                   double scale, double ox, double oy);
+
+/*
+ * Points of their own colours from here on: every point is then added with
+ * points_add_rgb() or points_plane_rgb() and composed by
+ * points_compose_rgb().  Returns 0 or -ENOMEM (5 words a pixel more).
+ */
+int points_use_colours(struct points *pt);
+
+/* points_add() of a point of colour rgb (0xRRGGBB); needs points_use_colours(). */
+void points_add_rgb(struct points *pt, double u, double v, unsigned q, uint32_t rgb);
+
+/*
+ * points_plane() with each point's colour: rgb(arg, i) for boid i, called
+ * once per boid.  Needs points_use_colours().
+ */
+void points_plane_rgb(struct points *pt, const double *x, const double *y, size_t from, size_t to,
+                      double scale, double ox, double oy,
+                      uint32_t (*rgb)(const void *arg, size_t i), const void *arg);
+
+/*
+ * Blends every pixel toward the weighted mean colour of its points by their
+ * coverage (the rule above); then every sum is 0 again.
+ */
+void points_compose_rgb(struct points *pt, unsigned char *data, int stride);
 
 /*
  * Blends every pixel of the ARGB32 picture (width x height, rows `stride`

@@ -54,6 +54,18 @@ void signals_settle(void);
 int signals_late(void);
 
 /*
+ * Any stop signal received: signals_caught(), else signals_late(), else 0.
+ * An EINTR with one of them means "stopped"; without, "try again".
+ */
+int signals_stop(void);
+
+/*
+ * Seconds since the first stop signal came (caught or late), 0 when none
+ * came: what is left of a stop's second (a video's drain, outputs.c).
+ */
+double signals_since(void);
+
+/*
  * open(2) of path with flags (and mode, with O_CREAT), where a FIFO's wait
  * for its other end ends as soon as a stop signal is caught (signals_late() too): a writer waits
  * for a reader to open it, a reader for a writer to write or close, both

@@ -23,6 +23,8 @@
  *
  * Library module: returns 0 or a negative errno and never prints.  The
  * serial libhdf5 is not thread-safe: one thread at a time may call these.
+ * Which files are HDF5 (by extension: .h5, .hdf5, .he5) is trajout.h's
+ * trajout_format_of(), which needs no libhdf5.
  */
 #ifndef BOIDS_TRAJ_H5_H
 #define BOIDS_TRAJ_H5_H
@@ -94,7 +96,17 @@ void traj_h5_free(struct traj_h5 *h);
  */
 int traj_h5_load(const char *path, long want, struct traj_state *out, struct traj_error *err);
 
-/* Does path name an HDF5 trajectory by its extension (.h5, .hdf5, .he5; any case)? */
-int traj_h5_path(const char *path);
+/*
+ * Can these functions be called?  0, or -1 with one line in err (lowercase,
+ * no period) saying why not.  In the boids binary the module is a plugin
+ * (include/traj_h5_plugin.h): this loads it, and err names the file tried
+ * and the loader's reason; linked in (the test binaries), it is always 0.
+ * Any other call of this module when it says -1 ends the process.
+ */
+int traj_h5_ready(char *err, size_t errlen);
+
+/* The version of the libhdf5 the module runs with ("1.10.8"); call
+ * traj_h5_ready() first. */
+const char *traj_h5_version(void);
 
 #endif

@@ -188,6 +188,19 @@ void video_picture_free(struct video_picture *p);
  */
 int video_close(struct video *v);
 
+/*
+ * video_close() after a stop request, bounded in time: no frame is drawn
+ * into the encoder any more; the frames it still holds (x264's look-ahead:
+ * dozens) are drained for at most `seconds` (0: not at all), and the file
+ * ends with frames 0..*kept-1, every one of them (packets out of the
+ * encoder after a gap in presentation order are dropped); mp4 and mov keep
+ * their moov atom at the end (no faststart pass, which rewrites the whole
+ * file).  The file plays.  Returns 0 or a negative AVERROR;
+ * AVERROR(EINVAL) when no frame got into the file (*kept 0: not a playable
+ * file).  Call once, instead of video_close(); video_free() is still needed.
+ */
+int video_close_stopped(struct video *v, double seconds, long *kept);
+
 /* Frees everything; video_free(NULL) does nothing. */
 void video_free(struct video *v);
 

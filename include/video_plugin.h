@@ -27,7 +27,7 @@
 #define VIDEO_PLUGIN_SYMBOL "boids_video_plugin"
 /* Bumped when the table or video.h's types change: a binary and a plugin
  * from different builds refuse each other instead of crashing. */
-#define VIDEO_PLUGIN_ABI    2 /* 2: video_options.fps_den, print_versions */
+#define VIDEO_PLUGIN_ABI    3 /* 2: video_options.fps_den, print_versions; 3: close_stopped */
 
 struct video_plugin {
 	int abi;              /* VIDEO_PLUGIN_ABI of the build that made it */
@@ -54,6 +54,7 @@ struct video_plugin {
 	int (*describe)(const char *name, int w, int h, int fps, const struct video_options *o,
 	                char *buf, size_t len);
 	void (*print_versions)(FILE *f);
+	int (*close_stopped)(struct video *v, double seconds, long *kept);
 };
 
 #endif

@@ -51,7 +51,7 @@ FUZZ_LIBS   = $(shell pkg-config --libs $(FUZZ_PKGS)) -lm -pthread
 # files are linked, with Cairo, but only those setters run; they are not
 # instrumented (below).
 FUZZ_DEFAULTS = src/sim.c src/render.c src/outline.c src/decor.c src/backdrop.c src/raster.c src/bands.c src/render3d.c src/points.c src/camera.c src/colormap.c
-FUZZ_SRCS   = src/cli.c src/values.c src/options.c src/resolve.c src/cli_print.c src/caption.c src/suggest.c src/color.c src/framename.c src/lineread.c src/signals.c src/grow.c src/traj.c src/fmtnum.c tests/fuzz/targets.c \
+FUZZ_SRCS   = src/cli.c src/values.c src/options.c src/resolve.c src/cli_print.c src/caption.c src/plugin.c src/suggest.c src/color.c src/framename.c src/lineread.c src/signals.c src/grow.c src/traj.c src/fmtnum.c tests/fuzz/targets.c \
               $(wildcard src/models/*.c) src/grid.c src/pool.c src/rng.c $(FUZZ_DEFAULTS)
 FUZZ_OBJS   = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_PKGS   = cairo

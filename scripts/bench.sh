@@ -27,14 +27,16 @@
 #      and SVT-AV1 against the MP4 default, on the same frames
 #   9. trajectories: 100,000 boids x 50 frames written as HDF5 (target <= 1.25)
 #      and as CSV (target <= 1.6), then float32 + deflate HDF5, zstd and gzip
-#      CSV, each against the simulation alone (--no-render, no file)
+#      CSV, each against the simulation alone (--no-render, no file); this
+#      section alone with BENCH_ONLY=traj
 #  10. a sweep end to end (scripts/sweep): SWEEP_POINTS (10,000; QUICK 1,000)
 #      one-frame --no-render runs on this machine, from nothing to the report,
 #      with each phase's share (set-up, runs, tables, chart, report), against
 #      GNU parallel running the same boids commands alone; this row alone with
 #      `scripts/bench.sh --sweep`
 #  11. processes and sweep set-up: the CPU of one one-frame --no-render run
-#      (target <= 10 ms) against an empty process; scripts/sweep setting up
+#      (target <= 10 ms) against an empty process, and what loading the HDF5
+#      plugin adds to a run writing .h5 (against .csv); scripts/sweep setting up
 #      10,000 and 100,000 one-frame points (--slurm --no-submit: configs,
 #      grid, scripts; targets <= 5 s and <= 50 s), the time per point of
 #      the two (linear: x1), their peak memory, and --task on the last point
@@ -129,7 +131,7 @@ EOF
 	rm -rf sw phases.jsonl
 }
 if [ -n "$only_sweep" ]; then
-	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
 	sweep_row
 	exit 0
 fi
@@ -147,6 +149,12 @@ setup_rows() {
 	ms=$(echo "(${t1#* } - ${t0#* }) * 1000 / $runs" | bc -l)
 	printf '  %-44s %7.2f ms of CPU a run above an empty process  (target <= 10: %s)\n' "" \
 		"$ms" "$(verdict "$ms" 10)"
+	# what a run that needs a plugin pays for loading it: HDF5 (libhdf5 and what it brings)
+	t1=$(time_cmd "for i in \$(seq $runs); do '$BOIDS' -q -y -f 1 -n 10 --no-render --trajectory t.h5; done")
+	t0=$(time_cmd "for i in \$(seq $runs); do '$BOIDS' -q -y -f 1 -n 10 --no-render --trajectory t.csv; done")
+	printf '  %-44s %7.2f ms of CPU a run more than writing .csv (the HDF5 plugin loaded)\n' \
+		"one-frame runs writing a 10-boid .h5" "$(echo "(${t1#* } - ${t0#* }) * 1000 / $runs" | bc -l)"
+	rm -f t.h5 t.csv
 	local sweep here n pts wall cpu per10 peak
 	here=$(cd "$(dirname "$BOIDS")/.." && pwd)
 	sweep="$here/scripts/sweep"
@@ -172,16 +180,39 @@ setup_rows() {
 	rm -rf s10000 s100000
 }
 if [ "${BENCH_ONLY:-}" = setup ]; then
-	echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
 		"load average $(load) at the start"
 	setup_rows
 	echo "load average $(load) at the end"
 	exit 0
 fi
 
+# Section 9 (see the top): trajectories against the simulation alone.
+# BENCH_ONLY=traj runs this part alone.
+traj_rows() {
+	local tn=100000 tfr=50 sim
+	[ -n "$QUICK" ] && tfr=10
+	echo "trajectories of $tn boids x $tfr frames at 16384x9216 (--no-render), against the simulation alone:"
+	sim="'$BOIDS' -q -y --no-render -n $tn -s 16384x9216 -f $tfr"
+	ratio "HDF5 (.h5, float64)" 1.25 "$sim --trajectory out/t.h5" "$sim"
+	ratio "CSV (.csv)" 1.6 "$sim --trajectory out/t.csv" "$sim"
+	ratio "HDF5, float32, shuffle + deflate 1" - \
+		"$sim --trajectory out/t.h5 --trajectory-precision single --trajectory-compress 1" "$sim"
+	ratio "zstd CSV (.csv.zst, level 3)" - "$sim --trajectory out/t.csv.zst" "$sim"
+	ratio "gzip CSV (.csv.gz, level 1)" - "$sim --trajectory out/t.csv.gz --trajectory-compress 1" "$sim"
+}
+if [ "${BENCH_ONLY:-}" = traj ]; then
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+		"load average $(load) at the start"
+	traj_rows
+	echo "load average $(load) at the end"
+	rm -rf out
+	exit 0
+fi
+
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
-echo "boids $("$BOIDS" --version | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
 	"load average $(load) at the start"
 echo "end to end, boids / ffmpeg on the same frames:"
 "$BOIDS" -q -y -o default.y4m
@@ -293,15 +324,7 @@ done
 # trajectories: the run writing one / the same run writing none (the writer
 # thread keeps the simulation from waiting for the disk)
 echo
-tn=100000 tfr=50; [ -n "$QUICK" ] && tfr=10
-echo "trajectories of $tn boids x $tfr frames at 16384x9216 (--no-render), against the simulation alone:"
-sim="'$BOIDS' -q -y --no-render -n $tn -s 16384x9216 -f $tfr"
-ratio "HDF5 (.h5, float64)" 1.25 "$sim --trajectory out/t.h5" "$sim"
-ratio "CSV (.csv)" 1.6 "$sim --trajectory out/t.csv" "$sim"
-ratio "HDF5, float32, shuffle + deflate 1" - \
-	"$sim --trajectory out/t.h5 --trajectory-precision single --trajectory-compress 1" "$sim"
-ratio "zstd CSV (.csv.zst, level 3)" - "$sim --trajectory out/t.csv.zst" "$sim"
-ratio "gzip CSV (.csv.gz, level 1)" - "$sim --trajectory out/t.csv.gz --trajectory-compress 1" "$sim"
+traj_rows
 
 # encoders side by side: ffmpeg's command line on the same y4m, each against the MP4 default
 echo

@@ -18,7 +18,8 @@
 #                DejaVu font, jQuery and DataTables (inlined into report.html)
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
 #                single-node Slurm with munge, valgrind, headless Chromium for
-#                the sweep report (make test-integration)
+#                the sweep report, pandas (with zstandard) for the docs' Python
+#                snippets that the docs test runs (make test-integration)
 #   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
 #   bench        what make bench compares with and measures with: ffmpeg, bc, time
 #   package      make deb: dpkg-shlibdeps (dpkg-dev), strip, and debootstrap for the
@@ -34,7 +35,7 @@ pkgs_build="gcc libc6-dev make pkg-config
 pkgs_test="libcriterion-dev ffmpeg python3 zsh groff python3-yaml python3-h5py hdf5-tools zstd gzip"
 pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core
 	libjs-jquery libjs-jquery-datatables"
-pkgs_integration="openssh-server slurm-wlm munge valgrind chromium"
+pkgs_integration="openssh-server slurm-wlm munge valgrind chromium python3-pandas python3-zstandard"
 pkgs_dev="clang libclang-rt-14-dev valgrind"
 pkgs_bench="ffmpeg bc time"
 pkgs_package="dpkg-dev binutils debootstrap"

@@ -4,16 +4,13 @@
  */
 #include "caption.h"
 
-#include <dlfcn.h>
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cairo.h>
 
 #include "cli.h"
+#include "plugin.h"
 
 /* The field at *p (after its '{'): its name into name; returns the '}' or NULL. */
 static const char *field_name(const char *p, char *name, size_t len)
@@ -114,48 +111,18 @@ void caption_format(const struct config *c, const char *text, long frame, char *
 		out[--n] = 0; /* cut: no half character */
 }
 
-/* The plugin file dir/rel, if it is there: dlopen'ed into *h. */
-static int try_file(void **h, const char *dir, const char *rel, char *tried, size_t len)
-{
-	snprintf(tried, len, "%s/%s", dir, rel);
-	if (access(tried, F_OK) != 0)
-		return -1;
-	*h = dlopen(tried, RTLD_NOW | RTLD_LOCAL);
-	return *h ? 0 : -1;
-}
-
 /* Set when the plugin's object is linked in (the test binaries); NULL in boids. */
 extern caption_plugin_draw boids_caption_draw __attribute__((weak));
 extern caption_plugin_version boids_caption_version __attribute__((weak));
 
 /*
- * The plugin's symbol `name`: linked in (linked), else from the file next
- * to the executable, else ../lib/boids/.  NULL with a message naming the
- * file and the loader's reason in err.
+ * The plugin's symbol `name`: linked in (linked), else from the plugin
+ * file (include/plugin.h).  NULL with a message naming the file and the
+ * loader's reason in err.
  */
-static void *plugin_symbol(void *linked, const char *name, char *err, size_t errlen)
+static void *caption_symbol(void *linked, const char *name, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 64];
-	void *h = NULL, *sym;
-
-	if (linked)
-		return linked;
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-	if (n <= 0) {
-		snprintf(err, errlen, "cannot load the caption module: cannot find the boids executable");
-		return NULL;
-	}
-	dir[n] = 0;
-	*strrchr(dir, '/') = 0;
-	if (try_file(&h, dir, CAPTION_PLUGIN_FILE, path, sizeof path) != 0 &&
-	    try_file(&h, dir, "../lib/boids/" CAPTION_PLUGIN_FILE, path, sizeof path) != 0) {
-		const char *why = dlerror();
-		snprintf(err, errlen, "cannot load the caption module '%s': %s", path, why ? why : strerror(ENOENT));
-		return NULL;
-	}
-	if (!(sym = dlsym(h, name)))
-		snprintf(err, errlen, "cannot load the caption module '%s': %s", path, dlerror());
-	return sym;
+	return linked ? linked : plugin_symbol(CAPTION_PLUGIN_FILE, name, "caption", err, errlen);
 }
 
 int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen)
@@ -166,7 +133,7 @@ int caption_load(struct caption *cap, const struct config *c, char *err, size_t 
 	cap->size = c->run.caption_size >= 4 ? c->run.caption_size
 	                                     : (c->render.height / 24 > 12 ? c->render.height / 24 : 12);
 	memcpy(&linked, &(caption_plugin_draw *){ boids_caption_draw }, sizeof linked);
-	if (!(sym = plugin_symbol(boids_caption_draw ? linked : NULL, CAPTION_PLUGIN_SYMBOL, err, errlen)))
+	if (!(sym = caption_symbol(boids_caption_draw ? linked : NULL, CAPTION_PLUGIN_SYMBOL, err, errlen)))
 		return -1;
 	memcpy(&cap->draw, &sym, sizeof cap->draw); /* POSIX: a data pointer to a function pointer */
 	return 0;
@@ -178,7 +145,7 @@ const char *caption_pango_version(char *err, size_t errlen)
 	caption_plugin_version *get;
 
 	memcpy(&linked, &(caption_plugin_version *){ boids_caption_version }, sizeof linked);
-	if (!(sym = plugin_symbol(boids_caption_version ? linked : NULL, CAPTION_PLUGIN_VERSION, err, errlen)))
+	if (!(sym = caption_symbol(boids_caption_version ? linked : NULL, CAPTION_PLUGIN_VERSION, err, errlen)))
 		return NULL;
 	memcpy(&get, &sym, sizeof get);
 	return get();

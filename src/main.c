@@ -290,7 +290,9 @@ static int run_frames(struct run *r, int status)
 static int finish(struct run *r, int status)
 {
 	r->wall = progress_now() - r->bar.start;
-	return outputs_finish(&r->out, status, r->pipe.frames_done, r->wall);
+	status = outputs_finish(&r->out, status, r->pipe.frames_done, r->wall);
+	r->pipe.frames_done = r->out.frames_done; /* a stopped video may keep fewer */
+	return status;
 }
 
 /*
@@ -301,6 +303,9 @@ static void say_done(const struct run *r, int status)
 {
 	int sig = signals_caught();
 	double t = r->wall;
+
+	if (!sig && signals_late() && status == 128 + signals_late())
+		sig = signals_late(); /* after the last frame, it ended a wait (the summary's FIFO) */
 	long done = r->pipe.frames_done;
 
 	if (report_is_json()) {

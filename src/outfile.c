@@ -315,11 +315,16 @@ int outfile_commit(struct outfile *o)
 	if (o->fp) {
 		if (fflush(o->fp) != 0 || ferror(o->fp))
 			err = -(errno ? errno : EIO);
-		if (!err && !o->direct && fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
+		int r = 0;
+		while (!err && !o->direct && (r = fsync(o->fd)) != 0 && errno == EINTR)
+			; /* a signal's handler ran (stop or not): the bytes are still to sync */
+		if (!err && !o->direct && r != 0 && errno != EINVAL && errno != EROFS)
 			err = -errno;
 		if (!err && !o->direct)
 			err = still_ours(o);
-		if (o->fp != stdout && fclose(o->fp) != 0 && !err)
+		/* the buffer is flushed above: an EINTR here is close(2)'s, which
+		 * has released the descriptor all the same (never closed twice) */
+		if (o->fp != stdout && fclose(o->fp) != 0 && !err && errno != EINTR)
 			err = -(errno ? errno : EIO);
 		o->fp = NULL;
 		o->fd = -1;

@@ -29,6 +29,12 @@
 
 enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
 
+/* A stopped video's encoder is drained until this long after the signal,
+ * no longer: the frame in the encoder when it came, the trailer, the
+ * commit, the summary and the exit fit in the rest of the stop's second
+ * (docs/RELIABILITY.md). */
+static const double STOP_DRAIN = 0.35;
+
 void outputs_init(struct outputs *out, const struct config *c, int encoder_threads)
 {
 	memset(out, 0, sizeof(*out));
@@ -572,6 +578,18 @@ static int close_outputs(struct outputs *out, int status)
 
 	outfile_unlock(out->png_key, out->png_lock);
 	out->png_lock = -1;
+	int video_closed = 0;
+	if (signals_caught() && out->video && out->frames_done > 0) {
+		/* a stop: the encoder's look-ahead is drained only while the stop's
+		 * second lasts; the file holds the frames out by then (0..kept-1) */
+		long kept = 0;
+		err = video_close_stopped(out->video, STOP_DRAIN - signals_since(), &kept);
+		video_closed = 1;
+		if (kept < out->frames_done)
+			out->frames_done = kept;
+		if (kept > 0 && err)
+			status = report_failure("cannot finish", s->output, err);
+	}
 	if (signals_caught() && out->frames_done == 0) {
 		outfile_abort(&out->video_file);
 		trajout_abort(out->traj);
@@ -580,7 +598,7 @@ static int close_outputs(struct outputs *out, int status)
 		return status;
 	}
 
-	if (out->video) {
+	if (out->video && !video_closed) {
 		err = video_close(out->video);
 		if (err && (!status || status == 128 + signals_caught())) /* a broken file is no result */
 			status = report_failure("cannot finish", s->output, err);
@@ -640,8 +658,8 @@ static int write_summary(struct outputs *out, double wall, int status)
 	signals_restart(0); /* a FIFO's reader may never come: a signal ends the wait */
 	int err = outfile_begin(&o, s->summary, s->overwrite);
 	signals_restart(1);
-	if (err == -EINTR && signals_caught())
-		return 128 + signals_caught();
+	if (err == -EINTR && signals_stop())
+		return 128 + signals_stop(); /* a stop ended the wait for a reader, late or not */
 	if (!err) {
 		err = summary_write(o.fp, &sum);
 		if (err)
@@ -698,11 +716,13 @@ int outputs_finish(struct outputs *out, int status, long frames_done, double wal
 	 * says so in its summary: "status" tells a result from the rest.  A
 	 * summary that cannot measure (metrics failed) is not written. */
 	if (s->summary && !out->metrics_failed &&
-	    (status == 0 || status == 1 || (status == 128 + sig && frames_done > 0))) {
+	    (status == 0 || status == 1 || (status == 128 + sig && out->frames_done > 0))) {
 		int st = write_summary(out, wall, status);
 		if (st)
 			status = st;
 	}
+	if (!sig && signals_late() && status == 128 + signals_late())
+		sig = signals_late(); /* it ended the wait for the summary's reader: a stop */
 	if (out->side_failed && (status == 0 || status == 128 + sig))
 		status = EXIT_FAILURE; /* the other outputs are kept */
 	return status;

@@ -197,8 +197,9 @@ static void *draw(void *arg)
 		                         .has_target = d->has_target, .target_x = d->target_x,
 		                         .target_y = d->target_y, .target_z = d->target_z,
 		                         .frame = slot->frame };
-		if (!outputs_draws(p->out, slot->frame)) {
-			frameq_put_drawn(p->queue, slot); /* not the poster: nothing to draw */
+		if (!outputs_draws(p->out, slot->frame) || (p->video && signals_caught())) {
+			/* not the poster, or a stopped video (the frame is dropped): nothing to draw */
+			frameq_put_drawn(p->queue, slot);
 			continue;
 		}
 		int err = render_frame(d->renderer, &v);
@@ -357,6 +358,12 @@ static void encode_in_order(struct pipeline *p, struct progress *bar)
 	struct frameq_slot *slot;
 
 	while ((slot = frameq_get_drawn(p->queue))) {
+		if (p->video && signals_caught()) {
+			/* a stop: what the encoder has is drained (for a while) at
+			 * close; frames not yet in it are dropped, not encoded */
+			frameq_put_empty(p->queue, slot);
+			continue;
+		}
 		if (p->video) {
 			struct slot_data *d = slot->user;
 			int err = video_write_picture(p->video, d->pic);

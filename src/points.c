@@ -35,9 +35,47 @@ void points_release(struct points *pt)
 	free(pt->acc);
 	free(pt->rec);
 	free(pt->held);
+	free(pt->col);
+	free(pt->rec_rgb);
 	pt->acc = NULL;
 	pt->rec = NULL;
 	pt->held = NULL;
+	pt->col = NULL;
+	pt->rec_rgb = NULL;
+}
+
+static void add_band(struct points *pt, int b);
+
+int points_use_colours(struct points *pt)
+{
+	if (pt->col)
+		return 0;
+	for (int b = 0; b < pt->bands; b++)
+		add_band(pt, b); /* nothing is held after points_init(), but be sure */
+	/* 5 sums a pixel, not 1: bands of a fifth as many rows, to stay in the cache */
+	int shift = 0;
+	while (shift < 14 && ((size_t)pt->width << (shift + 1)) * 5 * sizeof(uint32_t) <= BAND_BYTES)
+		shift++;
+	int bands = ((pt->height - 1) >> shift) + 1;
+	struct points_rec *rec = malloc((size_t)bands * POINTS_BUCKET * sizeof(*rec));
+	uint32_t *held = calloc((size_t)bands, sizeof(*held));
+	pt->col = calloc((size_t)pt->width * (size_t)pt->height * 4, sizeof(*pt->col));
+	pt->rec_rgb = malloc((size_t)bands * POINTS_BUCKET * sizeof(*pt->rec_rgb));
+	if (!rec || !held || !pt->col || !pt->rec_rgb) {
+		free(rec);
+		free(held);
+		free(pt->col);
+		free(pt->rec_rgb);
+		pt->col = pt->rec_rgb = NULL;
+		return -ENOMEM;
+	}
+	free(pt->rec);
+	free(pt->held);
+	pt->rec = rec;
+	pt->held = held;
+	pt->shift = shift;
+	pt->bands = bands;
+	return 0;
 }
 
 /* sum += w, stopping at UINT32_MAX: min(total, UINT32_MAX) whatever the order. */
@@ -76,6 +114,55 @@ static inline void shares(unsigned fx, unsigned fy, unsigned q, uint32_t w[4])
 			w[k] = (w[k] * q) >> 8;
 }
 
+/* Four sums at once (GCC's and Clang's vector extension: one SSE2 register). */
+typedef uint32_t sums4 __attribute__((vector_size(16)));
+
+/* c += w x (R, G, B, 1), each lane stopping at UINT32_MAX (add_sat()). */
+static inline void add_rgb4(uint32_t *c, uint32_t w, sums4 rgb1)
+{
+	sums4 q = rgb1 * ((w + 128) >> 8), s; /* w in 256ths of a pixel */
+
+	memcpy(&s, c, sizeof(s));
+	s += q;
+	s |= (sums4)(s < q); /* an overflowed lane: all ones */
+	memcpy(c, &s, sizeof(s));
+}
+
+static inline sums4 lanes(uint32_t rgb)
+{
+	return (sums4){ rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff, 1 };
+}
+
+/* A share w of a point of colour rgb, into the colour sums c of its pixel. */
+static inline void add_rgb(uint32_t *c, uint32_t w, uint32_t rgb)
+{
+	add_rgb4(c, w, lanes(rgb));
+}
+
+/* add_band() with colours. */
+static void add_band_rgb(struct points *pt, int b)
+{
+	const struct points_rec *r = pt->rec + (size_t)b * POINTS_BUCKET;
+	const uint32_t *rgb = pt->rec_rgb + (size_t)b * POINTS_BUCKET;
+	size_t W = (size_t)pt->width;
+	uint32_t w[4];
+
+	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
+		uint32_t *p = pt->acc + r[k].at, *c = pt->col + 4 * (size_t)r[k].at;
+		sums4 l = lanes(rgb[k]);
+		shares(r[k].w & 255, r[k].w >> 8 & 255, r[k].w >> 16, w);
+		add_sat(p, w[0]);
+		add_sat(p + 1, w[1]);
+		add_sat(p + W, w[2]);
+		add_sat(p + W + 1, w[3]);
+		add_rgb4(c, w[0], l);
+		add_rgb4(c + 4, w[1], l);
+		add_rgb4(c + 4 * W, w[2], l);
+		add_rgb4(c + 4 * W + 4, w[3], l);
+	}
+	pt->held[b] = 0;
+}
+
 /* Adds band b's held points to the sums (within the band and the row after it). */
 static void add_band(struct points *pt, int b)
 {
@@ -83,6 +170,10 @@ static void add_band(struct points *pt, int b)
 	size_t W = (size_t)pt->width;
 	uint32_t w[4];
 
+	if (pt->col) {
+		add_band_rgb(pt, b);
+		return;
+	}
 	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
 		uint32_t *p = pt->acc + r[k].at;
 		shares(r[k].w & 255, r[k].w >> 8 & 255, r[k].w >> 16, w);
@@ -95,20 +186,25 @@ static void add_band(struct points *pt, int b)
 }
 
 /* A point partly off the picture: its shares on it, added at once (few are). */
-static void add_edge(struct points *pt, int i0, int j0, unsigned fx, unsigned fy, unsigned q)
+static void add_edge(struct points *pt, int i0, int j0, unsigned fx, unsigned fy, unsigned q,
+                     uint32_t rgb)
 {
 	uint32_t w[4];
 
 	shares(fx, fy, q, w);
 	for (int k = 0; k < 4; k++) {
 		int i = i0 + (k & 1), j = j0 + (k >> 1);
-		if (i >= 0 && j >= 0 && i < pt->width && j < pt->height)
-			add_sat(pt->acc + (size_t)j * (size_t)pt->width + (size_t)i, w[k]);
+		if (i >= 0 && j >= 0 && i < pt->width && j < pt->height) {
+			size_t at = (size_t)j * (size_t)pt->width + (size_t)i;
+			add_sat(pt->acc + at, w[k]);
+			if (pt->col)
+				add_rgb(pt->col + 4 * at, w[k], rgb);
+		}
 	}
 }
 
 static inline __attribute__((always_inline))
-void add_point(struct points *pt, double u, double v, unsigned q)
+void add_point(struct points *pt, double u, double v, unsigned q, uint32_t rgb)
 {
 	int i0, j0;
 	unsigned fx, fy;
@@ -116,27 +212,42 @@ void add_point(struct points *pt, double u, double v, unsigned q)
 	if (axis(u, pt->width, &i0, &fx) != 0 || axis(v, pt->height, &j0, &fy) != 0)
 		return;
 	if (!(i0 >= 0 && j0 >= 0 && i0 + 1 < pt->width && j0 + 1 < pt->height)) {
-		add_edge(pt, i0, j0, fx, fy, q);
+		add_edge(pt, i0, j0, fx, fy, q, rgb);
 		return;
 	}
 	int b = j0 >> pt->shift;
 	uint32_t k = pt->held[b]++;
 	pt->rec[(size_t)b * POINTS_BUCKET + k] = (struct points_rec){
 		(uint32_t)j0 * (uint32_t)pt->width + (uint32_t)i0, fx | fy << 8 | q << 16 };
+	if (pt->rec_rgb)
+		pt->rec_rgb[(size_t)b * POINTS_BUCKET + k] = rgb;
 	if (k + 1 == POINTS_BUCKET)
 		add_band(pt, b);
 }
 
 void points_add(struct points *pt, double u, double v, unsigned q)
 {
-	add_point(pt, u, v, q);
+	add_point(pt, u, v, q, 0);
+}
+
+void points_add_rgb(struct points *pt, double u, double v, unsigned q, uint32_t rgb)
+{
+	add_point(pt, u, v, q, rgb);
 }
 
 void points_plane(struct points *pt, const double *x, const double *y, size_t from, size_t to,
                   double scale, double ox, double oy)
 {
 	for (size_t i = from; i < to; i++)
-		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE);
+		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE, 0);
+}
+
+void points_plane_rgb(struct points *pt, const double *x, const double *y, size_t from, size_t to,
+                      double scale, double ox, double oy,
+                      uint32_t (*rgb)(const void *arg, size_t i), const void *arg)
+{
+	for (size_t i = from; i < to; i++)
+		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE, rgb(arg, i));
 }
 
 /* d moved toward c by a / 65536 (a in [0, 65536]), rounded to nearest. */
@@ -164,6 +275,35 @@ void points_compose(struct points *pt, unsigned char *data, int stride, uint32_t
 				d[i] = blend(d[i], rgb, s[i] < POINTS_PIXEL ? s[i] : POINTS_PIXEL);
 				s[i] = 0;
 			}
+	}
+}
+
+/* round(s / n) for n > 0, ties upward. */
+static inline uint32_t mean(uint32_t s, uint32_t n)
+{
+	uint64_t m = ((uint64_t)s * 2 + n) / (2 * (uint64_t)n);
+
+	return m > 255 ? 255 : (uint32_t)m; /* a saturated sum */
+}
+
+void points_compose_rgb(struct points *pt, unsigned char *data, int stride)
+{
+	for (int b = 0; b < pt->bands; b++)
+		add_band(pt, b);
+	for (int j = 0; j < pt->height; j++) {
+		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
+		uint32_t *c = pt->col + 4 * (size_t)j * (size_t)pt->width;
+		uint32_t *d = (uint32_t *)(void *)(data + (size_t)j * (size_t)stride);
+		for (int i = 0; i < pt->width; i++, c += 4) {
+			if (!s[i])
+				continue;
+			if (c[3]) {
+				uint32_t rgb = mean(c[0], c[3]) << 16 | mean(c[1], c[3]) << 8 | mean(c[2], c[3]);
+				d[i] = blend(d[i], rgb, s[i] < POINTS_PIXEL ? s[i] : POINTS_PIXEL);
+			}
+			s[i] = 0;
+			c[0] = c[1] = c[2] = c[3] = 0;
+		}
 	}
 }
 

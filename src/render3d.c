@@ -388,13 +388,15 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
 		if (!camera_project(&cam, at, &u, &w, &d))
 			continue;
-		if (r->cmap) /* --color-by: each point its own colour, in index order */
-			points_blend_one(r->data, r->stride, p->width, p->height, u * base->xx + base->x0,
-			                 w * base->yy + base->y0, point_weight(r, &f, d), render_boid_rgb(r, v, i, 0));
+		if (r->cmap) /* --color-by: each point its colour, counted by its fogged weight */
+			points_add_rgb(&r->pts, u * base->xx + base->x0, w * base->yy + base->y0,
+			               point_weight(r, &f, d), render_boid_rgb(r, v, i, 0));
 		else
 			points_add(&r->pts, u * base->xx + base->x0, w * base->yy + base->y0, point_weight(r, &f, d));
 	}
-	if (!r->cmap)
+	if (r->cmap)
+		points_compose_rgb(&r->pts, r->data, r->stride);
+	else
 		points_compose(&r->pts, r->data, r->stride, p->boid_color);
 	for (size_t i = 0; i < np; i++) { /* the predators, in index order, over the flock */
 		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];

@@ -167,7 +167,7 @@ int report_failure(const char *what, const char *path, int err)
 {
 	char buf[128];
 
-	if (err == -EINTR && signals_caught())
+	if (err == -EINTR && signals_stop())
 		return EXIT_FAILURE; /* a signal ended a wait (a FIFO's open): not a failure to report */
 	if (err == -ESTALE) {
 		report("%s '%s': its temporary file was replaced by someone else; nothing written",

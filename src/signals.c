@@ -23,16 +23,27 @@ enum {
 /* Set by on_signal, read by every thread: lock-free atomics. */
 static atomic_int stop_signal; /* 0, the first signal, or SETTLED */
 static atomic_int late_signal; /* the first one after SETTLED */
+static atomic_llong first_at;  /* CLOCK_MONOTONIC nanoseconds of the first stop signal, or 0 */
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static int handled[3];           /* we handle it (it was not ignored at start) */
 
 /* The first signal decides; a second one (Ctrl-C twice, SIGHUP after
  * SIGINT) changes nothing, so the outputs are still finished. */
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t); /* async-signal-safe (POSIX) */
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 static void on_signal(int sig)
 {
 	int none = 0;
+	long long zero = 0;
 
+	atomic_compare_exchange_strong(&first_at, &zero, now_ns());
 	if (!atomic_compare_exchange_strong(&stop_signal, &none, sig) && none == SETTLED) {
 		none = 0;
 		atomic_compare_exchange_strong(&late_signal, &none, sig);
@@ -93,6 +104,20 @@ void signals_settle(void)
 int signals_late(void)
 {
 	return atomic_load(&late_signal);
+}
+
+int signals_stop(void)
+{
+	int s = signals_caught();
+
+	return s ? s : signals_late();
+}
+
+double signals_since(void)
+{
+	long long at = atomic_load(&first_at);
+
+	return at ? (double)(now_ns() - at) * 1e-9 : 0.0;
 }
 
 /* Sleeps WAIT_MS, or less when a signal comes. */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,9 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  *                  copies the positions alone), the trail, and
  *                  the picture (ARGB, yuv, the encoder's: 10 bytes a pixel;
  *                  --draw points adds its sums, 4 bytes a pixel, and the
- *                  bands' buckets, 64 KB a band of rows);
+ *                  bands' buckets, 64 KB a band of rows; with --color-by
+ *                  16 bytes a pixel more and 96 KB buckets for bands of a
+ *                  fifth as many rows);
  *   the trail ring;
  *   with --trajectory, the frames queued for its thread (trajout.h).
  *
@@ -55,6 +58,8 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 	double picture = pixels * 10;
 	if (c->render.draw == RENDER_DRAW_POINTS)
 		picture += pixels * 4 + ceil(b->pic_h / 16.0) * 65536;
+	if (c->render.draw == RENDER_DRAW_POINTS && c->render.color_by != RENDER_COLOR_ROLE)
+		picture += pixels * 16 + ceil(b->pic_h / 2.0) * 98304; /* colour sums, bands of 1/5 */
 	double flock = n * ((d3 ? 18 : 12) * 8 + 9 + 8) + cells * 8;
 	if (s->metrics)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
@@ -94,7 +99,7 @@ static int load_any(const char *path, FILE *f, long want, struct traj_state *st,
 {
 	enum zfile_kind kind = zfile_kind_of(path);
 
-	if (traj_h5_path(path))
+	if (trajout_format_of(path) == TRAJOUT_HDF5)
 		return traj_h5_load(path, want, st, te);
 	if (kind == ZFILE_PLAIN)
 		return traj_load_frame(f, want, st, te);
@@ -125,6 +130,11 @@ static void load_init(const struct run_options *s, struct traj_state *st)
 		report_usage("--init: cannot open '%s': %s", name, strerror(errno));
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
 		report_usage("--init: '%s' is a directory", name);
+	char why[PATH_MAX + 256];
+	if (trajout_format_of(s->init) == TRAJOUT_HDF5 && traj_h5_ready(why, sizeof why) != 0) {
+		report("--init: %s", why); /* the plugin, before any file */
+		report_exit(EXIT_FAILURE);
+	}
 	int err = load_any(s->init, f, s->init_frame, st, &te);
 	fclose(f);
 	if (err && signals_caught())

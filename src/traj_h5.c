@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -63,17 +62,23 @@ static int h5_error(void)
 	return errno ? -errno : -EIO;
 }
 
-int traj_h5_path(const char *path)
+int traj_h5_ready(char *err, size_t errlen)
 {
-	static const char *const ext[] = { ".h5", ".hdf5", ".he5" };
-	size_t n = strlen(path);
+	(void)err;
+	(void)errlen;
+	return 0; /* linked in */
+}
 
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		size_t m = strlen(ext[i]);
-		if (n > m && strcasecmp(path + n - m, ext[i]) == 0)
-			return 1;
-	}
-	return 0;
+const char *traj_h5_version(void)
+{
+	static char v[32];
+	unsigned maj = 0, min = 0, rel = 0;
+
+	quiet();
+	if (H5get_libversion(&maj, &min, &rel) < 0)
+		return "?";
+	snprintf(v, sizeof v, "%u.%u.%u", maj, min, rel);
+	return v;
 }
 
 /* ----------------------------------------------------------------- writing */
@@ -505,21 +510,22 @@ static int take_values(const double *pos, const double *vel, size_t n, int d, st
                        hsize_t row, struct traj_error *err)
 {
 	static const char *const what[2] = { "positions", "velocities" };
-	double *a = malloc(2 * (size_t)d * n * sizeof(double));
 	double **to[6] = { &out->x, &out->y, &out->z, &out->vx, &out->vy, &out->vz };
 
-	if (!a)
-		return -ENOMEM;
-	for (int q = 0; q < 2; q++) {
+	for (int q = 0; q < 2; q++) { /* every value first: nothing of out is set on failure */
 		const double *src = q ? vel : pos;
 		for (size_t i = 0; i < n * (size_t)d; i++)
-			if (!isfinite(src[i]) || fabs(src[i]) > TRAJ_VALUE_MAX) {
-				free(a);
+			if (!isfinite(src[i]) || fabs(src[i]) > TRAJ_VALUE_MAX)
 				return fail(err, "%s[%llu][%zu][%zu] = %g is %s", what[q], (unsigned long long)row,
 				            i / (size_t)d, i % (size_t)d, src[i],
 				            isfinite(src[i]) ? "beyond the limit (-" STR(TRAJ_VALUE_MAX) " to "
 				                               STR(TRAJ_VALUE_MAX) ")" : "not a finite number");
-			}
+	}
+	double *a = malloc(2 * (size_t)d * n * sizeof(double));
+	if (!a)
+		return -ENOMEM;
+	for (int q = 0; q < 2; q++) {
+		const double *src = q ? vel : pos;
 		for (int k = 0; k < d; k++) {
 			double *col = a + (size_t)(q * d + k) * n;
 			for (size_t i = 0; i < n; i++)
@@ -597,9 +603,9 @@ int traj_h5_load(const char *path, long want, struct traj_state *out, struct tra
 	ret = take_values(r.buf, r.buf + n * d, n, (int)d, out, row, err);
 done:
 	reading_close(&r);
-	if (ret) {
+	if (ret) { /* as traj_state_release(), which is not in the plugin: out holds nothing */
 		long p = out->predators;
-		traj_state_release(out);
+		memset(out, 0, sizeof(*out));
 		out->predators = p;
 	}
 	return ret;

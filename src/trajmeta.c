@@ -7,6 +7,7 @@
 #include "trajmeta.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,15 +43,18 @@ void trajmeta_check(const struct config *c)
 	                          (stat(s->trajectory, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
 		report_usage("--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
 		             "stream .csv, .csv.gz or .csv.zst instead", path);
-	if (s->traj_compress < 0)
-		return;
 	int max = f == TRAJOUT_HDF5 ? 9 : zfile_level_max(zfile_kind_of(s->trajectory));
-	if (f == TRAJOUT_CSV)
+	if (s->traj_compress >= 0 && f == TRAJOUT_CSV)
 		report_usage("--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst or .h5)",
 		             path);
 	if (s->traj_compress > max)
 		report_usage("--trajectory-compress: %ld is beyond %s's levels (0 to %d)", s->traj_compress,
 		             f == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(f), max);
+	char err[PATH_MAX + 256];
+	if (f == TRAJOUT_HDF5 && traj_h5_ready(err, sizeof err) != 0) { /* the plugin, before any file */
+		report("--trajectory: %s", err);
+		report_exit(EXIT_FAILURE);
+	}
 }
 
 /* Keeps a copy of a string for the file's lifetime; NULL without memory. */

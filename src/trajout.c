@@ -42,9 +42,23 @@ struct trajout {
 	int err;                    /* the writer's first error (it then writes nothing more) */
 };
 
+/* Does path name an HDF5 file by its extension (.h5, .hdf5, .he5; any case)? */
+static int hdf5_name(const char *path)
+{
+	static const char *const ext[] = { ".h5", ".hdf5", ".he5" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t m = strlen(ext[i]);
+		if (n > m && strcasecmp(path + n - m, ext[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 enum trajout_format trajout_format_of(const char *path)
 {
-	if (traj_h5_path(path))
+	if (hdf5_name(path))
 		return TRAJOUT_HDF5;
 	switch (zfile_kind_of(path)) {
 	case ZFILE_GZIP:

@@ -3,8 +3,8 @@
  *
  * Libraries that boids links (Cairo, libpng) are asked through their own
  * version calls; pixman, which only Cairo links, is looked up in the
- * process (dlsym); FFmpeg's and the encoders' lines come from the video
- * module, which knows them.
+ * process (dlsym); Pango's and HDF5's versions from their plugins, FFmpeg's
+ * and the encoders' lines from the video module, which knows them.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "version.h"
@@ -19,6 +19,7 @@
 #include "caption.h"
 #include "cli.h"
 #include "commit.h" /* BOIDS_COMMIT, written by the Makefile */
+#include "traj_h5_plugin.h"
 #include "video.h"
 
 const char *version_commit(void)
@@ -73,5 +74,9 @@ void version_print(FILE *f)
 		fprintf(f, "  %-12s %-10s (the caption plugin, %s)\n", "pango", pango, CAPTION_PLUGIN_FILE);
 	else
 		fprintf(f, "  %-12s not loaded: %s (--caption needs it)\n", "pango", why);
+	if (traj_h5_ready(why, sizeof why) == 0)
+		fprintf(f, "  %-12s %-10s (the HDF5 plugin, %s)\n", "hdf5", traj_h5_version(), TRAJ_H5_PLUGIN_FILE);
+	else
+		fprintf(f, "  %-12s not loaded: %s (.h5 trajectories need it)\n", "hdf5", why);
 	video_print_versions(f);
 }

@@ -20,10 +20,14 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libavcodec/avcodec.h>
@@ -51,6 +55,10 @@ static const char gif_graph[] =
 
 #define SWS_FLAGS (SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT)
 
+/* More packets held than any encoder reorders (x264's B-pyramid: a few): an
+ * encoder whose timestamps never close up is then muxed as it comes. */
+#define HELD_MAX 64
+
 /* ---------------------------------------------------------------- state */
 
 struct video {
@@ -65,32 +73,121 @@ struct video {
 	AVFilterContext *src, *sink;
 	int w, h;
 	int64_t frames;             /* frames written so far */
+	/* Packets out of the encoder wait here until every frame before them
+	 * (in presentation order) is out too, so that whatever the muxer has
+	 * is frames 0..shown-1, none missing: a stop can end the file there.
+	 * The muxer gets the same packets in the same order either way. */
+	AVPacket *held[HELD_MAX];
+	int nheld;
+	int64_t shown;              /* frames 0..shown-1 are all out of the encoder */
+	int64_t kept;               /* frames 0..kept-1 are all in the muxer */
+	/* video_close_stopped(): the drain runs in its own thread, so that the
+	 * file can be ended at the deadline while the encoder is still busy */
+	pthread_mutex_t lock;       /* the muxer and the held packets, while it runs */
+	pthread_cond_t drained;
+	pthread_t drainer;
+	int draining;               /* the drain thread was started (not yet joined) */
+	int drain_done;             /* it has finished (under lock) */
+	int drain_ret;
+	int abandoned;              /* the file is ended: it muxes nothing more (under lock) */
+	int busy;                   /* the encoder may still be working: free it aside */
 	int closed;                 /* trailer written (or failed) */
 	struct avio_fd out;         /* where the bytes go; fd -1 when none */
 	int own_fd;                 /* opened by video_open(): closed by video_close() */
 };
 
-/* Sends frame (NULL: drain) and writes whatever packets come out. */
-static int encode(struct video *v, AVFrame *frame)
+static double seconds_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Hands the held packets to the muxer, in the order the encoder gave them. */
+static int mux_held(struct video *v)
+{
+	int ret = 0;
+
+	for (int i = 0; i < v->nheld; i++) {
+		AVPacket *pkt = v->held[i];
+		if (ret >= 0) {
+			av_packet_rescale_ts(pkt, v->enc->time_base, v->st->time_base);
+			pkt->stream_index = v->st->index;
+			ret = av_interleaved_write_frame(v->oc, pkt);
+			if (ret >= 0 && v->oc->pb && v->oc->pb->error < 0)
+				ret = v->oc->pb->error; /* a full disk shows here first */
+		}
+		av_packet_free(&v->held[i]);
+	}
+	v->nheld = 0;
+	if (ret >= 0)
+		v->kept = v->shown;
+	return ret;
+}
+
+/* Drops the held packets: frames the file will not have (a stop). */
+static void drop_held(struct video *v)
+{
+	for (int i = 0; i < v->nheld; i++)
+		av_packet_free(&v->held[i]);
+	v->nheld = 0;
+}
+
+/* Takes v->pkt out of the encoder: held, then muxed once every earlier
+ * frame is out too (at once when nothing is reordered). */
+static int take_packet(struct video *v)
+{
+	AVPacket *pkt = av_packet_alloc();
+
+	if (!pkt) {
+		av_packet_unref(v->pkt);
+		return AVERROR(ENOMEM);
+	}
+	av_packet_move_ref(pkt, v->pkt);
+	if (pkt->duration == 0)
+		pkt->duration = 1; /* one frame, in 1/fps; the muxer needs the last one */
+	v->held[v->nheld++] = pkt;
+	int64_t before;
+	do { /* pts below `shown` are out; look for the next one among the held */
+		before = v->shown;
+		for (int i = 0; i < v->nheld; i++)
+			if (v->held[i]->pts == v->shown)
+				v->shown++;
+	} while (v->shown != before);
+	int all_shown = 1;
+	for (int i = 0; i < v->nheld && all_shown; i++)
+		all_shown = v->held[i]->pts == AV_NOPTS_VALUE || v->held[i]->pts < v->shown;
+	if (all_shown || v->nheld == HELD_MAX)
+		return mux_held(v);
+	return 0;
+}
+
+/*
+ * Sends frame (NULL: drain) and writes whatever packets come out; with a
+ * deadline (CLOCK_MONOTONIC seconds, > 0) no packet is asked for after it.
+ */
+static int encode_until(struct video *v, AVFrame *frame, double deadline)
 {
 	int ret = avcodec_send_frame(v->enc, frame);
 
 	while (ret >= 0) {
+		if (deadline > 0 && seconds_now() >= deadline)
+			return 0;
 		ret = avcodec_receive_packet(v->enc, v->pkt);
 		if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
 			return 0;
 		if (ret < 0)
 			break;
-		if (v->pkt->duration == 0)
-			v->pkt->duration = 1; /* one frame, in 1/fps; the muxer needs the last one */
-		av_packet_rescale_ts(v->pkt, v->enc->time_base, v->st->time_base);
-		v->pkt->stream_index = v->st->index;
-		ret = av_interleaved_write_frame(v->oc, v->pkt);
-		av_packet_unref(v->pkt); /* already blank unless it failed early */
-		if (ret >= 0 && v->oc->pb && v->oc->pb->error < 0)
-			ret = v->oc->pb->error; /* a full disk shows here first */
+		ret = take_packet(v);
 	}
 	return ret;
+}
+
+/* Sends frame (NULL: drain) and writes whatever packets come out. */
+static int encode(struct video *v, AVFrame *frame)
+{
+	return encode_until(v, frame, 0);
 }
 
 /*
@@ -534,34 +631,20 @@ int video_write_frame(struct video *v, const unsigned char *pixels, int stride)
 	return ret < 0 ? ret : video_write_picture(v, &p);
 }
 
-int video_close(struct video *v)
+/* The trailer, then the descriptor flushed and closed; ret is the status so far. */
+static int end_file(struct video *v, int ret)
 {
-	int ret = 0, ret2;
+	int ret2;
 
-	if (v->closed)
-		return AVERROR(EINVAL);
-	v->closed = 1;
-	if (v->frames == 0) {
-		ret = AVERROR(EINVAL); /* nothing to play: no file worth keeping */
-		goto close;
-	}
-	if (v->graph) {
-		ret = av_buffersrc_add_frame_flags(v->src, NULL, 0);
-		if (ret >= 0)
-			ret = pull_filtered(v);
-	}
-	if (ret >= 0)
-		ret = encode(v, NULL);
 	if (ret >= 0 && v->enc->codec_id == AV_CODEC_ID_GIF) {
 		/* the last frame's delay, so that the delays add up to frames/fps */
 		AVRational cs = { 1, 100 };
-		int64_t end = av_rescale_q(v->frames, v->enc->time_base, cs);
-		int64_t last = av_rescale_q(v->frames - 1, v->enc->time_base, cs);
+		int64_t end = av_rescale_q(v->kept, v->enc->time_base, cs);
+		int64_t last = av_rescale_q(v->kept - 1, v->enc->time_base, cs);
 		ret = av_opt_set_int(v->oc->priv_data, "final_delay", end - last, 0);
 	}
 	if (ret >= 0)
 		ret = av_write_trailer(v->oc);
-close:
 	if (v->oc) {
 		ret2 = avio_fd_free(&v->oc->pb); /* reports a failed flush: full disk */
 		if (ret >= 0)
@@ -576,22 +659,190 @@ close:
 	return ret < 0 ? ret : 0;
 }
 
-void video_free(struct video *v)
+int video_close(struct video *v)
 {
-	if (!v)
-		return;
+	int ret = 0;
+
+	if (v->closed)
+		return AVERROR(EINVAL);
+	v->closed = 1;
+	if (v->frames == 0)
+		return end_file(v, AVERROR(EINVAL)); /* nothing to play: no file worth keeping */
+	if (v->graph) {
+		ret = av_buffersrc_add_frame_flags(v->src, NULL, 0);
+		if (ret >= 0)
+			ret = pull_filtered(v);
+	}
+	if (ret >= 0)
+		ret = encode(v, NULL);
+	if (ret >= 0)
+		ret = mux_held(v); /* none left after a whole drain; an odd encoder's, in order */
+	return end_file(v, ret);
+}
+
+/* The drain of a stopped video, in its own thread: packets are muxed
+ * until the encoder is empty or the file was ended meanwhile. */
+static void *drain(void *arg)
+{
+	struct video *v = arg;
+	int ret = avcodec_send_frame(v->enc, NULL);
+
+	while (ret >= 0) {
+		ret = avcodec_receive_packet(v->enc, v->pkt); /* x264: a whole look-ahead at 4K can be seconds */
+		if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) {
+			ret = 0;
+			break;
+		}
+		if (ret < 0)
+			break;
+		pthread_mutex_lock(&v->lock);
+		if (v->abandoned) {
+			pthread_mutex_unlock(&v->lock);
+			av_packet_unref(v->pkt);
+			break;
+		}
+		ret = take_packet(v);
+		pthread_mutex_unlock(&v->lock);
+	}
+	pthread_mutex_lock(&v->lock);
+	v->drain_done = 1;
+	v->drain_ret = ret;
+	pthread_cond_signal(&v->drained);
+	pthread_mutex_unlock(&v->lock);
+	return NULL;
+}
+
+/* Starts drain() with every signal blocked in it (they are the caller's). */
+static int start_drain(struct video *v)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+
+	if (pthread_condattr_init(&ca) != 0)
+		return AVERROR(ENOMEM);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	int e = pthread_cond_init(&v->drained, &ca);
+	pthread_condattr_destroy(&ca);
+	if (e)
+		return AVERROR(e);
+	if ((e = pthread_mutex_init(&v->lock, NULL)) != 0) {
+		pthread_cond_destroy(&v->drained);
+		return AVERROR(e);
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	e = pthread_create(&v->drainer, NULL, drain, v);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		pthread_mutex_destroy(&v->lock);
+		pthread_cond_destroy(&v->drained);
+		return AVERROR(e);
+	}
+	v->draining = 1;
+	return 0;
+}
+
+/* Waits for the drain until `deadline`; the file is then ended: nothing more is muxed. */
+static int await_drain(struct video *v, double deadline)
+{
+	double whole = floor(deadline);
+	struct timespec until = { (time_t)whole, (long)((deadline - whole) * 1e9) };
+	int ret = 0;
+
+	pthread_mutex_lock(&v->lock);
+	while (!v->drain_done &&
+	       pthread_cond_timedwait(&v->drained, &v->lock, &until) != ETIMEDOUT)
+		;
+	v->abandoned = 1;
+	if (v->drain_done)
+		ret = v->drain_ret;
+	else
+		v->busy = 1; /* still in the encoder: it is left to the process's exit */
+	pthread_mutex_unlock(&v->lock);
+	if (!v->busy) {
+		pthread_join(v->drainer, NULL);
+		v->draining = 0;
+	}
+	return ret;
+}
+
+int video_close_stopped(struct video *v, double seconds, long *kept)
+{
+	int ret = 0;
+
+	*kept = 0;
+	if (v->closed)
+		return AVERROR(EINVAL);
+	v->closed = 1;
+	v->busy = 1; /* frames may be in the encoder's threads: not freed in line */
+	double deadline = seconds_now() + (seconds > 0 ? seconds : 0);
+	if (v->frames > 0 && v->graph) { /* GIF: the palette graph holds no frame for long */
+		ret = av_buffersrc_add_frame_flags(v->src, NULL, 0);
+		if (ret >= 0)
+			ret = pull_filtered(v);
+	}
+	if (v->frames > 0 && ret >= 0 && seconds > 0 && (ret = start_drain(v)) == 0) {
+		v->busy = 0;
+		ret = await_drain(v, deadline);
+	}
+	drop_held(v); /* frames out of order past a gap: the file ends before it */
+	*kept = (long)v->kept;
+	if (ret >= 0 && v->kept == 0)
+		ret = AVERROR(EINVAL); /* nothing to play: no file worth keeping */
+	/* mp4, mov: the moov atom at the end, as written (faststart would move
+	 * it first by rewriting the whole file); other muxers have no such flag */
+	if (ret >= 0)
+		(void)av_opt_set(v->oc->priv_data, "movflags", "-faststart", 0);
+	return end_file(v, ret);
+}
+
+static void free_now(struct video *v)
+{
+	if (v->draining) {
+		pthread_join(v->drainer, NULL);
+		pthread_mutex_destroy(&v->lock);
+		pthread_cond_destroy(&v->drained);
+	}
 	if (v->oc)
 		avio_fd_free(&v->oc->pb);
 	avformat_free_context(v->oc);
 	if (v->own_fd && v->out.fd >= 0)
 		close(v->out.fd);
-	avcodec_free_context(&v->enc);
+	avcodec_free_context(&v->enc); /* x264: waits for the frames its threads encode */
 	av_packet_free(&v->pkt);
+	drop_held(v);
 	av_frame_free(&v->frame);
 	av_frame_free(&v->filtered);
 	sws_freeContext(v->sws);
 	avfilter_graph_free(&v->graph);
 	free(v);
+}
+
+static void *free_aside(void *arg)
+{
+	free_now(arg);
+	return NULL;
+}
+
+void video_free(struct video *v)
+{
+	if (!v)
+		return;
+	if (v->busy) {
+		/* stopped while the encoder works (x264's frame threads: up to a
+		 * second at 4K): freed in a thread of its own, or by the exit */
+		pthread_t t;
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		int e = pthread_create(&t, NULL, free_aside, v);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (e == 0) {
+			pthread_detach(t);
+			return;
+		}
+	}
+	free_now(v);
 }
 
 /* ---------------------------------------------------------------- FFmpeg for the others */

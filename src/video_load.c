@@ -9,74 +9,41 @@
  * from the C library until FFmpeg is there; the quiet log is applied when it
  * loads).
  *
- * The one module below main that prints and exits: a binary whose plugin is
- * missing or from another build cannot go on, and the first video call is
- * made while the outputs are checked, before any file exists.
+ * With traj_h5_loader.c, a module below main that reports and exits (through report.h, so
+ * that under --progress json the message is an "error" event and an "end"
+ * event closes the stream): a binary whose plugin is missing or from
+ * another build cannot go on, and the first video call is made while the
+ * outputs are checked, before any file exists.
  */
 #include "video_plugin.h"
 
-#include <dlfcn.h>
-#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "plugin.h"
+#include "report.h"
 
 static const struct video_plugin *plugin;
 static int quiet;                     /* video_quiet_logs() was asked for */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void die(const char *path, const char *why)
-{
-	size_t n = strlen(path);
-
-	if (strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0)
-		why += n + 2; /* dlerror() names the file too */
-	fprintf(stderr, "boids: cannot load the video module '%s': %s\n", path, why);
-	exit(EXIT_FAILURE);
-}
-
-/* dir/rel into buf; 0, or -1 when it does not fit. */
-static int join(char *buf, size_t len, const char *dir, const char *rel)
-{
-	int n = snprintf(buf, len, "%s/%s", dir, rel);
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
 /*
- * Loads the plugin from next to the executable (the build tree), else
- * ../lib/boids/ (installed): 0, or -1 with the file tried in path and the
- * reason in why.
+ * Loads the plugin (include/plugin.h says where it is looked for): 0, or
+ * -1 with the file tried and the reason in err.
  */
-static int try_load(char *path, size_t plen, char *why, size_t wlen)
+static int try_load(char *err, size_t errlen)
 {
-	char dir[PATH_MAX], installed[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	const struct video_plugin *p = plugin_symbol(VIDEO_PLUGIN_FILE, VIDEO_PLUGIN_SYMBOL, "video",
+	                                             err, errlen);
 
-	snprintf(path, plen, "%s", VIDEO_PLUGIN_FILE);
-	if (n <= 0) {
-		snprintf(why, wlen, "cannot find the boids executable (/proc/self/exe)");
+	if (!p)
 		return -1;
-	}
-	dir[n] = '\0';
-	*strrchr(dir, '/') = '\0'; /* the kernel's path is absolute */
-	if (join(path, plen, dir, VIDEO_PLUGIN_FILE) ||
-	    join(installed, sizeof installed, dir, "../lib/boids/" VIDEO_PLUGIN_FILE)) {
-		snprintf(why, wlen, "%s", strerror(ENAMETOOLONG));
-		return -1;
-	}
-	if (access(path, F_OK) != 0)
-		snprintf(path, plen, "%s", installed);
-	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
-	const struct video_plugin *p = h ? dlsym(h, VIDEO_PLUGIN_SYMBOL) : NULL;
-	if (!p) {
-		snprintf(why, wlen, "%s", dlerror());
-		return -1;
-	}
 	if (p->abi != VIDEO_PLUGIN_ABI || p->size != sizeof *p) {
-		snprintf(why, wlen, "it is from another build of boids (reinstall boids)");
+		snprintf(err, errlen, "cannot load the video module '%s': it is from another build of boids "
+		         "(reinstall boids)", plugin_file(p));
 		return -1;
 	}
 	if (quiet)
@@ -87,10 +54,12 @@ static int try_load(char *path, size_t plen, char *why, size_t wlen)
 
 static void load(void)
 {
-	char path[PATH_MAX], why[PATH_MAX + 256];
+	char err[PATH_MAX + 256];
 
-	if (try_load(path, sizeof path, why, sizeof why) != 0)
-		die(path, why);
+	if (try_load(err, sizeof err) != 0) {
+		report("%s", err); /* a JSON event under --progress json */
+		report_exit(EXIT_FAILURE);
+	}
 }
 
 /* The plugin's table, loaded on first use (the first call is main's, before
@@ -172,6 +141,11 @@ int video_close(struct video *v)
 	return video()->close(v);
 }
 
+int video_close_stopped(struct video *v, double seconds, long *kept)
+{
+	return video()->close_stopped(v, seconds, kept);
+}
+
 void video_free(struct video *v)
 {
 	if (v)
@@ -205,12 +179,10 @@ int video_describe(const char *name, int w, int h, int fps, const struct video_o
 
 void video_print_versions(FILE *f)
 {
-	char path[PATH_MAX], why[PATH_MAX + 256];
+	char err[PATH_MAX + 256];
 
-	if (!plugin && try_load(path, sizeof path, why, sizeof why) != 0) {
-		size_t n = strlen(path);
-		const char *w = strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0 ? why + n + 2 : why;
-		fprintf(f, "  %-12s not loaded: the video module '%s': %s (video output needs it)\n", "FFmpeg", path, w);
+	if (!plugin && try_load(err, sizeof err) != 0) {
+		fprintf(f, "  %-12s not loaded: %s (video output needs it)\n", "FFmpeg", err);
 		return;
 	}
 	plugin->print_versions(f);

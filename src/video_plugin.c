@@ -29,4 +29,5 @@ const struct video_plugin boids_video_plugin = {
 	.quiet_logs = video_quiet_logs,
 	.describe = video_describe,
 	.print_versions = video_print_versions,
+	.close_stopped = video_close_stopped,
 };

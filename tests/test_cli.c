@@ -241,6 +241,8 @@ Test(cli, version_prints_the_version_commit_compiler_and_libraries)
 	                   " \"libavformat\": v(\"avformat\",\"avformat_version\"), \"libavcodec\": v(\"avcodec\",\"avcodec_version\"),\n"
 	                   " \"libavutil\": v(\"avutil\",\"avutil_version\"), \"libswscale\": v(\"swscale\",\"swscale_version\")}\n"
 	                   "p=lib(\"png16\"); p.png_get_libpng_ver.restype=ctypes.c_char_p; want[\"libpng\"]=p.png_get_libpng_ver(None).decode()\n"
+	                   "u=[ctypes.c_uint() for i in range(3)]; lib(\"hdf5_serial\").H5get_libversion(*map(ctypes.byref, u))\n"
+	                   "want[\"hdf5\"]=\".\".join(str(x.value) for x in u)\n"
 	                   "for k, w in want.items(): assert shown(k)==w, (k, shown(k), w)\n"
 	                   "assert re.search(\"^  x264 +build [0-9]+ \", t, re.M), t\n"
 	                   "assert re.search(\"^  libvpx +v[0-9]\", t, re.M), t' || { cat version.txt; exit 1; }",

@@ -3,7 +3,9 @@
  * --init) is drawn in the colour the map's formula gives, computed here
  * from OKLab's published matrices (Ottosson 2020) independently of
  * src/colormap.c, within 2 levels; in 2D and 3D, exact, fast and points;
- * the same bytes at 1 and 2 threads; predators keep their colour.
+ * the same bytes at 1 and 2 threads; predators keep their colour; with
+ * --draw points, several colours in a pixel make the weighted mean of the
+ * documented rule (src/points.h), in any order of the boids.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -171,4 +173,149 @@ Test(colorby, the_same_bytes_at_one_and_two_threads)
 	cr_assert_eq(tc_boids("-q -f 2 -n 300 -s 320x180 -o r.y4m -y"), 0);
 	cr_assert_eq(tc_boids("-q -f 2 -n 300 -s 320x180 --color-by heading -o h.y4m -y"), 0);
 	cr_expect(!tc_same_file("r.y4m", "h.y4m"));
+}
+
+/* The pixel (x, y) of an RGB buffer read by rgb_image(). */
+static void rgb_image(const char *file, unsigned char **buf, unsigned *w)
+{
+	png_image img;
+	memset(&img, 0, sizeof img);
+	img.version = PNG_IMAGE_VERSION;
+	cr_assert(png_image_begin_read_from_file(&img, file), "%s: %s", file, img.message);
+	img.format = PNG_FORMAT_RGB;
+	*buf = malloc(PNG_IMAGE_SIZE(img));
+	cr_assert(*buf && png_image_finish_read(&img, NULL, *buf, 0, NULL), "%s", img.message);
+	*w = img.width;
+}
+
+/*
+ * --draw points --color-by: points of several colours in one pixel make
+ * the coverage-weighted mean of their colours (shares in 256ths of a
+ * pixel), as dense as their total coverage, whatever their order: the
+ * expected pixels are computed here from the documented rule, with each
+ * boid's colour read where it is drawn alone (on a pixel's centre it is
+ * its colour exactly).
+ */
+Test(colorby, points_of_several_colours_make_the_weighted_mean_colour_in_any_order)
+{
+	/* x, y, heading in degrees; the last four are drawn alone (their colours) */
+	static const double b[][3] = {
+		{ 10.5, 10.5, 0 }, { 10.5, 10.5, 90 },           /* one pixel, two whole points */
+		{ 20.75, 10.5, 180 }, { 20.5, 10.5, -90 },       /* (20,10): 3/4 and 1; (21,10): 1/4 alone */
+		{ 30.5, 10.5, 45 }, { 30.5, 11, 135 },           /* (30,10): 1 and 1/2; (30,11): 1/2 alone */
+		{ 4.5, 3.5, 0 }, { 8.5, 3.5, 90 }, { 12.5, 3.5, 180 }, { 16.5, 3.5, -90 },
+		{ 20.5, 3.5, 45 }, { 24.5, 3.5, 135 },
+	};
+	const int n = (int)(sizeof b / sizeof *b);
+	for (int order = 0; order < 2; order++) { /* as listed, then reversed */
+		FILE *f = fopen(order ? "r.csv" : "b.csv", "w");
+		cr_assert_not_null(f);
+		fputs("frame,id,x,y,vx,vy\n", f);
+		for (int k = 0; k < n; k++) {
+			const double *p = b[order ? n - 1 - k : k];
+			double a = p[2] * M_PI / 180;
+			fprintf(f, "0,%d,%.17g,%.17g,%.17g,%.17g\n", k, p[0], p[1], 3 * cos(a), 3 * sin(a));
+		}
+		fclose(f);
+	}
+	const char *look = "--predators 0 -s 40x20 -f 1 -q --draw points --color-by heading "
+	                   "--background '#203040' --background-style flat -y";
+	cr_assert_eq(tc_boids("--init b.csv %s -o p.png", look), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--init r.csv %s -o q.png", look), 0, "%s", tc_stderr());
+	cr_assert(tc_same_file("p.png", "q.png"), "the order of the boids changed the picture");
+
+	unsigned char *px;
+	unsigned w;
+	rgb_image("p.png", &px, &w);
+#define AT(x, y, k) ((int)px[((size_t)(y) * w + (size_t)(x)) * 3 + (size_t)(k)])
+	for (int k = 0; k < 3; k++) {
+		int bg = AT(0, 0, k);
+		int c0 = AT(4, 3, k), c90 = AT(8, 3, k), c180 = AT(12, 3, k), cm90 = AT(16, 3, k);
+		int c45 = AT(20, 3, k), c135 = AT(24, 3, k);
+		/* whole coverage or more: the weighted mean, rounded half up */
+		int want1010 = (int)floor((256.0 * c0 + 256.0 * c90) / 512 + .5);
+		int want2010 = (int)floor((192.0 * c180 + 256.0 * cm90) / 448 + .5);
+		int want3010 = (int)floor((256.0 * c45 + 128.0 * c135) / 384 + .5);
+		/* partial coverage a: the background moved toward the colour by a */
+		int want2110 = (int)floor(bg + (c180 - bg) * 0.25 + .5);
+		int want3011 = (int)floor(bg + (c135 - bg) * 0.5 + .5);
+		cr_expect_eq(AT(10, 10, k), want1010, "channel %d of (10,10)", k);
+		cr_expect_eq(AT(20, 10, k), want2010, "channel %d of (20,10)", k);
+		cr_expect_eq(AT(30, 10, k), want3010, "channel %d of (30,10)", k);
+		cr_expect_eq(AT(21, 10, k), want2110, "channel %d of (21,10)", k);
+		cr_expect_eq(AT(30, 11, k), want3011, "channel %d of (30,11)", k);
+	}
+	/* the colours differ, so the means say something */
+	cr_assert(AT(4, 3, 0) != AT(8, 3, 0) || AT(4, 3, 1) != AT(8, 3, 1));
+#undef AT
+	free(px);
+}
+
+/*
+ * In 3D the points are not sorted by depth, as one-colour points are not:
+ * a point counts by its share times its fog weight (nearer: heavier), so
+ * with --fog 0 points of two headings at one place make the plain mean of
+ * the two colours wherever they cover a whole pixel, in any order (it was
+ * the last one's colour, in index order).
+ * Four points at one place cover their fullest pixel at least wholly, so
+ * that pixel is their colour exactly.
+ */
+Test(colorby, points_in_3d_mix_by_weight_in_any_order)
+{
+	for (int order = 0; order < 2; order++) {
+		FILE *f = fopen(order ? "r3.csv" : "b3.csv", "w");
+		cr_assert_not_null(f);
+		fputs("frame,id,x,y,vx,vy,z,vz\n", f);
+		/* x 40: heading 0; x 80: 90 degrees; x 120: four of each, at one place */
+		static const double g[4][3] = { { 40, 0, 45 }, { 80, 90, 45 }, { 120, 0, 45 }, { 120, 90, 45 } };
+		for (int k = 0; k < 16; k++) {
+			const double *p = g[order ? 3 - k / 4 : k / 4];
+			double a = p[1] * M_PI / 180;
+			fprintf(f, "0,%d,%g,45,%.17g,0,%g,%.17g\n", k, p[0], 3 * cos(a), p[2], 3 * sin(a));
+		}
+		fclose(f);
+	}
+	const char *look = "--predators 0 -s 160x90 -f 1 -q --dims 3 --draw points --color-by heading --fog 0 "
+	                   "--box=no --ground=no --background '#203040' --background-style flat -y";
+	cr_assert_eq(tc_boids("--init b3.csv %s -o p3.png", look), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--init r3.csv %s -o q3.png", look), 0, "%s", tc_stderr());
+	cr_assert(tc_same_file("p3.png", "q3.png"), "the order of the boids changed the 3D picture");
+
+	unsigned char *px;
+	unsigned w;
+	rgb_image("p3.png", &px, &w);
+	const unsigned h = 90;
+	int bg[3] = { px[0], px[1], px[2] };
+	/* the three clusters, left to right: runs of columns holding a drawn pixel */
+	int best[3][3], found = 0;
+	long far[3] = { -1, -1, -1 };
+	int in_run = 0;
+	for (unsigned x = 0; x < w; x++) {
+		int any = 0;
+		for (unsigned y = 0; y < h; y++) {
+			const unsigned char *c = px + ((size_t)y * w + x) * 3;
+			long d = 0;
+			for (int k = 0; k < 3; k++)
+				d += (long)(c[k] - bg[k]) * (c[k] - bg[k]);
+			if (!d)
+				continue;
+			any = 1;
+			if (!in_run) {
+				cr_assert_lt(found, 3, "more than three clusters");
+				in_run = 1;
+				found++;
+			}
+			if (d > far[found - 1]) {
+				far[found - 1] = d;
+				for (int k = 0; k < 3; k++)
+					best[found - 1][k] = c[k];
+			}
+		}
+		in_run = any;
+	}
+	cr_assert_eq(found, 3, "the clusters are not apart");
+	for (int k = 0; k < 3; k++)
+		cr_expect_eq(best[2][k], (int)floor((best[0][k] + best[1][k]) / 2.0 + .5),
+		             "channel %d: the mixed cluster is not the mean of %d and %d", k, best[0][k], best[1][k]);
+	free(px);
 }

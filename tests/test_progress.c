@@ -43,6 +43,23 @@ Test(progress, json_is_one_object_per_line_ending_at_the_total)
 	                   tc_python()), 0);
 }
 
+/* 0 when every line of FILE is one JSON object of the schema, the last the
+ * "end" event with STATUS, and one of them an EVENT event (Python's parser
+ * judges; the file is printed when it fails). */
+static int every_line_is_json(const char *file, int status, const char *event)
+{
+	return tc_sh("%s -c 'import json,sys\n"
+	             "lines=open(\"%s\",\"rb\").read().decode(\"utf-8\").split(\"\\n\")\n"
+	             "assert lines[-1]==\"\", \"no newline at the end\"\n"
+	             "rows=[json.loads(l) for l in lines[:-1]]\n"
+	             "assert all(type(r) is dict and r[\"event\"] in (\"progress\",\"error\",\"warning\",\"info\",\"end\") for r in rows)\n"
+	             "assert all(type(r[\"message\"]) is str for r in rows if r[\"event\"] in (\"error\",\"warning\",\"info\"))\n"
+	             "assert [r[\"event\"] for r in rows].count(\"end\")==1 and rows[-1][\"event\"]==\"end\"\n"
+	             "assert rows[-1][\"status\"]==%d, rows[-1]\n"
+	             "assert \"%s\" in [r[\"event\"] for r in rows], rows' || { cat '%s'; exit 1; }",
+	             tc_python(), file, status, event, file);
+}
+
 /*
  * --progress json: every line on stderr is one JSON object whatever
  * happens (the schema in docs/boids.1), checked by Python's parser on runs
@@ -75,16 +92,7 @@ Test(progress, json_every_line_of_every_run_is_an_object)
 		cr_assert_not_null(f);
 		fputs(tc_stderr(), f);
 		fclose(f);
-		cr_assert_eq(tc_sh("%s -c 'import json,sys\n"
-		                   "lines=open(\"err.jsonl\",\"rb\").read().decode(\"utf-8\").split(\"\\n\")\n"
-		                   "assert lines[-1]==\"\", \"no newline at the end\"\n"
-		                   "rows=[json.loads(l) for l in lines[:-1]]\n"
-		                   "assert all(type(r) is dict and r[\"event\"] in (\"progress\",\"error\",\"warning\",\"info\",\"end\") for r in rows)\n"
-		                   "assert all(type(r[\"message\"]) is str for r in rows if r[\"event\"] in (\"error\",\"warning\",\"info\"))\n"
-		                   "assert [r[\"event\"] for r in rows].count(\"end\")==1 and rows[-1][\"event\"]==\"end\"\n"
-		                   "assert rows[-1][\"status\"]==%d, rows[-1]\n"
-		                   "assert \"%s\" in [r[\"event\"] for r in rows], rows' || { cat err.jsonl; exit 1; }",
-		                   tc_python(), runs[i].status, runs[i].event), 0, "%s", runs[i].args);
+		cr_assert_eq(every_line_is_json("err.jsonl", runs[i].status, runs[i].event), 0, "%s", runs[i].args);
 	}
 }
 
@@ -94,4 +102,25 @@ Test(progress, never_and_quiet_write_nothing)
 	cr_assert_str_empty(tc_stderr());
 	cr_assert_eq(tc_boids("--no-render -f 3 -q"), 0);
 	cr_assert_str_empty(tc_stderr());
+}
+
+/*
+ * The same where the binary cannot load its video plugin (a copy of it in a
+ * directory without boids-video.so, as an install missing a file): the
+ * refusal is an "error" event and the "end" event closes the stream with
+ * exit 1.  It starts the binary: the test binary links the video module
+ * itself, without the loader.
+ */
+Test(progress, json_every_line_when_the_video_plugin_is_missing)
+{
+	const char *bin = getenv("BOIDS_BIN");
+	cr_assert_not_null(bin, "BOIDS_BIN is not set (run the suite with make test)");
+	cr_assert_eq(tc_sh("mkdir -p lone/bin && cp '%s' lone/bin/boids", bin), 0);
+	int st = tc_sh("lone/bin/boids --progress json -f 1 -n 5 -s 32x32 -o v.mp4 2> err.jsonl");
+	cr_expect_eq(st, 1, "exit %d", st);
+	cr_assert_eq(every_line_is_json("err.jsonl", 1, "error"), 0);
+	char *err = tc_slurp("err.jsonl", NULL);
+	cr_expect(err && strstr(err, "cannot load the video module"), "%s", err ? err : "");
+	free(err);
+	cr_expect_neq(tc_sh("ls | grep -q mp4"), 0, "an mp4 (or its temporary) exists");
 }

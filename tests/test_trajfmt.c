@@ -289,11 +289,15 @@ Test(trajfmt, bad_files_and_options_exit_2_naming_them)
 	cr_assert_eq(python("import h5py\nh5py.File('other.h5', 'w').create_dataset('x', data=[1, 2])\n"
 	                    "f = h5py.File('nan.h5', 'w')\n"
 	                    "f['positions'] = [[[1.0, float('nan')]]]\nf['velocities'] = [[[0.0, 0.0]]]\n"
+	                    "f['frame'] = [0]\n"
+	                    "f = h5py.File('nanv.h5', 'w')\n" /* the positions are read before the velocities fail */
+	                    "f['positions'] = [[[1.0, 2.0]]]\nf['velocities'] = [[[0.0, float('inf')]]]\n"
 	                    "f['frame'] = [0]\n"), 0, "%s", out_txt());
 	expect_refused("--no-render -f 1 --init text.h5 --trajectory o.csv", "--init: 'text.h5': not an HDF5 file");
 	expect_refused("--no-render -f 1 --init cut.h5 --trajectory o.csv", "'cut.h5'");
 	expect_refused("--no-render -f 1 --init other.h5 --trajectory o.csv", "'other.h5': not a boids trajectory");
 	expect_refused("--no-render -f 1 --init nan.h5 --trajectory o.csv", "positions[0][0][1] = nan is not a finite");
+	expect_refused("--no-render -f 1 --init nanv.h5 --trajectory o.csv", "velocities[0][0][1] = inf is not a finite");
 	expect_refused("--no-render -f 1 --init good.h5 --init-frame 9 --trajectory o.csv", "no frame 9");
 	expect_refused("--no-render -f 1 --init good.csv.zst --init-frame 9 --trajectory o.csv", "no frame 9");
 	expect_refused("--no-render -f 1 --init cut.csv.gz --trajectory o.csv", "gzip data is damaged or cut short");

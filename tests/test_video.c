@@ -815,3 +815,100 @@ Test(video, close_without_frames_is_an_error)
 	video_free(v);
 	video_free(NULL);
 }
+
+/* ------------------------------------------------------------ a stopped close */
+
+/*
+ * Writes n frames to dir/name and ends the file as a stopped run does,
+ * draining for at most `seconds`; returns the frames it says it kept.
+ */
+static long encode_stopped(const char *name, int n, double seconds, const char **path_out)
+{
+	static char path[256];
+	char err[256] = "";
+	struct video_options o;
+	struct video *v;
+	uint32_t *px = frames_new(n, W, H);
+	long kept = -1;
+
+	video_options_default(&o);
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	cr_assert_eq(video_open(&v, path, path, W, H, FPS, &o, err, sizeof err), 0, "%s", err);
+	for (int k = 0; k < n; k++)
+		cr_assert_eq(video_write_frame(v, (const unsigned char *)(px + (size_t)k * W * H), W * 4), 0);
+	int ret = video_close_stopped(v, seconds, &kept);
+	cr_assert(ret == 0 || (ret == AVERROR(EINVAL) && kept == 0), "close: %s", av_err2str(ret));
+	video_free(v);
+	free(px);
+	*path_out = path;
+	return kept;
+}
+
+/* Decodes path: every frame must be close to input frame k (in order); returns the count. */
+static long decode_in_order(const char *path, int n)
+{
+	AVFormatContext *fc = NULL;
+	AVPacket *pkt = av_packet_alloc();
+	AVFrame *fr = av_frame_alloc();
+	uint32_t *px = frames_new(n, W, H);
+	long got = 0;
+
+	cr_assert_eq(avformat_open_input(&fc, path, NULL, NULL), 0, "%s does not open", path);
+	cr_assert_geq(avformat_find_stream_info(fc, NULL), 0);
+	const AVCodec *codec = avcodec_find_decoder(fc->streams[0]->codecpar->codec_id);
+	AVCodecContext *dec = avcodec_alloc_context3(codec);
+	cr_assert_eq(avcodec_parameters_to_context(dec, fc->streams[0]->codecpar), 0);
+	cr_assert_eq(avcodec_open2(dec, codec, NULL), 0);
+	for (int more = 1; more;) {
+		more = av_read_frame(fc, pkt) == 0;
+		cr_assert_eq(avcodec_send_packet(dec, more ? pkt : NULL), 0);
+		av_packet_unref(pkt);
+		while (avcodec_receive_frame(dec, fr) == 0) {
+			cr_assert_lt(got, n, "more frames than were written");
+			AVFrame *ref = convert(px + (size_t)got * W * H, W, H, AV_PIX_FMT_YUV420P);
+			double y = psnr(ref, fr, 0, W, H);
+			cr_expect_gt(y, 35, "%s: frame %ld is not input frame %ld (Y PSNR %.2f dB)",
+			             path, got, got, y);
+			av_frame_free(&ref);
+			av_frame_unref(fr);
+			got++;
+		}
+	}
+	av_frame_free(&fr);
+	av_packet_free(&pkt);
+	avcodec_free_context(&dec);
+	avformat_close_input(&fc);
+	free(px);
+	return got;
+}
+
+/*
+ * A stop does not drain x264's look-ahead: the file ends with the frames
+ * out of the encoder by then, 0..kept-1 in order, none missing (packets
+ * past a gap in presentation order are dropped), moov after mdat (no
+ * faststart pass).  Given the time, the drain gives every frame.
+ */
+Test(video, a_stopped_close_keeps_the_frames_out_of_the_encoder)
+{
+	const int n = 40;
+	const char *path;
+	long kept = encode_stopped("s.mp4", n, 0, &path);
+
+	cr_assert(kept > 0 && kept < n, "kept %ld of %d frames: x264 holds some (its look-ahead)", kept, n);
+	cr_assert_eq(decode_in_order(path, n), kept);
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(1 << 20);
+	size_t len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	char *moov = memmem(buf, len, "moov", 4), *mdat = memmem(buf, len, "mdat", 4);
+	cr_expect(moov && mdat && mdat < moov, "moov at the end (no faststart pass)");
+	free(buf);
+
+	kept = encode_stopped("d.mkv", n, 60, &path); /* time enough: the whole drain */
+	cr_assert_eq(kept, n);
+	cr_assert_eq(decode_in_order(path, n), n);
+
+	kept = encode_stopped("y.y4m", 5, 0, &path); /* no delay: every frame */
+	cr_assert_eq(kept, 5);
+	cr_assert_eq(decode_in_order(path, 5), 5);
+}

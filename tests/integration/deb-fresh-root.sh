@@ -3,9 +3,9 @@
 # none of boids's libraries) and runs it there.  Run as root from a scratch
 # directory holding the package:  deb-fresh-root.sh boids_VERSION_ARCH.deb
 # dpkg -i must refuse for want of the libraries the package declares; apt-get
-# -f install brings them; the installed boids then writes clip.mp4, which is
-# copied back to the scratch directory.  Mounts live in a private namespace
-# (unshare -m) and go with it.  Exit 0: installed and ran; 77: no bare root
+# -f install brings them (and the caption's font); the installed boids then
+# writes a captioned clip and clip.mp4, which is copied back to the scratch
+# directory.  Mounts live in a private namespace (unshare -m) and go with it.  Exit 0: installed and ran; 77: no bare root
 # can be made here (not root, no debootstrap, no archive): no verdict;
 # anything else: the package failed.
 set -eu
@@ -32,6 +32,9 @@ apt-get install -f -y -qq --no-install-recommends >apt.log 2>&1 || { tail -20 ap
 command -v boids
 boids --version
 boids -q -n 50 -f 5 -o clip.mp4
+# the caption plugin's libraries and its font came with the package
+dpkg-query -W fonts-dejavu-core >/dev/null || { echo "apt did not install the caption's font"; exit 1; }
+boids -q -n 50 -f 2 --caption '{model}' -o caption.mp4
 INSIDE
 unshare --mount --propagation private sh -eu -c '
 	mount -t proc proc bare/proc

@@ -1,7 +1,8 @@
 /*
  * make deb: the package holds the binary, man page, completions and
  * examples; its dependencies come from the linked libraries and apt can
- * resolve them; the packaged binary runs and writes a clip.  As root, the
+ * resolve them; the packaged binary runs, writes a clip and an HDF5
+ * trajectory (its video and HDF5 plugins).  As root, the
  * package is also installed into a bare Debian 12 root with dpkg -i
  * (refused: its libraries are missing), then apt-get -f install, and the
  * installed boids writes a clip there (deb-fresh-root.sh).
@@ -40,13 +41,16 @@ Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
 	cr_assert_eq(tc_sh("make -C src deb > log 2>&1"), 0, "%s", tc_slurp("log", NULL));
 	cr_assert_eq(tc_sh("dpkg-deb -f src/build/boids_*.deb Depends > depends.txt"), 0);
 	char *dep = tc_slurp("depends.txt", NULL);
-	const char *want[] = { "libcairo2", "libpng16-16", "libavcodec", "libavformat", "libc6" };
+	/* the plugins' libraries (HDF5's, the caption's) and the font the caption draws with, which no library links */
+	const char *want[] = { "libcairo2", "libpng16-16", "libavcodec", "libavformat", "libhdf5", "libc6",
+	                       "libpango-1.0-0", "libpangocairo-1.0-0", "fonts-dejavu-core" };
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
 		cr_expect(strstr(dep, want[i]), "Depends lacks %s: %s", want[i], dep);
 	free(dep);
 	cr_assert_eq(tc_sh("dpkg-deb -c src/build/boids_*.deb > files.txt"), 0);
 	char *files = tc_slurp("files.txt", NULL);
-	const char *paths[] = { "./usr/bin/boids", "./usr/lib/boids/boids-video.so",
+	const char *paths[] = { "./usr/bin/boids", "./usr/lib/boids/boids-video.so", "./usr/lib/boids/boids-caption.so",
+	                        "./usr/lib/boids/boids-hdf5.so",
 	                        "./usr/share/man/man1/boids.1.gz",
 	                        "./usr/share/bash-completion/completions/boids",
 	                        "./usr/share/zsh/vendor-completions/_boids",
@@ -60,6 +64,10 @@ Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
 	/* the packaged binary runs */
 	cr_assert_eq(tc_sh("dpkg-deb -x src/build/boids_*.deb root && "
 	                   "root/usr/bin/boids -q -f 3 -o clip.mp4 && test -s clip.mp4"), 0);
-	cr_assert_eq(tc_sh("rm -rf root clip.mp4"), 0);
+	/* and finds its HDF5 plugin: an .h5 trajectory, read back by h5py */
+	cr_assert_eq(tc_sh("root/usr/bin/boids -q -f 3 -n 7 --no-render --trajectory t.h5 && "
+	                   "%s -c \"import h5py; assert h5py.File('t.h5', 'r')['positions'].shape == (3, 7, 2)\"",
+	                   tc_python()), 0);
+	cr_assert_eq(tc_sh("rm -rf root clip.mp4 t.h5"), 0);
 	install_into_a_bare_root();
 }

@@ -62,7 +62,7 @@ static void wait_progress(int fd, long frames)
 
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < n; i++) {
-			if (buf[i] == '\r' || used == sizeof(line) - 1) {
+			if (buf[i] == '\r' || buf[i] == '\n' || used == sizeof(line) - 1) {
 				line[used] = 0;
 				used = 0;
 				long done;
@@ -109,12 +109,16 @@ static long count_frames(const char *path)
 	return n;
 }
 
-/* A long render stopped by `sigs` (sent back to back) after 5 frames. */
+/*
+ * A long render stopped by `sigs` (sent back to back) after 25 frames: past
+ * x264's delay (some 20 frames), so at least 5 are out of the encoder and
+ * kept, whatever the drain has time for.
+ */
 static void stopped_video(const int *sigs, int nsigs, int expect)
 {
 	int fd;
 	pid_t pid = start("--progress lines --progress-interval 0.1 -s 640x360 -n 500 -f 100000 -o v.mp4 --trajectory t.csv", &fd);
-	wait_progress(fd, 5);
+	wait_progress(fd, 25);
 	for (int i = 0; i < nsigs; i++)
 		kill(pid, sigs[i]);
 	int st = finish(pid, fd);
@@ -236,6 +240,62 @@ Test(stopping, a_parallel_synchronous_step_stops_within_a_second)
 	cr_assert_lt(took, 1.0, "a stop inside a parallel step took %.2f s", took);
 }
 
+/*
+ * A 1080p H.264 render stopped mid-way: x264's look-ahead (some 20 frames)
+ * is drained only while the stop's second lasts, so the run ends within a
+ * second of the signal (draining it whole took 1.5 s under load), with a
+ * playable MP4 of frames 0..N-1 and a summary and closing line saying N;
+ * at 4K, stopped after 6 frames, often no frame is out of the encoder by
+ * then: nothing is left, as for a stop before the first frame.
+ */
+static void stopped_large_video(const char *size, long after, int sig, int keep)
+{
+	char rest[4096], args[512];
+	double took;
+	int fd;
+
+	snprintf(args, sizeof(args), "-s %s -n 200 -f 100000 -o v.mp4 --summary s.json "
+	         "--progress lines --progress-interval 0.1", size);
+	pid_t pid = start(args, &fd);
+	wait_progress(fd, after);
+	double t0 = now();
+	kill(pid, sig);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
+	cr_assert_eq(st, 128 + sig, "exit %d:\n%s", st, rest);
+	/* a sanitizer build (make check sets ASAN_OPTIONS) draws the frames in
+	 * flight several times slower and checks for leaks at exit: 2 s there */
+	double bound = getenv("ASAN_OPTIONS") ? 2.0 : 1.0;
+	cr_assert_lt(took, bound, "a stopped %s video took %.2f s to end", size, took);
+	if (access("v.mp4", F_OK) != 0 && !keep) {
+		/* no frame out of the encoder within the stop's 0.35 s drain (x264
+		 * gives its first after some 20 frames): nothing worth keeping */
+		cr_assert(strstr(rest, "0 frames of 200 boids") && strstr(rest, "stopped by a signal"), "%s", rest);
+		cr_assert_eq(tc_count_files("."), 0, "a stop with no frame out left files");
+		return;
+	}
+	long n = count_frames("v.mp4");
+	cr_assert(n >= 1, "the video does not play (%ld frames)", n);
+	char *sum = tc_slurp("s.json", NULL), want[64];
+	cr_assert(strstr(sum, "\"status\": \"interrupted\""), "%s", sum);
+	snprintf(want, sizeof(want), "\"frames\": %ld,", n);
+	cr_assert(strstr(sum, want), "the summary does not say the %ld frames of the file:\n%s", n, sum);
+	free(sum);
+	snprintf(want, sizeof(want), "%ld frame%s of 200 boids", n, n == 1 ? "" : "s");
+	cr_assert(strstr(rest, want) && strstr(rest, "stopped by a signal"), "%s", rest);
+	cr_assert_eq(tc_count_files("."), 2, "a temporary file was left");
+	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "a hidden file was left");
+}
+
+Test(stopping, a_stopped_1080p_video_ends_within_a_second)
+{
+	stopped_large_video("1920x1080", 30, SIGTERM, 1); /* past x264's delay: frames are out */
+}
+
+Test(stopping, a_stopped_4k_video_ends_within_a_second)
+{
+	stopped_large_video("3840x2160", 6, SIGINT, 0); /* a file, or nothing when no frame came out */
+}
+
 /* Waits until boids holds `name` open (its descriptor links to it). */
 static void wait_open(pid_t pid, const char *name)
 {
@@ -325,6 +385,57 @@ Test(stopping, a_signal_ends_the_wait_for_a_fifo_reader)
 	cr_assert_eq(st, 143, "SIGTERM did not end the wait in open() (status %d)", st);
 	cr_assert_lt(took, 1.0, "took %.2f s", took);
 	cr_assert_eq(tc_count_files("."), 1, "files were left beside the FIFO");
+}
+
+/*
+ * --summary to a FIFO nobody reads: after the last frame boids waits for a
+ * reader; a stop signal then ends the wait as a stop, never as a failure
+ * ("Interrupted system call", exit 1): exit 128 + n, the closing line (or
+ * the JSON "end" event) says stopped, the finished trajectory is kept.
+ * Signalled once the trajectory has its final name (it is committed just
+ * before the summary is opened).
+ */
+static void summary_fifo_stop(const char *more, int sig, const char *want, const char *want2)
+{
+	char rest[4096], args[256];
+	double took;
+	int fd;
+
+	cr_assert_eq(mkfifo("s.json", 0644), 0);
+	snprintf(args, sizeof(args), "-y -f 3 -n 50 --no-render --trajectory t.csv --summary s.json %s", more);
+	pid_t pid = start(args, &fd);
+	struct timespec tick = { 0, 5 * 1000000L };
+	while (access("t.csv", F_OK) != 0) {
+		cr_assert_eq(waitpid(pid, NULL, WNOHANG), 0, "boids ended before its summary");
+		nanosleep(&tick, NULL); /* polling for the event, not a fixed wait */
+	}
+	double t0 = now();
+	kill(pid, sig);
+	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
+	cr_assert_eq(st, 128 + sig, "exit %d:\n%s", st, rest);
+	cr_assert_lt(took, 1.0, "took %.2f s", took);
+	cr_assert(!strstr(rest, "Interrupted") && !strstr(rest, "cannot"), "a stop reported as a failure:\n%s", rest);
+	cr_assert(strstr(rest, want) && strstr(rest, want2), "'%s' or '%s' not in:\n%s", want, want2, rest);
+	cr_assert_eq(tc_sh("test $(wc -l < t.csv) -eq 151"), 0, "the trajectory is not whole");
+	cr_assert_eq(tc_count_files("."), 2, "something beside the FIFO and the trajectory");
+	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "a hidden file was left");
+}
+
+Test(stopping, a_signal_while_the_summary_waits_for_its_reader_is_a_stop)
+{
+	summary_fifo_stop("", SIGTERM, "3 frames of 50 boids", "-> t.csv (stopped by a signal)");
+	/* with a reader, the same run delivers its summary: complete */
+	cr_assert_eq(tc_sh("'%s' -q -y -f 3 -n 50 --no-render --trajectory t.csv --summary s.json &"
+	                   " cat s.json > got.json; wait $!", getenv("BOIDS_BIN")), 0);
+	char *sum = tc_slurp("got.json", NULL);
+	cr_assert(strstr(sum, "\"status\": \"complete\""), "%s", sum);
+	free(sum);
+}
+
+Test(stopping, a_signal_while_the_summary_waits_for_its_reader_is_a_stop_in_json)
+{
+	summary_fifo_stop("--progress json", SIGINT, "{\"event\":\"end\",\"status\":130,\"frames\":3,",
+	                  "\"signal\":2}");
 }
 
 /*

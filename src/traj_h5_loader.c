@@ -1,0 +1,88 @@
+/*
+ * traj_h5_loader — traj_h5.h's functions in the boids binary: each calls
+ * through the table of the HDF5 plugin (boids-hdf5.so, libhdf5 with it),
+ * loaded on first use; see include/traj_h5_plugin.h.
+ *
+ * A run that reads and writes no HDF5 never calls them, so it never maps
+ * libhdf5 and the libraries Debian's build of it brings (libcurl, OpenSSL,
+ * GnuTLS, Kerberos, LDAP).  The application calls traj_h5_ready() while it
+ * checks its arguments, before any file exists, and reports a missing
+ * plugin there; a later call that finds no plugin (a bug: a path that did
+ * not ask first) reports and exits (report.h), as src/video_load.c does.
+ */
+#include "traj_h5_plugin.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "plugin.h"
+#include "report.h"
+
+static const struct traj_h5_plugin *plugin;
+static char why[PATH_MAX + 256];  /* why it could not be loaded */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void)
+{
+	const struct traj_h5_plugin *p = plugin_symbol(TRAJ_H5_PLUGIN_FILE, TRAJ_H5_PLUGIN_SYMBOL, "HDF5",
+	                                               why, sizeof why);
+
+	if (p && (p->abi != TRAJ_H5_PLUGIN_ABI || p->size != sizeof *p || p->types != TRAJ_H5_PLUGIN_TYPES))
+		snprintf(why, sizeof why, "cannot load the HDF5 module '%s': it is from another build of boids "
+		         "(reinstall boids)", plugin_file(p));
+	else
+		plugin = p;
+}
+
+int traj_h5_ready(char *err, size_t errlen)
+{
+	pthread_once(&once, load);
+	if (!plugin)
+		snprintf(err, errlen, "%s", why);
+	return plugin ? 0 : -1;
+}
+
+/* The plugin's table; without one the process cannot go on. */
+static const struct traj_h5_plugin *h5(void)
+{
+	char err[sizeof why];
+
+	if (traj_h5_ready(err, sizeof err) != 0) {
+		report("%s", err);
+		report_exit(EXIT_FAILURE);
+	}
+	return plugin;
+}
+
+int traj_h5_create(struct traj_h5 **out, const char *path, const struct traj_h5_info *info)
+{
+	return h5()->create(out, path, info);
+}
+
+int traj_h5_write(struct traj_h5 *h, long frame, const struct traj_cols *c)
+{
+	return h5()->write(h, frame, c);
+}
+
+int traj_h5_finish(struct traj_h5 *h, const char *status)
+{
+	return h5()->finish(h, status);
+}
+
+void traj_h5_free(struct traj_h5 *h)
+{
+	if (h)
+		h5()->free(h);
+}
+
+int traj_h5_load(const char *path, long want, struct traj_state *out, struct traj_error *err)
+{
+	return h5()->load(path, want, out, err);
+}
+
+const char *traj_h5_version(void)
+{
+	return h5()->version();
+}
