@@ -18,11 +18,12 @@
 
 enum {
 	AHEAD = 8,            /* prefetch for the boid AHEAD places later in a pass */
-	/* ... in a box's sequential pass only from this many boids: its 27
+	/* ... in the sequential pass only from this many boids: a box's 27
 	 * cells' records, trickled (include/flock.h), cost more than they
 	 * save while the copies fit in the cache (measured with a 32 MB
 	 * last-level cache: 10k and 100k boids 5-30% faster without, every
-	 * model; 1M faster with) */
+	 * model; 1M faster with), and so do a plane's 9 (harden at 10k: x0.9
+	 * of the CPU without, at 100k x0.97; 10M needs them) */
 	BOX_AHEAD_MIN = 1 << 18,
 	BLOCK = 256,          /* boids per parallel task */
 	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
@@ -223,8 +224,8 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	int brute = s->p.search == SIM_SEARCH_BRUTE;
 	int still = f->slack == 0; /* one() moves nobody (include/flock.h) */
 	double allowed = f->slack * (1 + 1e-9); /* see the proof above */
-	/* a box prefetches its 27 cells only where that pays (BOX_AHEAD_MIN) */
-	int ahead = !brute && (!d3 || s->n >= BOX_AHEAD_MIN);
+	/* the cells are prefetched only where that pays (BOX_AHEAD_MIN) */
+	int ahead = !brute && s->n >= BOX_AHEAD_MIN;
 	/* the flags only where a query reads them (nobody escapes a still pass) */
 	const struct grid_array copies[] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
 	int ncopies = still ? 1 : 2;
