@@ -60,7 +60,7 @@ OBJS  = $(SRCS:src/%.c=$(BUILD)/%.o)
 # only its table exported); the binary has video_load.o and
 # traj_h5_loader.o in their place.
 VIDEO_OBJS  = $(addprefix $(BUILD)/,video.o codecs.o avio_fd.o yuv.o)
-PLUGIN_OBJS = $(VIDEO_OBJS) $(BUILD)/video_plugin.o
+PLUGIN_OBJS = $(VIDEO_OBJS) $(BUILD)/video_plugin.o $(BUILD)/pic/suggest.o
 H5_PLUGIN_OBJS = $(BUILD)/traj_h5.o $(BUILD)/traj_h5_plugin.o
 LOADER_OBJS = $(BUILD)/video_load.o $(BUILD)/traj_h5_loader.o
 BIN_OBJS = $(filter-out $(PLUGIN_OBJS) $(H5_PLUGIN_OBJS),$(OBJS))
@@ -101,6 +101,11 @@ $(BUILD)/boids-video.so: $(PLUGIN_OBJS)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $(PLUGIN_OBJS) $(VIDEO_LIBS)
 
 $(PLUGIN_OBJS): ALL_CFLAGS += -fPIC -fvisibility=hidden
+# "did you mean" for encoders and presets: suggest.c in the plugin too
+$(BUILD)/pic/%.o: src/%.c | pkgcheck
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (for the plugin)"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/boids-hdf5.so: $(H5_PLUGIN_OBJS)
 	@echo "  LD      $@"
@@ -291,7 +296,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz build-fuzz-strict
 
--include $(OBJS:.o=.d) $(TOBJS:.o=.d) $(IOBJS:.o=.d) $(BUILD)/bench_sim.d $(BUILD)/tests/boids_main.d \
+-include $(OBJS:.o=.d) $(BUILD)/pic/suggest.d $(TOBJS:.o=.d) $(IOBJS:.o=.d) $(BUILD)/bench_sim.d $(BUILD)/tests/boids_main.d \
 	$(BUILD)/plugins/caption_pango.d
 
 # libFuzzer harnesses: make fuzz (FUZZ_SECONDS=30), see docs/FUZZING.md

@@ -30,4 +30,14 @@ size_t suggest_distance(const char *a, size_t alen, const char *b, size_t blen);
 size_t suggest_nearest(const char *word, size_t len, const char *const *names, size_t count,
                        size_t stride, size_t *best, size_t most);
 
+/*
+ * " (did you mean PREa, PREb or PREcSUF?)": the names suggest_nearest() finds
+ * for word[0..len) (up to 3, nearest first), each between pre and suf ("--"
+ * and "" for options, "{" and "}" for caption fields), into out[0..outlen);
+ * "" when no name is near.  Returns how many names it wrote.  The one wording
+ * of every "did you mean" boids prints.
+ */
+size_t suggest_phrase(char *out, size_t outlen, const char *pre, const char *suf, const char *word, size_t len,
+                      const char *const *names, size_t count, size_t stride);
+
 #endif

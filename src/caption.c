@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "plugin.h"
+#include "suggest.h"
 
 /* The field at *p (after its '{'): its name into name; returns the '}' or NULL. */
 static const char *field_name(const char *p, char *name, size_t len)
@@ -30,6 +31,19 @@ static int known(const char *name)
 
 	return strcmp(name, "frame") == 0 || strcmp(name, "time") == 0 ||
 	       (o && o->type != CLI_ACTION);
+}
+
+/* " (did you mean {boids}?)": the fields nearest name, or "" (include/suggest.h). */
+static size_t near_fields(const char *name, char *out, size_t outlen)
+{
+	const char *fields[256] = { "frame", "time" };
+	size_t count, n = 2;
+	const struct cli_option *t = cli_options(&count);
+
+	for (size_t i = 0; i < count && n < sizeof(fields) / sizeof(fields[0]); i++)
+		if (t[i].type != CLI_ACTION)
+			fields[n++] = t[i].name;
+	return suggest_phrase(out, outlen, "{", "}", name, strlen(name), fields, n, sizeof(fields[0]));
 }
 
 int caption_check(const char *text, char *err, size_t errlen)
@@ -53,8 +67,12 @@ int caption_check(const char *text, char *err, size_t errlen)
 			return -1;
 		}
 		if (!known(name)) {
-			snprintf(err, errlen, "--caption: no field '{%s}' (fields: {frame}, {time}, and any "
-			         "setting such as {model} or {boids}; boids --list-options names them)", name);
+			char near[160];
+			if (near_fields(name, near, sizeof near) > 0)
+				snprintf(err, errlen, "--caption: no field '{%s}'%s", name, near);
+			else
+				snprintf(err, errlen, "--caption: no field '{%s}' (fields: {frame}, {time}, and any "
+				         "setting such as {model} or {boids}; boids --list-options names them)", name);
 			for (char *c = err; *c; c++)
 				if ((unsigned char)*c < 0x20 || *c == 0x7f)
 					*c = '?';

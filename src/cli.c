@@ -87,8 +87,16 @@ int cli_set_config(struct config *c, const char *key, const char *value, char *e
 	const struct cli_option *o = cli_find(key);
 	int ret;
 
-	if (!o || (o->flags & CLI_NOCONFIG))
-		return cli_errf(err, errlen, "unknown key '%s'", CUT(key));
+	if (!o || (o->flags & CLI_NOCONFIG)) {
+		const char *keys[CLI_NOPTS]; /* the names a file may set */
+		size_t n = 0;
+		char near[160];
+		for (size_t i = 0; i < CLI_NOPTS; i++)
+			if (!(cli_table[i].flags & CLI_NOCONFIG))
+				keys[n++] = cli_table[i].name;
+		suggest_phrase(near, sizeof near, "", "", key, strlen(key), keys, n, sizeof keys[0]);
+		return cli_errf(err, errlen, "unknown key '%s'%s", CUT(key), near);
+	}
 	if ((ret = cli_set_value(c, o, value, err, errlen)) != 0)
 		return ret;
 	c->run.given[cli_index(o)] = 1; /* from a file */
@@ -174,7 +182,7 @@ enum { LONG_ONLY = 256 }; /* getopt values of options without a letter */
 static void unknown_option(const char *arg, char *err, size_t errlen)
 {
 	const char *name = strncmp(arg, "--", 2) == 0 ? arg + 2 : arg;
-	size_t len = strcspn(name, "="), matches = 0, near[3], n;
+	size_t len = strcspn(name, "="), matches = 0;
 	char list[160] = "";
 
 	for (size_t i = 0; len && name != arg && i < CLI_NOPTS; i++)
@@ -184,14 +192,10 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 	if (matches > 1)
 		cli_errf(err, errlen, "ambiguous option '%.*s' (%s%s)", (int)len + 2, arg, list,
 		     matches > 4 ? ", ..." : "");
-	else if ((n = name != arg ? suggest_nearest(name, len, &cli_table[0].name, CLI_NOPTS, sizeof(cli_table[0]),
-	                                             near, 3) : 0) > 0) {
-		list[0] = '\0';
-		for (size_t i = 0; i < n; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s--%s",
-			         i == 0 ? "" : i + 1 == n ? " or " : ", ", cli_table[near[i]].name);
-		cli_errf(err, errlen, "unknown option '%s' (did you mean %s?)", CUT(arg), list);
-	} else
+	else if (name != arg && suggest_phrase(list, sizeof list, "--", "", name, len, &cli_table[0].name, CLI_NOPTS,
+	                                       sizeof(cli_table[0])) > 0)
+		cli_errf(err, errlen, "unknown option '%s'%s", CUT(arg), list);
+	else
 		cli_errf(err, errlen, "unknown option '%s' (see --help)", CUT(arg));
 }
 

@@ -31,6 +31,7 @@
 #include <libavutil/pixdesc.h>
 
 #include "avio_fd.h"
+#include "suggest.h"
 
 /* ---------------------------------------------------------------- tables */
 
@@ -383,6 +384,22 @@ static int resolve_container(struct resolved *s, const char *name, int w, int h,
 	return 0;
 }
 
+/* " (did you mean h264?)": the codec names and video encoders nearest name, or "". */
+static size_t near_encoders(const char *name, char *out, size_t outlen)
+{
+	const char *names[1024];
+	size_t n = 0;
+	void *it = NULL;
+	const AVCodec *c;
+
+	for (size_t i = 0; i < sizeof codec_names / sizeof *codec_names; i++)
+		names[n++] = codec_names[i].name;
+	while ((c = av_codec_iterate(&it)) != NULL && n < sizeof names / sizeof *names)
+		if (av_codec_is_encoder(c) && c->type == AVMEDIA_TYPE_VIDEO)
+			names[n++] = c->name;
+	return suggest_phrase(out, outlen, "", "", name, strlen(name), names, n, sizeof *names);
+}
+
 /* The encoder: the container's default or o->codec, and the muxer must take it. */
 static int resolve_encoder(struct resolved *s, const struct video_options *o,
                            char *err, size_t errlen)
@@ -401,7 +418,10 @@ static int resolve_encoder(struct resolved *s, const struct video_options *o,
 			return codecs_fail(err, errlen, -EINVAL,
 			                   "'%s' is a decoder, not an encoder (try h264, vp9, av1, "
 			                   "libx264, gif)", cname);
-		return codecs_fail(err, errlen, -EINVAL, "unknown encoder '%s'", cname);
+		char near[160];
+		if (near_encoders(cname, near, sizeof near) > 0)
+			return codecs_fail(err, errlen, -EINVAL, "unknown encoder '%s'%s", cname, near);
+		return codecs_fail(err, errlen, -EINVAL, "unknown encoder '%s' (boids --list-codecs lists them)", cname);
 	}
 	if (s->codec->type != AVMEDIA_TYPE_VIDEO)
 		return codecs_fail(err, errlen, -EINVAL, "'%s' is not a video encoder", cname);
@@ -570,6 +590,11 @@ static int resolve_preset(struct resolved *s, const struct video_options *o, int
 				                   cname, o->preset);
 			while (*p && strcmp(*p, o->preset) != 0)
 				p++;
+			char near[160];
+			size_t count = (size_t)(p - s->er->presets); /* all of them when none matched */
+			if (!*p && suggest_phrase(near, sizeof near, "", "", o->preset, strlen(o->preset), s->er->presets,
+			                          count, sizeof *s->er->presets) > 0)
+				return codecs_fail(err, errlen, -EINVAL, "unknown preset '%s' for %s%s", o->preset, cname, near);
 			if (!*p)
 				return codecs_fail(err, errlen, -EINVAL,
 				                   "unknown preset '%s' for %s: use ultrafast, superfast, "

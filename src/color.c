@@ -9,6 +9,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "suggest.h"
 
 /* CSS Color Module Level 4 names, the common subset, sorted by name. */
 static const struct {
@@ -117,6 +120,19 @@ int color_parse(const char *s, uint32_t *rgb)
 			return 0;
 		}
 	return -EINVAL;
+}
+
+size_t color_suggest(const char *s, char *out, size_t outlen)
+{
+	char low[SUGGEST_MAX_LEN + 1];
+	size_t len = strlen(s);
+
+	if (len > SUGGEST_MAX_LEN)
+		len = SUGGEST_MAX_LEN + 1; /* near nothing */
+	for (size_t i = 0; i < len && i < SUGGEST_MAX_LEN; i++)
+		low[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]);
+	return suggest_phrase(out, outlen, "", "", low, len, &names[0].name, sizeof(names) / sizeof(names[0]),
+	                      sizeof(names[0]));
 }
 
 void color_format(uint32_t rgb, char buf[8])

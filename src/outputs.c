@@ -21,6 +21,7 @@
 #include "pathid.h"
 #include "pngout.h"
 #include "report.h"
+#include "suggest.h"
 #include "signals.h"
 #include "summary.h"
 #include "traj.h"
@@ -154,6 +155,22 @@ static void check_encoder(struct outputs *out, const char *path)
 	out->pic_h = h2;
 }
 
+/* " (did you mean .mp4?)": the video extensions nearest path's, or "". */
+static size_t near_extensions(const char *path, char *out, size_t outlen)
+{
+	const char *dot = strrchr(path, '.'), *names[16];
+	char list[128], *save = NULL;
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!dot || strchr(dot, '/'))
+		return 0;
+	snprintf(list, sizeof list, "%s", video_extensions()); /* ".mp4, .mov, ..." */
+	for (char *t = strtok_r(list, ", ", &save); t && n < 16; t = strtok_r(NULL, ", ", &save))
+		names[n++] = t;
+	return suggest_phrase(out, outlen, "", "", dot, strlen(dot), names, n, sizeof names[0]);
+}
+
 /* A video file or y4m on standard output. */
 static void check_video_output(struct outputs *out, const char *path)
 {
@@ -164,6 +181,9 @@ static void check_video_output(struct outputs *out, const char *path)
 		if (isatty(STDOUT_FILENO))
 			report_usage("--output: refusing to write video to a terminal (redirect or pipe it)");
 	} else if (!video_path_supported(path)) {
+		char near[160];
+		if (near_extensions(path, near, sizeof near) > 0)
+			report_usage("--output: unknown kind of file '%s'%s", CLI_CUT_PATH(path), near);
 		report_usage("--output: unknown kind of file '%s' (expected %s, a PNG pattern such as f_%%05d.png, or -)",
 		            CLI_CUT_PATH(path), video_extensions());
 	} else {

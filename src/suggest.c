@@ -5,6 +5,7 @@
 #include "suggest.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 size_t suggest_distance(const char *a, size_t alen, const char *b, size_t blen)
@@ -66,4 +67,19 @@ size_t suggest_nearest(const char *word, size_t len, const char *const *names, s
 				best[found++] = i;
 		}
 	return found;
+}
+
+size_t suggest_phrase(char *out, size_t outlen, const char *pre, const char *suf, const char *word, size_t len,
+                      const char *const *names, size_t count, size_t stride)
+{
+	size_t best[3], n = suggest_nearest(word, len, names, count, stride, best, 3), at = 0;
+
+	if (outlen)
+		out[0] = '\0';
+	for (size_t i = 0; i < n && at < outlen; i++) {
+		int k = snprintf(out + at, outlen - at, "%s%s%s%s%s", i == 0 ? " (did you mean " : i + 1 == n ? " or " : ", ",
+		                 pre, name_at(names, stride, best[i]), suf, i + 1 == n ? "?)" : "");
+		at += k > 0 ? (size_t)k : 0;
+	}
+	return n;
 }

@@ -20,6 +20,7 @@
 #include "color.h"
 #include "model.h"
 #include "sim.h"
+#include "suggest.h"
 #include "traj.h"
 
 /* ------------------------------------------------------------ value parsing */
@@ -333,6 +334,20 @@ bad:
 	                o->name, CUT(v));
 }
 
+/* "unknown value": the nearest names of a {NULL}-terminated table, or all of them (list). */
+static int unknown_value(const struct cli_option *o, const char *v, const char *const *names, size_t stride,
+                         const char *list, char *err, size_t errlen)
+{
+	char near[160];
+	size_t count = 0;
+
+	while (*(const char *const *)(const void *)((const char *)names + count * stride))
+		count++;
+	if (suggest_phrase(near, sizeof near, "", "", v, strlen(v), names, count, stride) > 0)
+		return cli_errf(err, errlen, "--%s: unknown value '%s'%s", o->name, CUT(v), near);
+	return cli_errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CUT(v), list);
+}
+
 int cli_parse_enum(const struct cli_option *o, const char *v, int *out,
                       char *err, size_t errlen)
 {
@@ -346,7 +361,7 @@ int cli_parse_enum(const struct cli_option *o, const char *v, int *out,
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 		         i ? ", " : "", o->choices[i].name);
 	}
-	return cli_errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CUT(v), list);
+	return unknown_value(o, v, &o->choices[0].name, sizeof o->choices[0], list, err, errlen);
 }
 
 /* The name of a CLI_ENUM row's value. */
@@ -368,7 +383,7 @@ static int parse_model(const struct cli_option *o, const char *v, const struct b
 		return 0;
 	for (size_t i = 0; model_names[i]; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", model_names[i]);
-	return cli_errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CUT(v), list);
+	return unknown_value(o, v, model_names, sizeof model_names[0], list, err, errlen);
 }
 
 static int parse_flag(const struct cli_option *o, const char *v, int *out,
@@ -528,6 +543,9 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 		return parse_model(o, v, &c->sim.model, err, errlen);
 	case CLI_COLOR: {
 		uint32_t rgb;
+		char near[160];
+		if (color_parse(v, &rgb) != 0 && color_suggest(v, near, sizeof near) > 0)
+			return cli_errf(err, errlen, "--%s: '%s' is not a colour%s", o->name, CUT(v), near);
 		if (color_parse(v, &rgb) != 0)
 			return cli_errf(err, errlen, "--%s: '%s' is not a colour (#RRGGBB, #RGB or a CSS name such as lightgreen)",
 			            o->name, CUT(v));

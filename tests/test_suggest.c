@@ -1,12 +1,15 @@
 /*
  * "Did you mean": suggest_distance() against a brute-force recursion of the
  * same definition on random short words, suggest_nearest() on a table read
- * in place, and boids' own unknown-option message naming the nearest options.
+ * in place, suggest_phrase()'s wording, and every name boids and the sweep
+ * scripts look up (options, config keys, values, models, caption fields,
+ * colours, encoders, presets) naming the nearest when a name is mistyped.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "suggest.h"
@@ -80,4 +83,72 @@ Test(suggest, boids_names_the_nearest_options)
 	cr_assert_eq(tc_boids("--qqqqqqqqqqqq"), 2);
 	cr_assert(strstr(tc_stderr(), "(see --help)") && !strstr(tc_stderr(), "did you mean"), "%s", tc_stderr());
 	cr_assert_eq(tc_count_files("."), 0, "a refused run wrote something");
+}
+
+Test(suggest, the_phrase_names_up_to_three_nearest_first)
+{
+	static const char *const names[] = { "frames", "flames", "fraces", "frame", "seed" };
+	char out[160];
+	cr_assert_eq(suggest_phrase(out, sizeof out, "{", "}", "frmes", 5, names, 5, sizeof names[0]), 3);
+	cr_assert_str_eq(out, " (did you mean {frames}, {flames} or {fraces}?)");
+	cr_assert_eq(suggest_phrase(out, sizeof out, "--", "", "sed", 3, names, 5, sizeof names[0]), 1);
+	cr_assert_str_eq(out, " (did you mean --seed?)");
+	cr_assert_eq(suggest_phrase(out, sizeof out, "", "", "zzzzzz", 6, names, 5, sizeof names[0]), 0);
+	cr_assert_str_eq(out, "", "nothing near: nothing said");
+	cr_assert_eq(suggest_phrase(out, 12, "", "", "frmes", 5, names, 5, sizeof names[0]), 3);
+	cr_assert_eq(strlen(out), 11, "cut to the buffer: '%s'", out);
+}
+
+/* Every name boids looks up: a near miss names the nearest, a far one the choices. */
+Test(suggest, every_name_boids_looks_up_suggests)
+{
+	static const struct { const char *args, *want; } cases[] = {
+		{ "--config k.cfg", "k.cfg:2: unknown key 'aling-weight' (did you mean align-weight?)" },
+		{ "-m stering", "--model: unknown value 'stering' (did you mean steering?)" },
+		{ "--draw fats", "--draw: unknown value 'fats' (did you mean fast?)" },
+		{ "--color-by heding", "--color-by: unknown value 'heding' (did you mean heading?)" },
+		{ "--progress jsno", "--progress: unknown value 'jsno' (did you mean json?)" },
+		{ "--edges wrapp", "--edges: unknown value 'wrapp' (did you mean wrap?)" },
+		{ "--caption '{bodis}'", "--caption: no field '{bodis}' (did you mean {boids}?)" },
+		{ "--background LightGren", "'LightGren' is not a colour (did you mean lightgreen" },
+		{ "--codec libx246 -o a.mp4", "unknown encoder 'libx246' (did you mean libx264" },
+		{ "--preset veryfats -o a.mp4", "unknown preset 'veryfats' for libx264 (did you mean veryfast?)" },
+		{ "-o a.mp5", "--output: unknown kind of file 'a.mp5' (did you mean .mp4" },
+		/* nothing near: the choices, as before */
+		{ "--draw qqqqqqq", "--draw: unknown value 'qqqqqqq' (expected one of exact, fast, points)" },
+		{ "-m qqqqqqq", "--model: unknown value 'qqqqqqq' (expected one of harden," },
+		{ "--background qqqqqqq", "is not a colour (#RRGGBB, #RGB or a CSS name such as lightgreen)" },
+		{ "--codec qqqqqqq -o a.mp4", "unknown encoder 'qqqqqqq' (boids --list-codecs lists them)" },
+	};
+	cr_assert_eq(tc_sh("printf 'frames = 3\\naling-weight = 1\\n' > k.cfg"), 0);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cr_expect_eq(tc_boids("%s", cases[i].args), 2, "%s", cases[i].args);
+		cr_expect(strstr(tc_stderr(), cases[i].want), "%s: %s", cases[i].args, tc_stderr());
+		cr_expect(!strchr(tc_stderr(), '\n') || strchr(tc_stderr(), '\n')[1] == '\0', "one line: %s", tc_stderr());
+	}
+	cr_assert_eq(tc_count_files("."), 1, "a refused run wrote something");
+}
+
+/* The sweep tools share sweep's helper: its options, the table's, the report's. */
+Test(suggest, the_sweep_scripts_suggest)
+{
+	static const struct { const char *cmd, *want; } cases[] = {
+		{ "sweep-table' --hlp", "sweep-table: unknown option '--hlp' (did you mean --help?)" },
+		{ "sweep-report' --ouptut r.html d", "sweep-report: unknown option '--ouptut' (did you mean --output?)" },
+		{ "sweep' --bin \"$BOIDS_BIN\" --out s --grid seed=1 --chart-stat fianl",
+		  "sweep: --chart-stat: 'fianl' is not mean or final (did you mean final?)" },
+		{ "sweep' --bin \"$BOIDS_BIN\" --out s --grid 'draw=fats,exact' -- --no-render",
+		  "sweep: --grid: point draw=fats: --draw: unknown value 'fats' (did you mean fast?)" },
+		{ "sweep' --bin \"$BOIDS_BIN\" --out s --grid 'seed=1' --config k.cfg",
+		  "unknown key 'aling-weight' (did you mean align-weight?)" },
+	};
+	cr_assert_eq(tc_sh("printf 'aling-weight = 1\\n' > k.cfg"), 0);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int st = tc_sh("'%s' '%s/scripts/%s > out.txt 2> err.txt", tc_python(), SRCDIR, cases[i].cmd);
+		char *err = tc_slurp("err.txt", NULL);
+		cr_expect_eq(st, 2, "%s: exit %d", cases[i].cmd, st);
+		cr_expect(err && strstr(err, cases[i].want), "%s: %s", cases[i].cmd, err ? err : "(none)");
+		free(err);
+	}
+	cr_assert_eq(access("s", F_OK), -1, "a refused sweep left its directory");
 }

@@ -150,3 +150,18 @@ Test(sweep_report, a_rendered_sweep_plays_in_chromium)
 	expect_status(sh("'" SRCDIR "/scripts/sweep-report' -o again.html v"), 0, "sweep-report");
 	browse("again.html", 4, "again.png");
 }
+
+/* A study's size: 500 cheap points (20 align-weights x 25 seeds of one
+ * --no-render frame); the page opens with every point a row, sorts, and
+ * stays quiet in the console. */
+Test(sweep_report, a_sweep_of_500_points_opens_with_every_row)
+{
+	expect_status(sh(SWEEP " --out big -j 2 --grid \"align-weight=$(seq -s, 1 20)\" "
+	                 "--grid \"seed=$(seq -s, 1 25)\" --frames 1 --boids 20 --threads 1 -- --no-render"),
+	              0, "500-point sweep");
+	char *o = text("out.txt");
+	cr_assert(strstr(o, "500 of 500 points complete"), "%s", o);
+	free(o);
+	check_html("big/report.html", 500, "['align-weight=20,seed=25', 'align-weight=1,seed=1']");
+	browse("big/report.html", 500, "big.png");
+}

@@ -20,7 +20,9 @@
 #define SWEEP SCRIPTS "sweep' --bin \"$BOIDS_BIN\""
 #define FAST "--frames 5 --boids 20 --threads 1"
 
-static void setup(void) { tc_tmpdir(); }
+static const char *tmp;
+
+static void setup(void) { tmp = tc_tmpdir(); }
 
 static void teardown(void) { tc_cleanup(); }
 
@@ -171,6 +173,69 @@ Test(sweep_ui, collect_tells_running_from_failed_from_missing)
 	cr_expect(strstr(e, "point 0 'seed=1': died while running on "), "%s", e);
 	free(e);
 	expect_status(tc_sh("grep -q '^seed=1,1,failed,' r/table.csv"), 0, "table after the kill");
+}
+
+/*
+ * --transfer (no shared disk): no marker comes back while a run goes, so the
+ * progress counts as running the jobs GNU parallel started (their results
+ * file exists) and has not logged; each run's files are unpacked as soon as
+ * it ends, and --collect meanwhile says running for a started point (the
+ * sweep that runs it is alive) and complete for an ended one.  The points
+ * wait for go.I here (a boids behind a script) so that the counts are known;
+ * ':' in the login file is this machine, no ssh needed.
+ */
+Test(sweep_ui, a_transfer_sweep_shows_what_runs)
+{
+	FILE *w = fopen("wrap", "w");
+	cr_assert(w);
+	fprintf(w, "#!/bin/sh\ncase \" $* \" in *\" --config cfg/\"*)\n"
+	           "  i=${2#cfg/}; i=${i%%.cfg}; : > \"%s/started.$i\"\n"
+	           "  while [ ! -e \"%s/go.$i\" ]; do sleep 0.05; done;;\nesac\n"
+	           "exec \"$BOIDS_BIN\" \"$@\"\n", tmp, tmp);
+	fclose(w);
+	expect_status(tc_sh("chmod 755 wrap && echo : > logins"), 0, "the waiting boids");
+	expect_status(tc_sh("setsid '" SRCDIR "/scripts/sweep' --bin ./wrap --out t --sshloginfile logins --transfer "
+	                    "-j 2 --progress json --grid 'seed=1,2,3' " FAST " -- --no-render >bg.out 2>bg.err & "
+	                    "echo $! >pid.txt"), 0, "background sweep");
+	int started = tc_sh("for i in $(seq 1200); do test -e started.0 && test -e started.1 && exit 0; sleep 0.05; done; "
+	                    "exit 1");
+	/* point 0 ends; point 1 still runs */
+	int ended = started ? -1 : tc_sh("touch go.0; for i in $(seq 1200); do grep -q '\"i\": 0' bg.err && exit 0; "
+	                                 "sleep 0.05; done; exit 1");
+	int st = ended ? -1 : sh("'" SRCDIR "/scripts/sweep' --collect --no-chart --out t");
+	expect_status(tc_sh("cp out.txt mid.out; cp err.txt mid.err; touch go.1 go.2; "
+	                    "for i in $(seq 1200); do kill -0 $(cat pid.txt) 2>/dev/null || exit 0; sleep 0.05; done; "
+	                    "python3 -c 'import os, sys; os.killpg(int(sys.argv[1]), 9)' $(cat pid.txt); exit 1"),
+	              0, "the sweep ends");
+	cr_assert_eq(started, 0, "the first two points never started");
+	cr_assert_eq(ended, 0, "no event for point 0");
+	char *o = text("mid.out"), *e = text("mid.err");
+	cr_expect_eq(st, 3, "collect while point 1 runs: exit %d\n%s%s", st, o, e);
+	cr_expect(strstr(o, "1 of 3 points complete (") && strstr(o, " running"), "%s", o);
+	cr_expect(strstr(e, "point 1 'seed=2': running under --transfer"), "%s", e);
+	free(o);
+	free(e);
+	int py = tc_sh("python3 - >py.txt 2>&1 <<'EOF'\n"
+	               "import json\n"
+	               "ev = [json.loads(l) for l in open('bg.err') if l.startswith('{')]\n"
+	               "pts = [e for e in ev if e['event'] == 'point']\n"
+	               "assert [e['status'] for e in pts] == ['complete'] * 3, pts\n"
+	               "assert pts[0]['i'] == 0 and pts[0]['running'] >= 1, pts[0]\n"
+	               "assert pts[-1]['running'] == 0 and ev[-3]['event'] == 'end', ev\n"
+	               "EOF");
+	char *p = text("py.txt");
+	cr_expect_eq(py, 0, "progress under --transfer: %s", p);
+	free(p);
+	expect_status(tc_sh("grep -q '3 of 3 points complete' bg.out && test ! -e t/.transfer.running && "
+	                    "test -z \"$(ls t/ret)\""), 0, "the sweep's end");
+	/* a results file left by a sweep that is gone: failed, not running */
+	expect_status(tc_sh("rm t/runs/seed=3.json t/runs/seed=3.log && : > t/ret/2.tar && echo \"$(uname -n) 999999999 0\" > t/.transfer.running"),
+	              0, "a dead --transfer sweep");
+	st = sh("'" SRCDIR "/scripts/sweep' --collect --no-chart --out t");
+	e = text("err.txt");
+	cr_expect_eq(st, 1, "collect after the sweep died: exit %d\n%s", st, e);
+	cr_expect(strstr(e, "point 2 'seed=3': its files never came back"), "%s", e);
+	free(e);
 }
 
 /*
