@@ -15,7 +15,7 @@
  *     flock_run(&f, one, &f);   // one(ctx, b) steers and moves boid b
  *
  * flock_begin() builds the neighbour grid over the positions and copies the
- * state into grid order (s->gx, gy, gvx, gvy; in a box records s->g3;
+ * state into grid order (records s->g2, in a box s->g3;
  * s->gpos[i] is boid i's place).  one() finds the neighbours of a point
  * with flock_cands_begin() and flock_cands_next(), reading the copies
  * through flock_copy_at() and flock_copy_vel().
@@ -72,24 +72,26 @@ struct flock_vec {
 #define FLOCK_Z(d3, v) ((d3) ? &(v) : NULL)
 
 /*
- * Copy k's position and velocity (z 0 in a plane).  A plane keeps four
- * arrays; a box keeps one record of six doubles a boid (s->g3), because a
- * query there reads 9 runs of copies, and at 1M boids, in the sequential
- * pass's index order, each run is a cache miss per stream: six arrays made
- * 54 streams a query, the records 9.
+ * Copy k's position and velocity (z 0 in a plane).  One record a boid
+ * (s->g2 of four doubles, in a box s->g3 of six), because a query reads 3
+ * (9) runs of copies, and at millions of boids, in the sequential pass's
+ * index order, each run is a cache miss per stream: six arrays made 54
+ * streams a query in a box, the records 9; in a plane four arrays made 12
+ * and some 16 lines a query, the records 3 and some 6, and each boid's
+ * refreshed copy dirties one line, not four.
  */
 FLOCK_INLINE struct flock_vec flock_copy_at(const struct sim *s, uint32_t k, int d3)
 {
 	if (d3)
 		return (struct flock_vec){ s->g3[k].x, s->g3[k].y, s->g3[k].z };
-	return (struct flock_vec){ s->gx[k], s->gy[k], 0 };
+	return (struct flock_vec){ s->g2[k].x, s->g2[k].y, 0 };
 }
 
 FLOCK_INLINE struct flock_vec flock_copy_vel(const struct sim *s, uint32_t k, int d3)
 {
 	if (d3)
 		return (struct flock_vec){ s->g3[k].vx, s->g3[k].vy, s->g3[k].vz };
-	return (struct flock_vec){ s->gvx[k], s->gvy[k], 0 };
+	return (struct flock_vec){ s->g2[k].vx, s->g2[k].vy, 0 };
 }
 
 /*
@@ -147,6 +149,13 @@ double flock_cell(const struct sim *s, double reach, double slack);
  * Starts a pass: builds the grid with cells of edge `cell` (brute force: one
  * cell over everything), copies the state into grid order, empties the
  * escaped list.  Returns 0 or -ENOMEM.
+ *
+ * slack 0 declares a pass whose one() moves nobody (harden's steering
+ * changes velocities only): nobody can escape, so the sequential pass
+ * checks and lists nobody, allocates no chain heads and reads no flags,
+ * and a stopped step takes the positions back from the copies instead of
+ * saving them first (16 bytes a boid less: at 10M boids, 160 MB).  One()
+ * of such a pass must not move its boid.
  */
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell);
 
@@ -162,7 +171,8 @@ void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
  * With s->watch set, both orders ask it every few thousand boids; when it
  * says stop, the pass ends there and s->stopped is set.  flock_undo() then
  * puts back the state the step started from (sequential: the boids that
- * had their turn from s->undo and nvx..., the others from their copies;
+ * had their turn from s->undo (a pass of slack 0: their copies) and
+ * nvx..., the others from their copies;
  * synchronous: everybody from the copies), whatever the model did after
  * the pass, and clears s->stopped.
  */

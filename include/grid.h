@@ -57,6 +57,58 @@ void grid_init(struct grid *g);
 int grid_build_box(struct grid *g, const double *x, const double *y, const double *z, size_t n,
                    double width, double height, double depth, double radius);
 
+/*
+ * grid_build_box() in three parts, for a caller that writes arrays of its
+ * own in grid order as the boids are placed (flock_begin()'s copies: each
+ * written from index order as its boid is placed, instead of gathered
+ * from index order afterwards, which read a few scattered lines a boid):
+ *
+ *     grid_count_box(g, ...);                // same arguments, same errors
+ *     for (size_t i = 0; i < n; i++) {       // every boid, in index order
+ *         grid_place_ahead(g, i + GRID_AHEAD, n); // optional: a hint
+ *         uint32_t k = grid_place(g, i);     // i's place in grid order
+ *         copy[k] = ...;
+ *     }
+ *     grid_finish(g);
+ *
+ * Between grid_count_box() and grid_finish() the grid is not usable.
+ */
+int grid_count_box(struct grid *g, const double *x, const double *y, const double *z, size_t n,
+                   double width, double height, double depth, double radius);
+
+/* How far ahead of the boid being placed grid_place_ahead() is told. */
+enum { GRID_AHEAD = 16 };
+
+/* Boid i's place in grid order: the next free slot of its cell.  Call for
+ * every boid in increasing index order (so that a cell lists its boids in
+ * increasing order). */
+static inline uint32_t grid_place(struct grid *g, size_t i)
+{
+	uint32_t k = g->start[g->place[i]]++;
+	g->items[k] = (uint32_t)i;
+	g->place[i] = k;
+	return k;
+}
+
+/* Asks for the cell offset boid i will need (a hint; nothing if i >= n).  At
+ * millions of cells the offsets are tens of megabytes read at random. */
+static inline __attribute__((always_inline)) void grid_place_ahead(const struct grid *g, size_t i, size_t n)
+{
+	if (i < n)
+		__builtin_prefetch(&g->start[g->place[i]], 1);
+}
+
+/* Where boid i will probably be placed (exact unless boids between the one
+ * being placed and i share its cell): for prefetching the caller's own
+ * arrays.  i must be below n. */
+static inline uint32_t grid_place_guess(const struct grid *g, size_t i)
+{
+	return g->start[g->place[i]];
+}
+
+/* Ends what grid_count_box() began, once every boid is placed. */
+void grid_finish(struct grid *g);
+
 /* grid_build_box() of a plane: n positions in a width x height field. */
 int grid_build(struct grid *g, const double *x, const double *y, size_t n,
                double width, double height, double radius);

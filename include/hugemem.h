@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #define HUGEMEM_PAGE ((size_t)2 << 20)
@@ -25,6 +26,27 @@ static inline void hugemem_advise(void *p, size_t bytes)
 
 	if (p && hi > lo)
 		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+
+/* From this size on hugemem_alloc() aligns to 2 MB pages: below it a huge
+ * page would make a small flock's few kilobytes resident as 2 MB. */
+#define HUGEMEM_MIN ((size_t)8 << 20)
+
+/*
+ * bytes (not zeroed) aligned to a cache line, or from HUGEMEM_MIN on to
+ * whole 2 MB pages, all advised: a malloc'ed block starts 16 bytes into a
+ * page, so its first and last 2 MB are never huge and its records straddle
+ * cache lines.  Free with free(); NULL when out of memory.
+ */
+static inline void *hugemem_alloc(size_t bytes)
+{
+	size_t align = bytes >= HUGEMEM_MIN ? HUGEMEM_PAGE : 64;
+	size_t size = (bytes + align - 1) / align * align;
+	void *p = aligned_alloc(align, size ? size : align);
+
+	if (p && align == HUGEMEM_PAGE)
+		hugemem_advise(p, size);
+	return p;
 }
 
 #endif

@@ -196,6 +196,13 @@ struct sim_copy {
 	double vx, vy, vz;      /* velocity, pixels per step */
 };
 
+/* The same in a plane: 32 bytes, two records a cache line (the array is
+ * 64-byte aligned), so a run of neighbours is one stream, not four. */
+struct sim_copy2 {
+	double x, y;            /* position, pixels */
+	double vx, vy;          /* velocity, pixels per step */
+};
+
 struct sim {
 	size_t n;               /* boids */
 	double *x, *y;          /* positions, pixels */
@@ -214,8 +221,9 @@ struct sim {
 	                         * own 9 cells only (include/flock.h). */
 	/* private */
 	double *nvx, *nvy;      /* synchronous mode: next velocities */
-	double *gx, *gy, *gvx, *gvy; /* state in grid order, for contiguous reads
-	                         * (2D only, NULL in 3D) */
+	struct sim_copy2 *g2;   /* 2D only (NULL in 3D): the state in grid order as one
+	                         * record a boid, for contiguous reads; its own
+	                         * 64-byte aligned block (include/hugemem.h) */
 	double *nvz;            /* synchronous mode: next vz (3D only, NULL in 2D) */
 	struct sim_copy *g3;    /* 3D only (NULL in 2D): the state in grid order as one
 	                         * record a boid (include/flock.h, "copies") */
@@ -239,6 +247,8 @@ struct sim {
 	size_t stopped_at;      /* sequential: boids [0, stopped_at) had their turn */
 	double *undo;           /* sequential with a watch: positions before the step,
 	                         * n each of x, y (and z); the velocities go to nvx... */
+	int undo_at_copies;     /* the stopped pass moved nobody (slack 0): its
+	                         * positions are the copies', s->undo unused */
 };
 
 #endif

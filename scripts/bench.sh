@@ -296,8 +296,8 @@ small=$(step_cpu 10000 4800x4800 301)
 big=$(step_cpu 10000000 151800x151800 $tenf)
 r=$(echo "$big / $small" | bc -l)
 printf '  %-50s %.3f us / %.3f us = x%.2f  (target <= 1.5: %s)\n' \
-	"CPU a boid and step, --no-render: 10M / 10k" "$(echo "$big * 1e6" | bc -l)" \
-	"$(echo "$small * 1e6" | bc -l)" "$r" "$(verdict "$r" 1.5)"
+	"CPU a boid and step, --no-render: 10M / 10k" "$(echo "$big * 1000000" | bc -l)" \
+	"$(echo "$small * 1000000" | bc -l)" "$r" "$(verdict "$r" 1.5)"
 b=$(echo "$(peak_kb --no-render -n 10000000 --field 151800x151800 -f $tenf) * 1024 / 10000000" | bc -l)
 printf '  %-50s %6.1f bytes  (target <= 100: %s)\n' "peak memory a boid, 10M, --no-render" "$b" \
 	"$(verdict "$b" 100)"

@@ -44,6 +44,24 @@ int grid_build(struct grid *g, const double *x, const double *y, size_t n,
 int grid_build_box(struct grid *g, const double *x, const double *y, const double *z, size_t n,
                    double width, double height, double depth, double radius)
 {
+	int err = grid_count_box(g, x, y, z, n, width, height, depth, radius);
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		grid_place_ahead(g, i + GRID_AHEAD, n);
+		if (i + GRID_AHEAD / 2 < n)
+			__builtin_prefetch(&g->items[grid_place_guess(g, i + GRID_AHEAD / 2)], 1);
+		grid_place(g, i);
+	}
+	grid_finish(g);
+	return 0;
+}
+
+enum { COUNT_AHEAD = 16 }; /* the count's increments: asked for so far ahead */
+
+int grid_count_box(struct grid *g, const double *x, const double *y, const double *z, size_t n,
+                   double width, double height, double depth, double radius)
+{
 	double cell = radius > 0 ? radius : 1;
 	/* Few cells per boid keeps memory and the clearing pass O(n). */
 	double max_cells = 4.0 * (double)n + 64;
@@ -64,26 +82,21 @@ int grid_build_box(struct grid *g, const double *x, const double *y, const doubl
 	g->nz = z ? cells_along(depth, cell) : 1;
 	size_t layer = (size_t)g->nx * (size_t)g->ny, ncells = layer * (size_t)g->nz;
 	if (ncells > g->cap_cells) {
-		uint32_t *p = realloc(g->start, (ncells + 1) * sizeof(*p));
-		if (!p)
+		free(g->start);
+		g->start = hugemem_alloc((ncells + 1) * sizeof(*g->start));
+		if (!g->start)
 			goto fail;
-		g->start = p;
 		g->cap_cells = ncells;
-		hugemem_advise(p, (ncells + 1) * sizeof(*p));
 	}
 	if (n > g->cap_items || !g->items) {
 		size_t cap = n ? n : 1;
-		uint32_t *a = realloc(g->items, cap * sizeof(*a));
-		if (!a)
+		free(g->items);
+		free(g->place);
+		g->items = hugemem_alloc(cap * sizeof(*g->items));
+		g->place = hugemem_alloc(cap * sizeof(*g->place));
+		if (!g->items || !g->place)
 			goto fail;
-		g->items = a;
-		uint32_t *b = realloc(g->place, cap * sizeof(*b));
-		if (!b)
-			goto fail;
-		g->place = b;
 		g->cap_items = cap;
-		hugemem_advise(a, cap * sizeof(*a));
-		hugemem_advise(b, cap * sizeof(*b));
 	}
 
 	memset(g->start, 0, (ncells + 1) * sizeof(*g->start));
@@ -93,22 +106,28 @@ int grid_build_box(struct grid *g, const double *x, const double *y, const doubl
 		uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
 		if (z)
 			c += (uint32_t)grid_layer_of(g, z[i]) * (uint32_t)layer;
-		g->place[i] = c; /* its cell for now; its place below */
-		g->start[c + 1]++;
+		g->place[i] = c; /* its cell until grid_place() */
+	}
+	/* the counts, at random over the cells: asked for ahead */
+	for (size_t i = 0; i < n; i++) {
+		if (i + COUNT_AHEAD < n)
+			__builtin_prefetch(&g->start[g->place[i + COUNT_AHEAD] + 1], 1);
+		g->start[g->place[i] + 1]++;
 	}
 	for (size_t c = 0; c < ncells; c++)
 		g->start[c + 1] += g->start[c];
-	/* Place boids in index order; start[c] runs ahead and is restored below. */
-	for (size_t i = 0; i < n; i++) {
-		uint32_t k = g->start[g->place[i]]++;
-		g->items[k] = (uint32_t)i;
-		g->place[i] = k;
-	}
-	for (size_t c = ncells; c > 0; c--)
-		g->start[c] = g->start[c - 1];
-	g->start[0] = 0;
+	/* start[c] is now cell c's first place; grid_place() runs it ahead */
 	return 0;
 fail:
 	grid_release(g);
 	return -ENOMEM;
+}
+
+void grid_finish(struct grid *g)
+{
+	size_t ncells = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
+
+	for (size_t c = ncells; c > 0; c--) /* each start[c] ran to the next cell's first */
+		g->start[c] = g->start[c - 1];
+	g->start[0] = 0;
 }

@@ -60,6 +60,7 @@ static void free_arrays(struct sim *s)
 		s->state_of->state_release(s);
 	free(s->x); /* one block holds all the double arrays */
 	free(s->z); /* and one the 3D ones */
+	free(s->g2);
 	free(s->esc);
 	free(s->escf);
 	free(s->escnext);
@@ -76,15 +77,16 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	grid_init(&s->grid);
 	size_t m = n ? n : 1;
 	int d3 = p->dims == 3;
-	/* six arrays, then the copies: four more arrays, or in 3D records of six */
-	double *a = calloc((d3 ? 12 : 10) * m, sizeof(double));
+	/* six arrays, then in 3D the copies (records of six); a plane's
+	 * records of four have a block of their own, aligned to the cache line */
+	double *a = calloc((d3 ? 12 : 6) * m, sizeof(double));
 	s->esc = calloc(m, sizeof(uint32_t));
 	s->escf = calloc(m, 1);
 	s->escnext = calloc(m, sizeof(uint32_t));
 	s->x = a;
 	if (!a || !s->esc || !s->escf || !s->escnext)
 		goto fail;
-	hugemem_advise(a, (d3 ? 12 : 10) * m * sizeof(double)); /* millions of boids: fewer TLB misses */
+	hugemem_advise(a, (d3 ? 12 : 6) * m * sizeof(double)); /* millions of boids: fewer TLB misses */
 	hugemem_advise(s->esc, m * sizeof(uint32_t));
 	hugemem_advise(s->escnext, m * sizeof(uint32_t));
 	s->y = a + m;
@@ -100,10 +102,8 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 		s->vz = s->z + m;
 		s->nvz = s->z + 2 * m;
 	} else {
-		s->gx = a + 6 * m;
-		s->gy = a + 7 * m;
-		s->gvx = a + 8 * m;
-		s->gvy = a + 9 * m;
+		if (!(s->g2 = hugemem_alloc(m * sizeof(*s->g2))))
+			goto fail;
 	}
 	if (p->model->state_init) {
 		if (p->model->state_init(s) != 0)

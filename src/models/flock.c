@@ -12,18 +12,19 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "hugemem.h"
 #include "pool.h"
 #include "rng.h"
 
 enum {
 	AHEAD = 8,            /* prefetch for the boid AHEAD places later in a pass */
-	/* ... in a box's sequential pass only from this many boids: its 27
+	/* ... in the sequential pass only from this many boids: a box's 27
 	 * cells' records, trickled (include/flock.h), cost more than they
 	 * save while the copies fit in the cache (measured with a 32 MB
 	 * last-level cache: 10k and 100k boids 5-30% faster without, every
-	 * model; 1M faster with) */
+	 * model; 1M faster with), and so do a plane's 9 (harden at 10k: x0.9
+	 * of the CPU without, at 100k x0.97; 10M needs them) */
 	BOX_AHEAD_MIN = 1 << 18,
-	GATHER_AHEAD = 16,    /* the copy into grid order: prefetch so far ahead */
 	BLOCK = 256,          /* boids per parallel task */
 	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
 	WATCH_EVERY = 16,     /* boids between two calls of s->watch: 16 boids of a
@@ -44,53 +45,62 @@ static int eschead_fit(struct sim *s)
 	size_t cells = (size_t)s->grid.nx * (size_t)s->grid.ny * (size_t)s->grid.nz;
 	if (cells <= s->eschead_cap)
 		return 0;
-	uint32_t *h = realloc(s->eschead, cells * sizeof(*h));
+	free(s->eschead); /* all empty between passes: nothing to keep */
+	s->eschead = NULL;
+	s->eschead_cap = 0;
+	uint32_t *h = hugemem_alloc(cells * sizeof(*h)); /* read at random by every query */
 	if (!h)
 		return -ENOMEM;
-	for (size_t c = s->eschead_cap; c < cells; c++)
+	for (size_t c = 0; c < cells; c++)
 		h[c] = UINT32_MAX;
 	s->eschead = h;
 	s->eschead_cap = cells;
 	return 0;
 }
 
-/* The state in grid order (s->gx...): a gather from index order, whose
- * reads jump about the arrays, so they are asked for GATHER_AHEAD early
- * (in the loop itself: see own_prefetch() on helpers that only prefetch). */
-static void copy_to_grid_order(struct sim *s)
+/*
+ * Builds the grid and the state in grid order (s->g2, s->g3) together: each
+ * boid's copy is written as the grid places it, from index order, which
+ * reads the state in order and writes one record a boid at its place (a
+ * gather afterwards read four or six scattered lines a boid).  The places'
+ * lines are asked for ahead (helpers that only prefetch: see
+ * own_prefetch()).
+ */
+static int build_copies(struct sim *s, double cell)
 {
-	const uint32_t *items = s->grid.items;
+	const struct sim_params *p = &s->p;
+	struct grid *g = &s->grid;
+	size_t n = s->n;
+	int err = grid_count_box(g, s->x, s->y, s->z, n, p->width, p->height, p->depth, cell);
 
+	if (err)
+		return err;
 	if (s->z) {
-		for (size_t k = 0; k < s->n; k++) {
-			if (k + GATHER_AHEAD < s->n) {
-				uint32_t j = items[k + GATHER_AHEAD];
-				__builtin_prefetch(&s->x[j]);
-				__builtin_prefetch(&s->y[j]);
-				__builtin_prefetch(&s->z[j]);
-				__builtin_prefetch(&s->vx[j]);
-				__builtin_prefetch(&s->vy[j]);
-				__builtin_prefetch(&s->vz[j]);
+		for (size_t i = 0; i < n; i++) {
+			grid_place_ahead(g, i + GRID_AHEAD, n);
+			if (i + GRID_AHEAD / 2 < n) {
+				uint32_t j = grid_place_guess(g, i + GRID_AHEAD / 2);
+				__builtin_prefetch(&g->items[j], 1);
+				__builtin_prefetch(&s->g3[j], 1);
+				__builtin_prefetch((const char *)&s->g3[j] + sizeof(*s->g3) - 1, 1);
 			}
-			uint32_t i = items[k];
+			uint32_t k = grid_place(g, i);
 			s->g3[k] = (struct sim_copy){ s->x[i], s->y[i], s->z[i], s->vx[i], s->vy[i], s->vz[i] };
 		}
-		return;
-	}
-	for (size_t k = 0; k < s->n; k++) {
-		if (k + GATHER_AHEAD < s->n) {
-			uint32_t j = items[k + GATHER_AHEAD];
-			__builtin_prefetch(&s->x[j]);
-			__builtin_prefetch(&s->y[j]);
-			__builtin_prefetch(&s->vx[j]);
-			__builtin_prefetch(&s->vy[j]);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			grid_place_ahead(g, i + GRID_AHEAD, n);
+			if (i + GRID_AHEAD / 2 < n) {
+				uint32_t j = grid_place_guess(g, i + GRID_AHEAD / 2);
+				__builtin_prefetch(&g->items[j], 1);
+				__builtin_prefetch(&s->g2[j], 1);
+			}
+			uint32_t k = grid_place(g, i);
+			s->g2[k] = (struct sim_copy2){ s->x[i], s->y[i], s->vx[i], s->vy[i] };
 		}
-		uint32_t i = items[k];
-		s->gx[k] = s->x[i];
-		s->gy[k] = s->y[i];
-		s->gvx[k] = s->vx[i];
-		s->gvy[k] = s->vy[i];
 	}
+	grid_finish(g);
+	return 0;
 }
 
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
@@ -105,20 +115,20 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	s->escaped = 0;
 	s->stopped = 0;
 	s->stopped_at = 0;
-	if (s->watch && p->update == SIM_SEQUENTIAL && !s->undo &&
-	    !(s->undo = malloc((s->z ? 3 : 2) * (s->n ? s->n : 1) * sizeof(double))))
+	s->undo_at_copies = slack == 0; /* nobody moves: see flock_begin() in flock.h */
+	if (s->watch && p->update == SIM_SEQUENTIAL && !s->undo_at_copies && !s->undo &&
+	    !(s->undo = hugemem_alloc((s->z ? 3 : 2) * (s->n ? s->n : 1) * sizeof(double))))
 		return -ENOMEM;
 	if (p->search == SIM_SEARCH_BRUTE) { /* one cell: everybody, in index order */
 		double span = fmax(p->width, p->height);
 		cell = 2 * (s->z ? fmax(span, p->depth) : span) + reach + slack;
 	}
 	s->gpos = NULL;
-	int err = grid_build_box(&s->grid, s->x, s->y, s->z, s->n, p->width, p->height, p->depth, cell);
+	int err = build_copies(s, cell);
 	if (err)
 		return err;
 	s->gpos = s->grid.place;
-	copy_to_grid_order(s);
-	return p->update == SIM_SEQUENTIAL ? eschead_fit(s) : 0;
+	return p->update == SIM_SEQUENTIAL && slack > 0 ? eschead_fit(s) : 0;
 }
 
 /*
@@ -212,34 +222,37 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 {
 	struct sim *s = f->s;
 	int brute = s->p.search == SIM_SEARCH_BRUTE;
+	int still = f->slack == 0; /* one() moves nobody (include/flock.h) */
 	double allowed = f->slack * (1 + 1e-9); /* see the proof above */
-	/* a box prefetches its 27 cells only where that pays (BOX_AHEAD_MIN) */
-	int ahead = !brute && (!d3 || s->n >= BOX_AHEAD_MIN);
-	const struct grid_array copies[] = {
-		{ s->gx, sizeof(double) }, { s->gy, sizeof(double) },
-		{ s->gvx, sizeof(double) }, { s->gvy, sizeof(double) }, { s->escf, 1 },
-	};
+	/* the cells are prefetched only where that pays (BOX_AHEAD_MIN) */
+	int ahead = !brute && s->n >= BOX_AHEAD_MIN;
+	/* the flags only where a query reads them (nobody escapes a still pass) */
+	const struct grid_array copies[] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
+	int ncopies = still ? 1 : 2;
 	struct flock_trickle trickle = { 0 }; /* a box: the queries read it (include/flock.h) */
 	if (d3 && ahead)
 		f->trickle = &trickle;
-	double *undo = s->watch ? s->undo : NULL; /* what flock_undo() puts back */
+	int watched = s->watch != NULL;
+	double *undo = s->undo; /* what flock_undo() puts back (a still pass: the copies) */
 
 	for (size_t b = 0; b < s->n; b++) {
-		if (undo && b && !(b & (WATCH_EVERY - 1)) && s->watch(s->watch_arg, b)) {
+		if (watched && b && !(b & (WATCH_EVERY - 1)) && s->watch(s->watch_arg, b)) {
 			s->stopped = 1;
 			s->stopped_at = b;
 			break;
 		}
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
-		if (undo) {
-			undo[b] = x0;
-			undo[s->n + b] = y0;
+		if (watched) {
+			if (!still) {
+				undo[b] = x0;
+				undo[s->n + b] = y0;
+				if (d3)
+					undo[2 * s->n + b] = z0;
+			}
 			s->nvx[b] = s->vx[b];
 			s->nvy[b] = s->vy[b];
-			if (d3) {
-				undo[2 * s->n + b] = z0;
+			if (d3)
 				s->nvz[b] = s->vz[b];
-			}
 		}
 		/* index order jumps about the field: load a later boid's cells
 		 * now (it has not moved yet; a hint only) */
@@ -249,20 +262,19 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 			if (d3)
 				trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);
 			else
-				grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], 0, copies, 5);
+				grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], 0, copies, ncopies);
 		}
 		one(ctx, b);
 		uint32_t k = s->gpos[b];
 		if (d3) {
 			s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], s->vx[b], s->vy[b], s->vz[b] };
 		} else {
-			s->gx[k] = s->x[b];
-			s->gy[k] = s->y[b];
-			s->gvx[k] = s->vx[b];
-			s->gvy[k] = s->vy[b];
+			s->g2[k] = (struct sim_copy2){ s->x[b], s->y[b], s->vx[b], s->vy[b] };
 		}
+		if (still || brute)
+			continue;
 		double dx = s->x[b] - x0, dy = s->y[b] - y0, dz = d3 ? s->z[b] - z0 : 0;
-		if (!brute && !(flock_length(dx, dy, FLOCK_Z(d3, dz)) <= allowed))
+		if (!(flock_length(dx, dy, FLOCK_Z(d3, dz)) <= allowed))
 			escape(f, b, k);
 	}
 	for (size_t e = 0; e < f->nesc; e++) { /* empty the chains for the next step */
@@ -372,14 +384,22 @@ void flock_undo(struct sim *s)
 	size_t n = s->n, from = s->p.update == SIM_SEQUENTIAL ? s->stopped_at : 0;
 
 	for (size_t b = 0; b < from; b++) { /* had their turn: saved just before it */
-		s->x[b] = s->undo[b];
-		s->y[b] = s->undo[n + b];
+		if (s->undo_at_copies) { /* a pass that moved nobody: the copies' */
+			struct flock_vec at = flock_copy_at(s, s->gpos[b], d3);
+			s->x[b] = at.x;
+			s->y[b] = at.y;
+			if (d3)
+				s->z[b] = at.z;
+		} else {
+			s->x[b] = s->undo[b];
+			s->y[b] = s->undo[n + b];
+			if (d3)
+				s->z[b] = s->undo[2 * n + b];
+		}
 		s->vx[b] = s->nvx[b];
 		s->vy[b] = s->nvy[b];
-		if (d3) {
-			s->z[b] = s->undo[2 * n + b];
+		if (d3)
 			s->vz[b] = s->nvz[b];
-		}
 	}
 	for (size_t b = from; b < n; b++) { /* the rest: their copies are still the step's start */
 		uint32_t k = s->gpos[b];
