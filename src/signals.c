@@ -28,8 +28,6 @@ static atomic_llong first_at;  /* CLOCK_MONOTONIC nanoseconds of the first stop 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static int handled[3];           /* we handle it (it was not ignored at start) */
 
-/* The first signal decides; a second one (Ctrl-C twice, SIGHUP after
- * SIGINT) changes nothing, so the outputs are still finished. */
 static long long now_ns(void)
 {
 	struct timespec t;
@@ -38,6 +36,8 @@ static long long now_ns(void)
 	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* The first signal decides; a second one (Ctrl-C twice, SIGHUP after
+ * SIGINT) changes nothing, so the outputs are still finished. */
 static void on_signal(int sig)
 {
 	int none = 0;
