@@ -131,6 +131,7 @@ struct flock_pass {
 	struct sim *s;
 	double reach2;          /* squared neighbour radius, rounded up a little */
 	double slack;           /* sequential: a boid moving further escapes its cell */
+	int still;              /* flock_begin()'s slack was FLOCK_STILL: one() moves nobody */
 	size_t nesc;            /* escaped boids so far this step (s->esc) */
 	struct flock_trickle *trickle; /* or NULL: lines to ask for while reading */
 };
@@ -150,13 +151,17 @@ double flock_cell(const struct sim *s, double reach, double slack);
  * cell over everything), copies the state into grid order, empties the
  * escaped list.  Returns 0 or -ENOMEM.
  *
- * slack 0 declares a pass whose one() moves nobody (harden's steering
- * changes velocities only): nobody can escape, so the sequential pass
- * checks and lists nobody, allocates no chain heads and reads no flags,
- * and a stopped step takes the positions back from the copies instead of
- * saving them first (16 bytes a boid less: at 10M boids, 160 MB).  One()
- * of such a pass must not move its boid.
+ * slack FLOCK_STILL declares a pass whose one() moves nobody (harden's
+ * steering changes velocities only): nobody can escape, so the sequential
+ * pass checks and lists nobody, allocates no chain heads and reads no
+ * flags, and a stopped step takes the positions back from the copies
+ * instead of saving them first (16 bytes a boid less: at 10M boids, 160
+ * MB).  One() of such a pass must not move its boid.  A slack of 0 is not
+ * that: a model whose bound comes out 0 (opengl with zero speeds, whose
+ * walls and pushes still move boids) lists every boid that moves at all.
  */
+#define FLOCK_STILL (-1.0)
+
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell);
 
 /*

@@ -154,6 +154,60 @@ Test(stopstep, a_pass_that_moves_nobody_saves_no_positions)
 	}
 }
 
+/*
+ * A bound of 0 is not a pass that moves nobody: opengl with zero speeds
+ * has slack 0, and its walls and separation still move boids.  Its
+ * sequential pass must list every boid that moves (the grid's steps are
+ * brute force's, to rounding) and save positions for a stopped step's
+ * undo (checked bit for bit), in the plane and in a box.
+ */
+Test(stopstep, a_bound_of_zero_still_lists_and_saves_the_boids_that_move)
+{
+	const struct boids_model *m = model_find("opengl");
+
+	cr_assert_not_null(m);
+	for (int dims = 2; dims <= 3; dims++) {
+		struct sim g, b, w;
+		struct sim_params p;
+		sim_params_default(&p, 1000, 1000);
+		p.model = m;
+		p.update = SIM_SEQUENTIAL;
+		p.dims = dims;
+		p.gl.speed_min = p.gl.speed_max = p.gl.predator_boost = 0;
+		cr_assert_eq(sim_init(&g, &p, N, NULL), 0);
+		p.search = SIM_SEARCH_BRUTE;
+		cr_assert_eq(sim_init(&b, &p, N, NULL), 0);
+		p.search = SIM_SEARCH_GRID;
+		cr_assert_eq(sim_init(&w, &p, N, NULL), 0);
+		sim_randomize(&g, 7);
+		sim_randomize(&b, 7);
+		sim_randomize(&w, 7);
+		double *start = state_of(&g);
+		for (int k = 0; k < 3; k++) {
+			cr_assert_eq(sim_step(&g), 0);
+			cr_assert_eq(sim_step(&b), 0);
+		}
+		double *want = state_of(&b), *got = state_of(&g), far = 0;
+		cr_assert(!same_state(&b, start), "%dD: nobody moved, which proves nothing", dims);
+		for (size_t i = 0; i < (dims == 3 ? 6u : 4u) * N; i++)
+			far = fmax(far, fabs(got[i] - want[i]));
+		/* the grid sums neighbours in another order than brute force: far
+		 * below a pixel; a neighbour missed is a whole push */
+		cr_assert_leq(far, 1e-9, "%dD: the grid's steps are %g from brute force's: a mover was not listed",
+		              dims, far);
+		free(got);
+		struct seen s = { 0, SIZE_MAX, 0, N / 2 };
+		sim_watch(&w, watch, &s);
+		cr_assert_eq(sim_step(&w), -EINTR);
+		cr_assert(same_state(&w, start), "%dD: half a step was left", dims);
+		free(start);
+		free(want);
+		sim_release(&g);
+		sim_release(&b);
+		sim_release(&w);
+	}
+}
+
 /* Neighbours within r of each of n random boids on a torus (no edges), on average: brute force. */
 static double counted(const struct sim_params *p, size_t n, double r)
 {

@@ -106,16 +106,20 @@ static int build_copies(struct sim *s, double cell)
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
 {
 	const struct sim_params *p = &s->p;
+	int still = slack < 0; /* FLOCK_STILL, nobody moves: see flock_begin() in flock.h */
 
+	if (still)
+		slack = 0;
 	f->s = s;
 	f->reach2 = reach * reach * (1 + 1e-9);
 	f->slack = slack;
+	f->still = still;
 	f->nesc = 0;
 	f->trickle = NULL;
 	s->escaped = 0;
 	s->stopped = 0;
 	s->stopped_at = 0;
-	s->undo_at_copies = slack == 0; /* nobody moves: see flock_begin() in flock.h */
+	s->undo_at_copies = still;
 	if (s->watch && p->update == SIM_SEQUENTIAL && !s->undo_at_copies && !s->undo &&
 	    !(s->undo = hugemem_alloc((s->z ? 3 : 2) * (s->n ? s->n : 1) * sizeof(double))))
 		return -ENOMEM;
@@ -128,7 +132,7 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	if (err)
 		return err;
 	s->gpos = s->grid.place;
-	return p->update == SIM_SEQUENTIAL && slack > 0 ? eschead_fit(s) : 0;
+	return p->update == SIM_SEQUENTIAL && !still ? eschead_fit(s) : 0;
 }
 
 /*
@@ -222,7 +226,7 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 {
 	struct sim *s = f->s;
 	int brute = s->p.search == SIM_SEARCH_BRUTE;
-	int still = f->slack == 0; /* one() moves nobody (include/flock.h) */
+	int still = f->still; /* one() moves nobody (include/flock.h) */
 	double allowed = f->slack * (1 + 1e-9); /* see the proof above */
 	/* the cells are prefetched only where that pays (BOX_AHEAD_MIN) */
 	int ahead = !brute && s->n >= BOX_AHEAD_MIN;

@@ -274,8 +274,8 @@ static int harden_step(struct sim *s)
 	double r = fmax(p->harden.flock_radius, fmax(p->harden.align_radius, p->harden.avoid_radius));
 	struct flock_pass f;
 
-	/* cells of edge r: nobody moves while steering (slack 0) */
-	int err = flock_begin(&f, s, r, 0, r);
+	/* cells of edge r: nobody moves while steering */
+	int err = flock_begin(&f, s, r, FLOCK_STILL, r);
 	if (err)
 		return err;
 	if (p->update == SIM_SEQUENTIAL) {
