@@ -61,6 +61,7 @@ struct outputs {
 	long mcount;
 	long frames_done;            /* frames through every stage */
 	int side_failed;             /* a side file failed: reported and removed, the run goes on */
+	int video_dropped;           /* stopped before a frame left the encoder: no video kept */
 	int metrics_failed;          /* no metrics: neither --metrics nor --summary is written */
 };
 

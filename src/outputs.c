@@ -589,7 +589,9 @@ void outputs_record(struct outputs *out, const struct sim *m, long frame)
 /*
  * Finishes every output (also after a signal); returns an exit status.
  * Stopped before the first frame, there is nothing worth keeping: the
- * temporary files are removed.
+ * temporary files are removed.  A video stopped before any frame came out
+ * of its encoder is removed alone: the trajectory, metrics and summary keep
+ * the frames that were stepped.
  */
 static int close_outputs(struct outputs *out, int status)
 {
@@ -605,8 +607,12 @@ static int close_outputs(struct outputs *out, int status)
 		long kept = 0;
 		err = video_close_stopped(out->video, STOP_DRAIN - signals_since(), &kept);
 		video_closed = 1;
-		if (kept < out->frames_done)
+		if (kept == 0) { /* no video, but the frames stepped are the other files' */
+			outfile_abort(&out->video_file);
+			out->video_dropped = 1;
+		} else if (kept < out->frames_done) {
 			out->frames_done = kept;
+		}
 		if (kept > 0 && err)
 			status = report_failure("cannot finish", s->output, err);
 	}
@@ -752,8 +758,9 @@ const char *outputs_name(const struct outputs *out)
 {
 	const struct run_options *s = &out->cfg->run;
 
-	if (out->kind == OUTPUTS_NONE)
-		return s->trajectory ? s->trajectory : "nothing written";
+	if (out->kind == OUTPUTS_NONE || out->video_dropped)
+		return s->trajectory ? s->trajectory : out->video_dropped ? "no video (stopped before a frame was encoded)" :
+		       "nothing written";
 	return out->kind == OUTPUTS_STDOUT ? "standard output" : s->output;
 }
 

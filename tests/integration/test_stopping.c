@@ -246,7 +246,8 @@ Test(stopping, a_parallel_synchronous_step_stops_within_a_second)
  * second of the signal (draining it whole took 1.5 s under load), with a
  * playable MP4 of frames 0..N-1 and a summary and closing line saying N;
  * at 4K, stopped after 6 frames, often no frame is out of the encoder by
- * then: nothing is left, as for a stop before the first frame.
+ * then: no video is left, but the trajectory and the summary keep the
+ * frames that were stepped (they are not the video's to throw away).
  */
 static void stopped_large_video(const char *size, long after, int sig, int keep)
 {
@@ -254,7 +255,7 @@ static void stopped_large_video(const char *size, long after, int sig, int keep)
 	double took;
 	int fd;
 
-	snprintf(args, sizeof(args), "-s %s -n 200 -f 100000 -o v.mp4 --summary s.json "
+	snprintf(args, sizeof(args), "-s %s -n 200 -f 100000 -o v.mp4 --summary s.json --trajectory t.csv "
 	         "--progress lines --progress-interval 0.1", size);
 	pid_t pid = start(args, &fd);
 	wait_progress(fd, after);
@@ -268,9 +269,16 @@ static void stopped_large_video(const char *size, long after, int sig, int keep)
 	cr_assert_lt(took, bound, "a stopped %s video took %.2f s to end", size, took);
 	if (access("v.mp4", F_OK) != 0 && !keep) {
 		/* no frame out of the encoder within the stop's 0.35 s drain (x264
-		 * gives its first after some 20 frames): nothing worth keeping */
-		cr_assert(strstr(rest, "0 frames of 200 boids") && strstr(rest, "stopped by a signal"), "%s", rest);
-		cr_assert_eq(tc_count_files("."), 0, "a stop with no frame out left files");
+		 * gives its first after some 20 frames): no video, the rest kept */
+		cr_assert(strstr(rest, "-> t.csv") && strstr(rest, "stopped by a signal"), "%s", rest);
+		char *sum = tc_slurp("s.json", NULL);
+		cr_assert(sum && strstr(sum, "\"status\": \"interrupted\""), "no interrupted summary:\n%s", sum);
+		free(sum);
+		size_t len = 0;
+		char *traj = tc_slurp("t.csv", &len);
+		cr_assert(traj && len > 200 * 20, "the trajectory of the frames stepped was not kept");
+		free(traj);
+		cr_assert_eq(tc_count_files("."), 2, "a temporary file was left");
 		return;
 	}
 	long n = count_frames("v.mp4");
@@ -282,7 +290,7 @@ static void stopped_large_video(const char *size, long after, int sig, int keep)
 	free(sum);
 	snprintf(want, sizeof(want), "%ld frame%s of 200 boids", n, n == 1 ? "" : "s");
 	cr_assert(strstr(rest, want) && strstr(rest, "stopped by a signal"), "%s", rest);
-	cr_assert_eq(tc_count_files("."), 2, "a temporary file was left");
+	cr_assert_eq(tc_count_files("."), 3, "a temporary file was left");
 	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "a hidden file was left");
 }
 
