@@ -50,7 +50,7 @@ void *plugin_symbol(const char *file, const char *symbol, const char *what, char
 	}
 	if (access(path, F_OK) != 0)
 		memcpy(path, installed, sizeof path);
-	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL); /* a missing symbol fails here, not mid-run */
 	void *sym = h ? dlsym(h, symbol) : NULL;
 	if (!sym)
 		snprintf(err, errlen, "cannot load the %s module '%s': %s", what, path, reason(path, dlerror()));

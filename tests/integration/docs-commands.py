@@ -239,12 +239,21 @@ def run_one(srcdir, env, scratch, where, kind, text, made, listing, used, counts
     os.symlink(os.path.join(srcdir, "scripts"), os.path.join(work, "scripts"))
     argv = ["bash", "-o", "pipefail", "-c", run] if kind == "sh" else [sys.executable, "-c", run]
     t0 = time.monotonic()
+    # its own process group, so that a timeout ends the command's children
+    # too (boids, ffmpeg, GNU parallel), not only its shell
+    p = subprocess.Popen(argv, cwd=work, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        p = subprocess.run(argv, cwd=work, env=env, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
-        st, log = p.returncode, p.stdout.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired as e:
-        st, log = "timeout", (e.stdout or b"").decode("utf-8", "replace")
+        out, _ = p.communicate(timeout=TIMEOUT)
+        st, log = p.returncode, out.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        st, log = "timeout", (out or b"").decode("utf-8", "replace")
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
     dt = time.monotonic() - t0
     counts["ran"] += 1
     os.unlink(os.path.join(work, "scripts"))
