@@ -168,6 +168,13 @@ void cli_print_help(FILE *f, int all);
 void cli_print_config(FILE *f, const struct config *c);
 
 /*
+ * cli_print_config()'s text in memory: *text (malloc'ed, NUL-terminated,
+ * the caller frees it, also on failure) and its *size.  Returns 0 or
+ * -ENOMEM.
+ */
+int cli_config_text(const struct config *c, char **text, size_t *size);
+
+/*
  * Writes every option as one JSON object, for scripts (scripts/sweep):
  *   {"program": "boids", "version": "1.0.0", "options": [
  *     {"name": "frames", "short": "f", "takes_value": true, "type": "integer",

@@ -304,16 +304,10 @@ static int write_config(const char *dir, long k, const char *text, size_t size,
 static int finish_line(const struct config *c, const char *dir, long k, char hash[72],
                        char *path, size_t len)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&text, &size);
-	int e = 0;
+	char *text;
+	size_t size;
+	int e = cli_config_text(c, &text, &size);
 
-	if (!m)
-		return -ENOMEM;
-	cli_print_config(m, c);
-	if (fclose(m) != 0)
-		e = -ENOMEM;
 	if (!e && dir)
 		e = write_config(dir, k, text, size, path, len);
 	if (!e)

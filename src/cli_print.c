@@ -4,6 +4,7 @@
  * --list-options (JSON, for completions and scripts), --help and
  * --help-all, --list-models.
  */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdbool.h>
@@ -207,6 +208,17 @@ static void put_config_value(FILE *f, const char *v)
 		}
 	}
 	fputc('"', f);
+}
+
+int cli_config_text(const struct config *c, char **text, size_t *size)
+{
+	*text = NULL;
+	*size = 0;
+	FILE *m = open_memstream(text, size);
+	if (!m)
+		return -ENOMEM;
+	cli_print_config(m, c);
+	return fclose(m) == 0 ? 0 : -ENOMEM;
 }
 
 void cli_print_config(FILE *f, const struct config *c)

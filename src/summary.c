@@ -68,17 +68,11 @@ void summary_hash_config_text(char *text, size_t size, char out[72])
 
 int summary_options_hash(const struct config *set, char out[72])
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&text, &size);
-	int err = 0;
+	char *text;
+	size_t size;
+	int err = cli_config_text(set, &text, &size);
 
-	if (!m)
-		return -ENOMEM;
-	cli_print_config(m, set);
-	if (fclose(m) != 0)
-		err = -ENOMEM;
-	else
+	if (!err)
 		summary_hash_config_text(text, size, out);
 	free(text);
 	return err;

@@ -3,7 +3,6 @@
  * include/trajmeta.h.  trajmeta_check() first (before any file exists),
  * then trajmeta_init() when the file is opened.
  */
-#define _GNU_SOURCE /* open_memstream */
 #include "trajmeta.h"
 
 #include <errno.h>
@@ -136,12 +135,9 @@ int trajmeta_init(struct trajmeta *m, const struct config *c, size_t n)
 	o->h5.field[1] = c->sim.height;
 	o->h5.field[2] = c->sim.depth;
 	o->h5.fps = (double)s->fps;
-	FILE *mem = open_memstream(&m->config_text, &len);
-	if (!mem)
-		return -ENOMEM;
-	cli_print_config(mem, c);
-	if (fclose(mem) != 0)
-		return -ENOMEM;
+	int err = cli_config_text(c, &m->config_text, &len);
+	if (err)
+		return err;
 	o->h5.config = m->config_text;
 	return settings(m, c);
 }

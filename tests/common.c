@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wordexp.h>
+
+#include "sim.h"
 
 /*
  * boids's main(), compiled a second time as boids_main() into the hermetic
@@ -278,4 +281,14 @@ int tc_same_file(const char *a, const char *b)
 	free(x);
 	free(y);
 	return same;
+}
+
+double tc_sim_apart(const struct sim *a, const struct sim *b)
+{
+	double d = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		d = fmax(d, fabs(a->x[i] - b->x[i]) + fabs(a->y[i] - b->y[i]));
+		d = fmax(d, fabs(a->vx[i] - b->vx[i]) + fabs(a->vy[i] - b->vy[i]));
+	}
+	return d;
 }

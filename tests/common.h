@@ -67,4 +67,11 @@ const char *tc_python(void);
 /* Runs a shell command in the current directory; returns its exit status. */
 int tc_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct sim;
+/*
+ * How far apart two flocks of the same size are: the largest |dx| + |dy|
+ * of a position or a velocity over the boids (the plane's coordinates).
+ */
+double tc_sim_apart(const struct sim *a, const struct sim *b);
+
 #endif

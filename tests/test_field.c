@@ -103,16 +103,6 @@ static void clumped_flock(struct sim *s, size_t n, double w, double h, unsigned 
 	}
 }
 
-static double worst(const struct sim *a, const struct sim *b)
-{
-	double d = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		d = fmax(d, fabs(a->x[i] - b->x[i]) + fabs(a->y[i] - b->y[i]));
-		d = fmax(d, fabs(a->vx[i] - b->vx[i]) + fabs(a->vy[i] - b->vy[i]));
-	}
-	return d;
-}
-
 Test(field, walls_wrap_and_obstacles_on_a_huge_field_equal_brute_force)
 {
 	static const unsigned edges[] = { SIM_BOUNCE, SIM_WRAP, SIM_BOUNCE | SIM_WRAP };
@@ -137,8 +127,8 @@ Test(field, walls_wrap_and_obstacles_on_a_huge_field_equal_brute_force)
 				}
 				/* summation orders differ (grid cells against index order): a small
 				 * fraction of a pixel after 40 steps of a chaotic flock */
-				cr_assert_leq(worst(&g, &b), 1e-6, "edges %u, %gx%g, %s: %g apart", edges[e], w, h,
-				              u ? "synchronous" : "sequential", worst(&g, &b));
+				cr_assert_leq(tc_sim_apart(&g, &b), 1e-6, "edges %u, %gx%g, %s: %g apart", edges[e], w, h,
+				              u ? "synchronous" : "sequential", tc_sim_apart(&g, &b));
 				if (edges[e] & SIM_WRAP) /* the clump on the left edge: some wrapped to the right */
 					cr_assert_gt(crossed, 0, "edges %u: nobody wrapped", edges[e]);
 				if (edges[e] == SIM_WRAP)
