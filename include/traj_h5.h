@@ -97,6 +97,15 @@ void traj_h5_free(struct traj_h5 *h);
 int traj_h5_load(const char *path, long want, struct traj_state *out, struct traj_error *err);
 
 /*
+ * The field a trajectory at path was written in: its `field` attribute
+ * (width, height[, depth], px) into field[], without reading the flock.
+ * Returns how many numbers it has (2 or 3), or 0 when it has none to give
+ * (no such file, not HDF5, no attribute, not 2 or 3 positive numbers):
+ * traj_h5_load() then says what is wrong with the file, if anything.
+ */
+int traj_h5_field(const char *path, double field[3]);
+
+/*
  * Can these functions be called?  0, or -1 with one line in err (lowercase,
  * no period) saying why not.  In the boids binary the module is a plugin
  * (include/traj_h5_plugin.h): this loads it, and err names the file tried

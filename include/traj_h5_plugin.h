@@ -26,7 +26,7 @@
 /* Bumped when the table or the meaning of traj_h5.h's types changes (a
  * change of their size is caught by the sizes below): a binary and a
  * plugin from different builds refuse each other instead of crashing. */
-#define TRAJ_H5_PLUGIN_ABI    1
+#define TRAJ_H5_PLUGIN_ABI    2
 
 struct traj_h5_plugin {
 	int abi;              /* TRAJ_H5_PLUGIN_ABI of the build that made it */
@@ -37,6 +37,7 @@ struct traj_h5_plugin {
 	int (*finish)(struct traj_h5 *h, const char *status);
 	void (*free)(struct traj_h5 *h);
 	int (*load)(const char *path, long want, struct traj_state *out, struct traj_error *err);
+	int (*field)(const char *path, double field[3]);
 	const char *(*version)(void);
 };
 

@@ -7,11 +7,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "caption.h"
 #include "cli_int.h"
 #include "model.h"
 #include "sim.h"
+#include "traj_h5.h"
+#include "trajout.h"
 
 /* ------------------------------------------------------------------ resolve */
 
@@ -27,6 +30,8 @@
  *   quality_defaults() --quality draft's half-size picture
  *   check_across()     the checks between options; --duration into frames;
  *                      --no-render against --output
+ *   init_field()       --init from an HDF5 file: the field it was written in,
+ *                      for a --field not given
  *   fit_field()        the picture size (-s x --scale); with --field the
  *                      field apart from it, fitted into it (scale, offset)
  *   link_modules()     what the modules read but nobody types: the seeds of the noises, the
@@ -222,6 +227,42 @@ static int fit_field(struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --init from an HDF5 file and no --field: the run goes on in the field the
+ * file was written in (its `field` attribute), as if given as --field, so
+ * -s is the picture it is drawn into; its depth too, unless --depth or
+ * --dims 2 says otherwise.  A file that cannot say (a CSV, a FIFO, no such
+ * file, no HDF5 plugin, no attribute) leaves the field to -s, as before;
+ * reading --init later says what is wrong with the file, if anything.  0
+ * or -1 (err says why: a field --field could not take).
+ */
+static int init_field(struct config *c, char *err, size_t errlen)
+{
+	const char *path = c->run.init;
+	struct stat sb;
+	double f[3];
+	int k;
+
+	if (!path || !*path || cli_given(c, OPT_FIELD) || trajout_format_of(path) != TRAJOUT_HDF5 ||
+	    stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || traj_h5_ready(NULL, 0) != 0 ||
+	    (k = traj_h5_field(path, f)) < 2)
+		return 0;
+	if (k == 3 && (cli_given(c, OPT_DEPTH) || (cli_given(c, OPT_DIMS) && c->sim.dims != 3)))
+		k = 2;
+	char v[96];
+	int len = 0;
+	for (int i = 0; i < k; i++) {
+		if (!(f[i] >= 1 && f[i] <= (double)CLI_MAX_SPAN && f[i] == floor(f[i])))
+			return cli_errf(err, errlen, "--init: '%s' was written in a field of %g px a side, which "
+			                "--field cannot take (whole pixels, 1 to %ld): give --field",
+			                CLI_CUT_PATH(path), f[i], CLI_MAX_SPAN);
+		len += snprintf(v + len, sizeof v - (size_t)len, "%s%.0f", i ? "x" : "", f[i]);
+	}
+	if (k == 3 && fill_in(c, "dims", "3", err, errlen) != 0)
+		return -1;
+	return fill_in(c, "field", v, err, errlen);
+}
+
 /* What the modules read that nobody types: each from the settings it follows. */
 static void link_modules(struct config *c)
 {
@@ -273,7 +314,8 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 {
 	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
 	    quality_defaults(c, err, errlen) != 0 ||
-	    check_across(c, err, errlen) != 0 || fit_field(c, err, errlen) != 0)
+	    check_across(c, err, errlen) != 0 || init_field(c, err, errlen) != 0 ||
+	    fit_field(c, err, errlen) != 0)
 		return -1;
 	link_modules(c);
 	if (camera_check(&c->render.camera, c->render.box) != 0)

@@ -538,6 +538,38 @@ static int take_values(const double *pos, const double *vel, size_t n, int d, st
 	return 0;
 }
 
+int traj_h5_field(const char *path, double field[3])
+{
+	int got = 0;
+
+	quiet();
+	if (H5Fis_hdf5(path) <= 0)
+		return 0;
+	hid_t fapl = no_locks();
+	hid_t file = fapl < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl);
+	if (fapl >= 0)
+		H5Pclose(fapl);
+	if (file < 0)
+		return 0;
+	hid_t a = H5Aexists(file, "field") > 0 ? H5Aopen(file, "field", H5P_DEFAULT) : -1;
+	hid_t space = a < 0 ? -1 : H5Aget_space(a);
+	hsize_t count = 0;
+	if (space >= 0 && H5Sget_simple_extent_ndims(space) == 1 &&
+	    H5Sget_simple_extent_dims(space, &count, NULL) == 1 && (count == 2 || count == 3)) {
+		double v[3] = { 0, 0, 0 };
+		if (H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0 && v[0] > 0 && v[1] > 0 && (count == 2 || v[2] > 0)) {
+			memcpy(field, v, sizeof(v));
+			got = (int)count;
+		}
+	}
+	if (space >= 0)
+		H5Sclose(space);
+	if (a >= 0)
+		H5Aclose(a);
+	H5Fclose(file);
+	return got;
+}
+
 int traj_h5_load(const char *path, long want, struct traj_state *out, struct traj_error *err)
 {
 	struct reading r = { -1, -1, -1, -1, -1, NULL, NULL, NULL };

@@ -82,6 +82,11 @@ int traj_h5_load(const char *path, long want, struct traj_state *out, struct tra
 	return h5()->load(path, want, out, err);
 }
 
+int traj_h5_field(const char *path, double field[3])
+{
+	return h5()->field(path, field);
+}
+
 const char *traj_h5_version(void)
 {
 	return h5()->version();

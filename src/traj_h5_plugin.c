@@ -17,5 +17,6 @@ const struct traj_h5_plugin boids_hdf5_plugin = {
 	.finish = traj_h5_finish,
 	.free = traj_h5_free,
 	.load = traj_h5_load,
+	.field = traj_h5_field,
 	.version = traj_h5_version,
 };

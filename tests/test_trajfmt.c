@@ -262,6 +262,57 @@ Test(trajfmt, init_from_h5_gz_and_zst_continues_exactly)
 	cr_assert(strstr(tc_stderr(), "'q.csv' line 3: predator 1 after a boid that is not one"), "%s", tc_stderr());
 }
 
+/*
+ * An HDF5 file knows the field its flock flew in: --init goes on there (as
+ * if given as --field; -s is the picture), exactly where the first run
+ * would have gone; --field and --depth given still win, a CSV (which holds
+ * no field) leaves the field to -s, and a field --field could not take is
+ * refused.
+ */
+Test(trajfmt, init_from_h5_goes_on_in_its_field)
+{
+	const char *run = "--no-render -q -n 120 --seed 5 --field 3000x2000";
+
+	cr_assert_eq(tc_boids("%s -f 21 --trajectory all.csv", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s -f 11 --trajectory half.h5", run), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--no-render -q -f 11 --init half.h5 --trajectory rest.csv"), 0, "%s", tc_stderr());
+	expect_continuation("half.h5 (no --field)", 10);
+	cr_assert_eq(tc_boids("--init half.h5 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nfield = 3000x2000\n") && strstr(tc_stdout(), "\nsize = 640x360\n"),
+	          "%s", tc_stdout());
+	cr_assert_eq(tc_boids("--init half.h5 --field 640x360 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nfield = 640x360\n"), "--field given lost to the file's: %s", tc_stdout());
+	cr_assert_eq(tc_boids("--init all.csv --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nfield = \n"), "a CSV has no field to give: %s", tc_stdout());
+
+	/* a box: its depth too, unless --depth is given */
+	cr_assert_eq(tc_boids("--no-render -q --dims 3 -n 40 --field 900x800x700 -f 3 --trajectory box.h5"), 0,
+	             "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--init box.h5 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nfield = 900x800x700\n") && strstr(tc_stdout(), "\ndims = 3\n"),
+	          "%s", tc_stdout());
+	cr_assert_eq(tc_boids("--init box.h5 --depth 100 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nfield = 900x800\n") && strstr(tc_stdout(), "\ndepth = 100\n"),
+	          "%s", tc_stdout());
+
+	/* a field attribute --field would refuse: refused, naming the file; one it cannot read: -s */
+	cr_assert_eq(python("import h5py\n"
+	                    "for name, field in (('half-px.h5', [1.5, 2.0]), ('huge.h5', [3e9, 2.0]), "
+	                    "('text.h5', 'abc')):\n"
+	                    "    f = h5py.File(name, 'w')\n"
+	                    "    f['positions'] = [[[1.0, 2.0]]]\n    f['velocities'] = [[[0.0, 1.0]]]\n"
+	                    "    f['frame'] = [0]\n    f.attrs['field'] = field\n"), 0, "%s", out_txt());
+	int before = tc_count_files(".");
+	cr_assert_eq(tc_boids("--no-render -f 1 --init half-px.h5 --trajectory o.csv"), 2);
+	cr_assert(strstr(tc_stderr(), "--init: 'half-px.h5' was written in a field of 1.5 px a side"),
+	          "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--no-render -f 1 --init huge.h5 --trajectory o.csv"), 2);
+	cr_assert(strstr(tc_stderr(), "'huge.h5' was written in a field of 3e+09 px"), "%s", tc_stderr());
+	cr_assert_eq(tc_count_files("."), before, "a refused --init left a file");
+	cr_assert_eq(tc_boids("--init text.h5 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nfield = \n"), "%s", tc_stdout());
+}
+
 /* -------------------------------------------------- bad files, bad options */
 
 /* Expects exit 2 with one line holding `want`, no HDF5 error stack, and no new file. */

@@ -107,9 +107,9 @@ SHRINK = {
     "boids --config run.cfg --seed 2":
         ([("run.cfg", "run.cfg -f 60")], "60 frames of the file's 300"),
     # docs/TRAJECTORIES.md
-    "boids --init t.h5 --field 16384x9216 -f 300 -o more.mp4":
+    "boids --init t.h5 -f 300 -o more.mp4":
         ([("-f 300", "-f 10")], "10 frames of the 300"),
-    "boids --init t.h5 --field 16384x9216 --init-frame 20 -f 300 -o again.mp4":
+    "boids --init t.h5 --init-frame 20 -f 300 -o again.mp4":
         ([("-f 300", "-f 10")], "10 frames of the 300"),
     # docs/boids.1
     "boids -n 10000 -s 1920x1080 -o big.mp4":
