@@ -99,8 +99,9 @@ int traj_h5_load(const char *path, long want, struct traj_state *out, struct tra
 /*
  * The field a trajectory at path was written in: its `field` attribute
  * (width, height[, depth], px) into field[], without reading the flock.
- * Returns how many numbers it has (2 or 3), or 0 when it has none to give
- * (no such file, not HDF5, no attribute, not 2 or 3 positive numbers):
+ * Returns how many numbers it has (2 or 3; as they are, the caller checks
+ * them), or 0 when it has none to give (no such file, not HDF5, no
+ * attribute, not 2 or 3 numbers):
  * traj_h5_load() then says what is wrong with the file, if anything.
  */
 int traj_h5_field(const char *path, double field[3]);

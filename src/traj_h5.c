@@ -538,6 +538,17 @@ static int take_values(const double *pos, const double *vel, size_t n, int d, st
 	return 0;
 }
 
+/* Opens path read-only, without locks (no_locks()); -1 on failure. */
+static hid_t open_reading(const char *path)
+{
+	hid_t fapl = no_locks();
+	hid_t file = fapl < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl);
+
+	if (fapl >= 0)
+		H5Pclose(fapl);
+	return file;
+}
+
 int traj_h5_field(const char *path, double field[3])
 {
 	int got = 0;
@@ -545,10 +556,7 @@ int traj_h5_field(const char *path, double field[3])
 	quiet();
 	if (H5Fis_hdf5(path) <= 0)
 		return 0;
-	hid_t fapl = no_locks();
-	hid_t file = fapl < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl);
-	if (fapl >= 0)
-		H5Pclose(fapl);
+	hid_t file = open_reading(path);
 	if (file < 0)
 		return 0;
 	hid_t a = H5Aexists(file, "field") > 0 ? H5Aopen(file, "field", H5P_DEFAULT) : -1;
@@ -557,7 +565,7 @@ int traj_h5_field(const char *path, double field[3])
 	if (space >= 0 && H5Sget_simple_extent_ndims(space) == 1 &&
 	    H5Sget_simple_extent_dims(space, &count, NULL) == 1 && (count == 2 || count == 3)) {
 		double v[3] = { 0, 0, 0 };
-		if (H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0 && v[0] > 0 && v[1] > 0 && (count == 2 || v[2] > 0)) {
+		if (H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0) {
 			memcpy(field, v, sizeof(v));
 			got = (int)count;
 		}
@@ -585,10 +593,7 @@ int traj_h5_load(const char *path, long want, struct traj_state *out, struct tra
 		ret = errno && errno != ENOENT ? -errno : fail(err, "not an HDF5 file");
 		goto done;
 	}
-	hid_t fapl = no_locks();
-	r.file = fapl < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl);
-	if (fapl >= 0)
-		H5Pclose(fapl);
+	r.file = open_reading(path);
 	if (r.file < 0) {
 		ret = fail(err, "cannot open it as HDF5 (damaged?)");
 		goto done;

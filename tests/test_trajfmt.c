@@ -297,7 +297,7 @@ Test(trajfmt, init_from_h5_goes_on_in_its_field)
 
 	/* a field attribute --field would refuse: refused, naming the file; one it cannot read: -s */
 	cr_assert_eq(python("import h5py\n"
-	                    "for name, field in (('half-px.h5', [1.5, 2.0]), ('huge.h5', [3e9, 2.0]), "
+	                    "for name, field in (('half-px.h5', [1.5, 2.0]), ('huge.h5', [3e9, 2.0]), ('neg.h5', [-5, 2]), "
 	                    "('text.h5', 'abc')):\n"
 	                    "    f = h5py.File(name, 'w')\n"
 	                    "    f['positions'] = [[[1.0, 2.0]]]\n    f['velocities'] = [[[0.0, 1.0]]]\n"
@@ -308,6 +308,8 @@ Test(trajfmt, init_from_h5_goes_on_in_its_field)
 	          "%s", tc_stderr());
 	cr_assert_eq(tc_boids("--no-render -f 1 --init huge.h5 --trajectory o.csv"), 2);
 	cr_assert(strstr(tc_stderr(), "'huge.h5' was written in a field of 3e+09 px"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("--no-render -f 1 --init neg.h5 --trajectory o.csv"), 2);
+	cr_assert(strstr(tc_stderr(), "'neg.h5' was written in a field of -5 px"), "%s", tc_stderr());
 	cr_assert_eq(tc_count_files("."), before, "a refused --init left a file");
 	cr_assert_eq(tc_boids("--init text.h5 --print-config"), 0, "%s", tc_stderr());
 	cr_assert(strstr(tc_stdout(), "\nfield = \n"), "%s", tc_stdout());
