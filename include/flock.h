@@ -156,7 +156,14 @@ double flock_cell(const struct sim *s, double reach, double slack);
  * pass checks and lists nobody, allocates no chain heads and reads no
  * flags, and a stopped step takes the positions back from the copies
  * instead of saving them first (16 bytes a boid less: at 10M boids, 160
- * MB).  One() of such a pass must not move its boid.  A slack of 0 is not
+ * MB).  One() of such a pass must not move its boid, and writes its new
+ * velocity to s->nvx, s->nvy (s->nvz), leaving s->vx... as the step
+ * began, in both orders: the sequential pass refreshes each boid's copy
+ * from them after its turn, saves no velocities for an undo (s->vx...
+ * are the undo), and the model swaps them in after flock_run() (which a
+ * stopped step's flock_undo() expects).  A sequential still pass leaves
+ * the grid's items unwritten (grid_place_no_items()): nothing reads them.
+ * A slack of 0 is not
  * that: a model whose bound comes out 0 (opengl with zero speeds, whose
  * walls and pushes still move boids) lists every boid that moves at all.
  */
@@ -176,8 +183,8 @@ void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
  * With s->watch set, both orders ask it every few thousand boids; when it
  * says stop, the pass ends there and s->stopped is set.  flock_undo() then
  * puts back the state the step started from (sequential: the boids that
- * had their turn from s->undo (a pass of slack 0: their copies) and
- * nvx..., the others from their copies;
+ * had their turn from s->undo (a still pass: their copies) and nvx...
+ * (a still pass's model swapped them there), the others from their copies;
  * synchronous: everybody from the copies), whatever the model did after
  * the pass, and clears s->stopped.
  */

@@ -36,9 +36,11 @@
 
 struct grid {
 	double cell;      /* cell edge length, >= the radius asked for */
+	double inv_cell;  /* 1 / cell, for grid_hint_cells() */
 	int nx, ny, nz;   /* cells across, down and deep, >= 1 (nz = 1: a plane) */
 	uint32_t *start;  /* nx*ny*nz + 1 offsets into items */
-	uint32_t *items;  /* boid indices grouped by cell, ascending in a cell */
+	uint32_t *items;  /* boid indices grouped by cell, ascending in a cell
+	                   * (stale after a build by grid_place_no_items()) */
 	uint32_t *place;  /* where each boid is in items: items[place[i]] == i */
 	size_t cap_cells; /* allocated length of start, minus one */
 	size_t cap_items; /* allocated length of items and place */
@@ -86,6 +88,17 @@ static inline uint32_t grid_place(struct grid *g, size_t i)
 {
 	uint32_t k = g->start[g->place[i]]++;
 	g->items[k] = (uint32_t)i;
+	g->place[i] = k;
+	return k;
+}
+
+/* grid_place() for a caller that never reads items[] (flock_begin()'s still
+ * sequential pass): they are not written, and stay stale until a build by
+ * grid_place(); at millions of boids that is a line written at random a boid
+ * less. */
+static inline uint32_t grid_place_no_items(struct grid *g, size_t i)
+{
+	uint32_t k = g->start[g->place[i]]++;
 	g->place[i] = k;
 	return k;
 }
@@ -209,59 +222,74 @@ int grid_runs_next(struct grid_runs *r, uint32_t *c0, uint32_t *c1)
 	return 1;
 }
 
+/*
+ * Prefetching for queries that jump about a plane's field (boids visited in
+ * index order), in two stages some queries apart: grid_hint_cells() finds
+ * the cells a later query will read and asks for their offsets (4 bytes a
+ * cell: tens of megabytes at millions of boids, not in the cache), and
+ * grid_hint_runs(), a few queries later, reads those offsets and asks for
+ * the runs of the arrays a[] the query will read.  Only hints: nothing is
+ * written, no result changes.  So they are cheap rather than exact: the
+ * cell comes from a multiplication by 1 / cell (a point within an ulp of a
+ * cell's edge may be put in its neighbour, which only asks for the wrong
+ * lines), and a run is asked for as its first, second and last lines,
+ * without a branch (a loop over each run's lines, whose length changes
+ * with every run, mispredicted about once a run: at 10,000 boids, where
+ * every line is in cache, the hints then cost x1.25 of a pass; now x1.08).
+ *
+ * Always inlined, as every function that only prefetches must be: GCC
+ * finds such a function "const" (it writes nothing) and deletes its calls
+ * unless it was inlined first.  It did so to grid_prefetch() once
+ * grid_cell_of() became inline, which made sequential steps at 1M boids
+ * 1.7x slower, silently.
+ */
+struct grid_hint {
+	uint32_t c;    /* the first row's first cell */
+	uint32_t w;    /* cells in a row (1 to 3) */
+	uint32_t rows; /* rows (1 to 3) */
+};
+
 /* An array indexed like items (state copied into grid order, flags...). */
 struct grid_array {
 	const void *base;
 	size_t size;      /* bytes an element */
 };
 
-/*
- * Asks the processor to start loading what a query at (x, y, z) will read:
- * the 3 x 3 (x 3) cells' runs of the n arrays a[].  Only a hint: nothing is read
- * or written, no result changes.  Call it for a point some queries ahead of
- * the one being answered when queries jump about the field (boids visited
- * in index order): the cells are then in cache by the time they are read.
- *
- * Always inlined, as every function that only prefetches must be: GCC
- * finds such a function "const" (it writes nothing) and deletes its calls
- * unless it was inlined first.  It did so to this one once grid_cell_of() became
- * inline, which made sequential steps at 1M boids 1.7x slower, silently.
- */
+/* Stage one: the cells around (x, y) into *h, their offsets asked for.  A plane's grid. */
 static inline __attribute__((always_inline))
-void grid_prefetch(const struct grid *g, double x, double y, double z,
-                   const struct grid_array *a, int n)
+void grid_hint_cells(const struct grid *g, double x, double y, struct grid_hint *h)
 {
-	struct grid_runs r;
-	grid_runs_begin(&r, g, x, y, z);
-	for (uint32_t c0, c1; grid_runs_next(&r, &c0, &c1);) {
-		uint32_t k0 = g->start[c0], k1 = g->start[c1 + 1];
-		if (k0 >= k1)
-			continue;
-		for (int m = 0; m < n; m++) {
-			const char *lo = (const char *)a[m].base + (size_t)k0 * a[m].size;
-			const char *hi = (const char *)a[m].base + (size_t)(k1 - 1) * a[m].size;
-			for (const char *q = lo; q <= hi; q += 64)
-				__builtin_prefetch(q);
-			__builtin_prefetch(hi); /* the last line, when the run is not aligned */
-		}
+	double qx = x * g->inv_cell, qy = y * g->inv_cell;
+	int cx = !(qx >= 0) ? 0 : qx >= g->nx ? g->nx - 1 : (int)qx; /* NaN: 0 */
+	int cy = !(qy >= 0) ? 0 : qy >= g->ny ? g->ny - 1 : (int)qy;
+	int i0 = cx > 0 ? cx - 1 : 0, i1 = cx + 1 < g->nx ? cx + 1 : cx;
+	int j0 = cy > 0 ? cy - 1 : 0, j1 = cy + 1 < g->ny ? cy + 1 : cy;
+
+	h->c = (uint32_t)j0 * (uint32_t)g->nx + (uint32_t)i0;
+	h->w = (uint32_t)(i1 - i0 + 1);
+	h->rows = (uint32_t)(j1 - j0 + 1);
+	for (uint32_t r = 0, c = h->c; r < h->rows; r++, c += (uint32_t)g->nx) {
+		__builtin_prefetch(&g->start[c]);
+		__builtin_prefetch(&g->start[c + h->w]);
 	}
 }
 
-/*
- * The first stage of grid_prefetch(): asks for the cells' offsets
- * (g->start) a query at (x, y, z) will read, and nothing else.  Call it
- * for a point further ahead than grid_prefetch()'s: at millions of boids
- * the offsets themselves (4 bytes a cell, tens of megabytes) are not in
- * the cache, and grid_prefetch() must read them to know what to ask for.
- */
+/* Stage two: asks for the runs of the n arrays a[] that the cells in *h hold. */
 static inline __attribute__((always_inline))
-void grid_prefetch_cells(const struct grid *g, double x, double y, double z)
+void grid_hint_runs(const struct grid *g, const struct grid_hint *h, const struct grid_array *a, int n)
 {
-	struct grid_runs r;
-	grid_runs_begin(&r, g, x, y, z);
-	for (uint32_t c0, c1; grid_runs_next(&r, &c0, &c1);) {
-		__builtin_prefetch(&g->start[c0]);
-		__builtin_prefetch(&g->start[c1 + 1]);
+	for (uint32_t r = 0, c = h->c; r < h->rows; r++, c += (uint32_t)g->nx) {
+		uint32_t k0 = g->start[c], k1 = g->start[c + h->w];
+		uint32_t last = k1 > k0 ? k1 - 1 : k0; /* an empty run asks for one line */
+		for (int m = 0; m < n; m++) {
+			uintptr_t lo = (uintptr_t)a[m].base + (size_t)k0 * a[m].size;
+			uintptr_t hi = (uintptr_t)a[m].base + (size_t)last * a[m].size;
+			__builtin_prefetch((const void *)lo);
+			__builtin_prefetch((const void *)(lo + 64 < hi ? lo + 64 : hi));
+			__builtin_prefetch((const void *)hi);
+			for (uintptr_t q = lo + 128; q < (hi & ~(uintptr_t)63); q += 64) /* 4 lines or more: rare */
+				__builtin_prefetch((const void *)q);
+		}
 	}
 }
 

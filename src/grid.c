@@ -14,6 +14,7 @@ void grid_init(struct grid *g)
 	memset(g, 0, sizeof(*g));
 	g->nx = g->ny = g->nz = 1;
 	g->cell = 1;
+	g->inv_cell = 1;
 }
 
 void grid_release(struct grid *g)
@@ -77,6 +78,7 @@ int grid_count_box(struct grid *g, const double *x, const double *y, const doubl
 		cell *= 1.5;
 
 	g->cell = cell;
+	g->inv_cell = 1 / cell;
 	g->nx = cells_along(width, cell);
 	g->ny = cells_along(height, cell);
 	g->nz = z ? cells_along(depth, cell) : 1;

@@ -106,3 +106,23 @@ Test(unchanged, default_clip)
 	expect_hash("--frames 10 -o flock.mp4", "flock.mp4", want);
 	expect_hash("--frames 10 -o flock.mp4 -y --threads 1", "flock.mp4", want);
 }
+
+/*
+ * Past 2^18 boids the sequential pass asks for later boids' cells ahead of
+ * time (grid_hint_cells() and grid_hint_runs() in a plane, a line at a
+ * time in a box), and harden's still pass writes no grid items and steers
+ * into s->nvx...: none of that may change a byte.  The hashes are those of
+ * boids at commit 837cc22, before those three changes; the runs are 262,144
+ * boids at the default density, frames 0 and 2.
+ */
+Test(unchanged, past_the_prefetch_threshold)
+{
+	expect_hash("-n 262144 --field 24576x24576 -f 3 --trajectory-every 2 --no-render --trajectory h.csv -y",
+	            "h.csv", "5551ee1fe9e3476a8d406ebc41e64926aa282ee3ae1a31d864372cf6c7f2a69f");
+	expect_hash("-n 262144 --field 24576x24576x1500 --dims 3 -f 3 --trajectory-every 2 --no-render "
+	            "--trajectory h3.csv -y",
+	            "h3.csv", "12cd05e6e3da1145cead19f62598af0ab4c010b4318b6e7b554fc1743fffa4f1");
+	expect_hash("-m canvas -n 262144 --field 24576x24576 -f 3 --trajectory-every 2 --no-render "
+	            "--trajectory c.csv -y",
+	            "c.csv", "c6a6e6c4134fd85388aad48a938adc137f2e2711c48c38511c106f17ead5f04b");
+}

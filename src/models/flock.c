@@ -66,7 +66,7 @@ static int eschead_fit(struct sim *s)
  * lines are asked for ahead (helpers that only prefetch: see
  * own_prefetch()).
  */
-static int build_copies(struct sim *s, double cell)
+static int build_copies(struct sim *s, double cell, int items)
 {
 	const struct sim_params *p = &s->p;
 	struct grid *g = &s->grid;
@@ -80,11 +80,12 @@ static int build_copies(struct sim *s, double cell)
 			grid_place_ahead(g, i + GRID_AHEAD, n);
 			if (i + GRID_AHEAD / 2 < n) {
 				uint32_t j = grid_place_guess(g, i + GRID_AHEAD / 2);
-				__builtin_prefetch(&g->items[j], 1);
+				if (items)
+					__builtin_prefetch(&g->items[j], 1);
 				__builtin_prefetch(&s->g3[j], 1);
 				__builtin_prefetch((const char *)&s->g3[j] + sizeof(*s->g3) - 1, 1);
 			}
-			uint32_t k = grid_place(g, i);
+			uint32_t k = items ? grid_place(g, i) : grid_place_no_items(g, i);
 			s->g3[k] = (struct sim_copy){ s->x[i], s->y[i], s->z[i], s->vx[i], s->vy[i], s->vz[i] };
 		}
 	} else {
@@ -92,10 +93,11 @@ static int build_copies(struct sim *s, double cell)
 			grid_place_ahead(g, i + GRID_AHEAD, n);
 			if (i + GRID_AHEAD / 2 < n) {
 				uint32_t j = grid_place_guess(g, i + GRID_AHEAD / 2);
-				__builtin_prefetch(&g->items[j], 1);
+				if (items)
+					__builtin_prefetch(&g->items[j], 1);
 				__builtin_prefetch(&s->g2[j], 1);
 			}
-			uint32_t k = grid_place(g, i);
+			uint32_t k = items ? grid_place(g, i) : grid_place_no_items(g, i);
 			s->g2[k] = (struct sim_copy2){ s->x[i], s->y[i], s->vx[i], s->vy[i] };
 		}
 	}
@@ -128,7 +130,9 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 		cell = 2 * (s->z ? fmax(span, p->depth) : span) + reach + slack;
 	}
 	s->gpos = NULL;
-	int err = build_copies(s, cell);
+	/* the grid's items give the synchronous pass its order and opengl its
+	 * predators; a still sequential pass reads neither (a line a boid) */
+	int err = build_copies(s, cell, !(still && p->update == SIM_SEQUENTIAL));
 	if (err)
 		return err;
 	s->gpos = s->grid.place;
@@ -233,6 +237,12 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	/* the flags only where a query reads them (nobody escapes a still pass) */
 	const struct grid_array copies[] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
 	int ncopies = still ? 1 : 2;
+	/* a plane's hints: a later boid's cells found (and their offsets asked
+	 * for) 2 AHEAD boids ahead, its runs asked for AHEAD ahead (grid.h) */
+	struct grid_hint hint[2 * AHEAD];
+	int hinted = ahead && !d3;
+	for (size_t i = 0; hinted && i < 2 * AHEAD && i < s->n; i++)
+		grid_hint_cells(&s->grid, s->x[i], s->y[i], &hint[i]);
 	struct flock_trickle trickle = { 0 }; /* a box: the queries read it (include/flock.h) */
 	if (d3 && ahead)
 		f->trickle = &trickle;
@@ -246,13 +256,11 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 			break;
 		}
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
-		if (watched) {
-			if (!still) {
-				undo[b] = x0;
-				undo[s->n + b] = y0;
-				if (d3)
-					undo[2 * s->n + b] = z0;
-			}
+		if (watched && !still) { /* a still pass keeps s->vx... as they were */
+			undo[b] = x0;
+			undo[s->n + b] = y0;
+			if (d3)
+				undo[2 * s->n + b] = z0;
 			s->nvx[b] = s->vx[b];
 			s->nvy[b] = s->vy[b];
 			if (d3)
@@ -260,20 +268,25 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		}
 		/* index order jumps about the field: load a later boid's cells
 		 * now (it has not moved yet; a hint only) */
-		if (ahead && !d3 && b + 2 * AHEAD < s->n) /* its cells' offsets first (grid.h) */
-			grid_prefetch_cells(&s->grid, s->x[b + 2 * AHEAD], s->y[b + 2 * AHEAD], 0);
-		if (ahead && b + AHEAD < s->n) {
-			if (d3)
-				trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);
-			else
-				grid_prefetch(&s->grid, s->x[b + AHEAD], s->y[b + AHEAD], 0, copies, ncopies);
+		if (hinted) {
+			if (b + 2 * AHEAD < s->n) /* b's slot: b is done with it */
+				grid_hint_cells(&s->grid, s->x[b + 2 * AHEAD], s->y[b + 2 * AHEAD],
+				                &hint[b % (2 * AHEAD)]);
+			if (b + AHEAD < s->n)
+				grid_hint_runs(&s->grid, &hint[(b + AHEAD) % (2 * AHEAD)], copies, ncopies);
+		} else if (ahead && b + AHEAD < s->n) {
+			trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);
 		}
 		one(ctx, b);
 		uint32_t k = s->gpos[b];
+		/* the copy now says what later boids see: the new velocity (a
+		 * still pass's one() wrote it to s->nvx...) */
+		const double *vx = still ? s->nvx : s->vx, *vy = still ? s->nvy : s->vy;
 		if (d3) {
-			s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], s->vx[b], s->vy[b], s->vz[b] };
+			const double *vz = still ? s->nvz : s->vz;
+			s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], vx[b], vy[b], vz[b] };
 		} else {
-			s->g2[k] = (struct sim_copy2){ s->x[b], s->y[b], s->vx[b], s->vy[b] };
+			s->g2[k] = (struct sim_copy2){ s->x[b], s->y[b], vx[b], vy[b] };
 		}
 		if (still || brute)
 			continue;

@@ -176,20 +176,12 @@ FLOCK_INLINE void steer_one(const struct flock_pass *f, double *ox, double *oy, 
 		oz[b] = nz;
 }
 
-/* Sequential: in place, each boid seeing the new velocities of earlier ones. */
-static void steer_live(void *ctx, size_t b)
-{
-	const struct flock_pass *f = ctx;
-	steer_one(f, f->s->vx, f->s->vy, NULL, b, 0);
-}
-
-static void steer_live3(void *ctx, size_t b)
-{
-	const struct flock_pass *f = ctx;
-	steer_one(f, f->s->vx, f->s->vy, f->s->vz, b, 1);
-}
-
-/* Synchronous: into the next velocities, every boid reading the same state. */
+/*
+ * Into the next velocities, in both orders: synchronous, every boid reads
+ * the same state; sequential, each sees the new velocities of the earlier
+ * ones through their copies, which flock_run() refreshes from s->nvx... after
+ * each turn (a still pass, include/flock.h).  harden_step() swaps them in.
+ */
 static void steer_next(void *ctx, size_t b)
 {
 	const struct flock_pass *f = ctx;
@@ -278,16 +270,13 @@ static int harden_step(struct sim *s)
 	int err = flock_begin(&f, s, r, FLOCK_STILL, r);
 	if (err)
 		return err;
-	if (p->update == SIM_SEQUENTIAL) {
-		flock_run(&f, s->z ? steer_live3 : steer_live, &f);
-	} else {
-		flock_run(&f, s->z ? steer_next3 : steer_next, &f);
-		double *t;
-		t = s->vx, s->vx = s->nvx, s->nvx = t;
-		t = s->vy, s->vy = s->nvy, s->nvy = t;
-		if (s->z)
-			t = s->vz, s->vz = s->nvz, s->nvz = t;
-	}
+	/* both orders: into the next velocities (a still pass's contract, flock.h) */
+	flock_run(&f, s->z ? steer_next3 : steer_next, &f);
+	double *t;
+	t = s->vx, s->vx = s->nvx, s->nvx = t;
+	t = s->vy, s->vy = s->nvy, s->nvy = t;
+	if (s->z)
+		t = s->vz, s->vz = s->nvz, s->nvz = t;
 	move_all(s);
 	return 0;
 }
