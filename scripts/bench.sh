@@ -22,7 +22,8 @@
 #      boid and step against 10k boids (target <= 1.5x), peak bytes a boid
 #      (target <= 100), a 60-frame 3840x2160 clip with --draw points (frames a
 #      second, memory), and --draw points' drawing rate (bench_sim --points,
-#      target >= 50 million boids a second on 2 cores)
+#      target >= 50 million boids a second on 2 cores); this section alone
+#      with BENCH_ONLY=ten
 #   8. encoders at 1920x1080: CPU, size and SSIM of x264 presets, x265, VP9
 #      and SVT-AV1 against the MP4 default, on the same frames
 #   9. trajectories: 100,000 boids x 50 frames written as HDF5 (target <= 1.25)
@@ -188,6 +189,61 @@ if [ "${BENCH_ONLY:-}" = setup ]; then
 	exit 0
 fi
 
+# peak_kb ARGS...: the peak resident set of `boids ARGS`, in KiB
+peak_kb() { /usr/bin/time -f %M -o rss "$BOIDS" -q -y "$@" >/dev/null 2>&1; tail -1 rss; }
+
+# Section 7 (see the top): ten million boids at the default density (100 boids
+# in 640x360), the field apart from the picture (--field): CPU a boid and step
+# from whole runs, F frames less 1 frame (the start and the exit cancel out),
+# against 10k boids at the same density, the two measured side by side in each
+# of REPS pairs (the machine drifts by more than the difference: a 10k step
+# moved x1.5 between hours on one quiet day), the median of the pairs' ratios;
+# peak memory a boid; then the 10M-boid 3840x2160 clip drawn with --draw
+# points, and the points' drawing rate alone.  BENCH_ONLY=ten runs this part alone.
+ten_rows() {
+	echo "ten million boids at the default density (100 in 640x360, --field), $REPS pairs:"
+	local tenf=4 clipf=60 small=() big=() ratios=() t1 tf s b
+	[ -n "$QUICK" ] && tenf=3 clipf=10
+	# step_cpu N FIELD FRAMES: CPU seconds a boid and step, (run of FRAMES - run of 1) / (FRAMES - 1) / N
+	step_cpu() {
+		t1=$(time_cmd "'$BOIDS' -q --no-render -n $1 --field $2 -f 1")
+		tf=$(time_cmd "'$BOIDS' -q --no-render -n $1 --field $2 -f $3")
+		echo "(${tf#* } - ${t1#* }) / ($3 - 1) / $1" | bc -l
+	}
+	for ((i = 0; i < REPS; i++)); do
+		s=$(step_cpu 10000 4800x4800 301)
+		b=$(step_cpu 10000000 151800x151800 $tenf)
+		small+=("$s") big+=("$b") ratios+=("$(echo "$b / $s" | bc -l)")
+	done
+	local r lo hi
+	r=$(median "${ratios[@]}")
+	lo=$(printf '%s\n' "${ratios[@]}" | sort -g | head -1) hi=$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)
+	printf '  %-50s %.3f us / %.3f us, pairs x%.2f to x%.2f, median x%.2f  (target <= 1.5: %s)\n' \
+		"CPU a boid and step, --no-render: 10M / 10k" "$(echo "$(median "${big[@]}") * 1000000" | bc -l)" \
+		"$(echo "$(median "${small[@]}") * 1000000" | bc -l)" "$lo" "$hi" "$r" "$(verdict "$r" 1.5)"
+	b=$(echo "$(peak_kb --no-render -n 10000000 --field 151800x151800 -f $tenf) * 1024 / 10000000" | bc -l)
+	printf '  %-50s %6.1f bytes  (target <= 100: %s)\n' "peak memory a boid, 10M, --no-render" "$b" \
+		"$(verdict "$b" 100)"
+	/usr/bin/time -f '%e %U %S %M' -o clip.time "$BOIDS" -q -y -n 10000000 --field 151800x151800 \
+		-s 3840x2160 --draw points -f $clipf -o out/ten.mp4 >/dev/null 2>&1 || true
+	local cw cu cs cm
+	read -r cw cu cs cm <clip.time
+	printf '  %-50s %6.2f frames/s, CPU %.1f s a frame, peak %.0f MB (%.0f bytes a boid)\n' \
+		"10M, 3840x2160, $clipf frames, --draw points, MP4" "$(echo "$clipf / $cw" | bc -l)" \
+		"$(echo "($cu + $cs) / $clipf" | bc -l)" "$(echo "$cm / 1024" | bc -l)" "$(echo "$cm * 1024 / 10000000" | bc -l)"
+	rm -f out/ten.mp4
+	"$BENCH_SIM" ${QUICK:+--quick} --points
+}
+if [ "${BENCH_ONLY:-}" = ten ]; then
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d);" \
+		"load average $(load) at the start"
+	mkdir -p out
+	ten_rows
+	echo "load average $(load) at the end"
+	rm -rf out
+	exit 0
+fi
+
 # Section 9 (see the top): trajectories against the simulation alone.
 # BENCH_ONLY=traj runs this part alone.
 traj_rows() {
@@ -256,8 +312,6 @@ ratio "PNG sequence, defaults" 1.0 \
 echo
 "$BENCH_SIM" ${QUICK:+--quick} --scaling
 
-# peak_kb ARGS...: the peak resident set of `boids ARGS`, in KiB
-peak_kb() { /usr/bin/time -f %M -o rss "$BOIDS" -q -y "$@" >/dev/null 2>&1; tail -1 rss; }
 
 echo
 echo "peak memory of whole runs (MP4, --draw fast unless named):"
@@ -275,41 +329,8 @@ for f in $short $long; do
 	peak_row "1000 boids at 1920x1080, $f frames, y4m to /dev/null" --draw fast -n 1000 -s 1920x1080 -f $f -o -
 done
 
-# ten million boids at the default density (100 boids in 640x360), the field apart from the
-# picture (--field): CPU a boid and step from whole runs, F frames less 1 frame (the start
-# and the exit cancel out), against 10k boids at the same density; peak memory a boid; then
-# the 10M-boid 3840x2160 clip drawn with --draw points, and the points' drawing rate alone
 echo
-echo "ten million boids at the default density (100 in 640x360, --field), median of $REPS:"
-# step_cpu N FIELD FRAMES: CPU seconds a boid and step, (run of FRAMES - run of 1) / (FRAMES - 1) / N
-step_cpu() {
-	local a=() t1 tf
-	for ((i = 0; i < REPS; i++)); do
-		t1=$(time_cmd "'$BOIDS' -q --no-render -n $1 --field $2 -f 1")
-		tf=$(time_cmd "'$BOIDS' -q --no-render -n $1 --field $2 -f $3")
-		a+=("$(echo "(${tf#* } - ${t1#* }) / ($3 - 1) / $1" | bc -l)")
-	done
-	median "${a[@]}"
-}
-tenf=4; [ -n "$QUICK" ] && tenf=3
-small=$(step_cpu 10000 4800x4800 301)
-big=$(step_cpu 10000000 151800x151800 $tenf)
-r=$(echo "$big / $small" | bc -l)
-printf '  %-50s %.3f us / %.3f us = x%.2f  (target <= 1.5: %s)\n' \
-	"CPU a boid and step, --no-render: 10M / 10k" "$(echo "$big * 1000000" | bc -l)" \
-	"$(echo "$small * 1000000" | bc -l)" "$r" "$(verdict "$r" 1.5)"
-b=$(echo "$(peak_kb --no-render -n 10000000 --field 151800x151800 -f $tenf) * 1024 / 10000000" | bc -l)
-printf '  %-50s %6.1f bytes  (target <= 100: %s)\n' "peak memory a boid, 10M, --no-render" "$b" \
-	"$(verdict "$b" 100)"
-clipf=60; [ -n "$QUICK" ] && clipf=10
-/usr/bin/time -f '%e %U %S %M' -o clip.time "$BOIDS" -q -y -n 10000000 --field 151800x151800 \
-	-s 3840x2160 --draw points -f $clipf -o out/ten.mp4 >/dev/null 2>&1 || true
-read -r cw cu cs cm <clip.time
-printf '  %-50s %6.2f frames/s, CPU %.1f s a frame, peak %.0f MB (%.0f bytes a boid)\n' \
-	"10M, 3840x2160, $clipf frames, --draw points, MP4" "$(echo "$clipf / $cw" | bc -l)" \
-	"$(echo "($cu + $cs) / $clipf" | bc -l)" "$(echo "$cm / 1024" | bc -l)" "$(echo "$cm * 1024 / 10000000" | bc -l)"
-rm -f out/ten.mp4
-"$BENCH_SIM" ${QUICK:+--quick} --points
+ten_rows
 
 echo
 tf=60; [ -n "$QUICK" ] && tf=20
