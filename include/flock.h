@@ -163,9 +163,9 @@ double flock_cell(const struct sim *s, double reach, double slack);
  * are the undo), and the model swaps them in after flock_run() (which a
  * stopped step's flock_undo() expects).  A sequential still pass leaves
  * the grid's items unwritten (grid_place_no_items()): nothing reads them.
- * A slack of 0 is not
- * that: a model whose bound comes out 0 (opengl with zero speeds, whose
- * walls and pushes still move boids) lists every boid that moves at all.
+ * A slack of 0 is not that: a model whose bound comes out 0 (opengl with
+ * zero speeds, whose walls and pushes still move boids) lists every boid
+ * that moves at all.
  */
 #define FLOCK_STILL (-1.0)
 

@@ -41,7 +41,8 @@ struct grid {
 	uint32_t *start;  /* nx*ny*nz + 1 offsets into items */
 	uint32_t *items;  /* boid indices grouped by cell, ascending in a cell
 	                   * (stale after a build by grid_place_no_items()) */
-	uint32_t *place;  /* where each boid is in items: items[place[i]] == i */
+	uint32_t *place;  /* where each boid is in items: items[place[i]] == i
+	                   * after a grid_place() build */
 	size_t cap_cells; /* allocated length of start, minus one */
 	size_t cap_items; /* allocated length of items and place */
 };

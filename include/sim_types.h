@@ -220,11 +220,12 @@ struct sim {
 	                         * is chained in its new cell, so a query looks at its
 	                         * own 9 cells only (include/flock.h). */
 	/* private */
-	double *nvx, *nvy;      /* synchronous mode: next velocities */
+	double *nvx, *nvy;      /* next velocities: the synchronous pass's, and a
+	                         * still pass's in either order (swapped in after) */
 	struct sim_copy2 *g2;   /* 2D only (NULL in 3D): the state in grid order as one
 	                         * record a boid, for contiguous reads; its own
 	                         * 64-byte aligned block (include/hugemem.h) */
-	double *nvz;            /* synchronous mode: next vz (3D only, NULL in 2D) */
+	double *nvz;            /* next vz, as nvx (3D only, NULL in 2D) */
 	struct sim_copy *g3;    /* 3D only (NULL in 2D): the state in grid order as one
 	                         * record a boid (include/flock.h, "copies") */
 	uint32_t *gpos;         /* index of boid i in grid order: the grid's own
@@ -246,7 +247,9 @@ struct sim {
 	int stopped;            /* the watch stopped this step's pass */
 	size_t stopped_at;      /* sequential: boids [0, stopped_at) had their turn */
 	double *undo;           /* sequential with a watch: positions before the step,
-	                         * n each of x, y (and z); the velocities go to nvx... */
+	                         * n each of x, y (and z); the velocities go to nvx...
+	                         * (a still pass saves none: s->vx... are as the
+	                         * step began, its new ones being in nvx...) */
 	int undo_at_copies;     /* the stopped pass moved nobody (slack 0): its
 	                         * positions are the copies', s->undo unused */
 };

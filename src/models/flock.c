@@ -274,7 +274,7 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 				                &hint[b % (2 * AHEAD)]);
 			if (b + AHEAD < s->n)
 				grid_hint_runs(&s->grid, &hint[(b + AHEAD) % (2 * AHEAD)], copies, ncopies);
-		} else if (ahead && b + AHEAD < s->n) {
+		} else if (d3 && ahead && b + AHEAD < s->n) {
 			trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);
 		}
 		one(ctx, b);
