@@ -34,7 +34,7 @@
 #      one-frame --no-render runs on this machine, from nothing to the report,
 #      with each phase's share (set-up, runs, tables, chart, report), against
 #      GNU parallel running the same boids commands alone; this row alone with
-#      `scripts/bench.sh --sweep`
+#      `scripts/bench.sh --sweep` (BENCH_ONLY=sweep)
 #  11. processes and sweep set-up: the CPU of one one-frame --no-render run
 #      (target <= 10 ms) against an empty process, and what loading the HDF5
 #      plugin adds to a run writing .h5 (against .csv); scripts/sweep setting up
@@ -49,7 +49,7 @@
 # thread), which other load on the machine moves much less.  QUICK=1 runs
 # fewer frames.  The load average is printed at the start and the end.
 set -euo pipefail
-only_sweep=; [ "${1:-}" = --sweep ] && only_sweep=1
+[ "${1:-}" = --sweep ] && BENCH_ONLY=sweep
 BUILD=${BUILD:-build}
 BOIDS=$(cd "$(dirname "$0")/.." && pwd)/$BUILD/boids
 BENCH_SIM=$(cd "$(dirname "$0")/.." && pwd)/$BUILD/bench_sim
@@ -67,6 +67,23 @@ time_cmd() {
 }
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# banner: the first line of every report (the version, the machine, the load)
+banner() {
+	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
+		"load average $(load) at the start"
+}
+
+# alone NAME ROWS: with BENCH_ONLY=NAME, runs the function ROWS (one section)
+# alone, between the banner and the closing load, and exits
+alone() {
+	[ "${BENCH_ONLY:-}" = "$1" ] || return 0
+	banner
+	mkdir -p out
+	"$2"
+	echo "load average $(load) at the end"
+	exit 0
+}
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -131,11 +148,7 @@ EOF
 		"$(echo "$sw_wall / ${t% *}" | bc -l)" "$(echo "$sw_cpu / ${t#* }" | bc -l)"
 	rm -rf sw phases.jsonl
 }
-if [ -n "$only_sweep" ]; then
-	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d); load average $(load)"
-	sweep_row
-	exit 0
-fi
+alone sweep sweep_row
 
 # Section 11 (see the top): processes and the sweep's set-up.
 setup_rows() {
@@ -181,13 +194,7 @@ setup_rows() {
 	done
 	rm -rf s10000 s100000
 }
-if [ "${BENCH_ONLY:-}" = setup ]; then
-	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
-		"load average $(load) at the start"
-	setup_rows
-	echo "load average $(load) at the end"
-	exit 0
-fi
+alone setup setup_rows
 
 # peak_kb ARGS...: the peak resident set of `boids ARGS`, in KiB
 peak_kb() { /usr/bin/time -f %M -o rss "$BOIDS" -q -y "$@" >/dev/null 2>&1; tail -1 rss; }
@@ -234,15 +241,7 @@ ten_rows() {
 	rm -f out/ten.mp4
 	"$BENCH_SIM" ${QUICK:+--quick} --points
 }
-if [ "${BENCH_ONLY:-}" = ten ]; then
-	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d);" \
-		"load average $(load) at the start"
-	mkdir -p out
-	ten_rows
-	echo "load average $(load) at the end"
-	rm -rf out
-	exit 0
-fi
+alone ten ten_rows
 
 # Section 9 (see the top): trajectories against the simulation alone.
 # BENCH_ONLY=traj runs this part alone.
@@ -258,19 +257,11 @@ traj_rows() {
 	ratio "zstd CSV (.csv.zst, level 3)" - "$sim --trajectory out/t.csv.zst" "$sim"
 	ratio "gzip CSV (.csv.gz, level 1)" - "$sim --trajectory out/t.csv.gz --trajectory-compress 1" "$sim"
 }
-if [ "${BENCH_ONLY:-}" = traj ]; then
-	echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
-		"load average $(load) at the start"
-	traj_rows
-	echo "load average $(load) at the end"
-	rm -rf out
-	exit 0
-fi
+alone traj traj_rows
 
 x264="-c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -threads 4 -movflags +faststart -flags +bitexact -fflags +bitexact"
 
-echo "boids $("$BOIDS" --version | head -1 | cut -d' ' -f2) on $(nproc) cores, $(date -u +%Y-%m-%d), median of $REPS;" \
-	"load average $(load) at the start"
+banner
 echo "end to end, boids / ffmpeg on the same frames:"
 "$BOIDS" -q -y -o default.y4m
 ratio "MP4, defaults (640x360, 100 boids, 300 fr)" 1.10 \
