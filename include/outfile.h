@@ -87,6 +87,15 @@ int outfile_commit(struct outfile *o);
 void outfile_abort(struct outfile *o);
 
 /*
+ * Asks the kernel to start writing the temporary file's dirty pages to
+ * the disk now, without waiting (a hint: errors are ignored; a FIFO or
+ * device has none), so that the commit's fsync, a stop's too, finds
+ * little left to wait for: a writer of a large file calls it after each
+ * part (trajout.c, a frame).
+ */
+void outfile_writeback(const struct outfile *o);
+
+/*
  * Takes an exclusive lock for path held until outfile_unlock(): a hidden
  * file ".NAME.lock" beside it, flock()ed.  For outputs made of many files
  * (a PNG pattern), so that two runs cannot interleave them.  Returns a

@@ -6,6 +6,7 @@
  * by accident) and every file is opened exactly once: mkstemps() for a
  * temporary file (O_EXCL), open(O_NOFOLLOW) for a device or FIFO.
  */
+#define _GNU_SOURCE /* sync_file_range */
 #include "outfile.h"
 
 #include <errno.h>
@@ -357,6 +358,12 @@ int outfile_commit(struct outfile *o)
 	free(o->path);
 	o->tmp = o->path = NULL;
 	return 0;
+}
+
+void outfile_writeback(const struct outfile *o)
+{
+	if (o->fd >= 0 && !o->direct)
+		(void)sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE); /* a hint */
 }
 
 void outfile_abort(struct outfile *o)

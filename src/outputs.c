@@ -31,8 +31,9 @@
 enum { PNG_PRECHECK = 100000 }; /* PNG names checked before work (about 0.1 s) */
 
 /* A stopped video's encoder is drained until this long after the signal,
- * no longer: the frame in the encoder when it came, the trailer, the
- * commit, the summary and the exit fit in the rest of the stop's second
+ * no longer, and the trajectory's writer begins no frame after it: the
+ * frame in the encoder (or the writer) when it came, the trailer, the
+ * commits, the summary and the exit fit in the rest of the stop's second
  * (docs/RELIABILITY.md). */
 static const double STOP_DRAIN = 0.35;
 
@@ -640,7 +641,7 @@ static int close_outputs(struct outputs *out, int status)
 	 * at the end, outputs_finish()), and the other files are kept all the same. */
 	if (out->traj && status && status != 128 + signals_caught())
 		trajout_abort(out->traj);
-	else if (out->traj && (err = trajout_finish(out->traj, signals_caught() != 0)) != 0) {
+	else if (out->traj && (err = trajout_finish(out->traj, signals_caught() != 0, STOP_DRAIN)) != 0) {
 		report_failure("cannot write", s->trajectory, err);
 		out->side_failed = 1;
 	}

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "outfile.h"
+#include "signals.h"
 #include "zfile.h"
 
 enum { MAX_SLOTS = 4, CSV_BUF = 1 << 20 };
@@ -39,6 +40,8 @@ struct trajout {
 	struct slot slots[MAX_SLOTS];
 	int nslots, head, count;    /* the ring: count frames from head */
 	int closing;                /* no more frames: the writer ends when the ring is empty */
+	double cut_after;           /* a stop: no frame begun once this many seconds have
+	                             * passed since its signal (signals_since()); < 0: none */
 	int err;                    /* the writer's first error (it then writes nothing more) */
 };
 
@@ -111,9 +114,11 @@ static void *writer(void *arg)
 		if (t->count == 0)
 			break;
 		struct slot *s = &t->slots[t->head];
-		int skip = t->err != 0;
+		int skip = t->err != 0 || (t->cut_after >= 0 && signals_since() >= t->cut_after);
 		pthread_mutex_unlock(&t->lock);
 		int err = skip ? 0 : write_slot(t, s);
+		if (!skip && !err)
+			outfile_writeback(&t->file); /* the frame to the disk while the next is made */
 		pthread_mutex_lock(&t->lock);
 		if (err && !t->err)
 			t->err = err;
@@ -213,6 +218,7 @@ int trajout_open(struct trajout **out, const struct trajout_options *o)
 	t->o = *o;
 	t->format = trajout_format_of(o->path);
 	t->file.fd = -1;
+	t->cut_after = -1;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->ready, NULL);
 	pthread_cond_init(&t->room, NULL);
@@ -275,8 +281,13 @@ static int stop_thread(struct trajout *t)
 	return t->err;
 }
 
-int trajout_finish(struct trajout *t, int interrupted)
+int trajout_finish(struct trajout *t, int interrupted, double cut_after)
 {
+	if (interrupted) {
+		pthread_mutex_lock(&t->lock);
+		t->cut_after = cut_after;
+		pthread_mutex_unlock(&t->lock);
+	}
 	int err = stop_thread(t);
 
 	if (t->zfp) {

@@ -13,6 +13,8 @@
 #include "framename.h"
 #include "outfile.h"
 #include "traj.h"
+#include "trajout.h"
+#include "zfile.h"
 
 static void setup(void) { tc_tmpdir(); }
 static void teardown(void) { tc_cleanup(); }
@@ -443,4 +445,57 @@ Test(files, devices_and_fifos_are_written_in_place)
 	             0);
 	cr_assert_eq(tc_sh("cmp -s got.csv t.csv && cmp -s gotm.csv m.csv"), 0, "the FIFOs did not carry the output");
 	cr_assert_eq(tc_sh("test -p p.csv && test -p q.csv"), 0, "a FIFO was replaced");
+}
+
+/* Frames in a gzip trajectory CSV: whole ones only (rows a multiple of n), or -1. */
+static long csv_gz_frames(const char *path, size_t n)
+{
+	FILE *under = fopen(path, "rb");
+	cr_assert_not_null(under);
+	FILE *f = zfile_reader(under, ZFILE_GZIP);
+	cr_assert_not_null(f);
+	long lines = 0;
+	int ch, last = '\n';
+	while ((ch = getc(f)) != EOF) {
+		lines += ch == '\n';
+		last = ch;
+	}
+	cr_assert(!ferror(f), "%s does not decompress", path);
+	fclose(f);
+	fclose(under);
+	if (last != '\n' || lines < 1 || (size_t)(lines - 1) % n)
+		return -1;
+	return (long)((size_t)(lines - 1) / n);
+}
+
+/* A stop's trajectory: the writer begins no queued frame once the stop's
+ * cut has passed (here at once: no signal came, so signals_since() is 0),
+ * so a stop waits for the frame being written, not for the queue; the
+ * file still holds whole frames.  The same queue finished without a stop
+ * holds all four.  Queueing the frames takes about a millisecond, and the
+ * writer needs some 0.05 s a frame at gzip's level 1: it cannot have begun
+ * all four when the stop comes, however the machine is loaded. */
+Test(files, a_stopped_trajectory_drops_the_queued_frames_past_its_cut)
+{
+	size_t n = 50000; /* 1.6 MB a frame to queue, 4 MB of text to compress */
+	double *col = malloc(n * sizeof(double));
+	cr_assert_not_null(col);
+	for (size_t i = 0; i < n; i++)
+		col[i] = (double)i + 1.0 / 3.0; /* 17 digits each */
+	struct traj_cols c = { n, col, col, col, col, NULL, NULL };
+	const char *paths[] = { "stopped.csv.gz", "whole.csv.gz" };
+	long frames[2];
+	for (int k = 0; k < 2; k++) {
+		struct trajout_options o = { .path = paths[k], .n = n, .dims = 2, .every = 1, .level = 1 };
+		struct trajout *t;
+		cr_assert_eq(trajout_open(&t, &o), 0);
+		for (long f = 0; f < 4; f++) /* four slots: queued without a wait */
+			cr_assert_eq(trajout_frame(t, f, &c), 0);
+		cr_assert_eq(trajout_finish(t, k == 0, 0.0), 0);
+		frames[k] = csv_gz_frames(paths[k], n);
+	}
+	free(col);
+	cr_assert(frames[0] >= 0 && frames[0] < 4, "stopped: %ld frames, whole and fewer than 4", frames[0]);
+	cr_assert_eq(frames[1], 4, "finished: %ld frames", frames[1]);
+	cr_assert_eq(tc_count_files("."), 2, "a temporary file was left");
 }
