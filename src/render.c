@@ -67,7 +67,6 @@
 
 #include <cairo.h>
 
-#include "colormap.h"
 #include "render_int.h"
 
 /* Every drawing setting's default, written here once: the option table
@@ -196,17 +195,10 @@ int render_new(struct renderer **out, const struct render_params *p)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = render_make_backdrop(r)) != 0)
 		goto fail;
-	if (p->color_by != RENDER_COLOR_ROLE) {
-		if (!(r->cmap = malloc(RENDER_CMAP * sizeof(*r->cmap)))) {
-			err = -ENOMEM;
-			goto fail;
-		}
-		for (int k = 0; k < RENDER_CMAP; k++) /* heading: angle 2 pi k / N; speed: t = k / (N - 1) */
-			r->cmap[k] = p->color_by == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP)
-			                                                 : colormap_speed((double)k / (RENDER_CMAP - 1));
-		if (p->draw == RENDER_DRAW_POINTS && (err = points_use_colours(&r->pts)) != 0)
-			goto fail;
-	}
+	if ((err = render_tint_setup(r)) != 0)
+		goto fail;
+	if (r->cmap && p->draw == RENDER_DRAW_POINTS && (err = points_use_colours(&r->pts)) != 0)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -232,46 +224,6 @@ static void place_flat(const struct renderer *r, const struct render_view *v, si
 	}
 	b->angle = render_heading(v->vx[i], v->vy[i]);
 	b->size = predator ? p->boid_size * p->predator_size : p->boid_size;
-}
-
-/* A boid's speed: in the plane, or in the box with vz. */
-static double speed_of(const struct render_view *v, size_t i)
-{
-	double s2 = v->vx[i] * v->vx[i] + v->vy[i] * v->vy[i];
-
-	return sqrt(v->z ? s2 + v->vz[i] * v->vz[i] : s2);
-}
-
-uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator)
-{
-	const struct render_params *p = &r->p;
-
-	if (predator || !r->cmap)
-		return predator ? p->predator_color : p->boid_color;
-	if (p->color_by == RENDER_COLOR_HEADING) {
-		double a = v->z ? atan2(v->vz[i], v->vx[i]) : atan2(v->vy[i], v->vx[i]); /* NaN: 0 */
-		long k = isfinite(a) ? lround(a / (2 * M_PI) * RENDER_CMAP) : 0;
-		return r->cmap[((k % RENDER_CMAP) + RENDER_CMAP) % RENDER_CMAP];
-	}
-	double span = r->speed_hi - r->speed_lo, s = speed_of(v, i);
-	double t = span > 0 ? (s - r->speed_lo) / span : .5;
-	return r->cmap[isfinite(t) ? lround((t < 0 ? 0 : t > 1 ? 1 : t) * (RENDER_CMAP - 1)) : 0];
-}
-
-/* --color-by speed: the frame's slowest and fastest boid (predators aside; finite speeds). */
-static void speed_range(struct renderer *r, const struct render_view *v)
-{
-	double lo = INFINITY, hi = -INFINITY;
-
-	for (size_t i = v->predators; i < v->n; i++) {
-		double s = speed_of(v, i);
-		if (isfinite(s)) {
-			lo = s < lo ? s : lo;
-			hi = s > hi ? s : hi;
-		}
-	}
-	r->speed_lo = lo;
-	r->speed_hi = hi > lo ? hi : lo;
 }
 
 /*
@@ -316,53 +268,6 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
  * marker; no trails, no --show-ranges.  The field's matrix `base` takes a
  * position to the picture (it only scales and moves).  3D: render3d.c.
  */
-struct boid_colours {
-	const struct renderer *r;
-	const struct render_view *v;
-};
-
-/*
- * atan2(y, x) in [-pi, pi] within 1e-9 rad, without a libm call: --draw
- * points colours millions of boids a frame by heading, where libm's atan2
- * took most of the time.  NaN stays NaN; (0, 0) is 0.
- */
-static double quick_atan2(double y, double x)
-{
-	double ax = fabs(x), ay = fabs(y), hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
-
-	if (!(hi > 0))
-		return hi == 0 ? 0 : NAN;
-	double t = lo / hi, base = 0; /* [0, 1] (NaN: infinities) */
-	if (t > 0.41421356237309503) { /* tan(pi/8): atan t = pi/4 + atan((t - 1)/(t + 1)) */
-		base = M_PI / 4;
-		t = (t - 1) / (t + 1);
-	}
-	/* Taylor to t^23: |t| <= tan(pi/8), the rest below 1e-10 */
-	double t2 = t * t;
-	double s = -1.0 / 3 + t2 * (1.0 / 5 + t2 * (-1.0 / 7 + t2 * (1.0 / 9 + t2 * (-1.0 / 11 +
-	           t2 * (1.0 / 13 + t2 * (-1.0 / 15 + t2 * (1.0 / 17 + t2 * (-1.0 / 19 +
-	           t2 * (1.0 / 21 + t2 * (-1.0 / 23))))))))));
-	double a = base + t + t * t2 * s;
-	if (ay > ax)
-		a = M_PI / 2 - a;
-	if (x < 0)
-		a = M_PI - a;
-	return y < 0 ? -a : a;
-}
-
-static uint32_t boid_rgb(const void *arg, size_t i)
-{
-	const struct boid_colours *c = arg;
-	const struct render_view *v = c->v;
-
-	if (c->r->p.color_by != RENDER_COLOR_HEADING)
-		return render_boid_rgb(c->r, v, i, 0);
-	/* render_boid_rgb()'s map index, from quick_atan2() (a tie may round the other way) */
-	double a = quick_atan2(v->vy[i], v->vx[i]), k = floor(a / (2 * M_PI) * RENDER_CMAP + .5);
-	long j = isfinite(k) ? (long)k % RENDER_CMAP : 0;
-	return c->r->cmap[j < 0 ? j + RENDER_CMAP : j];
-}
-
 static int draw_points(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
 {
 	const struct render_params *p = &r->p;
@@ -374,8 +279,8 @@ static int draw_points(struct renderer *r, const struct render_view *v, const ca
 	render_draw_obstacles(r);
 	cairo_surface_flush(r->surface);
 	if (r->cmap) { /* --color-by: each point its own colour, in each pixel their weighted mean */
-		struct boid_colours c = { r, v };
-		points_plane_rgb(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0, boid_rgb, &c);
+		struct render_tinted c = { r, v };
+		points_plane_rgb(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0, render_point_rgb, &c);
 		points_compose_rgb(&r->pts, r->data, r->stride);
 	} else {
 		points_plane(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0);
@@ -407,7 +312,7 @@ int render_frame(struct renderer *r, const struct render_view *v)
 	/* nothing but the background under the boids (3D: obstacles come between runs): the
 	 * bands paint it band by band */
 	if (p->color_by == RENDER_COLOR_SPEED)
-		speed_range(r, v);
+		render_speed_range(v, &r->speed_lo, &r->speed_hi);
 	int paint = r->masks && v->trail_len <= 1 && (v->z ? !p->ground && !p->box_edges : !p->obstacles_n);
 	if (!paint && p->draw != RENDER_DRAW_POINTS)
 		render_paint_background(r);

@@ -2,8 +2,8 @@
  * render_int — what the files of the renderer share and nothing else sees:
  * struct renderer, the records of a boid as drawn and as a mask, and the
  * functions one file of them calls in another, bottom up: outline.c (the
- * outline, the Cairo helpers), decor.c (what is drawn besides the boids),
- * backdrop.c (the noise background), raster.c (one boid's coverage and
+ * outline, the Cairo helpers), tint.c (a boid's colour), decor.c (what is
+ * drawn besides the boids), backdrop.c (the noise background), raster.c (one boid's coverage and
  * blend), bands.c (a list of boids in bands), render3d.c (the 3D pass),
  * render.c (the lifecycle and the 2D pass: it alone calls up).  Not part
  * of the API: include/render.h is.
@@ -199,8 +199,6 @@ double render_mask_side(const struct renderer *r, double size);
 int render_masks_setup(struct renderer *r);
 /* Blends mask mk (bytes m) into picture rows [y0, y1). */
 void render_mask_blend(struct renderer *r, const struct boid_mask *mk, const unsigned char *m, int y0, int y1);
-/* Boid i's colour as --color-by says (before 3D's fog). */
-uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator);
 
 /* Boid b by Cairo into the picture; *color: the source set now (-1 none). */
 void render_cairo_boid(struct renderer *r, const struct placed *b, long *color);
@@ -213,6 +211,23 @@ int render_fast_boid_at(struct renderer *r, const struct placed *b, const cairo_
 void render_fast_boid_now(struct renderer *r, const struct placed *b, const cairo_matrix_t *base);
 /* Is boid b's outline on the picture? */
 int render_on_picture(const struct renderer *r, const struct placed *b);
+
+/* ---- tint.c: a boid's colour (a leaf: it calls no other file of the renderer) */
+
+/* --color-by heading or speed: r->cmap, RENDER_CMAP colours sampled from the map.  0 or -ENOMEM. */
+int render_tint_setup(struct renderer *r);
+/* Boid i's colour as --color-by says (before 3D's fog). */
+uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator);
+/* --color-by speed: the slowest and fastest boid of v (predators aside; finite speeds). */
+void render_speed_range(const struct render_view *v, double *lo, double *hi);
+/* atan2(y, x) within 1e-9 rad, without libm (millions of points a frame). */
+double render_quick_atan2(double y, double x);
+/* The colour of point i for points_plane_rgb(): arg a struct render_tinted. */
+struct render_tinted {
+	const struct renderer *r;
+	const struct render_view *v;
+};
+uint32_t render_point_rgb(const void *arg, size_t i);
 
 /* ---- bands.c: a list of placed boids drawn boid after boid or in bands */
 
