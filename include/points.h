@@ -105,6 +105,13 @@ void points_plane_rgb(struct points *pt, const double *x, const double *y, size_
                       uint32_t (*rgb)(const void *arg, size_t i), const void *arg);
 
 /*
+ * Adds every point held in a band's bucket to the sums, so that acc (and
+ * col) hold every point added so far: for a caller that reads the sums
+ * itself (the density look), and then sets them to 0 again.
+ */
+void points_flush(struct points *pt);
+
+/*
  * Blends every pixel toward the weighted mean colour of its points by their
  * coverage (the rule above); then every sum is 0 again.
  */

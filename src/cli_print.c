@@ -141,6 +141,22 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 			snprintf(buf, len, "%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2]);
 		break;
 	}
+	case CLI_VIEW: {
+		const double *w = field;
+		if (w[2] > 0)
+			snprintf(buf, len, "%.17g,%.17g,%.17g", w[0], w[1], w[2]);
+		else
+			buf[0] = 0;
+		break;
+	}
+	case CLI_RANGE: {
+		const double *b = field;
+		if (b[1] > 0)
+			snprintf(buf, len, "%.17g,%.17g", b[0], b[1]);
+		else
+			snprintf(buf, len, "auto");
+		break;
+	}
 	case CLI_ACTION:
 		buf[0] = 0;
 		break;
@@ -294,7 +310,7 @@ void cli_print_options_json(FILE *f)
 		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
 		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
 		[CLI_TARGET] = "target", [CLI_CAMERA] = "camera", [CLI_ACTION] = "action",
-		[CLI_RATE] = "rate",
+		[CLI_RATE] = "rate", [CLI_VIEW] = "view", [CLI_RANGE] = "range",
 	};
 
 	fprintf(f, "{\"program\": \"boids\", \"version\": \"%s\", \"options\": [", BOIDS_VERSION);
@@ -381,7 +397,8 @@ void cli_print_help(FILE *f, int all)
 	        "Usage: boids [OPTION]...\n"
 	        "Simulate a flock (Harden's \"Boids in C#\" and four more models, in 2D or 3D)\n"
 	        "and write it as video, PNG frames, y4m on standard output or a trajectory CSV.\n"
-	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
+	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n"
+	        "--view shows a window of the field; --draw density, flocks under a pixel.\n");
 	for (size_t i = 0; i < CLI_NOPTS; i++) {
 		const struct cli_option *o = &cli_table[i];
 		char left[96], text[320];

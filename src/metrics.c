@@ -817,6 +817,75 @@ int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struc
 	return 0;
 }
 
+/* -------------------------------------------------------- largest cluster */
+
+/*
+ * The centre and radius of the largest set of u (ties: the one whose root
+ * comes first in grid order), in the placed coordinates: its members'
+ * mean offset (the short way round on a torus) from the root, and the
+ * farthest member's distance from that, at most METRICS_SPREAD times
+ * their radius of gyration.
+ */
+static void largest_of(const struct points *p, struct sets *u, size_t n, double centre[3], double *radius)
+{
+	const struct space *sp = p->sp;
+	const double period[3] = { sp->w, sp->h, sp->d };
+	uint32_t best = 0;
+	double sum[3] = { 0, 0, 0 }, far2 = 0, sq = 0;
+
+	for (uint32_t k = 0; k < (uint32_t)n; k++)
+		if (u->parent[k] == k && (u->parent[best] != best || u->size[k] > u->size[best]))
+			best = k;
+	double m = u->size[best], ref[3] = { p->x[best], p->y[best], sp->three ? p->z[best] : 0 };
+	for (uint32_t k = 0; k < (uint32_t)n; k++) {
+		if (find(u->parent, k) != best)
+			continue;
+		double at[3] = { p->x[k], p->y[k], sp->three ? p->z[k] : 0 };
+		for (int a = 0; a < 3; a++)
+			sum[a] += sep(at[a] - ref[a], sp->wrap, period[a]);
+	}
+	for (int a = 0; a < 3; a++)
+		centre[a] = ref[a] + sum[a] / m;
+	for (uint32_t k = 0; k < (uint32_t)n; k++) {
+		if (find(u->parent, k) != best)
+			continue;
+		double at[3] = { p->x[k], p->y[k], sp->three ? p->z[k] : 0 }, d2 = 0;
+		for (int a = 0; a < 3; a++) {
+			double d = sep(at[a] - centre[a], sp->wrap, period[a]);
+			d2 += d * d;
+		}
+		far2 = greater(far2, d2);
+		sq += d2;
+	}
+	*radius = lesser(sqrt(far2), METRICS_SPREAD * sqrt(sq / m));
+}
+
+int metrics_largest(struct metrics_ctx *c, const struct metrics_input *in, double centre[3], double *radius)
+{
+	size_t n = in->n;
+	struct space sp = { .wrap = in->wrap != 0, .three = in->z != NULL,
+	                    .w = in->width, .h = in->height, .d = in->depth };
+	double r = in->cluster_radius, lo[3], hi[3];
+	struct points p;
+	int err;
+
+	c->visits = 0;
+	if ((err = check_input(in, &sp, lo, hi)) || (!n && (err = -EINVAL)) || (err = reserve(c, n, sp.three)))
+		return err;
+	place(c, in, &sp, lo, hi);
+	if ((err = index_points(c, &c->link, n, &sp, (sp.three ? 0.5773 : 0.7071) * r,
+	                        c->linkx, c->linky, c->linkz, &p)))
+		return err;
+	struct sets u = { c->parent, c->size };
+	cluster_pass(&c->link, &p, n, &u, r);
+	largest_of(&p, &u, n, centre, radius);
+	for (int a = 0; a < (sp.three ? 3 : 2); a++) /* back from the grids' box */
+		centre[a] = sp.wrap ? reduce(centre[a], a == 0 ? sp.w : a == 1 ? sp.h : sp.d) : centre[a] + lo[a];
+	if (!sp.three)
+		centre[2] = 0;
+	return 0;
+}
+
 /* -------------------------------------------------------------------- CSV */
 
 const char *metrics_name(size_t i)

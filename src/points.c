@@ -250,6 +250,12 @@ void points_plane_rgb(struct points *pt, const double *x, const double *y, size_
 		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE, rgb(arg, i));
 }
 
+void points_flush(struct points *pt)
+{
+	for (int b = 0; b < pt->bands; b++)
+		add_band(pt, b);
+}
+
 /* d moved toward c by a / 65536 (a in [0, 65536]), rounded to nearest. */
 static inline uint32_t mix(uint32_t d, uint32_t c, uint32_t a)
 {
@@ -265,8 +271,7 @@ static inline uint32_t blend(uint32_t px, uint32_t rgb, uint32_t a)
 
 void points_compose(struct points *pt, unsigned char *data, int stride, uint32_t rgb)
 {
-	for (int b = 0; b < pt->bands; b++)
-		add_band(pt, b);
+	points_flush(pt);
 	for (int j = 0; j < pt->height; j++) {
 		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
 		uint32_t *d = (uint32_t *)(void *)(data + (size_t)j * (size_t)stride);
@@ -288,8 +293,7 @@ static inline uint32_t mean(uint32_t s, uint32_t n)
 
 void points_compose_rgb(struct points *pt, unsigned char *data, int stride)
 {
-	for (int b = 0; b < pt->bands; b++)
-		add_band(pt, b);
+	points_flush(pt);
 	for (int j = 0; j < pt->height; j++) {
 		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
 		uint32_t *c = pt->col + 4 * (size_t)j * (size_t)pt->width;

@@ -98,7 +98,8 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->show_ranges = 0;
 	p->range_near = 20;
 	p->range_far = 50;
-	p->draw = RENDER_DRAW_EXACT;
+	p->draw = RENDER_DRAW_AUTO;
+	p->density_range[0] = p->density_range[1] = 0; /* the clip's first frame's */
 	p->box[0] = width;
 	p->box[1] = height;
 	p->box[2] = width < height ? width : height;
@@ -131,7 +132,10 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->predator_size) && p->predator_size > 0 &&
 	       (p->background_style == RENDER_BG_FLAT || p->background_style == RENDER_BG_NOISE) &&
 	       (p->obstacles_n == 0 || p->obstacles) &&
-	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST || p->draw == RENDER_DRAW_POINTS) &&
+	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST || p->draw == RENDER_DRAW_POINTS ||
+	        p->draw == RENDER_DRAW_AUTO || p->draw == RENDER_DRAW_DENSITY) &&
+	       ((p->density_range[0] == 0 && p->density_range[1] == 0) ||
+	        (p->density_range[0] > 0 && p->density_range[1] > p->density_range[0] && isfinite(p->density_range[1]))) &&
 	       (p->color_by == RENDER_COLOR_ROLE || p->color_by == RENDER_COLOR_HEADING ||
 	        p->color_by == RENDER_COLOR_SPEED) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
@@ -165,6 +169,15 @@ static int make_surface(struct renderer *r)
 	return render_cairo_error_code(cairo_surface_status(r->surface));
 }
 
+/* Are boids drawn through masks (render_masks_setup())?  Filled outlines, antialiased. */
+static int masked(const struct renderer *r)
+{
+	const struct render_params *p = &r->p;
+
+	return p->draw != RENDER_DRAW_POINTS && p->draw != RENDER_DRAW_DENSITY && p->paint == RENDER_FILL &&
+	       p->antialias != RENDER_AA_NONE;
+}
+
 int render_new(struct renderer **out, const struct render_params *p)
 {
 	struct renderer *r;
@@ -177,6 +190,9 @@ int render_new(struct renderer **out, const struct render_params *p)
 	if (!r)
 		return -ENOMEM;
 	r->p = *p;
+	r->scale = p->scale;
+	r->offset[0] = p->offset[0];
+	r->offset[1] = p->offset[1];
 	render_build_outline(r);
 	err = make_surface(r);
 	if (err)
@@ -191,7 +207,8 @@ int render_new(struct renderer **out, const struct render_params *p)
 	r->data = cairo_image_surface_get_data(r->surface);
 	r->stride = cairo_image_surface_get_stride(r->surface);
 	if (p->draw == RENDER_DRAW_POINTS ? (err = points_init(&r->pts, p->width, p->height)) != 0 :
-	    p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE && (err = render_masks_setup(r)) != 0)
+	    p->draw == RENDER_DRAW_DENSITY ? (err = render_density_setup(r)) != 0 :
+	    masked(r) && (err = render_masks_setup(r)) != 0)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = render_make_backdrop(r)) != 0)
 		goto fail;
@@ -220,39 +237,95 @@ static void place_flat(const struct renderer *r, const struct render_view *v, si
 	if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
 		b->angle = 0;
 		b->size = p->boid_size;
-		return;
+	} else {
+		b->angle = render_heading(v->vx[i], v->vy[i]);
+		b->size = predator ? p->boid_size * p->predator_size : p->boid_size;
 	}
-	b->angle = render_heading(v->vx[i], v->vy[i]);
-	b->size = predator ? p->boid_size * p->predator_size : p->boid_size;
+	b->alpha = render_lod_alpha(r, b->size);
+}
+
+/* The outline scale of a 2D view's boids (predator 0) or predators (1). */
+static double flat_size(const struct renderer *r, int predator)
+{
+	const struct render_params *p = &r->p;
+
+	return predator && p->shape != RENDER_CIRCLE ? p->boid_size * p->predator_size : p->boid_size;
+}
+
+/*
+ * --draw auto's points in 2D, before any outline (the background painted
+ * under them): the boids of opacity ab < 1 added as points of weight 1 -
+ * ab (np .. n: the predators aside), composed, then the predators of
+ * opacity ap < 1 as points over them, as --draw points draws them.
+ */
+static int lod_points_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                         double ab, double ap, size_t np)
+{
+	unsigned q = render_lod_weight(ab);
+	int err = render_lod_points(r);
+
+	if (err)
+		return err;
+	cairo_surface_flush(r->surface);
+	struct render_tinted c = { r, v };
+	if (q == POINTS_WHOLE && r->cmap)
+		points_plane_rgb(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0, render_point_rgb, &c);
+	else if (q == POINTS_WHOLE)
+		points_plane(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0);
+	for (size_t i = np; q > 0 && q < POINTS_WHOLE && i < v->n; i++) {
+		double u = v->x[i] * base->xx + base->x0, w = v->y[i] * base->yy + base->y0;
+		if (r->cmap)
+			points_add_rgb(&r->pts, u, w, q, render_point_rgb(&c, i));
+		else
+			points_add(&r->pts, u, w, q);
+	}
+	render_lod_compose(r);
+	for (size_t i = 0, qp = render_lod_weight(ap); qp > 0 && i < np; i++)
+		points_blend_one(r->data, r->stride, r->p.width, r->p.height, v->x[i] * base->xx + base->x0,
+		                 v->y[i] * base->yy + base->y0, (unsigned)qp, r->p.predator_color);
+	cairo_surface_mark_dirty(r->surface);
+	return 0;
 }
 
 /*
  * The 2D pass of render_frame(), under the field's matrix `base`: the
- * obstacles, the trails, the boids placed in index order and drawn by
- * render_draw_run() (*paint: as there), the target marker and the ranges.
+ * obstacles, a window's walls, the trails, --draw auto's points
+ * (lod_points_2d()), the boids drawn as outlines placed in index order and
+ * drawn by render_draw_run() (*paint: as there), the target marker and the
+ * ranges.
  */
 static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint)
 {
 	int tails = v->trail_len > 1 && r->p.trail_style == RENDER_TRAIL_OPENGL;
+	double ab = render_lod_alpha(r, flat_size(r, 0)), ap = render_lod_alpha(r, flat_size(r, 1));
+	size_t np = v->predators < v->n ? v->predators : v->n;
 
 	size_t part = v->n < DRAW_PART ? v->n : DRAW_PART;
 	if (grow(&r->list, &r->list_cap, part, part + part / 2, sizeof(*r->list)) != 0)
 		return -ENOMEM;
 	render_draw_obstacles(r);
+	render_draw_walls(r, v);
 	if (v->trail_len > 1 && !tails)
 		render_draw_trails(r, v, v->trail_x, v->trail_y);
 	if (tails) {
 		cairo_set_line_width(r->cr, 2);
 		cairo_set_line_cap(r->cr, CAIRO_LINE_CAP_BUTT);
 	}
-	size_t k = 0;
+	int lod = ab < 1 || ap < 1;
+	for (size_t i = 0; lod && tails && i < v->n; i++) /* auto: every tail under every boid */
+		render_draw_tail(r, v, v->trail_x, v->trail_y, i, i < np ? r->p.predator_color : r->p.boid_color);
+	int err = lod ? lod_points_2d(r, v, base, ab, ap, np) : 0;
+	if (err)
+		return err;
+	/* the outlines: every boid's, or only the predators' or only the others' (auto) */
+	size_t k = ap > 0 ? 0 : np, end = ab > 0 ? v->n : np;
 	do { /* DRAW_PART boids at a time, in index order (an empty flock: its background) */
-		size_t m = v->n - k < part ? v->n - k : part;
+		size_t m = end - k < part ? end - k : part;
 		for (size_t i = 0; i < m; i++)
 			place_flat(r, v, k + i, &r->list[i]);
-		render_draw_run(r, v, r->list, m, base, tails ? v->trail_x : NULL, v->trail_y, paint);
+		render_draw_run(r, v, r->list, m, base, tails && !lod ? v->trail_x : NULL, v->trail_y, paint);
 		k += m;
-	} while (k < v->n);
+	} while (k < end);
 	if (v->has_target)
 		render_draw_target(r, v->target_x, v->target_y);
 	if (r->p.show_ranges)
@@ -267,16 +340,15 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
  * points, points.h), then the predators one by one over them, then the target
  * marker; no trails, no --show-ranges.  The field's matrix `base` takes a
  * position to the picture (it only scales and moves).  3D: render3d.c.
+ * Also --draw auto's bytes when every boid spans under RENDER_LOD_POINT.
  */
 static int draw_points(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
 {
 	const struct render_params *p = &r->p;
 	size_t np = v->predators < v->n ? v->predators : v->n;
 
-	render_paint_background(r); /* (the sums are all 0: points_compose() leaves them so) */
-	if (v->z)
-		return render_points_3d(r, v, base);
-	render_draw_obstacles(r);
+	render_draw_obstacles(r); /* over the background (the sums are all 0: compose leaves them so) */
+	render_draw_walls(r, v);
 	cairo_surface_flush(r->surface);
 	if (r->cmap) { /* --color-by: each point its own colour, in each pixel their weighted mean */
 		struct render_tinted c = { r, v };
@@ -295,32 +367,114 @@ static int draw_points(struct renderer *r, const struct render_view *v, const ca
 	return 0;
 }
 
-int render_frame(struct renderer *r, const struct render_view *v)
+/* The scale and origin of window w (2D), else the params'. */
+static void window_transform(const struct renderer *r, const struct render_window *w, double *scale, double o[2])
+{
+	const struct render_params *p = &r->p;
+
+	*scale = p->scale;
+	o[0] = p->offset[0];
+	o[1] = p->offset[1];
+	if (!w->set)
+		return;
+	*scale = p->width / w->w;
+	o[0] = p->width / 2.0 - w->cx * *scale;
+	o[1] = p->height / 2.0 - w->cy * *scale;
+}
+
+/* This frame's scale and origin (2D: its window's); masks follow a new scale.  0, -EINVAL, -ENOMEM. */
+static int frame_transform(struct renderer *r, const struct render_view *v)
+{
+	const struct render_window *w = &v->window;
+	double scale;
+
+	if (w->set && !(isfinite(w->cx) && isfinite(w->cy) && isfinite(w->cz) && w->w > 0 && isfinite(w->w)))
+		return -EINVAL;
+	if (v->z) /* 3D: the window moves the camera, the picture keeps its scale */
+		return 0;
+	window_transform(r, w, &scale, r->offset);
+	if (scale == r->scale)
+		return 0;
+	r->scale = scale;
+	if (!masked(r))
+		return 0;
+	render_masks_release(r);
+	return render_masks_setup(r);
+}
+
+/* The drawing of a frame, under the field's matrix `base`, in its mode. */
+static int draw(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
+{
+	const struct render_params *p = &r->p;
+
+	if (p->color_by == RENDER_COLOR_SPEED && v->has_speed_range)
+		r->speed_lo = v->speed_lo, r->speed_hi = v->speed_hi;
+	else if (p->color_by == RENDER_COLOR_SPEED)
+		render_speed_range(v, &r->speed_lo, &r->speed_hi);
+	if (p->draw == RENDER_DRAW_POINTS || p->draw == RENDER_DRAW_DENSITY) {
+		render_paint_background(r);
+		return v->z ? render_points_3d(r, v, base, NULL) :
+		       p->draw == RENDER_DRAW_POINTS ? draw_points(r, v, base) : render_density_2d(r, v, base, NULL);
+	}
+	/* nothing but the background under the boids (3D: obstacles come between runs): the
+	 * bands paint it band by band */
+	int lod = !v->z && (render_lod_alpha(r, flat_size(r, 0)) < 1 || render_lod_alpha(r, flat_size(r, 1)) < 1);
+	int paint = r->masks && v->trail_len <= 1 && !lod &&
+	            (v->z ? !p->ground && !p->box_edges : !p->obstacles_n && !v->window.set);
+	if (!paint)
+		render_paint_background(r);
+	return v->z ? render_draw_3d(r, v, base, &paint) : draw_2d(r, v, base, &paint);
+}
+
+/* render_frame(), or with `measure` render_density_bounds(): the frame's bounds, nothing drawn. */
+static int frame(struct renderer *r, const struct render_view *v, double *measure)
 {
 	cairo_t *cr = r->cr;
 	const struct render_params *p = &r->p;
 	cairo_matrix_t base; /* the field's matrix: masks start from it */
 
 	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
+	int err = frame_transform(r, v);
+	if (err)
+		return err;
 	cairo_save(cr);
 	if (p->grid == RENDER_GRID_GDI)
 		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
-	if (p->offset[0] != 0 || p->offset[1] != 0)
-		cairo_translate(cr, p->offset[0], p->offset[1]); /* --field: centred */
-	cairo_scale(cr, p->scale, p->scale);
+	if (r->offset[0] != 0 || r->offset[1] != 0)
+		cairo_translate(cr, r->offset[0], r->offset[1]); /* --field: centred; a window */
+	cairo_scale(cr, r->scale, r->scale);
 	cairo_get_matrix(cr, &base);
-	/* nothing but the background under the boids (3D: obstacles come between runs): the
-	 * bands paint it band by band */
-	if (p->color_by == RENDER_COLOR_SPEED)
-		render_speed_range(v, &r->speed_lo, &r->speed_hi);
-	int paint = r->masks && v->trail_len <= 1 && (v->z ? !p->ground && !p->box_edges : !p->obstacles_n);
-	if (!paint && p->draw != RENDER_DRAW_POINTS)
-		render_paint_background(r);
-	int err = p->draw == RENDER_DRAW_POINTS ? draw_points(r, v, &base) :
-	          v->z ? render_draw_3d(r, v, &base, &paint) : draw_2d(r, v, &base, &paint);
+	if (measure)
+		err = v->z ? render_points_3d(r, v, &base, measure) : render_density_2d(r, v, &base, measure);
+	else
+		err = draw(r, v, &base);
 	cairo_restore(cr);
 	cairo_surface_flush(r->surface);
 	return err ? err : render_cairo_error_code(cairo_status(cr));
+}
+
+int render_frame(struct renderer *r, const struct render_view *v)
+{
+	return frame(r, v, NULL);
+}
+
+int render_density_bounds(struct renderer *r, const struct render_view *v, double out[2])
+{
+	return r->p.draw == RENDER_DRAW_DENSITY ? frame(r, v, out) : -EINVAL;
+}
+
+void render_window_rect(const struct renderer *r, const struct render_window *w, double rect[4])
+{
+	const struct render_params *p = &r->p;
+	double s, o[2];
+
+	window_transform(r, w, &s, o);
+	double big = fmax(flat_size(r, 0), flat_size(r, 1));
+	double m = r->reach * big + 1 + 2 / s; /* outline and stroke, fringe, half-pixel grid, a point */
+	rect[0] = -o[0] / s - m;
+	rect[1] = -o[1] / s - m;
+	rect[2] = (p->width - o[0]) / s + m;
+	rect[3] = (p->height - o[1]) / s + m;
 }
 
 const unsigned char *render_pixels(const struct renderer *r, int *stride)
@@ -353,6 +507,8 @@ void render_free(struct renderer *r)
 	free(r->dev);
 	free(r->one);
 	free(r->bg_row);
+	free(r->dhue);
+	free(r->dtone);
 	free(r->bands.mask);
 	free(r->bands.list);
 	free(r->bands.start); /* held[] too */
