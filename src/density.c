@@ -3,12 +3,13 @@
  * boids are far smaller than a pixel.  Each boid (predators aside) is a
  * point one pixel in area (points.h: its shares of the 2 x 2 pixels it
  * overlaps, in 65536ths, added up in whole numbers), carrying its unit
- * heading as two 8-bit numbers q = round(127.5 + 127.5 cos), the same for
- * sin (2D: the heading atan2(vy, vx); 3D: the compass atan2(vz, vx), as
- * --color-by heading), which the accumulator sums weighted by each share.
- * So a pixel holds its coverage c (boids per pixel) and its boids' mean
- * unit heading (mc, ms), both whole-number sums: the same bytes for any
- * order of the boids and any number of threads.
+ * heading as two whole numbers round(127 cos), round(127 sin) (2D: the
+ * heading atan2(vy, vx); 3D: the compass atan2(vz, vx), as --color-by
+ * heading), which the accumulator sums weighted by each share
+ * (points_use_directions()).  So a pixel holds its coverage c (boids per
+ * pixel) and its boids' mean unit heading (mc, ms), both whole-number
+ * sums: the same bytes for any order of the boids and any number of
+ * threads.
  *
  * A pixel with coverage c moves from what is under it toward the colour
  * OKLab(0.75, 0.125 mc, 0.125 ms) — the heading wheel's colour of the
@@ -21,10 +22,10 @@
  * only where boids moved.  Drawn without fixed bounds, a frame takes its
  * own (the_bounds()).
  *
- * Two tables keep the per-pixel work to a few integer operations: the
- * tone t of a coverage by its binary exponent and 6 bits of mantissa
- * (1.1% steps), made when the bounds change, and the colour of the mean
- * heading quantized to 128 x 128, made once.  The predators are drawn
+ * Two tables keep the per-pixel work to a few operations: the tone t of a
+ * coverage by its binary exponent and 6 bits of mantissa (1.1% steps),
+ * made when the bounds change, and the colour of the mean heading
+ * quantized to 128 x 128, made once.  The predators are drawn
  * over the image as whole points in their colour, as --draw points does.
  */
 #include <errno.h>
@@ -42,27 +43,6 @@
 #define BOUNDS_HIGH 0.995               /* and hi: this share is dimmer */
 #define BOUNDS_DECADE 10.0              /* hi at least this times lo */
 
-int render_density_setup(struct renderer *r)
-{
-	int err = points_init(&r->pts, r->p.width, r->p.height);
-
-	if (err || (err = points_use_colours(&r->pts)) != 0)
-		return err;
-	r->dhue = malloc(HUE_N * HUE_N * sizeof(*r->dhue));
-	r->dtone = malloc(TONE_N);
-	if (!r->dhue || !r->dtone)
-		return -ENOMEM;
-	for (int i = 0; i < HUE_N; i++) /* the mean of q in [2i, 2i + 2) (256 / HUE_N = 2): its middle */
-		for (int j = 0; j < HUE_N; j++) {
-			double mc = ((256.0 / HUE_N) * (i + .5) - 127.5) / 127.5;
-			double ms = ((256.0 / HUE_N) * (j + .5) - 127.5) / 127.5, len = hypot(mc, ms);
-			if (len > 1)
-				mc /= len, ms /= len;
-			r->dhue[i * HUE_N + j] = colormap_oklab(0.75, 0.125 * mc, 0.125 * ms);
-		}
-	return 0;
-}
-
 /* A coverage's tone class: its binary exponent and the TONE_BITS bits after its leading one. */
 static inline unsigned tone_class(uint32_t a)
 {
@@ -78,6 +58,29 @@ static double class_boids(unsigned k)
 	double e = (double)(k >> TONE_BITS), m = (double)(k & ((1u << TONE_BITS) - 1));
 
 	return ldexp(((1 << TONE_BITS) + m + .5) / (1 << TONE_BITS), (int)e) / POINTS_PIXEL;
+}
+
+int render_density_setup(struct renderer *r)
+{
+	int err = points_init(&r->pts, r->p.width, r->p.height);
+
+	if (err || (err = points_use_directions(&r->pts)) != 0)
+		return err;
+	r->dhue = malloc(HUE_N * HUE_N * sizeof(*r->dhue));
+	r->dtone = malloc(TONE_N);
+	r->dinv = malloc(TONE_N * sizeof(*r->dinv));
+	if (!r->dhue || !r->dtone || !r->dinv)
+		return -ENOMEM;
+	for (unsigned k = 0; k < TONE_N; k++) /* a direction sum to a table step, over a coverage of class k */
+		r->dinv[k] = (HUE_N / 2.0) * 256 / (127 * class_boids(k) * POINTS_PIXEL);
+	for (int i = 0; i < HUE_N; i++) /* a mean component in [2i / N - 1, 2(i + 1) / N - 1): its middle */
+		for (int j = 0; j < HUE_N; j++) {
+			double mc = 2 * (i + .5) / HUE_N - 1, ms = 2 * (j + .5) / HUE_N - 1, len = hypot(mc, ms);
+			if (len > 1)
+				mc /= len, ms /= len;
+			r->dhue[i * HUE_N + j] = colormap_oklab(0.75, 0.125 * mc, 0.125 * ms);
+		}
+	return 0;
 }
 
 /* r->dtone for the bounds lo < hi (unless it is for them already). */
@@ -137,7 +140,7 @@ static void clear_sums(struct points *pt)
 
 	points_flush(pt);
 	memset(pt->acc, 0, pixels * sizeof(*pt->acc));
-	memset(pt->col, 0, 4 * pixels * sizeof(*pt->col));
+	memset(pt->dir, 0, 2 * pixels * sizeof(*pt->dir));
 }
 
 /* d moved toward c by t / 255, each channel rounded to nearest. */
@@ -152,6 +155,21 @@ static inline uint32_t toward(uint32_t d, uint32_t c, uint32_t t)
 	return out;
 }
 
+/*
+ * The colour of a pixel's mean direction: its sums (sx, sy) over its
+ * coverage (65536ths; its tone class k: within 1.6%, a division less a
+ * pixel), the mean unit direction (sx, sy) / (127 coverage / 256)
+ * quantized to the table's HUE_N steps a component.
+ */
+static inline uint32_t hue_of(const struct renderer *r, unsigned k, uint32_t sx, uint32_t sy)
+{
+	double f = r->dinv[k];
+	double fx = (int32_t)sx * f + HUE_N / 2.0, fy = (int32_t)sy * f + HUE_N / 2.0;
+	int i = fx < 0 ? 0 : fx >= HUE_N ? HUE_N - 1 : (int)fx, j = fy < 0 ? 0 : fy >= HUE_N ? HUE_N - 1 : (int)fy;
+
+	return r->dhue[i * HUE_N + j];
+}
+
 /* The sums, flushed, onto the picture by the tone of bounds b; then all 0 again. */
 static void compose(struct renderer *r, const double b[2])
 {
@@ -160,42 +178,19 @@ static void compose(struct renderer *r, const double b[2])
 	tone_table(r, b[0], b[1]);
 	for (int j = 0; j < pt->height; j++) {
 		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
-		uint32_t *c = pt->col + 4 * (size_t)j * (size_t)pt->width;
+		uint32_t *c = pt->dir + 2 * (size_t)j * (size_t)pt->width;
 		uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)j * (size_t)r->stride);
-		for (int i = 0; i < pt->width; i++, c += 4) {
+		for (int i = 0; i < pt->width; i++, c += 2) {
 			if (!s[i])
 				continue;
-			uint32_t t = r->dtone[tone_class(s[i])];
-			if (t) {
-				uint32_t hue = r->dhue[(HUE_N / 2) * HUE_N + HUE_N / 2]; /* no heading: grey */
-				if (c[3]) { /* mean q in HUE_N steps: q x HUE_N / 256 */
-					double k = (HUE_N / 256.0) / c[3];
-					hue = r->dhue[(unsigned)(c[0] * k) * HUE_N + (unsigned)(c[1] * k)];
-				}
-				d[i] = toward(d[i], hue, t);
-			}
+			unsigned k = tone_class(s[i]);
+			uint32_t t = r->dtone[k];
+			if (t)
+				d[i] = toward(d[i], hue_of(r, k, c[0], c[1]), t);
 			s[i] = 0;
-			c[0] = c[1] = c[2] = c[3] = 0;
+			c[0] = c[1] = 0;
 		}
 	}
-}
-
-/* A heading (hx, hy) as the colour the sums carry: q(cos) << 16 | q(sin) << 8; at rest q(0) each. */
-uint32_t render_density_heading(double hx, double hy)
-{
-	double len = sqrt(hx * hx + hy * hy);
-
-	if (!(len > 0 && len < INFINITY))
-		return 128u << 16 | 128u << 8; /* round(127.5) */
-	double qc = floor(127.5 + 127.5 * (hx / len) + .5), qs = floor(127.5 + 127.5 * (hy / len) + .5);
-	return (uint32_t)(qc > 255 ? 255 : qc < 0 ? 0 : qc) << 16 | (uint32_t)(qs > 255 ? 255 : qs < 0 ? 0 : qs) << 8;
-}
-
-static uint32_t boid_heading(const void *arg, size_t i)
-{
-	const struct render_view *v = arg;
-
-	return render_density_heading(v->vx[i], v->vy[i]);
 }
 
 void render_density_finish(struct renderer *r, const struct render_view *v, double *measure)
@@ -226,7 +221,7 @@ int render_density_2d(struct renderer *r, const struct render_view *v, const cai
 		render_draw_walls(r, v);
 		cairo_surface_flush(r->surface);
 	}
-	points_plane_rgb(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0, boid_heading, v);
+	points_plane_dir(&r->pts, v->x, v->y, v->vx, v->vy, np, v->n, base->xx, base->x0, base->y0);
 	render_density_finish(r, v, measure);
 	if (measure)
 		return 0;

@@ -509,6 +509,7 @@ void render_free(struct renderer *r)
 	free(r->bg_row);
 	free(r->dhue);
 	free(r->dtone);
+	free(r->dinv);
 	free(r->bands.mask);
 	free(r->bands.list);
 	free(r->bands.start); /* held[] too */

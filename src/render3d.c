@@ -458,7 +458,7 @@ static void add_points_3d(struct renderer *r, const struct render_view *v, const
 		u = u * base->xx + base->x0;
 		w = w * base->yy + base->y0;
 		if (density) /* the compass heading, as --color-by heading */
-			points_add_rgb(&r->pts, u, w, POINTS_WHOLE, render_density_heading(v->vx[i], v->vz[i]));
+			points_add_rgb(&r->pts, u, w, POINTS_WHOLE, points_direction(v->vx[i], v->vz[i]));
 		else if (r->cmap) /* --color-by: each point its colour, counted by its fogged weight */
 			points_add_rgb(&r->pts, u, w, point_weight(r, f, d), render_boid_rgb(r, v, i, 0));
 		else

@@ -163,6 +163,7 @@ struct renderer {
 	struct points pts;           /* the coverage sums (points.h); auto: made when first needed */
 	uint32_t *dhue;              /* density: the colour of a mean heading, HUE_N x HUE_N */
 	unsigned char *dtone;        /* density: the tone of a coverage class, for the bounds below */
+	double *dinv;                /* density: per coverage class, its direction sums to table steps */
 	double dtone_lo, dtone_hi;
 };
 
@@ -263,8 +264,6 @@ void render_draw_run(struct renderer *r, const struct render_view *v, const stru
 
 /* The accumulator with its heading sums and the colour table.  0 or -ENOMEM. */
 int render_density_setup(struct renderer *r);
-/* A heading as the colour a point carries into the sums (its unit vector in two bytes). */
-uint32_t render_density_heading(double hx, double hy);
 /* The 2D pass under the field's matrix (measure: only the frame's bounds into it, nothing drawn). */
 int render_density_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double *measure);
 /* The points added, composed by the clip's bounds (or measured into `measure`); the sums left 0. */

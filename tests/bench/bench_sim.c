@@ -877,6 +877,51 @@ static double points_rate_by(int quick, enum render_color_by by)
 	return cpu_rate[1];
 }
 
+/*
+ * --draw density of 10M boids spread over the whole 151,800 px field in a
+ * 3840x2160 picture (the README's clip, zoomed out): CPU seconds a frame,
+ * one thread, the median of its frames, with the clip's bounds fixed (the
+ * first frame's, render_density_bounds(), measured once as the pipeline
+ * does) and the headings at random.  Target <= 0.25 s.
+ */
+static void density_cpu(int quick)
+{
+	const size_t n = 10000000;
+	const double side = 151800;
+	const int w = 3840, h = 2160, frames = quick ? 3 : 5;
+	double *x = malloc(4 * n * sizeof(*x)), t[8];
+	struct rng g;
+
+	if (!x)
+		exit(1);
+	rng_seed(&g, 2);
+	for (size_t i = 0; i < n; i++) {
+		double a = 2 * M_PI * rng_uniform(&g);
+		x[i] = rng_uniform(&g) * side, x[n + i] = rng_uniform(&g) * side;
+		x[2 * n + i] = cos(a), x[3 * n + i] = sin(a);
+	}
+	struct render_view v = { .n = n, .predators = 3, .x = x, .y = x + n, .vx = x + 2 * n, .vy = x + 3 * n };
+	struct render_params rp;
+	render_params_default(&rp, w, h);
+	rp.draw = RENDER_DRAW_DENSITY;
+	rp.scale = fmin(w / side, h / side);
+	rp.offset[0] = (w - side * rp.scale) / 2;
+	struct renderer *r;
+	if (render_new(&r, &rp) != 0 || render_density_bounds(r, &v, v.density) != 0)
+		exit(1);
+	for (int k = 0; k < frames; k++) {
+		double c0 = thread_cpu();
+		if (render_frame(r, &v) != 0)
+			exit(1);
+		t[k] = thread_cpu() - c0;
+	}
+	qsort(t, (size_t)frames, sizeof(double), cmp_double);
+	printf("--draw density, %zu boids on %.0fx%.0f in %dx%d: %.3f s of CPU a frame, one thread (median of %d; "
+	       "target <= 0.25: %s)\n", n, side, side, w, h, t[frames / 2], frames, t[frames / 2] <= .25 ? "met" : "MISSED");
+	render_free(r);
+	free(x);
+}
+
 int main(int argc, char **argv)
 {
 	int quick = 0, scaling = 0, only = 0, box_only = 0, drawing = 0;
@@ -894,11 +939,14 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--points") == 0) {
 			points_rate(quick);
 			return 0;
+		} else if (strcmp(argv[i], "--density") == 0) {
+			density_cpu(quick);
+			return 0;
 		} else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc)
 			scale_rows = argv[++i];
 		else {
 			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --3d-only | "
-			                "--drawing-only | --points] [--rows TEXT]\n");
+			                "--drawing-only | --points | --density] [--rows TEXT]\n");
 			return 2;
 		}
 	}
