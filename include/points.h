@@ -127,6 +127,13 @@ uint32_t points_direction(double dx, double dy);
 /* Adds a whole point centred at (u, v) of direction dir (points_direction()). */
 void points_add_dir(struct points *pt, double u, double v, uint32_t dir);
 
+/*
+ * points_add_dir() of a point of weight q (0 .. POINTS_WHOLE), added
+ * straight into the sums rather than through a band (for the few of a
+ * blend); its direction's share weighs as its coverage does.
+ */
+void points_add_dir_weighted(struct points *pt, double u, double v, uint32_t dir, unsigned q);
+
 /* points_plane() with each point's direction (dx[i], dy[i]). */
 void points_plane_dir(struct points *pt, const double *x, const double *y, const double *dx, const double *dy,
                       size_t from, size_t to, double scale, double ox, double oy);

@@ -61,7 +61,9 @@ struct view_follow {
  * Frame k's window under --follow: *at (view_at()'s) with its centre
  * moved from where the last frame left it toward `target` (radius: the
  * cluster's, for 3D's framing).  The first frame starts on the target,
- * unless --view gave a centre.  Call once a frame, in frame order.
+ * unless --view or --view-end gave a window (a zoom starts where its first
+ * window is: the whole field without --view).  Call once a frame, in frame
+ * order.
  */
 void view_follow(struct view_follow *f, const struct view_setup *s, const double target[3], double radius,
                  double at[4]);

@@ -211,25 +211,31 @@ void render_density_finish(struct renderer *r, const struct render_view *v, doub
 	compose(r, b);
 }
 
-int render_density_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double *measure)
+void render_density_add(struct renderer *r, double u, double v, uint32_t dir, unsigned q)
+{
+	if (q == POINTS_WHOLE)
+		points_add_dir(&r->pts, u, v, dir);
+	else if (q)
+		points_add_dir_weighted(&r->pts, u, v, dir, q);
+}
+
+void render_density_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double ab,
+                       double ap, size_t np, double *measure)
 {
 	const struct render_params *p = &r->p;
-	size_t np = v->predators < v->n ? v->predators : v->n;
+	unsigned q = render_lod_weight(ab), qp = render_lod_weight(ap);
 
-	if (!measure) {
-		render_draw_obstacles(r);
-		render_draw_walls(r, v);
-		cairo_surface_flush(r->surface);
-	}
-	points_plane_dir(&r->pts, v->x, v->y, v->vx, v->vy, np, v->n, base->xx, base->x0, base->y0);
+	cairo_surface_flush(r->surface);
+	if (q == POINTS_WHOLE) /* zoomed out: every boid a whole point, the quick way */
+		points_plane_dir(&r->pts, v->x, v->y, v->vx, v->vy, np, v->n, base->xx, base->x0, base->y0);
+	for (size_t i = np; q && q < POINTS_WHOLE && i < v->n; i++)
+		render_density_add(r, v->x[i] * base->xx + base->x0, v->y[i] * base->yy + base->y0,
+		                   points_direction(v->vx[i], v->vy[i]), q);
 	render_density_finish(r, v, measure);
 	if (measure)
-		return 0;
-	for (size_t i = 0; i < np; i++) /* the predators, in index order, over the image */
+		return;
+	for (size_t i = 0; qp && i < np; i++) /* the predators, in index order, over the image */
 		points_blend_one(r->data, r->stride, p->width, p->height, v->x[i] * base->xx + base->x0,
-		                 v->y[i] * base->yy + base->y0, POINTS_WHOLE, p->predator_color);
+		                 v->y[i] * base->yy + base->y0, qp, p->predator_color);
 	cairo_surface_mark_dirty(r->surface);
-	if (v->has_target)
-		render_draw_target(r, v->target_x, v->target_y);
-	return 0;
 }

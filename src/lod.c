@@ -12,7 +12,9 @@
  *
  * The passes (render.c's 2D, render3d.c's) add the points first and
  * compose them (render_lod_compose()), then draw the outlines over them
- * in their order.
+ * in their order.  --draw density does the same with its density image
+ * (density.c) in the points' place: a zoom from the whole field to one
+ * flock goes from the image to darts.
  */
 #include <math.h>
 
@@ -20,7 +22,7 @@
 
 double render_lod_alpha(const struct renderer *r, double size)
 {
-	if (r->p.draw != RENDER_DRAW_AUTO)
+	if (r->p.draw != RENDER_DRAW_AUTO && r->p.draw != RENDER_DRAW_DENSITY)
 		return 1;
 	double px = r->span * size * r->scale;
 	if (!(px < RENDER_LOD_DART))

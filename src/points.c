@@ -344,6 +344,15 @@ void points_add_dir(struct points *pt, double u, double v, uint32_t dir)
 	add_point(pt, u, v, POINTS_WHOLE, dir);
 }
 
+void points_add_dir_weighted(struct points *pt, double u, double v, uint32_t dir, unsigned q)
+{
+	int i0, j0;
+	unsigned fx, fy;
+
+	if (axis(u, pt->width, &i0, &fx) == 0 && axis(v, pt->height, &j0, &fy) == 0)
+		add_edge(pt, i0, j0, fx, fy, q, dir); /* straight into the sums, every share checked */
+}
+
 void points_plane_dir(struct points *pt, const double *x, const double *y, const double *dx, const double *dy,
                       size_t from, size_t to, double scale, double ox, double oy)
 {

@@ -174,8 +174,7 @@ static int masked(const struct renderer *r)
 {
 	const struct render_params *p = &r->p;
 
-	return p->draw != RENDER_DRAW_POINTS && p->draw != RENDER_DRAW_DENSITY && p->paint == RENDER_FILL &&
-	       p->antialias != RENDER_AA_NONE;
+	return p->draw != RENDER_DRAW_POINTS && p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE;
 }
 
 int render_new(struct renderer **out, const struct render_params *p)
@@ -207,8 +206,9 @@ int render_new(struct renderer **out, const struct render_params *p)
 	r->data = cairo_image_surface_get_data(r->surface);
 	r->stride = cairo_image_surface_get_stride(r->surface);
 	if (p->draw == RENDER_DRAW_POINTS ? (err = points_init(&r->pts, p->width, p->height)) != 0 :
-	    p->draw == RENDER_DRAW_DENSITY ? (err = render_density_setup(r)) != 0 :
 	    masked(r) && (err = render_masks_setup(r)) != 0)
+		goto fail;
+	if (p->draw == RENDER_DRAW_DENSITY && (err = render_density_setup(r)) != 0)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = render_make_backdrop(r)) != 0)
 		goto fail;
@@ -314,7 +314,8 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
 	int lod = ab < 1 || ap < 1;
 	for (size_t i = 0; lod && tails && i < v->n; i++) /* auto: every tail under every boid */
 		render_draw_tail(r, v, v->trail_x, v->trail_y, i, i < np ? r->p.predator_color : r->p.boid_color);
-	int err = lod ? lod_points_2d(r, v, base, ab, ap, np) : 0;
+	int err = !lod ? 0 : r->p.draw == RENDER_DRAW_DENSITY ? (render_density_2d(r, v, base, ab, ap, np, NULL), 0) :
+	          lod_points_2d(r, v, base, ab, ap, np);
 	if (err)
 		return err;
 	/* the outlines: every boid's, or only the predators' or only the others' (auto) */
@@ -407,14 +408,13 @@ static int draw(struct renderer *r, const struct render_view *v, const cairo_mat
 {
 	const struct render_params *p = &r->p;
 
-	if (p->color_by == RENDER_COLOR_SPEED && v->has_speed_range)
+	if (r->tint == RENDER_COLOR_SPEED && v->has_speed_range)
 		r->speed_lo = v->speed_lo, r->speed_hi = v->speed_hi;
-	else if (p->color_by == RENDER_COLOR_SPEED)
+	else if (r->tint == RENDER_COLOR_SPEED)
 		render_speed_range(v, &r->speed_lo, &r->speed_hi);
-	if (p->draw == RENDER_DRAW_POINTS || p->draw == RENDER_DRAW_DENSITY) {
+	if (p->draw == RENDER_DRAW_POINTS) {
 		render_paint_background(r);
-		return v->z ? render_points_3d(r, v, base, NULL) :
-		       p->draw == RENDER_DRAW_POINTS ? draw_points(r, v, base) : render_density_2d(r, v, base, NULL);
+		return v->z ? render_points_3d(r, v, base, NULL) : draw_points(r, v, base);
 	}
 	/* nothing but the background under the boids (3D: obstacles come between runs): the
 	 * bands paint it band by band */
@@ -444,8 +444,11 @@ static int frame(struct renderer *r, const struct render_view *v, double *measur
 		cairo_translate(cr, r->offset[0], r->offset[1]); /* --field: centred; a window */
 	cairo_scale(cr, r->scale, r->scale);
 	cairo_get_matrix(cr, &base);
-	if (measure)
-		err = v->z ? render_points_3d(r, v, &base, measure) : render_density_2d(r, v, &base, measure);
+	if (measure && v->z)
+		err = render_points_3d(r, v, &base, measure);
+	else if (measure)
+		render_density_2d(r, v, &base, render_lod_alpha(r, flat_size(r, 0)), render_lod_alpha(r, flat_size(r, 1)),
+		                  v->predators < v->n ? v->predators : v->n, measure);
 	else
 		err = draw(r, v, &base);
 	cairo_restore(cr);

@@ -212,7 +212,8 @@ static void frame_camera(const struct renderer *r, const struct render_view *v, 
 /*
  * --draw auto: the boids of r->order[0 .. m) (in front, fog f) whose
  * outline is below full opacity, added as points of weight 1 - alpha of
- * their fogged weight (predators aside); returns how many outlines are
+ * their fogged weight (predators aside); --draw density: to its image,
+ * with their compass headings and no fog.  Returns how many outlines are
  * left to draw, r->order kept to those (alpha above 0), in its order.
  */
 static size_t lod_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
@@ -224,7 +225,9 @@ static size_t lod_points_3d(struct renderer *r, const struct render_view *v, con
 		const struct placed *b = &r->placed[r->order[k].i];
 		unsigned q = render_lod_weight(b->alpha) * point_weight(r, f, r->order[k].depth) / POINTS_WHOLE;
 		double u = b->x * base->xx + base->x0, w = b->y * base->yy + base->y0;
-		if (b->alpha < 1 && q && !b->predator && r->cmap)
+		if (b->alpha < 1 && !b->predator && r->p.draw == RENDER_DRAW_DENSITY) /* whole weights: no fog */
+			render_density_add(r, u, w, points_direction(v->vx[b->i], v->vz[b->i]), render_lod_weight(b->alpha));
+		else if (b->alpha < 1 && q && !b->predator && r->cmap)
 			points_add_rgb(&r->pts, u, w, q, render_boid_rgb(r, v, b->i, 0));
 		else if (b->alpha < 1 && q && !b->predator)
 			points_add(&r->pts, u, w, q);
@@ -242,7 +245,10 @@ static void lod_compose_3d(struct renderer *r, const struct render_view *v, cons
 		render_paint_background(r);
 	*paint = 0;
 	cairo_surface_flush(r->surface);
-	render_lod_compose(r);
+	if (r->p.draw == RENDER_DRAW_DENSITY)
+		render_density_finish(r, v, NULL);
+	else
+		render_lod_compose(r);
 	for (size_t i = 0; i < v->predators && i < v->n; i++) { /* in index order, over the flock */
 		const struct placed *b = &r->placed[i];
 		unsigned q = depth[i] > 0 ? render_lod_weight(b->alpha) * point_weight(r, f, depth[i]) / POINTS_WHOLE : 0;
@@ -359,7 +365,7 @@ static void project_trail(struct renderer *r, const struct render_view *v, const
 static int lod_points(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
                       const struct fog_range *f, size_t *m, int *paint)
 {
-	int err = render_lod_points(r);
+	int err = r->p.draw == RENDER_DRAW_DENSITY ? 0 : render_lod_points(r);
 	double *depth = NULL;
 
 	if (err)

@@ -115,7 +115,9 @@ struct renderer {
 	double scale;                /* this frame's pixels per field unit: p.scale, or its window's */
 	double offset[2];            /* where this frame puts the field's origin, pixels */
 	double span;                 /* the outline's longer side, outline units (--draw auto) */
-	uint32_t *cmap;              /* --color-by heading or speed: RENDER_CMAP colours, or NULL */
+	enum render_color_by tint;   /* what a boid's colour says: --color-by's, heading for the
+	                              * density look's darts (render_tint_setup()) */
+	uint32_t *cmap;              /* heading or speed: RENDER_CMAP colours, or NULL */
 	double speed_lo, speed_hi;   /* --color-by speed: this frame's slowest and fastest boid */
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
@@ -229,7 +231,8 @@ int render_on_picture(const struct renderer *r, const struct placed *b);
 /* ---- lod.c: --draw auto's level of detail */
 
 /* The outline's opacity for a boid of outline scale `size` at this frame's scale: 1 at
- * RENDER_LOD_DART pixels and more (and in every mode but auto), 0 under RENDER_LOD_POINT. */
+ * RENDER_LOD_DART pixels and more (and in every mode but auto and density), 0 under
+ * RENDER_LOD_POINT. */
 double render_lod_alpha(const struct renderer *r, double size);
 /* The weight of the point drawn under an outline of opacity a: (1 - a) of a whole one. */
 unsigned render_lod_weight(double alpha);
@@ -241,7 +244,7 @@ void render_lod_compose(struct renderer *r);
 
 /* ---- tint.c: a boid's colour (a leaf: it calls no other file of the renderer) */
 
-/* --color-by heading or speed: r->cmap, RENDER_CMAP colours sampled from the map.  0 or -ENOMEM. */
+/* r->tint, and for heading or speed r->cmap, RENDER_CMAP colours sampled from the map.  0 or -ENOMEM. */
 int render_tint_setup(struct renderer *r);
 /* Boid i's colour as --color-by says (before 3D's fog). */
 uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator);
@@ -264,8 +267,13 @@ void render_draw_run(struct renderer *r, const struct render_view *v, const stru
 
 /* The accumulator with its heading sums and the colour table.  0 or -ENOMEM. */
 int render_density_setup(struct renderer *r);
-/* The 2D pass under the field's matrix (measure: only the frame's bounds into it, nothing drawn). */
-int render_density_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double *measure);
+/* The 2D image under the field's matrix, before any outline: the boids (np .. n) of opacity
+ * ab < 1 added with weight 1 - ab, composed, the predators of opacity ap < 1 over them as
+ * points of weight 1 - ap (measure: only the frame's bounds into it, nothing drawn). */
+void render_density_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double ab,
+                       double ap, size_t np, double *measure);
+/* Adds a point of direction dir (points_direction()) and weight q (whole: bucketed) at (u, v). */
+void render_density_add(struct renderer *r, double u, double v, uint32_t dir, unsigned q);
 /* The points added, composed by the clip's bounds (or measured into `measure`); the sums left 0. */
 void render_density_finish(struct renderer *r, const struct render_view *v, double *measure);
 

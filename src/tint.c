@@ -16,13 +16,15 @@ int render_tint_setup(struct renderer *r)
 {
 	const struct render_params *p = &r->p;
 
-	if (p->color_by == RENDER_COLOR_ROLE)
+	/* the density look's darts take its hue, the heading, unless --color-by says otherwise */
+	r->tint = p->draw == RENDER_DRAW_DENSITY && p->color_by == RENDER_COLOR_ROLE ? RENDER_COLOR_HEADING : p->color_by;
+	if (r->tint == RENDER_COLOR_ROLE)
 		return 0;
 	if (!(r->cmap = malloc(RENDER_CMAP * sizeof(*r->cmap))))
 		return -ENOMEM;
 	for (int k = 0; k < RENDER_CMAP; k++) /* heading: angle 2 pi k / N; speed: t = k / (N - 1) */
-		r->cmap[k] = p->color_by == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP)
-		                                                 : colormap_speed((double)k / (RENDER_CMAP - 1));
+		r->cmap[k] = r->tint == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP)
+		                                             : colormap_speed((double)k / (RENDER_CMAP - 1));
 	return 0;
 }
 
@@ -40,7 +42,7 @@ uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, 
 
 	if (predator || !r->cmap)
 		return predator ? p->predator_color : p->boid_color;
-	if (p->color_by == RENDER_COLOR_HEADING) {
+	if (r->tint == RENDER_COLOR_HEADING) {
 		double a = v->z ? atan2(v->vz[i], v->vx[i]) : atan2(v->vy[i], v->vx[i]); /* NaN: 0 */
 		long k = isfinite(a) ? lround(a / (2 * M_PI) * RENDER_CMAP) : 0;
 		return r->cmap[((k % RENDER_CMAP) + RENDER_CMAP) % RENDER_CMAP];
@@ -99,7 +101,7 @@ uint32_t render_point_rgb(const void *arg, size_t i)
 	const struct render_tinted *c = arg;
 	const struct render_view *v = c->v;
 
-	if (c->r->p.color_by != RENDER_COLOR_HEADING)
+	if (c->r->tint != RENDER_COLOR_HEADING)
 		return render_boid_rgb(c->r, v, i, 0);
 	/* render_boid_rgb()'s map index, from render_quick_atan2() (a tie may round the other way) */
 	double a = render_quick_atan2(v->vy[i], v->vx[i]), k = floor(a / (2 * M_PI) * RENDER_CMAP + .5);

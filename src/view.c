@@ -70,9 +70,10 @@ void view_follow(struct view_follow *f, const struct view_setup *s, const double
 {
 	int axes = s->three ? 3 : 2, frame_it = s->three && !(s->start[2] > 0) && !(s->end[2] > 0);
 
-	if (!f->started) {
+	if (!f->started) { /* a zoom starts where its window is; a plain --follow on the cluster */
+		int zoom = s->start[2] > 0 || s->end[2] > 0;
 		for (int i = 0; i < 3; i++)
-			f->c[i] = s->start[2] > 0 && i < 2 ? at[i] : i < axes ? target[i] : at[i];
+			f->c[i] = zoom && i < 2 ? at[i] : i < axes ? target[i] : at[i];
 		f->w = framing(s, radius);
 		f->started = 1;
 	} else {

@@ -352,7 +352,7 @@ Test(view, level_of_detail_is_continuous_across_a_zoom)
 Test(view, density_brightness_is_the_log_of_coverage)
 {
 	struct config c;
-	parse(&c, "-s 64x32 --draw density --density-range 0.1,10 --predators 0");
+	parse(&c, "-s 64x32 --draw density --density-range 0.1,10 --predators 0 --boid-size 0.1"); /* 1.1 px: points */
 	enum { N = 1 + 4 + 20 };
 	double x[N], y[N], vx[N], vy[N];
 	for (int i = 0; i < N; i++) { /* 1 boid in pixel (10, 10), 4 in (30, 10), 20 in (50, 10): heading +x */
@@ -475,6 +475,22 @@ Test(view, density_pixels_nobody_moved_under_stay_the_same)
 	                      "--align-weight 0 --avoid-weight 0 --min-speed 0 --draw density -f 3 -o z_%%d.png"), 0, "%s",
 	             tc_stderr());
 	cr_expect(tc_same_file("z_0.png", "z_2.png"), "a flock at rest flickers");
+}
+
+/*
+ * The density look zoomed in is darts: where every boid spans 3 pixels or
+ * more it draws what --draw auto --color-by heading draws, byte for byte
+ * (its hue, the heading, on darts); zoomed out, an image of no outline.
+ */
+Test(view, the_density_look_zoomed_in_is_darts_by_heading)
+{
+	const char *clip = "-q -n 3000 --field 6000x3400 -s 320x180 -f 2 --warmup 3";
+	cr_assert_eq(tc_boids("%s --view 3000,1700,300 --draw density -o d_%%d.png", clip), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --view 3000,1700,300 --color-by heading -o a_%%d.png", clip), 0, "%s", tc_stderr());
+	cr_expect(tc_same_file("d_1.png", "a_1.png"), "zoomed in, density is not auto's darts by heading");
+	cr_assert_eq(tc_boids("%s --draw density -o far_%%d.png", clip), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("%s --draw points --color-by heading -o pts_%%d.png", clip), 0, "%s", tc_stderr());
+	cr_expect(!tc_same_file("far_1.png", "pts_1.png"), "zoomed out, density is points");
 }
 
 /* ---- zoom and follow -------------------------------------------------- */
