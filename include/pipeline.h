@@ -107,6 +107,13 @@ int pipeline_use_video(struct pipeline *p, struct video *v);
 int pipeline_step(struct pipeline *p, long n);
 
 /*
+ * Makes the --warmup steps before frame 0, bar showing them as the warm-up
+ * ("warm-up k/N steps"), not as frames; the frames' clock starts when it
+ * ends.  Returns what pipeline_step() returns.
+ */
+int pipeline_warmup(struct pipeline *p, struct progress *bar);
+
+/*
  * Has bar show each step of the flock moving (the fraction of its boids
  * done), from the start of the next pipeline_step().  bar may be NULL.
  */

@@ -68,6 +68,21 @@ int pipeline_step(struct pipeline *p, long n)
 	return 0;
 }
 
+int pipeline_warmup(struct pipeline *p, struct progress *bar)
+{
+	long n = p->cfg->run.warmup;
+	int st = 0;
+
+	progress_warmup_start(bar, n, (double)p->cfg->run.substeps);
+	for (long i = 0; i < n && !st; i++) {
+		st = pipeline_step(p, 1);
+		if (!st)
+			progress_warmup(bar, i + 1);
+	}
+	progress_warmup_end(bar);
+	return st;
+}
+
 /* Inside a step, every few boids, from the stepping threads: cheap. */
 static int watch_step(void *arg, size_t done)
 {

@@ -179,6 +179,11 @@ double sim_neighbours(const struct sim_params *p, size_t n)
 	return seen < 1 ? others * seen : others;
 }
 
+double sim_step_seconds(const struct sim_params *p, size_t n)
+{
+	return (double)n * (250e-9 + 16e-9 * sim_neighbours(p, n));
+}
+
 int sim_target(const struct sim *s, double *x, double *y)
 {
 	return sim_target_box(s, x, y, NULL);
