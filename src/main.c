@@ -197,6 +197,15 @@ static void say_long_steps(const struct run *r)
 	       s->p.dims == 3 ? " or --depth" : "");
 }
 
+/* A flock far denser than its model's default scene says so, and which --field spreads it, unless -q. */
+static void say_crowded(const struct run *r)
+{
+	char msg[512];
+
+	if (!r->cfg.run.quiet && cli_crowding(&r->cfg, msg, sizeof msg))
+		report_note("%s", msg);
+}
+
 /*
  * A warm-up estimated to take longer than a few seconds says so, with its
  * estimate (sim_step_seconds(): a flock spread evenly), before its first
@@ -391,6 +400,7 @@ int main(int argc, char **argv)
 	}
 	check_run(&r, 0);
 	set_up(&r);
+	say_crowded(&r);
 	say_long_steps(&r);
 	say_long_warmup(&r);
 	status = open_outputs(&r);
