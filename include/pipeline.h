@@ -80,6 +80,10 @@ struct pipeline {
 	pthread_mutex_t fail_lock;
 	int failed;                  /* an exit status once a stage failed */
 	struct progress *bar;        /* shows a step in progress; NULL: nothing shown */
+	long at;                     /* steps made since frame 0 */
+	double *tw;                  /* a frame between steps starts from this step's state (x, y,
+	                              * vx, vy[, z, vz], n each); NULL when none falls between */
+	long tw_at;                  /* the step tw holds; -1: none */
 	long stepping;               /* frames before the one being stepped */
 };
 

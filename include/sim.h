@@ -110,6 +110,12 @@ int sim_target(const struct sim *s, double *x, double *y);
 int sim_target_box(const struct sim *s, double *x, double *y, double *z);
 
 /*
+ * sim_target_box() as it was `back` steps ago (back <= s->steps): where the
+ * target stood for an earlier step, for a frame drawn between two steps.
+ */
+int sim_target_back(const struct sim *s, uint64_t back, double *x, double *y, double *z);
+
+/*
  * Does the field wrap around for this flock?  True with --edges wrap or
  * both, and always for the models whose programs wrap (MODEL_WRAPS:
  * processing, canvas).

@@ -31,6 +31,8 @@
  *   quality_defaults() --quality draft's half-size picture
  *   check_across()     the checks between options; --duration into frames;
  *                      --no-render against --output
+ *   frame_steps()      the steps a frame makes: --substeps, or
+ *                      --steps-per-second / --fps (a fraction)
  *   init_field()       --init from an HDF5 file: the field it was written in,
  *                      for a --field not given
  *   fit_field()        the picture size (-s x --scale); with --field the
@@ -264,6 +266,47 @@ static int init_field(struct config *c, char *err, size_t errlen)
 	return fill_in(c, "field", v, err, errlen);
 }
 
+static long gcd_of(long a, long b)
+{
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The steps a frame makes, as a fraction (run.step_num / run.step_den, the
+ * producer's and tween.h's): --substeps, or --steps-per-second / --fps
+ * when that is given (to a millionth of a step a second).  Both on the
+ * command line contradict each other; from different places the command
+ * line wins, and in one config file (--print-config writes both) the rate.
+ * 0 or -1 (err says why).
+ */
+static int frame_steps(struct config *c, char *err, size_t errlen)
+{
+	struct run_options *run = &c->run;
+	int gs = cli_given(c, OPT_SUBSTEPS), gr = cli_given(c, OPT_STEPS_PER_SECOND);
+
+	if (gs == 2 && gr == 2 && run->steps_per_second > 0)
+		return cli_errf(err, errlen, "--substeps and --steps-per-second contradict each other: give one");
+	if (!(run->steps_per_second > 0) || gs > gr) {
+		run->step_num = run->substeps;
+		run->step_den = 1;
+		return 0;
+	}
+	long num = (long)llround(run->steps_per_second * 1e6) * run->fps_den, den = 1000000L * run->fps;
+	long g = gcd_of(num, den);
+	run->step_num = num / g;
+	run->step_den = den / g;
+	if ((double)run->step_num > 1000.0 * (double)run->step_den)
+		return cli_errf(err, errlen, "--steps-per-second: %g at %.10g fps is %.6g steps a frame (at most 1000)",
+		                run->steps_per_second, (double)run->fps / (double)run->fps_den,
+		                (double)run->step_num / (double)run->step_den);
+	return 0;
+}
+
 /* What the modules read that nobody types: each from the settings it follows. */
 static void link_modules(struct config *c)
 {
@@ -315,7 +358,8 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 {
 	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
 	    quality_defaults(c, err, errlen) != 0 ||
-	    check_across(c, err, errlen) != 0 || init_field(c, err, errlen) != 0 ||
+	    check_across(c, err, errlen) != 0 || frame_steps(c, err, errlen) != 0 ||
+	    init_field(c, err, errlen) != 0 ||
 	    fit_field(c, err, errlen) != 0)
 		return -1;
 	link_modules(c);
