@@ -97,3 +97,14 @@ Test(sweep_tools, make_install_installs_the_package_and_its_tools_run_from_there
 	cr_assert(!said("out.txt", "/"), "bytecode written beside the package: %s", tc_slurp("out.txt", NULL));
 }
 
+/*
+ * Every reader of what a sweep reads back (summaries, sweep.json, the grid,
+ * the job log, markers, a table given to chart) on random, deep (100,000
+ * nested brackets), huge, mistyped and undecodable inputs: a bad row or a
+ * one-line error, never a traceback (tests/sweep/fuzz_readers.py, seeded).
+ */
+Test(sweep_tools, the_readers_take_any_input_without_a_traceback)
+{
+	int st = run("'%s' '%s/tests/sweep/fuzz_readers.py' '%s'", tc_python(), SRCDIR, SRCDIR);
+	cr_assert_eq(st, 0, "%s%s", tc_slurp("out.txt", NULL), tc_slurp("err.txt", NULL));
+}
