@@ -108,3 +108,52 @@ Test(sweep_tools, the_readers_take_any_input_without_a_traceback)
 	int st = run("'%s' '%s/tests/sweep/fuzz_readers.py' '%s'", tc_python(), SRCDIR, SRCDIR);
 	cr_assert_eq(st, 0, "%s%s", tc_slurp("out.txt", NULL), tc_slurp("err.txt", NULL));
 }
+
+/*
+ * The study's statistics against computations written in the test
+ * (tests/sweep/study_checks.py): the Sobol indices of the Ishigami function
+ * through the sweep's own Saltelli design and analysis at N = 4096 within
+ * 0.05 of the analytic ones; the bounded intervals (logit, log) by their
+ * formulas; Welch's p by the Welch-Satterthwaite formula and Holm's
+ * adjustment by hand; the replicates a test needs against a simulation of
+ * its power; the answer's words; a round of --replicates auto; the Latin
+ * hypercube's strata and Saltelli's blocks.
+ */
+Test(sweep_tools, the_statistics_hold_against_independent_computations)
+{
+	int st = run("'%s' '%s/tests/sweep/study_checks.py' '%s'", tc_python(), SRCDIR, SRCDIR);
+	cr_assert_eq(st, 0, "%s%s", tc_slurp("out.txt", NULL), tc_slurp("err.txt", NULL));
+}
+
+/* The study's options refused before anything is made: exit 2, one line. */
+Test(sweep_tools, the_study_options_are_refused_in_one_line)
+{
+	static const struct { const char *args, *says; } cases[] = {
+		{ "--range 'align-weight=0:1'", "--range needs --sample lhs:N or sobol:N" },
+		{ "--grid 'seed=1,2' --sample lhs:8", "--sample needs the parameters as --range NAME=LO:HI" },
+		{ "--range 'align-weight=0:1:log' --sample lhs:4", "need LO < HI, both above 0 on a log scale" },
+		{ "--range 'align-weight=1:0' --sample lhs:4", "need LO < HI" },
+		{ "--range 'aling-weight=0:1' --sample lhs:4", "(did you mean align-weight?)" },
+		{ "--range 'model=0:1' --sample lhs:4", "'model' is not a numeric option of boids" },
+		{ "--range 'align-weight=0:1' --sample lhs:0", "is not lhs:N or sobol:N" },
+		{ "--range 'align-weight=0:1' --sample halton:8", "is not lhs:N or sobol:N" },
+		{ "--grid 'align-weight=0,1' --replicates auto", "give --goal METRIC:max|min" },
+		{ "--grid 'align-weight=0,1' --replicates auto:1 --goal polarization:max", "MAX is a number from 2" },
+		{ "--grid 'align-weight=0,1' --goal polarisation:max", "(did you mean polarization?)" },
+		{ "--grid 'align-weight=0,1' --goal polarization:most", "is not METRIC:max or METRIC:min" },
+		{ "--grid 'edges=wrap,bounce' --range 'align-weight=0:1' --sensitivity polarization",
+		  "--sensitivity samples its --range parameters: give no --grid" },
+		{ "--range 'align-weight=0:1' --sensitivity polarization --sample lhs:8", "from a Sobol sequence" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int st = run("'%s' '%s/scripts/sweep' --bin \"$BOIDS_BIN\" --out s %s -- --no-render", tc_python(), SRCDIR,
+		             cases[i].args);
+		char *e = tc_slurp("err.txt", NULL);
+		cr_expect_eq(st, 2, "exit %d for %s: %s", st, cases[i].args, e);
+		cr_expect(e && strstr(e, cases[i].says) && strncmp(e, "sweep: ", 7) == 0 &&
+		          strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s': %s", cases[i].args,
+		          cases[i].says, e ? e : "");
+		free(e);
+	}
+	cr_assert_eq(access("s", F_OK), -1, "a refused sweep made its directory");
+}
