@@ -1,13 +1,16 @@
 """boidsweep: the parameter sweeps of boids, as a package.
 
 The five commands in scripts/ are thin entry points into it: sweep
-(sweepmain), sweep-table (tables), sweep-report (report), chart (chart) and
+(command), sweep-table and sweep-report (sweepmain), chart (chart) and
 contact-sheet (sheet).  To understand a sweep, start reading
-sweepmain.main(); docs/SWEEPS.md says what every file holds.
+command.main(), then sweepmain.do_sweep(); docs/SWEEPS.md says what every
+file a sweep writes holds.
 
   common      messages, Usage and Failure, "did you mean", the entry points' run()
   files       files written through temporaries, read without following links
   boids       the binary: finding it, trusting it, its --list-options
+  command     scripts/sweep: its options checked, its mode run
+  sweepmain   a sweep run and collected, sweep-table, sweep-report
   options     the sweep's command line
   grid        the sweep's definition (spec) and its points, in order
   design      ranges, samples (lhs, sobol, Saltelli's), the goal, auto replicates

@@ -129,9 +129,14 @@ def without_goal(spec, rows):
                                "smallest": point_json(lo[0], lo[1], lo[2], col)}
     y = f"{spec.get('chart_y') or 'polarization'}_{stat}"
     a = out["metrics"].get(y)
-    out["sentence"] = (f"no --goal: the largest {y} is at {a['largest']['point']} ({number(a['largest']['mean'])}), "
-                       f"the smallest at {a['smallest']['point']} ({number(a['smallest']['mean'])})"
-                       if a else "no --goal, and no complete run")
+    if not a:
+        out["sentence"] = "no --goal, and no complete run"
+    elif a["largest"]["point"] == a["smallest"]["point"]:   # one point (the seeds alone are swept)
+        out["sentence"] = f"no --goal: {y} has a mean of {number(a['largest']['mean'])} over {a['largest']['n']} runs"
+    else:
+        out["sentence"] = (f"no --goal: the largest {y} is at {a['largest']['point']} "
+                           f"({number(a['largest']['mean'])}), the smallest at {a['smallest']['point']} "
+                           f"({number(a['smallest']['mean'])})")
     return out
 
 

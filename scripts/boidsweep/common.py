@@ -14,6 +14,7 @@ import traceback
 METRICS = ("polarization", "milling", "mean_speed", "nn_distance", "gyration_radius", "clusters")
 NO_SWEEP = {"output", "summary", "trajectory", "metrics", "config", "overwrite", "progress", "quiet"}
 PROG = ["sweep"]                   # the command's name in its messages (set by run())
+T0 = [0.0]                         # when the command started (its phases' times)
 
 
 class Usage(Exception):

@@ -1,56 +1,29 @@
-"""The commands that run or collect a sweep: scripts/sweep (main(): a new
-sweep, --resume, --collect, --count, --task, --slurm), scripts/sweep-table
+"""Running and collecting a sweep: do_sweep() (a new sweep, --resume,
+--count, --slurm), do_collect() (--collect), scripts/sweep-table
 (table_main()) and scripts/sweep-report (report_main()).  A sweep goes:
 the spec built and checked (grid), the points set up (prepare), run
-(parallel or slurm), collected (collect).
+(parallel or slurm; in rounds with --replicates auto), collected (collect).
+command.main() dispatches scripts/sweep's modes here or to slurm.do_task().
 """
 import os
-import re
 import shlex
 import sys
-import time
 
 from . import design, report
 from .boids import check_bin_owner, find_bin, list_options
 from .collect import collect
-from .common import PROG, Usage, did_you_mean, say, shown
+from .common import PROG, T0, Usage, did_you_mean, say, shown
 from .files import read_file, same_file, write_file
 from .grid import build_spec, count_points, same_definition
 from .hosts import check_hosts, parse_logins
-from .options import USAGE, parse_args
 from .parallel import run_parallel
 from .prepare import add_points, set_up
-from .progress import T0, Progress, say_phases, timed
+from .progress import Progress, say_phases, timed
 from .results import read_summary, run_state, summary_line
 from .rounds import next_round
-from .slurm import do_task, run_array, submit_slurm
+from .slurm import run_array, submit_slurm
 from .sweepdir import dump_json, load_spec, open_dir, read_grid
 from .tables import table_rows
-
-
-def check_options(o):
-    """The sweep's own options that need no binary: Usage when one is wrong."""
-    modes = [m for m in ("count", "collect", "resume", "slurm") if o[m]] + (["task"] if o["task"] is not None else [])
-    if len(set(modes) - {"slurm", "resume"}) > 1 or (o["slurm"] and ({"count", "collect", "task"} & set(modes))):
-        raise Usage(f"--{' and --'.join(modes)} do not go together")
-    if o["out"] is None:
-        o["out"] = "sweep-out"
-    if o["out"] == "":
-        raise Usage("--out needs a directory")
-    if o["retries"] is not None and not re.fullmatch(r"[0-9]{1,4}", o["retries"]):
-        raise Usage(f"--retries: '{shown(o['retries'])}' is not a number")
-    if o["timeout"] is not None and not re.fullmatch(r"[0-9]+(\.[0-9]+)?%?", o["timeout"]):
-        raise Usage(f"--timeout: '{shown(o['timeout'])}' is not seconds (or N%)")
-    if o["jobs"] is not None and not re.fullmatch(r"[0-9]{1,6}%?", o["jobs"]):
-        raise Usage(f"--jobs: '{shown(o['jobs'])}' is not a number of jobs")
-    o["progress"] = {"plain": "lines"}.get(o["progress"], o["progress"] or "auto")
-    if o["progress"] not in ("auto", "lines", "json", "never"):
-        raise Usage(f"--progress: '{shown(o['progress'])}' is not auto, lines (plain), json or never"
-                    + did_you_mean(o["progress"], ("auto", "lines", "plain", "json", "never")))
-    if o["transfer"] and not o["sshloginfile"]:
-        raise Usage("--transfer needs --sshloginfile")
-    if (o["no_submit"] or o["wait"] or o["sbatch_opts"]) and not o["slurm"]:
-        raise Usage("--no-submit, --wait and --sbatch-opt go with --slurm")
 
 
 def do_collect(o, spec=None):
@@ -218,21 +191,6 @@ def next_look(out, spec, b, pts):
     return read_grid(out), first
 
 
-def main(argv):
-    """scripts/sweep."""
-    T0[0] = time.monotonic()
-    o = parse_args(argv)
-    if o["help"]:
-        print(USAGE, end="")
-        return 0
-    check_options(o)
-    if o["task"] is not None:
-        return do_task(o)
-    if o["collect"]:
-        return do_collect(o)
-    return do_sweep(o)
-
-
 TABLE_USAGE = """\
 sweep-table DIR: (re)build the tables of a sweep made by scripts/sweep.
 
@@ -268,6 +226,7 @@ def table_main(argv):
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
         print(TABLE_USAGE.strip(), file=sys.stdout if len(argv) == 1 else sys.stderr)
         return 0 if len(argv) == 1 else 2
+    from .command import main
     return main(["--collect", "--no-chart", "--out", argv[0]])
 
 
