@@ -132,7 +132,8 @@ def without_goal(spec, rows):
     if not a:
         out["sentence"] = "no --goal, and no complete run"
     elif a["largest"]["point"] == a["smallest"]["point"]:   # one point (the seeds alone are swept)
-        out["sentence"] = f"no --goal: {y} has a mean of {number(a['largest']['mean'])} over {a['largest']['n']} runs"
+        n = a['largest']['n']
+        out["sentence"] = f"no --goal: {y} has a mean of {number(a['largest']['mean'])} over {n} run{'s' if n != 1 else ''}"
     else:
         out["sentence"] = (f"no --goal: the largest {y} is at {a['largest']['point']} "
                            f"({number(a['largest']['mean'])}), the smallest at {a['smallest']['point']} "
