@@ -117,7 +117,8 @@ Test(sweep_tools, the_readers_take_any_input_without_a_traceback)
  * formulas; Welch's p by the Welch-Satterthwaite formula and Holm's
  * adjustment by hand; the replicates a test needs against a simulation of
  * its power; the answer's words; a round of --replicates auto; the Latin
- * hypercube's strata and Saltelli's blocks.
+ * hypercube's strata and Saltelli's blocks; a python3 without SciPy handing
+ * a tool over to Debian's.
  */
 Test(sweep_tools, the_statistics_hold_against_independent_computations)
 {

@@ -22,8 +22,15 @@ failure, exit 1 if any.  Checks (all by default):
   samples      a Latin hypercube puts one point in each of N strata of each
                range (log scale too); Sobol and LHS differ by seed, not by
                run; Saltelli's AB_i is A with B's column i
+  handover     a python3 without SciPy (a copy of Debian's run with -S, as
+               pyenv's would be) hands sweep-table over to /usr/bin/python3,
+               which writes the statistics
 """
+import json
 import math
+import os
+import shutil
+import subprocess
 import sys
 
 sys.dont_write_bytecode = True
@@ -202,8 +209,31 @@ def samples():
     need(design.read_design(text, sal) == rs, "samples: design.csv does not read back")
 
 
+def handover():
+    d = "handover"
+    os.makedirs(d + "/runs")
+    os.chmod(d, 0o755)
+    open(d + "/.boids-sweep", "w").write("boids sweep directory, layout 2\n")
+    spec = {"layout": 2, "bin": "/nonexistent", "grid": [["a", ["0", "1"]], ["seed", ["1", "2"]]], "fixed": [],
+            "base_config": "", "fixed_config": [], "render": False, "ext": "mp4", "with_traj": False,
+            "with_metrics": False, "chart_x": "a", "chart_y": "polarization", "chart_stat": "mean"}
+    json.dump(spec, open(d + "/sweep.json", "w"))
+    with open(d + "/grid.jsonl", "w") as g:
+        for i, (a, sd) in enumerate((a, sd) for a in "01" for sd in "12"):
+            g.write(json.dumps({"i": i, "name": f"a={a},seed={sd}", "values": [["a", a], ["seed", sd]],
+                                "hash": "sha256:0"}) + "\n")
+            json.dump({"status": "complete", "frames": 1, "frames_asked": 1, "options_hash": "sha256:0",
+                       "metrics": {"polarization": {"final": 0.1 * i, "mean": 0.2 + 0.1 * i}}},
+                      open(f"{d}/runs/a={a},seed={sd}.json", "w"))
+    shutil.copy("/usr/bin/python3", "py")
+    p = subprocess.run(["./py", "-S", sys.argv[1] + "/scripts/sweep-table", d], capture_output=True, text=True)
+    rows = open(d + "/stats.csv").read().splitlines() if os.path.exists(d + "/stats.csv") else []
+    need(p.returncode == 0 and len(rows) == 3 and "t-logit" in rows[1],
+         f"handover: exit {p.returncode}, stats {rows[:2]}: {p.stderr[-300:]}")
+
+
 CHECKS = {"ishigami": ishigami, "intervals": intervals, "welch": welch, "power": power, "answer": answers,
-          "rounds": rounds_check, "samples": samples}
+          "rounds": rounds_check, "samples": samples, "handover": handover}
 for name in sys.argv[2:] or CHECKS:
     CHECKS[name]()
 print(f"study_checks: {len(fails)} failures")
