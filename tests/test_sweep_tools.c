@@ -158,3 +158,36 @@ Test(sweep_tools, the_study_options_are_refused_in_one_line)
 	}
 	cr_assert_eq(access("s", F_OK), -1, "a refused sweep made its directory");
 }
+
+/*
+ * boids --check-configs goes on past a refused line: the set-up lists every
+ * refused point at once, a line each (the first 50), then their count;
+ * one refused point is one line; nothing is made.
+ */
+Test(sweep_tools, the_set_up_reports_every_refused_point_at_once)
+{
+	int st = run("'%s' '%s/scripts/sweep' --bin \"$BOIDS_BIN\" --out s --grid 'align-weight=x,0,y' --grid 'seed=1,2' "
+	             "-- --no-render", tc_python(), SRCDIR);
+	char *e = tc_slurp("err.txt", NULL);
+	cr_assert_eq(st, 2, "%s", e);
+	const char *want[] = { "sweep: --grid: point align-weight=x,seed=1: --align-weight: 'x' is not a number",
+		               "sweep: --grid: point align-weight=x,seed=2: --align-weight: 'x' is not a number",
+		               "sweep: --grid: point align-weight=y,seed=1: --align-weight: 'y' is not a number",
+		               "sweep: --grid: point align-weight=y,seed=2: --align-weight: 'y' is not a number",
+		               "sweep: --grid: 4 of 6 points refused; nothing was run\n" };
+	const char *at = e;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		cr_assert(at && strncmp(at, want[i], strlen(want[i])) == 0, "line %zu is not '%s':\n%s", i + 1, want[i], e);
+		at = strchr(at, '\n') + 1;
+	}
+	cr_assert_eq(*at, 0, "more lines than the refused points and their count:\n%s", e);
+	free(e);
+	st = run("'%s' '%s/scripts/sweep' --bin \"$BOIDS_BIN\" --out s --grid \"align-weight=0,$(seq -s, -f 'x%%g' 1 60)\" "
+	         "-- --no-render", tc_python(), SRCDIR);
+	e = tc_slurp("err.txt", NULL);
+	cr_assert_eq(st, 2, "%s", e);
+	cr_assert(strstr(e, "point align-weight=x50:") && !strstr(e, "point align-weight=x51:") &&
+	          strstr(e, "sweep: --grid: 60 of 61 points refused (10 not listed); nothing was run\n"), "%s", e);
+	free(e);
+	cr_assert_eq(access("s", F_OK), -1, "a refused sweep made its directory");
+}
