@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "lineread.h"
 #include "report.h"
+#include "signals.h"
 #include "summary.h"
 
 /* One line's settings: pointers into the line, which parse_line() rewrites. */
@@ -316,75 +317,172 @@ static int finish_line(const struct config *c, const char *dir, long k, char has
 	return e;
 }
 
+/* One --check-configs run. */
+struct batch {
+	int argc;
+	char **argv;            /* the command line, read again for each line */
+	struct config *c;       /* each line's settings */
+	batch_check *check;
+	void *arg;
+	const char *file, *dir; /* --check-configs, --config-dir (argv's) */
+	struct pairs s;         /* the line's pairs, and its number */
+	long refused;           /* lines refused so far */
+	long done;              /* lines given their verdict (hash or "-") */
+};
+
+/* A refused line: reported with its number, "-" on standard output.  Returns 0: go on. */
+static int refuse(struct batch *b, const char *why)
+{
+	report("%s:%ld: %s", CLI_CUT_PATH(b->file), b->s.lineno, why);
+	b->refused++;
+	b->done++;
+	puts("-");
+	return 0;
+}
+
+static int out_of_memory(void)
+{
+	report("out of memory");
+	return EXIT_FAILURE;
+}
+
+/*
+ * The run's checks for the line's settings (in b->c): notes say the line's
+ * FILE:LINE, as its refusal does.  Returns 0 accepted, EXIT_USAGE refused
+ * (said, and "-" written), or the status that ends the run: 1 when they
+ * failed (out of memory, a plugin missing; said), 128 + a signal.
+ */
+static int run_checks(struct batch *b)
+{
+	char where[300];
+	struct fail f = { 0, "" };
+
+	snprintf(where, sizeof where, "%s:%ld", CLI_CUT_PATH(b->file), b->s.lineno);
+	report_context(where);
+	int status = b->check(b->c, b->arg, &f);
+	if (status && signals_caught())
+		status = 128 + signals_caught();
+	else if (status && status != EXIT_USAGE)
+		report_fail(&f);
+	report_context(NULL);
+	if (status == EXIT_USAGE)
+		refuse(b, f.msg);
+	return status;
+}
+
+/*
+ * Checks one line (len bytes, NUL-terminated) and writes its verdict: its
+ * hash, or "-" after its refusal, which is reported with the line's number.
+ * Returns 0 to go on, or the status that ends the run (a write failed, out
+ * of memory, a stop).
+ */
+static int one_line(struct batch *b, char *line, size_t len)
+{
+	char err[1024], hash[72], path[4096];
+	const char *why;
+
+	b->s.lineno++;
+	int e = len != strlen(line) ? (why = "NUL byte in the line", -1) : parse_line(line, &b->s, &why);
+	if (e == -ENOMEM)
+		return out_of_memory();
+	if (e)
+		return refuse(b, why);
+	cli_release(b->c);
+	int r = cli_parse_with(b->c, b->argc, b->argv, apply, &b->s, err, sizeof err);
+	if (r == CLI_NOMEM)
+		return out_of_memory();
+	if (r != CLI_CHECK_CONFIGS && signals_caught())
+		return 128 + signals_caught(); /* it ended the reading of a --config */
+	if (r != CLI_CHECK_CONFIGS)
+		return refuse(b, err);
+	if ((r = run_checks(b)) != 0)
+		return r == EXIT_USAGE ? 0 : r;
+	e = finish_line(b->c, b->dir, b->s.lineno - 1, hash, path, sizeof path);
+	if (e == -ENOMEM)
+		return out_of_memory();
+	if (e)
+		return report_failure("cannot write", path, e);
+	puts(hash);
+	b->done++;
+	return 0;
+}
+
+/* Skips the rest of a line too long to hold.  Returns 0, LINEREAD_EOF, or -errno. */
+static int skip_line(FILE *in)
+{
+	int c;
+
+	while ((c = getc(in)) != EOF && c != '\n')
+		;
+	return c != EOF ? 0 : ferror(in) ? (errno ? -errno : -EIO) : LINEREAD_EOF;
+}
+
+/* Reads the lines of in and checks each.  Returns the status. */
+static int all_lines(struct batch *b, FILE *in)
+{
+	char *line = NULL, why[64];
+	size_t cap = 0;
+	ssize_t len = LINEREAD_EOF;
+	int status = 0;
+
+	while (!status && !signals_caught() && (len = lineread_next(in, &line, &cap, LINEREAD_MAX)) != LINEREAD_EOF) {
+		if (len >= 0) {
+			status = one_line(b, line, (size_t)len);
+			continue;
+		}
+		if (len != -E2BIG)
+			break;
+		b->s.lineno++;
+		snprintf(why, sizeof why, "line longer than %ld bytes", LINEREAD_MAX);
+		refuse(b, why);
+		if ((len = skip_line(in)) < 0 && len != LINEREAD_EOF)
+			break;
+	}
+	free(line);
+	if (!status && signals_caught())
+		return 128 + signals_caught(); /* between lines, or it ended a read */
+	if (status || len >= 0 || len == LINEREAD_EOF)
+		return status;
+	return report_failure("cannot read", b->file, (int)len);
+}
+
+/* The closing line of a run that refused lines or was stopped: what was checked. */
+static void say_checked(const struct batch *b, int status)
+{
+	long n = b->done;
+
+	if (status > 128)
+		report("%s: stopped by a signal after %ld %s: %ld accepted, %ld refused", CLI_CUT_PATH(b->file),
+		       n, n == 1 ? "line" : "lines", n - b->refused, b->refused);
+	else if (!status && b->refused)
+		report("%s: %ld of %ld %s refused", CLI_CUT_PATH(b->file), b->refused, n, n == 1 ? "line" : "lines");
+}
+
 /* ------------------------------------------------------------------ API */
 
 int batch_check_configs(int argc, char **argv, struct config *c, batch_check *check, void *arg)
 {
-	const char *file = c->run.check_configs, *dir = c->run.config_dir; /* argv's */
-	char where[300];
-	struct pairs s = { NULL, 0, 0, 0 };
-	char *line = NULL, err[1024], hash[72], path[4096];
-	size_t cap = 0;
-	ssize_t len;
-	long refused = 0;
-	int status = 0;
+	struct batch b = { argc, argv, c, check, arg, c->run.check_configs, c->run.config_dir,
+	                   { NULL, 0, 0, 0 }, 0, 0 };
 	struct stat st;
-	FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	int status = EXIT_USAGE;
+	FILE *in = strcmp(b.file, "-") == 0 ? signals_fdopen(STDIN_FILENO) : signals_fopen(b.file);
 
-	if (!in)
-		report_usage("--check-configs: cannot open '%s': %s", CLI_CUT_PATH(file), strerror(errno));
-	if (dir && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
-		report_usage("--config-dir: '%s' is not a directory", CLI_CUT_PATH(dir));
-	while (status == 0 && (len = lineread_next(in, &line, &cap, LINEREAD_MAX)) >= 0) {
-		const char *why;
-		s.lineno++;
-		int e = (size_t)len != strlen(line) ? (why = "NUL byte in the line", -1) :
-		        parse_line(line, &s, &why);
-		if (e == -ENOMEM)
-			goto nomem;
-		if (e) {
-			report("%s:%ld: %s", CLI_CUT_PATH(file), s.lineno, why);
-			refused++;
-			puts("-");
-			continue;
-		}
-		cli_release(c);
-		int r = cli_parse_with(c, argc, argv, apply, &s, err, sizeof err);
-		if (r == CLI_NOMEM)
-			goto nomem;
-		if (r != CLI_CHECK_CONFIGS) {
-			report("%s:%ld: %s", CLI_CUT_PATH(file), s.lineno, err);
-			refused++;
-			puts("-");
-			continue;
-		}
-		snprintf(where, sizeof where, "%s:%ld", CLI_CUT_PATH(file), s.lineno);
-		report_context(where); /* the checks' messages, if they refuse the line */
-		check(c, arg);
-		report_context(NULL);
-		e = finish_line(c, dir, s.lineno - 1, hash, path, sizeof path);
-		if (e && e != -ENOMEM)
-			status = report_failure("cannot write", path, e);
-		if (e == -ENOMEM)
-			goto nomem;
-		if (!status)
-			puts(hash);
-	}
-	if (status == 0 && len == -E2BIG) {
-		report("%s:%ld: line longer than %ld bytes", CLI_CUT_PATH(file), s.lineno + 1, LINEREAD_MAX);
-		refused++;
-	} else if (status == 0 && len != LINEREAD_EOF) {
-		status = report_failure("cannot read", file, (int)len);
-	}
+	if (!in && errno == EINTR && signals_caught())
+		status = 128 + signals_caught(); /* it ended the wait for a FIFO's writer */
+	else if (!in)
+		report("--check-configs: cannot open '%s': %s", CLI_CUT_PATH(b.file), strerror(errno));
+	else if (b.dir && (stat(b.dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+		report("--config-dir: '%s' is not a directory", CLI_CUT_PATH(b.dir));
+	else
+		status = all_lines(&b, in);
 	cli_release(c);
-	free(line);
-	free(s.kv);
-	if (in != stdin)
+	free(b.s.kv);
+	if (in)
 		fclose(in);
 	if (!status && report_stdout_status() != 0)
 		status = EXIT_FAILURE;
-	return status ? status : refused ? EXIT_USAGE : 0;
-nomem:
-	report("out of memory");
-	exit(EXIT_FAILURE);
+	fflush(stdout); /* stopped: what was checked so far */
+	say_checked(&b, status);
+	return status ? status : b.refused ? EXIT_USAGE : 0;
 }

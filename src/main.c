@@ -41,6 +41,9 @@
  */
 #define LONG_STEP_VISITS 2e8
 
+/* A warm-up estimated longer than this is announced (say_long_warmup()). */
+#define LONG_WARMUP_SECONDS 5.0
+
 /* Everything one run holds; released by run_release(). */
 struct run {
 	struct config cfg;           /* every setting, each module's part in its own types */
@@ -81,6 +84,19 @@ enum {
 	CHECK_ONLY = -2,      /* --print-config: the run's checks, then the settings */
 	CHECK_CONFIGS = -3,   /* --check-configs: the same for each line (src/batch.c) */
 };
+
+/* --list-codecs: from the video plugin, which must load.  Returns the exit status. */
+static int list_codecs(void)
+{
+	char err[PATH_MAX + 256];
+
+	if (video_ready(err, sizeof err) != 0) {
+		report("%s", err);
+		return EXIT_FAILURE;
+	}
+	video_list_codecs(stdout);
+	return report_stdout_status();
+}
 
 /*
  * Parses the command line.  Returns -1 to run, CHECK_ONLY, or the exit
@@ -127,8 +143,7 @@ static int parse_command_line(struct run *r, int argc, char **argv)
 		cli_print_models(stdout);
 		return report_stdout_status();
 	case CLI_LIST_CODECS:
-		video_list_codecs(stdout);
-		return report_stdout_status();
+		return list_codecs();
 	case CLI_CHECK_CONFIGS:
 		return CHECK_CONFIGS;
 	default:
@@ -150,30 +165,29 @@ static void say_plan(const struct run *r)
 }
 
 /*
- * Everything a user can get wrong is refused (exit 2) before any file
+ * Everything a user can get wrong is refused (status 2) before any file
  * exists: the inputs first (--config was read with the command line), then
- * the outputs.
+ * the outputs.  Returns a status, the failure in f.
  */
-static void check_run(struct run *r, int preview)
+static int check_run(struct run *r, int preview, struct fail *f)
 {
-	outputs_check_roles(&r->cfg); /* before --init is opened */
-	if (preview)
-		start_preview(&r->start, &r->cfg);
-	else
-		start_read(&r->start, &r->cfg);
+	if (outputs_check_roles(&r->cfg, f) != 0) /* before --init is opened */
+		return f->status;
+	if ((preview ? start_preview(&r->start, &r->cfg, f) : start_read(&r->start, &r->cfg, f)) != 0)
+		return f->status;
 	pipeline_threads(&r->cfg, &r->threads);
 	outputs_init(&r->out, &r->cfg, r->threads.encoder);
-	outputs_check(&r->out);
+	if (outputs_check(&r->out, f) != 0)
+		return f->status;
 	r->cfg.render.width = r->out.pic_w; /* padded to even sizes where the encoder needs them */
 	r->cfg.render.height = r->out.pic_h;
 	if (r->cfg.run.caption && r->out.kind != OUTPUTS_NONE) { /* Pango only for a run with a caption */
 		char err[PATH_MAX + 256];
-		if (caption_load(&r->caption, &r->cfg, err, sizeof err) != 0) {
-			report("%s", err);
-			report_exit(EXIT_FAILURE);
-		}
+		if (caption_load(&r->caption, &r->cfg, err, sizeof err) != 0)
+			return fail_runtime(f, "%s", err);
 	}
 	say_plan(r);
+	return 0;
 }
 
 /*
@@ -194,6 +208,32 @@ static void say_long_steps(const struct run *r)
 	       s->p.dims == 3 ? " or --depth" : "");
 }
 
+/* A flock far denser than its model's default scene says so, and which --field spreads it, unless -q. */
+static void say_crowded(const struct run *r)
+{
+	char msg[512];
+
+	if (!r->cfg.run.quiet && cli_crowding(&r->cfg, msg, sizeof msg))
+		report_note("%s", msg);
+}
+
+/*
+ * A warm-up estimated to take longer than a few seconds says so, with its
+ * estimate (sim_step_seconds(): a flock spread evenly), before its first
+ * step, unless -q; the progress then measures it.
+ */
+static void say_long_warmup(const struct run *r)
+{
+	const struct sim *s = &r->start.sim;
+	double step = sim_step_seconds(&s->p, s->n), t = step * (double)r->cfg.run.warmup;
+
+	if (r->cfg.run.quiet || t < LONG_WARMUP_SECONDS)
+		return;
+	int secs = (int)(t + 0.5);
+	report_note("the warm-up of %ld steps may take about %d:%02d:%02d (%.2g s a step of %zu boids)",
+	            r->cfg.run.warmup, secs / 3600, secs / 60 % 60, secs % 60, step, s->n);
+}
+
 /* What the pipeline will hold, for the memory check. */
 static struct start_budget budget(const struct run *r)
 {
@@ -209,41 +249,49 @@ static struct start_budget budget(const struct run *r)
  */
 static int print_config(struct run *r)
 {
+	struct fail f = { 0, "" };
 	struct start_budget b;
+	int status = check_run(r, 1, &f);
 
-	check_run(r, 1);
-	b = budget(r);
-	start_check(&r->cfg, &b);
-	cli_print_config(stdout, &r->cfg);
+	if (!status) {
+		b = budget(r);
+		status = start_check(&r->cfg, &b, &f);
+	}
 	outputs_release(&r->out);
+	if (status)
+		return report_fail(&f);
+	cli_print_config(stdout, &r->cfg);
 	return report_stdout_status();
 }
 
 /* --check-configs: print_config()'s checks for one line's settings (in r->cfg). */
-static void check_line(struct config *c, void *arg)
+static int check_line(struct config *c, void *arg, struct fail *f)
 {
 	struct run *r = arg;
 	struct start_budget b;
 
 	assert(c == &r->cfg);
-	check_run(r, 1);
-	b = budget(r);
-	start_check(&r->cfg, &b);
+	int status = check_run(r, 1, f);
+	if (!status) {
+		b = budget(r);
+		status = start_check(&r->cfg, &b, f);
+	}
 	outputs_release(&r->out);
+	return status;
 }
 
-/* The flock and the pipeline's slots; failures exit. */
-static void set_up(struct run *r)
+/* The flock and the pipeline's slots.  Returns a status, the failure in f. */
+static int set_up(struct run *r, struct fail *f)
 {
 	struct start_budget b = budget(r);
 
-	start_build(&r->start, &r->cfg, r->threads.sim, &b);
+	if (start_build(&r->start, &r->cfg, r->threads.sim, &b, f) != 0)
+		return f->status;
 	int e = pipeline_init(&r->pipe, &r->cfg, &r->start.sim, &r->out, &r->cfg.render, r->threads.draw);
 	r->pipe.caption = r->caption.draw ? &r->caption : NULL;
-	if (e) {
-		report("cannot set up drawing: %s", strerror(-e));
-		report_exit(EXIT_FAILURE);
-	}
+	if (e)
+		return fail_runtime(f, "cannot set up drawing: %s", strerror(-e));
+	return 0;
 }
 
 /*
@@ -252,12 +300,14 @@ static void set_up(struct run *r)
  */
 static int open_outputs(struct run *r)
 {
-	int status = signals_caught() ? 128 + signals_caught() : outputs_open(&r->out);
+	struct fail f = { 0, "" };
+	int status = signals_caught() ? 128 + signals_caught() : outputs_open(&r->out, &f);
 	if (!status && r->out.video) {
 		int err = pipeline_use_video(&r->pipe, r->out.video);
 		if (err)
-			status = report_failure("cannot set up the encoder for", r->cfg.run.output, err);
+			status = fail_cause(&f, "cannot set up the encoder for", r->cfg.run.output, err);
 	}
+	report_fail(&f);
 	if (status && signals_caught())
 		status = 128 + signals_caught(); /* interrupted while waiting for a FIFO's reader */
 	signals_restart(1);
@@ -274,7 +324,7 @@ static int run_frames(struct run *r, int status)
 	progress_start(&r->bar, stderr, pipeline_progress_mode(s), s->frames, s->progress_interval);
 	pipeline_show_steps(&r->pipe, &r->bar);
 	if (!status)
-		status = pipeline_step(&r->pipe, s->warmup);
+		status = pipeline_warmup(&r->pipe, &r->bar);
 	if (!status && !signals_caught())
 		status = pipeline_run(&r->pipe, &r->bar);
 	progress_end(&r->bar);
@@ -296,6 +346,25 @@ static int finish(struct run *r, int status)
 }
 
 /*
+ * The rate of the closing line: the frames' (the warm-up's time apart),
+ * and the warm-up's steps and seconds, e.g. "30.1 fps, after a warm-up of
+ * 300 steps in 3.80 s".
+ */
+static void frames_rate(const struct run *r, char *buf, size_t len)
+{
+	long done = r->pipe.frames_done, warmup = r->bar.warmup, made = r->bar.warm_done;
+	double warm = progress_warmup_seconds(&r->bar), t = r->wall - warm;
+	int n = snprintf(buf, len, "%.1f fps", t > 0 ? (double)done / t : 0.0);
+
+	if (n < 0 || (size_t)n >= len || warmup <= 0)
+		return;
+	if (made < warmup) /* stopped in it */
+		snprintf(buf, len, "in the warm-up, %ld of %ld steps in %.2f s", made, warmup, warm);
+	else
+		snprintf(buf + n, len - (size_t)n, ", after a warm-up of %ld steps in %.2f s", warmup, warm);
+}
+
+/*
  * The closing line, unless -q or the run failed; with --progress json the
  * "end" event, always.
  */
@@ -311,23 +380,37 @@ static void say_done(const struct run *r, int status)
 	if (report_is_json()) {
 		struct report_run run = { done, r->start.sim.n, t,
 		                          r->out.kind == OUTPUTS_NONE ? NULL :
-		                          r->out.kind == OUTPUTS_STDOUT ? "-" : r->cfg.run.output, sig };
+		                          r->out.kind == OUTPUTS_STDOUT ? "-" : r->cfg.run.output, sig,
+		                          r->bar.warm_done, progress_warmup_seconds(&r->bar) };
 		report_end(status, &run);
 		return;
 	}
 	if (r->cfg.run.quiet || (status != 0 && status != 128 + sig))
 		return;
-	report_info("%ld %s of %zu %s in %.2f s (%.1f fps) -> %s%s", done, done == 1 ? "frame" : "frames",
-	            r->start.sim.n, r->start.sim.n == 1 ? "boid" : "boids", t,
-	            t > 0 ? (double)done / t : 0.0, outputs_name(&r->out), sig ? " (stopped by a signal)" : "");
+	char rate[128];
+	frames_rate(r, rate, sizeof rate);
+	report_info("%ld %s of %zu %s in %.2f s (%s) -> %s%s", done, done == 1 ? "frame" : "frames",
+	            r->start.sim.n, r->start.sim.n == 1 ? "boid" : "boids", t, rate,
+	            outputs_name(&r->out), sig ? " (stopped by a signal)" : "");
 }
 
 static void run_release(struct run *r)
 {
 	outputs_release(&r->out);
-	pipeline_release(&r->pipe);
+	if (r->pipe.cfg) /* pipeline_init() was called */
+		pipeline_release(&r->pipe);
 	start_release(&r->start);
 	cli_release(&r->cfg);
+}
+
+/* A run refused or failed before its outputs were opened: f said, the end. */
+static int refused(struct run *r, const struct fail *f)
+{
+	int status = report_fail(f);
+
+	report_end(status, NULL);
+	run_release(r);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -347,9 +430,12 @@ int main(int argc, char **argv)
 		cli_release(&r.cfg);
 		return status;
 	}
-	check_run(&r, 0);
-	set_up(&r);
+	struct fail f = { 0, "" };
+	if (check_run(&r, 0, &f) != 0 || set_up(&r, &f) != 0)
+		return refused(&r, &f);
+	say_crowded(&r);
 	say_long_steps(&r);
+	say_long_warmup(&r);
 	status = open_outputs(&r);
 	status = run_frames(&r, status);
 	status = finish(&r, status);
