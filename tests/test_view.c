@@ -1,5 +1,5 @@
 /*
- * Pictures at every scale (issue 40): windows onto the field (--view,
+ * Pictures at every scale: windows onto the field (--view,
  * --view-end, --follow), the boids a window copies (culling), --draw
  * auto's level of detail and --draw density, each against what a user
  * would measure in the picture:
