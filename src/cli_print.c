@@ -32,6 +32,17 @@ static void format_obstacle(const struct config *c, const struct sim_obstacle *o
 		snprintf(buf, len, "%.17g,%.17g,%.17g", o->x, o->y, o->r);
 }
 
+/* A window CX,CY,W (empty: none) or a range LO,HI (auto: none), as they read back. */
+static void format_tuple(enum cli_type type, const double *v, char *buf, size_t len)
+{
+	if (type == CLI_VIEW && v[2] > 0)
+		snprintf(buf, len, "%.17g,%.17g,%.17g", v[0], v[1], v[2]);
+	else if (type == CLI_RANGE && v[1] > 0)
+		snprintf(buf, len, "%.17g,%.17g", v[0], v[1]);
+	else
+		snprintf(buf, len, "%s", type == CLI_RANGE ? "auto" : "");
+}
+
 /* The string field of a CLI_STRING row, NULL when unset. */
 static const char *string_value(const struct config *c, const struct cli_option *o)
 {
@@ -141,22 +152,10 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 			snprintf(buf, len, "%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2]);
 		break;
 	}
-	case CLI_VIEW: {
-		const double *w = field;
-		if (w[2] > 0)
-			snprintf(buf, len, "%.17g,%.17g,%.17g", w[0], w[1], w[2]);
-		else
-			buf[0] = 0;
+	case CLI_VIEW:
+	case CLI_RANGE:
+		format_tuple(o->type, field, buf, len);
 		break;
-	}
-	case CLI_RANGE: {
-		const double *b = field;
-		if (b[1] > 0)
-			snprintf(buf, len, "%.17g,%.17g", b[0], b[1]);
-		else
-			snprintf(buf, len, "auto");
-		break;
-	}
 	case CLI_ACTION:
 		buf[0] = 0;
 		break;

@@ -773,11 +773,31 @@ static int index_points(struct metrics_ctx *c, struct grid *g, size_t n, const s
 	return 0;
 }
 
+/* The space of an input: its torus, or open space (the box is the flock's, place()). */
+static struct space space_of(const struct metrics_input *in)
+{
+	return (struct space){ .wrap = in->wrap != 0, .three = in->z != NULL, .w = in->width, .h = in->height,
+	                       .d = in->depth };
+}
+
+/* The clusters of the n placed boids: the `link` grid (p its points, u's sets over its order); how many. */
+static int link_clusters(struct metrics_ctx *c, size_t n, const struct space *sp, double r, struct points *p,
+                         long *groups)
+{
+	/* A cell's diagonal under r, see cluster_pass: 0.7071 < 1/sqrt(2), 0.5773 < 1/sqrt(3). */
+	int err = index_points(c, &c->link, n, sp, (sp->three ? 0.5773 : 0.7071) * r, c->linkx, c->linky, c->linkz, p);
+
+	if (err)
+		return err;
+	struct sets u = { c->parent, c->size };
+	*groups = cluster_pass(&c->link, p, n, &u, r);
+	return 0;
+}
+
 int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struct metrics *out)
 {
 	size_t n = in->n;
-	struct space sp = { .wrap = in->wrap != 0, .three = in->z != NULL,
-	                    .w = in->width, .h = in->height, .d = in->depth };
+	struct space sp = space_of(in);
 	double r = in->cluster_radius, lo[3], hi[3];
 	struct points p;
 	int err;
@@ -806,13 +826,8 @@ int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struc
 		return err;
 	m.nn_distance = n < 2 ? 0 : nn_pass(&c->near, &p) / (double)n;
 
-	/* A cell's diagonal under r, see cluster_pass: 0.7071 < 1/sqrt(2), 0.5773 < 1/sqrt(3). */
-	if ((err = index_points(c, &c->link, n, &sp, (sp.three ? 0.5773 : 0.7071) * r,
-	                        c->linkx, c->linky, c->linkz, &p)))
+	if ((err = link_clusters(c, n, &sp, r, &p, &m.clusters)))
 		return err;
-	struct sets u = { c->parent, c->size };
-	m.clusters = cluster_pass(&c->link, &p, n, &u, r);
-
 	*out = m;
 	return 0;
 }
@@ -863,22 +878,19 @@ static void largest_of(const struct points *p, struct sets *u, size_t n, double 
 int metrics_largest(struct metrics_ctx *c, const struct metrics_input *in, double centre[3], double *radius)
 {
 	size_t n = in->n;
-	struct space sp = { .wrap = in->wrap != 0, .three = in->z != NULL,
-	                    .w = in->width, .h = in->height, .d = in->depth };
-	double r = in->cluster_radius, lo[3], hi[3];
+	struct space sp = space_of(in);
+	double lo[3], hi[3];
 	struct points p;
+	long groups;
 	int err;
 
 	c->visits = 0;
 	if ((err = check_input(in, &sp, lo, hi)) || (!n && (err = -EINVAL)) || (err = reserve(c, n, sp.three)))
 		return err;
 	place(c, in, &sp, lo, hi);
-	if ((err = index_points(c, &c->link, n, &sp, (sp.three ? 0.5773 : 0.7071) * r,
-	                        c->linkx, c->linky, c->linkz, &p)))
+	if ((err = link_clusters(c, n, &sp, in->cluster_radius, &p, &groups)))
 		return err;
-	struct sets u = { c->parent, c->size };
-	cluster_pass(&c->link, &p, n, &u, r);
-	largest_of(&p, &u, n, centre, radius);
+	largest_of(&p, &(struct sets){ c->parent, c->size }, n, centre, radius);
 	for (int a = 0; a < (sp.three ? 3 : 2); a++) /* back from the grids' box */
 		centre[a] = sp.wrap ? reduce(centre[a], a == 0 ? sp.w : a == 1 ? sp.h : sp.d) : centre[a] + lo[a];
 	if (!sp.three)
