@@ -22,8 +22,8 @@ static void processing_params_default(struct sim_params *p)
 	p->proc.cohesion_weight = .5;
 	p->proc.separation_weight = 4;
 	p->proc.alignment_weight = 4;
-	p->proc.max_force = 0;
-	p->proc.max_speed = 0;
+	p->proc.max_force = 5;  /* the sketch's Max_Acceleration: the listing is silent on speed, */
+	p->proc.max_speed = 3;  /* and without them the flock races off (docs/MODEL.md) */
 	p->proc.separation = SIM_SEP_UNIT;
 	p->proc.limit_components = 0;
 	p->proc.jitter = 0;
