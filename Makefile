@@ -187,7 +187,8 @@ deps:
 test:
 	@scripts/install-deps.sh build test
 	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/run
-	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run $(TESTFLAGS)
+	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run --xml=$(BUILD)/tests/times.xml $(TESTFLAGS); \
+		status=$$?; [ ! -s $(BUILD)/tests/times.xml ] || awk -f tests/slowest.awk $(BUILD)/tests/times.xml; exit $$status
 
 # The machine tier: ssh sweeps on loopback, Slurm when it can start, full
 # disks, signals, a clean clone as an ordinary user; then valgrind.  What a
