@@ -11,12 +11,21 @@
  * close the underlying stream, which the caller closes (or commits) after.
  * Errors come back as stdio errors with errno set: the underlying stream's
  * errno for a failed write or read, EBADMSG for data that is not a valid
- * compressed stream (corrupt, truncated or of the other kind), ENOMEM.
+ * compressed stream (corrupt, truncated or of the other kind), EOVERFLOW
+ * for a zstd frame whose window is beyond ZFILE_WINDOW_LOG_MAX, ENOMEM.
+ *
+ * A reader holds a constant amount of memory whatever the data: zlib's
+ * 32 KiB window, and a zstd window of at most 2^ZFILE_WINDOW_LOG_MAX bytes
+ * (128 MiB, what zstd itself decodes without --memory: every level, and
+ * --long up to 27), besides the buffers here.
  */
 #ifndef BOIDS_ZFILE_H
 #define BOIDS_ZFILE_H
 
 #include <stdio.h>
+
+/* The largest zstd window a reader takes, as a power of two. */
+#define ZFILE_WINDOW_LOG_MAX 27
 
 enum zfile_kind {
 	ZFILE_PLAIN,  /* not compressed */

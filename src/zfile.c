@@ -205,7 +205,9 @@ static ssize_t zst_read(struct zcookie *z, char *p, size_t n)
 		}
 		size_t ret = ZSTD_decompressStream(z->zd, &out, &z->zin);
 		if (ZSTD_isError(ret)) {
-			errno = ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation ? ENOMEM : EBADMSG;
+			ZSTD_ErrorCode e = ZSTD_getErrorCode(ret);
+			errno = e == ZSTD_error_memory_allocation ? ENOMEM :
+			        e == ZSTD_error_frameParameter_windowTooLarge ? EOVERFLOW : EBADMSG;
 			return -1;
 		}
 		z->zfrom = ret;
@@ -266,7 +268,8 @@ static struct zcookie *cookie_new(FILE *under, enum zfile_kind kind, int writing
 		     !ZSTD_isError(ZSTD_CCtx_setParameter(z->zc, ZSTD_c_compressionLevel, level)) &&
 		     !ZSTD_isError(ZSTD_CCtx_setParameter(z->zc, ZSTD_c_checksumFlag, 1));
 	else
-		ok = (z->zd = ZSTD_createDStream()) != NULL && !ZSTD_isError(ZSTD_initDStream(z->zd));
+		ok = (z->zd = ZSTD_createDStream()) != NULL && !ZSTD_isError(ZSTD_initDStream(z->zd)) &&
+		     !ZSTD_isError(ZSTD_DCtx_setParameter(z->zd, ZSTD_d_windowLogMax, ZFILE_WINDOW_LOG_MAX));
 	if (!ok) {
 		cookie_free(z); /* zlib's End functions take a stream that never started */
 		errno = ENOMEM;
