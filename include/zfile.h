@@ -40,16 +40,20 @@ enum zfile_kind zfile_kind_of(const char *path);
 const char *zfile_kind_name(enum zfile_kind kind);
 
 /*
- * The highest level a kind accepts (9 for gzip, 19 for zstd without its
- * extra memory-hungry levels, 0 for plain) and its default (6, 3, 0).
+ * The levels a kind accepts, from the lowest (0 for gzip, stored; 1 for
+ * zstd, whose 0 means its default and negative levels trade ratio for
+ * speed) to the highest (9 for gzip, 19 for zstd without its extra
+ * memory-hungry levels; 0..0 for plain), and its default (6, 3, 0).
  */
+int zfile_level_min(enum zfile_kind kind);
 int zfile_level_max(enum zfile_kind kind);
 int zfile_level_default(enum zfile_kind kind);
 
 /*
  * A stream that compresses into `under` (kept open, not owned) at `level`
- * (0..zfile_level_max(kind)).  kind must not be ZFILE_PLAIN.  Returns the
- * stream, or NULL with errno set (ENOMEM, EINVAL).  fclose() it to finish
+ * (zfile_level_min(kind)..zfile_level_max(kind)).  kind must not be
+ * ZFILE_PLAIN.  Returns the stream, or NULL with errno set (ENOMEM,
+ * EINVAL).  fclose() it to finish
  * the compressed data; a failed write of the compressed bytes shows as a
  * write error of this stream with the underlying errno.
  */

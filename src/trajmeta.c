@@ -42,13 +42,14 @@ void trajmeta_check(const struct config *c)
 	                          (stat(s->trajectory, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
 		report_usage("--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
 		             "stream .csv, .csv.gz or .csv.zst instead", path);
-	int max = f == TRAJOUT_HDF5 ? 9 : zfile_level_max(zfile_kind_of(s->trajectory));
-	if (s->traj_compress >= 0 && f == TRAJOUT_CSV)
+	int min, max, dflt;
+	if (s->traj_compress >= 0 && trajout_levels(f, &min, &max, &dflt) != 0)
 		report_usage("--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst or .h5)",
 		             path);
-	if (s->traj_compress > max)
-		report_usage("--trajectory-compress: %ld is beyond %s's levels (0 to %d)", s->traj_compress,
-		             f == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(f), max);
+	if (s->traj_compress >= 0 && (s->traj_compress < min || s->traj_compress > max))
+		report_usage("--trajectory-compress: %ld is out of range for %s (expected a whole number from %d "
+		             "to %d)", s->traj_compress, f == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(f),
+		             min, max);
 	char err[PATH_MAX + 256];
 	if (f == TRAJOUT_HDF5 && traj_h5_ready(err, sizeof err) != 0) { /* the plugin, before any file */
 		report("--trajectory: %s", err);

@@ -48,6 +48,11 @@ const char *zfile_kind_name(enum zfile_kind kind)
 	return kind == ZFILE_GZIP ? "gzip" : kind == ZFILE_ZSTD ? "zstd" : "plain";
 }
 
+int zfile_level_min(enum zfile_kind kind)
+{
+	return kind == ZFILE_ZSTD ? 1 : 0;
+}
+
 int zfile_level_max(enum zfile_kind kind)
 {
 	return kind == ZFILE_GZIP ? 9 : kind == ZFILE_ZSTD ? 19 : 0;
@@ -294,7 +299,7 @@ static FILE *open_stream(struct zcookie *z, const char *mode, cookie_io_function
 
 FILE *zfile_writer(FILE *under, enum zfile_kind kind, int level)
 {
-	if (kind == ZFILE_PLAIN || level < 0 || level > zfile_level_max(kind)) {
+	if (kind == ZFILE_PLAIN || level < zfile_level_min(kind) || level > zfile_level_max(kind)) {
 		errno = EINVAL;
 		return NULL;
 	}

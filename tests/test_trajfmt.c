@@ -358,10 +358,122 @@ Test(trajfmt, bad_files_and_options_exit_2_naming_them)
 	expect_refused("--no-render -f 1 --init zst.csv.gz --trajectory o.csv", "'zst.csv.gz' line 1: the gzip data");
 	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-precision single", "--trajectory-precision");
 	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-compress 3", "'o.csv' is not compressed");
-	expect_refused("--no-render -f 1 --trajectory o.csv.gz --trajectory-compress 12", "beyond gzip CSV's levels");
-	expect_refused("--no-render -f 1 --trajectory o.h5 --trajectory-compress 10", "(0 to 9)");
+	expect_refused("--no-render -f 1 --trajectory o.csv.gz --trajectory-compress 12",
+	               "12 is out of range for gzip CSV (expected a whole number from 0 to 9)");
+	expect_refused("--no-render -f 1 --trajectory o.h5 --trajectory-compress 10", "from 0 to 9)");
 	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-every 0", "--trajectory-every");
 	expect_refused("--no-render -f 1 --trajectory-every 2", "there is no --trajectory");
 	expect_refused("--no-render -f 1 --init-frame 2 --trajectory o.csv", "there is no --init");
 	expect_refused("--no-render -f 1 --trajectory fifo.h5 -y", "HDF5 needs one");
+}
+
+/*
+ * The format follows the name, in any case, and any other name is refused
+ * (it used to write plain CSV under it, exit 0): exit 2 naming the formats
+ * and the nearest ending, nothing written; for --init too.  Standard output,
+ * a device and a FIFO are CSV streams.
+ */
+Test(trajfmt, a_name_of_no_format_is_refused_with_the_formats_and_the_nearest)
+{
+	static const char *const bad[][2] = {
+		{ "t.csv.bz2", " (did you mean .csv.gz?)" }, { "t.txt", "" }, { "T.CVS", " (did you mean .csv?)" },
+		{ "run/t", "" }, { "t.csv.gzip", " (did you mean .csv.gz or .csv.zst?)" },
+		{ "t.hd5", " (did you mean .h5, .hdf5 or .he5?)" },
+	};
+	cr_assert_eq(tc_sh("mkdir run && mkfifo fifo"), 0);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char want[256];
+		snprintf(want, sizeof want, "--trajectory: '%s' names no trajectory format%s: end it with .csv, .csv.gz, "
+		         ".csv.zst or .h5 (.hdf5, .he5), in any case", bad[i][0], bad[i][1]);
+		char args[128];
+		snprintf(args, sizeof args, "--no-render -f 1 --trajectory %s", bad[i][0]);
+		expect_refused(args, want);
+	}
+	cr_assert_eq(tc_boids("--no-render -q -n 5 -f 2 --trajectory good.csv"), 0);
+	cr_assert_eq(tc_sh("cp good.csv good.dat"), 0);
+	expect_refused("--no-render -f 1 --init good.dat", "--init: 'good.dat' names no trajectory format: end it with");
+	/* any case; a device, standard output */
+	static const char *const ok[] = { "A.Csv", "B.CSV.GZ", "c.cSv.ZsT", "D.H5", "e.HDF5", "/dev/null", "-" };
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+		cr_expect_eq(tc_boids("--no-render -q -n 5 -f 2 --trajectory %s -y", ok[i]), 0, "%s: %s", ok[i],
+		             tc_stderr());
+	cr_expect_eq(tc_boids("--no-render -q -n 5 -f 2 --init B.CSV.GZ"), 0, "%s", tc_stderr());
+	cr_expect_eq(tc_boids("--no-render -q -n 5 -f 2 --init D.H5"), 0, "%s", tc_stderr());
+}
+
+/* The --list-options ranges of --trajectory-compress, as {ending, min, max, default}. */
+struct level_range {
+	char ending[16];
+	int min, max, dflt;
+};
+
+static int listed_ranges(struct level_range *r, int most)
+{
+	cr_assert_eq(tc_boids("--list-options"), 0);
+	const char *o = strstr(tc_stdout(), "{\"name\": \"trajectory-compress\"");
+	cr_assert_not_null(o, "no trajectory-compress in --list-options");
+	const char *p = strstr(o, "\"ranges\": [");
+	cr_assert(p && p < strchr(o, '\n'), "no ranges for --trajectory-compress");
+	int n = 0;
+	while (n < most && (p = strstr(p, "{\"depends_on\": \"trajectory\", \"ends_with\": \"")) &&
+	       p < strchr(o, '\n')) {
+		cr_assert_eq(sscanf(p, "{\"depends_on\": \"trajectory\", \"ends_with\": \"%15[^\"]\", \"min\": %d, "
+		                    "\"max\": %d, \"default\": %d}", r[n].ending, &r[n].min, &r[n].max, &r[n].dflt), 4);
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/*
+ * --trajectory-compress's range is per format, as the man page, --help-all
+ * and --list-options say (0 used to be taken for .csv.zst, documented
+ * 1..19): each listed bound is accepted, one past it refused, the help
+ * line states the same numbers; and the default is what "auto" writes.
+ */
+Test(trajfmt, compress_levels_are_listed_and_held_per_format)
+{
+	struct level_range r[8];
+	int n = listed_ranges(r, 8);
+	cr_assert_eq(n, 3, "--list-options lists %d ranges", n);
+	const char *want[] = { ".csv.gz", ".csv.zst", ".h5" };
+	cr_assert_eq(tc_boids("--help-all"), 0);
+	char *help = strdup(tc_stdout()), *w = help;
+	for (const char *c = help; *c; c++) /* the help as one line: wrapped lines joined */
+		if (!(*c == ' ' || *c == '\n') || (w > help && w[-1] != ' '))
+			*w++ = *c == '\n' ? ' ' : *c;
+	*w = 0;
+	char *man = tc_slurp(SRCDIR "/docs/boids.1", NULL);
+	for (int i = 0; i < n; i++) {
+		cr_expect_str_eq(r[i].ending, want[i]);
+		for (int k = 0; k < 4; k++) {
+			int level = k == 0 ? r[i].min : k == 1 ? r[i].max : k == 2 ? r[i].min - 1 : r[i].max + 1;
+			int st = tc_boids("--no-render -q -n 5 -f 1 --trajectory t%s --trajectory-compress %d -y", r[i].ending,
+			                  level);
+			if (k < 2)
+				cr_expect_eq(st, 0, "%s level %d: %s", r[i].ending, level, tc_stderr());
+			else
+				cr_expect(st == 2 && strstr(tc_stderr(), "--trajectory-compress: ") &&
+				          strstr(tc_stderr(), "out of range"), "%s level %d: exit %d: %s", r[i].ending, level,
+				          st, tc_stderr());
+		}
+		char stated[64]; /* the help line: ".csv.zst 1..19 (3)", HDF5's "0..9 (auto 0)" */
+		snprintf(stated, sizeof stated, i == 2 ? "%s %d..%d (auto %d)" : "%s %d..%d (%d)", r[i].ending, r[i].min,
+		         r[i].max, r[i].dflt);
+		cr_expect(strstr(help, stated), "--help-all does not say '%s'", stated);
+		snprintf(stated, sizeof stated, "%d to %d (auto: %d", r[i].min, r[i].max, r[i].dflt);
+		cr_expect(strstr(man, stated), "the man page does not say '%s'", stated);
+	}
+	/* auto is the listed default: the same bytes as the default given */
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(tc_boids("--no-render -q -n 50 -f 3 --trajectory a%s", r[i].ending), 0);
+		cr_assert_eq(tc_boids("--no-render -q -n 50 -f 3 --trajectory d%s --trajectory-compress %d", r[i].ending,
+		                      r[i].dflt), 0);
+		char a[256], d[256];
+		snprintf(a, sizeof a, "a%s", r[i].ending);
+		snprintf(d, sizeof d, "d%s", r[i].ending);
+		cr_expect(tc_same_file(a, d), "%s: auto is not level %d", r[i].ending, r[i].dflt);
+	}
+	free(help);
+	free(man);
 }
