@@ -28,13 +28,17 @@ struct caption {
 };
 
 /*
- * Checks a caption's fields before any work: 0, or -1 with a one-line
- * message in err naming the first field that is no setting (or a lone
- * brace).
+ * Checks a caption before any work: 0, or -1 with a one-line message in
+ * err naming the first byte that is not UTF-8 (its offset), or the first
+ * field that is no setting (or a lone brace).
  */
 int caption_check(const char *text, char *err, size_t errlen);
 
-/* The caption of frame `frame` into out (cut to len - 1 bytes, whole UTF-8 characters). */
+/*
+ * The caption of frame `frame` into out (cut to len - 1 bytes, whole UTF-8
+ * characters).  A field's value that is not UTF-8 (a file name in Latin-1)
+ * shows each such byte as U+FFFD, the replacement character.
+ */
 void caption_format(const struct config *c, const char *text, long frame, char *out, size_t len);
 
 /*

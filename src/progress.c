@@ -128,11 +128,13 @@ static void write_report(struct progress *p, long done, double now, double step)
 			        p->total, pct, fps, secs / 60, secs % 60);
 		break;
 	case PROGRESS_JSON:
+		flockfile(p->f); /* one line, whole, whatever another thread reports meanwhile */
 		fprintf(p->f, "{\"event\":\"progress\",\"frame\":%ld,\"total\":%ld,\"fps\":%.3f,\"elapsed\":%.3f,\"eta\":%.3f",
 		        done, p->total, fps, now - p->start, left);
 		if (step >= 0)
 			fprintf(p->f, ",\"step\":%.3f", step);
 		fputs("}\n", p->f);
+		funlockfile(p->f);
 		break;
 	case PROGRESS_OFF:
 		return;

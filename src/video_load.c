@@ -17,8 +17,6 @@
  */
 #include "video_plugin.h"
 
-#include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,48 +24,28 @@
 #include "plugin.h"
 #include "report.h"
 
-static const struct video_plugin *plugin;
 static int quiet;                     /* video_quiet_logs() was asked for */
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/*
- * Loads the plugin (include/plugin.h says where it is looked for): 0, or
- * -1 with the file tried and the reason in err.
- */
-static int try_load(char *err, size_t errlen)
+static void loaded(const void *table)
 {
-	const struct video_plugin *p = plugin_symbol(VIDEO_PLUGIN_FILE, VIDEO_PLUGIN_SYMBOL, "video",
-	                                             err, errlen);
-
-	if (!p)
-		return -1;
-	if (p->abi != VIDEO_PLUGIN_ABI || p->size != sizeof *p) {
-		snprintf(err, errlen, "cannot load the video module '%s': it is from another build of boids "
-		         "(reinstall boids)", plugin_file(p));
-		return -1;
-	}
 	if (quiet)
-		p->quiet_logs();
-	plugin = p;
-	return 0;
+		((const struct video_plugin *)table)->quiet_logs();
 }
 
-static void load(void)
-{
-	char err[PATH_MAX + 256];
+static struct plugin slot = PLUGIN_INIT(VIDEO_PLUGIN_FILE, VIDEO_PLUGIN_SYMBOL, "video", VIDEO_PLUGIN_ABI,
+                                        sizeof(struct video_plugin), 0, loaded);
 
-	if (try_load(err, sizeof err) != 0) {
+/* The plugin's table, loaded on first use (include/plugin.h says where and how). */
+static const struct video_plugin *video(void)
+{
+	char err[sizeof slot.why];
+	const struct video_plugin *p = plugin_table(&slot, err, sizeof err);
+
+	if (!p) {
 		report("%s", err); /* a JSON event under --progress json */
 		report_exit(EXIT_FAILURE);
 	}
-}
-
-/* The plugin's table, loaded on first use (the first call is main's, before
- * any thread; the once guards the rest). */
-static const struct video_plugin *video(void)
-{
-	pthread_once(&once, load);
-	return plugin;
+	return p;
 }
 
 int video_path_supported(const char *path)
@@ -154,6 +132,8 @@ void video_free(struct video *v)
 
 void video_strerror(int err, char *buf, size_t len)
 {
+	const struct video_plugin *plugin = plugin_loaded(&slot);
+
 	if (len == 0)
 		return;
 	if (plugin)
@@ -166,6 +146,8 @@ void video_strerror(int err, char *buf, size_t len)
 
 void video_quiet_logs(void)
 {
+	const struct video_plugin *plugin = plugin_loaded(&slot);
+
 	quiet = 1;
 	if (plugin)
 		plugin->quiet_logs();
@@ -179,9 +161,10 @@ int video_describe(const char *name, int w, int h, int fps, const struct video_o
 
 void video_print_versions(FILE *f)
 {
-	char err[PATH_MAX + 256];
+	char err[sizeof slot.why];
+	const struct video_plugin *plugin = plugin_table(&slot, err, sizeof err);
 
-	if (!plugin && try_load(err, sizeof err) != 0) {
+	if (!plugin) {
 		fprintf(f, "  %-12s not loaded: %s (video output needs it)\n", "FFmpeg", err);
 		return;
 	}

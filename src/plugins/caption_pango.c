@@ -4,18 +4,64 @@
  * include/caption_plugin.h.  The only file that includes Pango.
  */
 #include <pango/pangocairo.h>
+#include <string.h>
 
 #include "caption_plugin.h"
 
-caption_plugin_draw boids_caption_draw;
-caption_plugin_version boids_caption_version;
-
-const char *boids_caption_version(void)
+static const char *version(void)
 {
 	return pango_version_string();
 }
 
-int boids_caption_draw(cairo_t *cr, const char *text, double size, enum caption_pos pos, int width, int height)
+/* ------------------------------------------------------------------ the log */
+
+static caption_plugin_log *sink; /* set_log()'s */
+
+/* One message to the sink: errors and criticals as errors, warnings and messages as such; the rest dropped. */
+static void say(GLogLevelFlags level, const char *domain, const char *message)
+{
+	if (!sink || (level & (G_LOG_LEVEL_DEBUG | G_LOG_LEVEL_INFO)))
+		return;
+	sink(level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL) ? CAPTION_LOG_ERROR : CAPTION_LOG_WARNING,
+	     domain && *domain ? domain : "GLib", message ? message : "");
+}
+
+/* GLib's structured log (g_log_structured(), and g_log() through the default handler). */
+static GLogWriterOutput writer(GLogLevelFlags level, const GLogField *fields, gsize n, gpointer data)
+{
+	const char *domain = NULL, *message = NULL;
+
+	(void)data;
+	for (gsize i = 0; i < n; i++)
+		if (fields[i].length < 0 && strcmp(fields[i].key, "GLIB_DOMAIN") == 0)
+			domain = fields[i].value;
+		else if (fields[i].length < 0 && strcmp(fields[i].key, "MESSAGE") == 0)
+			message = fields[i].value;
+	say(level, domain, message);
+	return G_LOG_WRITER_HANDLED;
+}
+
+/* The unstructured log, g_log() (Pango's g_warning()). */
+static void handler(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
+{
+	(void)data;
+	say(level, domain, message);
+}
+
+static void set_log(caption_plugin_log *log)
+{
+	static int set;
+
+	sink = log;
+	if (set++)
+		return; /* GLib takes a writer once per process */
+	g_log_set_writer_func(writer, NULL, NULL);
+	g_log_set_default_handler(handler, NULL);
+}
+
+/* -------------------------------------------------------------- the drawing */
+
+static int draw(cairo_t *cr, const char *text, double size, enum caption_pos pos, int width, int height)
 {
 	PangoLayout *layout = pango_cairo_create_layout(cr);
 	PangoFontDescription *font = pango_font_description_from_string("DejaVu Sans");
@@ -51,3 +97,13 @@ int boids_caption_draw(cairo_t *cr, const char *text, double size, enum caption_
 	g_object_unref(layout);
 	return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -1;
 }
+
+__attribute__((visibility("default")))
+extern const struct caption_plugin boids_caption_plugin;
+
+const struct caption_plugin boids_caption_plugin = {
+	.head = { CAPTION_PLUGIN_ABI, sizeof(struct caption_plugin), 0 },
+	.draw = draw,
+	.version = version,
+	.set_log = set_log,
+};
