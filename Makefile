@@ -172,7 +172,15 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%.c | pkgcheck
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $<
 
-$(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS) $(BUILD)/tests/boids_main.o $(BUILD)/plugins/caption_pango.o | $(TEST_PLUGINS)
+# The durability test's LD_PRELOAD library (tests/preload/fsync-log.c),
+# built plainly: it is preloaded into the sanitizer builds too.
+$(BUILD)/tests/fsync-log.so: tests/preload/fsync-log.c
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared -fPIC -O1 -o $@ $< -ldl
+
+$(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS) $(BUILD)/tests/boids_main.o $(BUILD)/plugins/caption_pango.o | $(TEST_PLUGINS) \
+		$(BUILD)/tests/fsync-log.so
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOBJS) $(BUILD)/tests/boids_main.o $(LIB_OBJS) \
 		$(BUILD)/plugins/caption_pango.o $(TEST_LIBS) $(LIBS) $(CAPTION_LIBS)

@@ -13,6 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 #include "common.h"
 #include "fmtnum.h"
@@ -476,4 +479,107 @@ Test(trajfmt, compress_levels_are_listed_and_held_per_format)
 	}
 	free(help);
 	free(man);
+}
+
+/* frame.csv's rows (frame 0 of a one-frame run) without the frame column equal all.csv's frame k's. */
+static void expect_frame(const char *name, const char *asked, int k)
+{
+	cr_assert_eq(tc_sh("tail -n +2 frame.csv | cut -d, -f2- > a.txt && "
+	                   "awk -F, 'NR > 1 && $1 == %d' all.csv | cut -d, -f2- > b.txt", k), 0);
+	cr_assert(tc_same_file("a.txt", "b.txt"), "--init %s --init-frame %s did not start from frame %d", name,
+	          asked, k);
+}
+
+/*
+ * --init-frame 0 is the file's first frame, in every format (an HDF5 file
+ * gave its last: 0 was taken for "none"), 1 the second, auto the last:
+ * each against the same run's plain CSV.
+ */
+Test(trajfmt, init_frame_0_is_the_first_frame_in_every_format)
+{
+	const char *run = "--no-render -q -n 20 --seed 9 -f 3";
+	const char *names[] = { "t.h5", "t.csv.gz", "t.csv.zst", "t.csv" };
+	cr_assert_eq(tc_boids("%s --trajectory all.csv", run), 0, "%s", tc_stderr());
+	for (int i = 0; i < 4; i++) {
+		if (i < 3)
+			cr_assert_eq(tc_boids("%s --trajectory %s", run, names[i]), 0, "%s", tc_stderr());
+		for (int k = 0; k <= 2; k++) {
+			char frame[8];
+			snprintf(frame, sizeof frame, "%d", k);
+			cr_assert_eq(tc_boids("--no-render -q -f 1 --init %s --init-frame %s --trajectory frame.csv -y",
+			                      i == 3 ? "all.csv" : names[i], k == 2 ? "auto" : frame), 0, "%s", tc_stderr());
+			expect_frame(names[i], k == 2 ? "auto" : frame, k);
+		}
+	}
+}
+
+/* The bytes of a file; *len its size. */
+static unsigned char *bytes_of(const char *path, size_t *len)
+{
+	unsigned char *b = (unsigned char *)tc_slurp(path, len);
+	cr_assert_not_null(b, "no %s", path);
+	return b;
+}
+
+/* zlib's gzip reader over b: the text, malloc'ed, or NULL when it is not whole gzip data. */
+static char *gunzip(const unsigned char *b, size_t len, size_t *out)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(inflateInit2(&z, 15 + 16), Z_OK);
+	size_t cap = 1 << 20;
+	char *text = malloc(cap);
+	z.next_in = (unsigned char *)b;
+	z.avail_in = (uInt)len;
+	z.next_out = (unsigned char *)text;
+	z.avail_out = (uInt)cap;
+	int ret = inflate(&z, Z_FINISH);
+	*out = z.total_out;
+	inflateEnd(&z);
+	if (ret != Z_STREAM_END) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * Upper- and mixed-case names are the formats they name: T.CSV.GZ is
+ * gzip (it was written as plain text), its magic and CRC whole; T.CSV.ZST
+ * a zstd frame with its content checksum (the flag in its header, and a
+ * changed checksum byte makes libzstd refuse it); each decompressed is the
+ * plain CSV of the same run.
+ */
+Test(trajfmt, gzip_and_zstd_in_any_case_carry_their_magic_and_checksum)
+{
+	const char *run = "--no-render -q -n 20 --seed 4 -f 3";
+	size_t plain_len, len, n;
+	cr_assert_eq(tc_boids("%s --trajectory plain.csv", run), 0, "%s", tc_stderr());
+	char *plain = (char *)bytes_of("plain.csv", &plain_len);
+	const char *gz[] = { "T.CSV.GZ", "t.Csv.gZ" }, *zst[] = { "T.CSV.ZST", "t.cSv.ZsT" };
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(tc_boids("%s --trajectory %s", run, gz[i]), 0, "%s", tc_stderr());
+		unsigned char *b = bytes_of(gz[i], &len);
+		cr_expect(len > 18 && b[0] == 0x1f && b[1] == 0x8b && b[2] == 8, "%s is not gzip data", gz[i]);
+		char *text = gunzip(b, len, &n);
+		cr_expect(text && n == plain_len && memcmp(text, plain, n) == 0, "%s is not the run's CSV", gz[i]);
+		free(text);
+		free(b);
+
+		cr_assert_eq(tc_boids("%s --trajectory %s", run, zst[i]), 0, "%s", tc_stderr());
+		b = bytes_of(zst[i], &len);
+		cr_assert(len > 8 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd, "%s is not zstd", zst[i]);
+		cr_expect(b[4] & 0x04, "%s: its frame has no content checksum (frame header 0x%02x)", zst[i], b[4]);
+		text = malloc(plain_len + 1);
+		size_t got = ZSTD_decompress(text, plain_len + 1, b, len);
+		cr_expect(!ZSTD_isError(got) && got == plain_len && memcmp(text, plain, got) == 0,
+		          "%s is not the run's CSV", zst[i]);
+		b[len - 1] ^= 0x5a; /* the checksum's last byte */
+		got = ZSTD_decompress(text, plain_len + 1, b, len);
+		cr_expect(ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_checksum_wrong,
+		          "%s: a changed checksum went unnoticed", zst[i]);
+		free(text);
+		free(b);
+	}
+	free(plain);
 }
