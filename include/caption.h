@@ -43,10 +43,11 @@ void caption_format(const struct config *c, const char *text, long frame, char *
 
 /*
  * Loads the plugin for c's caption (linked in, next to the executable,
- * else ../lib/boids/): 0, or -1 with a message naming the file and the
- * loader's reason in err.
+ * else ../lib/boids/; include/plugin.h): 0, or -1 with a message naming the
+ * file and the loader's reason in err.  What its libraries (GLib, Pango)
+ * would print goes to log instead, from any drawing thread (NULL: dropped).
  */
-int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen);
+int caption_load(struct caption *cap, const struct config *c, caption_plugin_log *log, char *err, size_t errlen);
 
 /* --version: the Pango the plugin runs with ("1.50.12"), loading the
  * plugin to ask; NULL with the reason in err when it cannot be loaded. */

@@ -5,7 +5,6 @@
 #include "caption.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +12,6 @@
 
 #include "cli.h"
 #include "plugin.h"
-#include "report.h"
 #include "suggest.h"
 #include "utf8.h"
 
@@ -146,20 +144,15 @@ void caption_format(const struct config *c, const char *text, long frame, char *
 /* The plugin when its object is linked in (the test binaries); NULL in boids, which loads it. */
 extern const struct caption_plugin boids_caption_plugin __attribute__((weak));
 
-enum { SAID_MAX = 5 };     /* a library's messages shown; a message on every frame says so once */
-static atomic_int said;
+static caption_plugin_log *sink; /* caption_load()'s: where the libraries' messages go */
 
-/* A library's message (Pango's, GLib's) as boids's own: a note, or an error for a critical one. */
+/* What the plugin's libraries say, to the sink (none yet: dropped, never printed). */
 static void library_said(enum caption_log_level level, const char *domain, const char *message)
 {
-	int n = atomic_fetch_add(&said, 1);
+	caption_plugin_log *to = sink;
 
-	if (n < SAID_MAX && level == CAPTION_LOG_ERROR)
-		report("%s: %s", domain, message);
-	else if (n < SAID_MAX)
-		report_note("%s: %s", domain, message);
-	else if (n == SAID_MAX)
-		report_note("%s: more messages from the caption's libraries are not shown", domain);
+	if (to)
+		to(level, domain, message);
 }
 
 static void loaded(const void *table)
@@ -186,9 +179,12 @@ static const struct caption_plugin *caption_plugin(char *err, size_t errlen)
 	return plugin_table(&slot, err, errlen);
 }
 
-int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen)
+int caption_load(struct caption *cap, const struct config *c, caption_plugin_log *log, char *err, size_t errlen)
 {
-	const struct caption_plugin *p = caption_plugin(err, errlen);
+	const struct caption_plugin *p;
+
+	sink = log; /* before the plugin starts GLib */
+	p = caption_plugin(err, errlen);
 
 	cap->cfg = c;
 	cap->size = c->run.caption_size >= 4 ? c->run.caption_size

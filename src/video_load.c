@@ -9,20 +9,20 @@
  * from the C library until FFmpeg is there; the quiet log is applied when it
  * loads).
  *
- * With traj_h5_loader.c, a module below main that reports and exits (through report.h, so
- * that under --progress json the message is an "error" event and an "end"
- * event closes the stream): a binary whose plugin is missing or from
- * another build cannot go on, and the first video call is made while the
- * outputs are checked, before any file exists.
+ * Nothing here prints or exits: the outputs' checks call video_ready()
+ * before any other video call (main before --list-codecs), and report a
+ * plugin that is missing or from another build before any file exists; a
+ * call that finds no plugin (a path that did not ask first) fails with
+ * -ELIBACC.
  */
 #include "video_plugin.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plugin.h"
-#include "report.h"
 
 static int quiet;                     /* video_quiet_logs() was asked for */
 
@@ -35,98 +35,110 @@ static void loaded(const void *table)
 static struct plugin slot = PLUGIN_INIT(VIDEO_PLUGIN_FILE, VIDEO_PLUGIN_SYMBOL, "video", VIDEO_PLUGIN_ABI,
                                         sizeof(struct video_plugin), 0, loaded);
 
-/* The plugin's table, loaded on first use (include/plugin.h says where and how). */
+int video_ready(char *err, size_t errlen)
+{
+	return plugin_table(&slot, err, errlen) ? 0 : -1;
+}
+
+/* The plugin's table, loaded on first use (include/plugin.h says where and
+ * how; the first call is main's, before any thread), or NULL: then the
+ * calls fail. */
 static const struct video_plugin *video(void)
 {
-	char err[sizeof slot.why];
-	const struct video_plugin *p = plugin_table(&slot, err, sizeof err);
-
-	if (!p) {
-		report("%s", err); /* a JSON event under --progress json */
-		report_exit(EXIT_FAILURE);
-	}
-	return p;
+	return plugin_table(&slot, NULL, 0);
 }
 
 int video_path_supported(const char *path)
 {
-	return video()->path_supported(path);
+	return video() ? video()->path_supported(path) : 0;
 }
 
 int video_needs_file(const char *path)
 {
-	return video()->needs_file(path);
+	return video() ? video()->needs_file(path) : 0;
 }
 
 void video_list_codecs(FILE *f)
 {
-	video()->list_codecs(f);
+	if (video())
+		video()->list_codecs(f);
 }
 
 const char *video_extensions(void)
 {
-	return video()->extensions();
+	return video() ? video()->extensions() : "";
+}
+
+/* No plugin: what the calls that take a message buffer say. */
+static int missing(char *err, size_t errlen)
+{
+	plugin_table(&slot, err, errlen); /* its reason */
+	return -ELIBACC;
 }
 
 int video_check(const char *path, int w, int h, int fps,
                 const struct video_options *o, char *err, size_t errlen)
 {
-	return video()->check(path, w, h, fps, o, err, errlen);
+	return video() ? video()->check(path, w, h, fps, o, err, errlen) : missing(err, errlen);
 }
 
 int video_open_fd(struct video **out, int fd, const char *name,
                   int w, int h, int fps, const struct video_options *o,
                   char *err, size_t errlen)
 {
-	return video()->open_fd(out, fd, name, w, h, fps, o, err, errlen);
+	*out = NULL;
+	return video() ? video()->open_fd(out, fd, name, w, h, fps, o, err, errlen) : missing(err, errlen);
 }
 
 int video_open(struct video **out, const char *path, const char *name,
                int w, int h, int fps, const struct video_options *o,
                char *err, size_t errlen)
 {
-	return video()->open(out, path, name, w, h, fps, o, err, errlen);
+	*out = NULL;
+	return video() ? video()->open(out, path, name, w, h, fps, o, err, errlen) : missing(err, errlen);
 }
 
 int video_write_frame(struct video *v, const unsigned char *pixels, int stride)
 {
-	return video()->write_frame(v, pixels, stride);
+	return video() ? video()->write_frame(v, pixels, stride) : -ELIBACC;
 }
 
 int video_picture_new(const struct video *v, struct video_picture **out)
 {
-	return video()->picture_new(v, out);
+	*out = NULL;
+	return video() ? video()->picture_new(v, out) : -ELIBACC;
 }
 
 int video_picture_fill(struct video_picture *p, const unsigned char *pixels, int stride)
 {
-	return video()->picture_fill(p, pixels, stride);
+	return video() ? video()->picture_fill(p, pixels, stride) : -ELIBACC;
 }
 
 int video_write_picture(struct video *v, struct video_picture *p)
 {
-	return video()->write_picture(v, p);
+	return video() ? video()->write_picture(v, p) : -ELIBACC;
 }
 
 void video_picture_free(struct video_picture *p)
 {
-	if (p)
+	if (p && video())
 		video()->picture_free(p);
 }
 
 int video_close(struct video *v)
 {
-	return video()->close(v);
+	return video() ? video()->close(v) : -ELIBACC;
 }
 
 int video_close_stopped(struct video *v, double seconds, long *kept)
 {
-	return video()->close_stopped(v, seconds, kept);
+	*kept = 0;
+	return video() ? video()->close_stopped(v, seconds, kept) : -ELIBACC;
 }
 
 void video_free(struct video *v)
 {
-	if (v)
+	if (v && video())
 		video()->free(v);
 }
 
@@ -156,7 +168,7 @@ void video_quiet_logs(void)
 int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
                    char *buf, size_t len)
 {
-	return video()->describe(name, w, h, fps, o, buf, len);
+	return video() ? video()->describe(name, w, h, fps, o, buf, len) : missing(buf, len);
 }
 
 void video_print_versions(FILE *f)
