@@ -9,7 +9,8 @@
  * looked for, and what it must be) or, in the test binaries, finds it
  * linked in.  Libraries never print: the plugin routes GLib's log (Pango's
  * warnings, GObject's criticals) to the function set_log() gives it, which
- * boids turns into its own messages.
+ * boids turns into its own messages, and prepare() takes what fontconfig
+ * prints when it reads its configuration there too.
  */
 #ifndef BOIDS_CAPTION_PLUGIN_H
 #define BOIDS_CAPTION_PLUGIN_H
@@ -22,7 +23,7 @@
 
 #define CAPTION_PLUGIN_FILE   "boids-caption.so"
 #define CAPTION_PLUGIN_SYMBOL "boids_caption_plugin"
-#define CAPTION_PLUGIN_ABI    1
+#define CAPTION_PLUGIN_ABI    1 /* the first table */
 
 /*
  * Draws text (UTF-8, one or more lines) into cr, a picture width x height
@@ -48,6 +49,10 @@ struct caption_plugin {
 	 * dropped, as GLib does by default), never to stderr.  Call once, before
 	 * drawing; log may be called from any thread that draws. */
 	void (*set_log)(caption_plugin_log *log);
+	/* Loads the fonts (fontconfig reads its configuration then) with what
+	 * fontconfig prints on stderr taken to log too: call after set_log(),
+	 * while no other thread writes on stderr. */
+	void (*prepare)(void);
 };
 
 #endif

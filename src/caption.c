@@ -191,6 +191,7 @@ int caption_load(struct caption *cap, const struct config *c, caption_plugin_log
 	                                     : (c->render.height / 24 > 12 ? c->render.height / 24 : 12);
 	if (!p)
 		return -1;
+	p->prepare(); /* main's thread, before the drawing threads: fontconfig's words to log too */
 	cap->draw = p->draw;
 	return 0;
 }

@@ -213,3 +213,32 @@ Test(caption, glib_and_pango_messages_go_to_boids_not_stderr)
 	cr_expect(printed && !*printed, "printed on stderr: %s", printed ? printed : "?");
 	free(printed);
 }
+
+/*
+ * Fontconfig prints its own warnings when it reads its configuration (a
+ * broken fonts.conf): taken while the fonts are loaded, they are boids's
+ * notes, warning events under --progress json (every line JSON), nothing
+ * with -q; the caption is still drawn.
+ */
+Test(caption, what_fontconfig_prints_is_a_note_or_a_json_event)
+{
+	cr_assert_eq(tc_sh("printf '<fontconfig><bogus/></fontconfig>' > bad.conf"), 0);
+	const char *run = "-f 1 -n 5 -s 64x36 --caption hi -y";
+	cr_assert_eq(tc_sh("FONTCONFIG_FILE=\"$PWD/bad.conf\" '%s' %s -o a.png 2>plain.txt", getenv("BOIDS_BIN"), run), 0);
+	cr_assert_eq(tc_sh("FONTCONFIG_FILE=\"$PWD/bad.conf\" '%s' %s -o b.png --progress json 2>json.txt",
+	                   getenv("BOIDS_BIN"), run), 0);
+	cr_assert_eq(tc_sh("FONTCONFIG_FILE=\"$PWD/bad.conf\" '%s' %s -o c.png -q 2>quiet.txt", getenv("BOIDS_BIN"), run),
+	             0);
+	char *plain = tc_slurp("plain.txt", NULL), *json = tc_slurp("json.txt", NULL), *quiet = tc_slurp("quiet.txt", NULL);
+	cr_assert(plain && json && quiet);
+	cr_expect(strstr(plain, "boids: note: Fontconfig: ") && strstr(plain, "bogus"), "%s", plain);
+	cr_expect(!strstr(plain, "\nFontconfig") && strncmp(plain, "Fontconfig", 10) != 0, "fontconfig printed: %s",
+	          plain);
+	cr_expect(strstr(json, "{\"event\":\"warning\",\"message\":\"Fontconfig: ") && strstr(json, "bogus"), "%s", json);
+	cr_expect_eq(tc_sh("'%s' -c 'import json\nfor l in open(\"json.txt\", \"rb\"): json.loads(l)'", tc_python()), 0,
+	             "a line on stderr is not JSON: %s", json);
+	cr_expect_str_eq(quiet, "", "-q: %s", quiet);
+	free(plain);
+	free(json);
+	free(quiet);
+}

@@ -4,7 +4,9 @@
  * include/caption_plugin.h.  The only file that includes Pango.
  */
 #include <pango/pangocairo.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "caption_plugin.h"
 
@@ -59,6 +61,54 @@ static void set_log(caption_plugin_log *log)
 	g_log_set_default_handler(handler, NULL);
 }
 
+/*
+ * Fontconfig prints its own warnings and errors on stderr ("Fontconfig
+ * warning: ...: unknown element"), with no hook to take them: it reads its
+ * configuration once for the process, when Pango first asks for a font.
+ * So the first font is asked for here, on the one thread running, with
+ * stderr sent to a temporary file meanwhile, and each line it holds goes
+ * to the sink.
+ */
+static void prepare(void)
+{
+	FILE *held = tmpfile();
+	int saved = held ? dup(2) : -1;
+	char line[1024];
+
+	fflush(stderr);
+	if (saved >= 0 && dup2(fileno(held), 2) < 0) {
+		close(saved);
+		saved = -1;
+	}
+	PangoFontMap *map = pango_cairo_font_map_get_default(); /* this thread's; fontconfig's state is the process's */
+	PangoContext *ctx = map ? pango_font_map_create_context(map) : NULL;
+	PangoFontDescription *font = pango_font_description_from_string("DejaVu Sans");
+	PangoFont *loaded = ctx && font ? pango_font_map_load_font(map, ctx, font) : NULL;
+	if (loaded)
+		g_object_unref(loaded);
+	pango_font_description_free(font);
+	if (ctx)
+		g_object_unref(ctx);
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	if (!held)
+		return;
+	rewind(held);
+	while (fgets(line, sizeof line, held)) {
+		line[strcspn(line, "\n")] = '\0';
+		const char *text = line;
+		int error = strncmp(text, "Fontconfig error: ", 18) == 0;
+		if (error || strncmp(text, "Fontconfig warning: ", 20) == 0)
+			text += error ? 18 : 20;
+		if (*text && sink)
+			sink(error ? CAPTION_LOG_ERROR : CAPTION_LOG_WARNING, "Fontconfig", text);
+	}
+	fclose(held);
+}
+
 /* -------------------------------------------------------------- the drawing */
 
 static int draw(cairo_t *cr, const char *text, double size, enum caption_pos pos, int width, int height)
@@ -106,4 +156,5 @@ const struct caption_plugin boids_caption_plugin = {
 	.draw = draw,
 	.version = version,
 	.set_log = set_log,
+	.prepare = prepare,
 };
