@@ -52,7 +52,7 @@ static void refused(const char *args, const char *want)
 }
 
 /*
- * A 250 KB gzip of 10,000,001 rows (one frame: no frame column) used to be
+ * A 430 KB gzip of 10,000,001 rows (one frame: no frame column) used to be
  * read whole, its columns growing to 2^24 rows and copied on each growth:
  * under this limit that was ENOMEM, exit 1.  Now the reader stops at row
  * 10,000,001, holding at most the limit's rows.
