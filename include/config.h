@@ -58,6 +58,8 @@ struct run_options {
 	uint64_t seed;          /* initial flock, processing's noise, the noise background */
 	long warmup;            /* steps before frame 0 */
 	long substeps;          /* steps per frame [1..1000] */
+	double steps_per_second; /* flock steps a second of video; below 0.001: auto (fps x substeps) */
+	long step_num, step_den; /* set by cli_resolve(): steps a frame, num/den reduced (tween.h) */
 	long threads;           /* worker threads [1..256]; 0: one per core */
 	long frames;            /* frames to write; --duration resolved into it */
 	double duration;        /* seconds; -1: not given (frames rules); -1 after cli_resolve() */

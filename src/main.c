@@ -42,6 +42,9 @@
  */
 #define LONG_STEP_VISITS 2e8
 
+/* A warm-up estimated longer than this is announced (say_long_warmup()). */
+#define LONG_WARMUP_SECONDS 5.0
+
 /* Everything one run holds; released by run_release(). */
 struct run {
 	struct config cfg;           /* every setting, each module's part in its own types */
@@ -224,6 +227,32 @@ static void say_long_steps(const struct run *r)
 	       s->p.dims == 3 ? " or --depth" : "");
 }
 
+/* A flock far denser than its model's default scene says so, and which --field spreads it, unless -q. */
+static void say_crowded(const struct run *r)
+{
+	char msg[512];
+
+	if (!r->cfg.run.quiet && cli_crowding(&r->cfg, msg, sizeof msg))
+		report_note("%s", msg);
+}
+
+/*
+ * A warm-up estimated to take longer than a few seconds says so, with its
+ * estimate (sim_step_seconds(): a flock spread evenly), before its first
+ * step, unless -q; the progress then measures it.
+ */
+static void say_long_warmup(const struct run *r)
+{
+	const struct sim *s = &r->start.sim;
+	double step = sim_step_seconds(&s->p, s->n), t = step * (double)r->cfg.run.warmup;
+
+	if (r->cfg.run.quiet || t < LONG_WARMUP_SECONDS)
+		return;
+	int secs = (int)(t + 0.5);
+	report_note("the warm-up of %ld steps may take about %d:%02d:%02d (%.2g s a step of %zu boids)",
+	            r->cfg.run.warmup, secs / 3600, secs / 60 % 60, secs % 60, step, s->n);
+}
+
 /* What the pipeline will hold, for the memory check. */
 static struct start_budget budget(const struct run *r)
 {
@@ -314,7 +343,7 @@ static int run_frames(struct run *r, int status)
 	progress_start(&r->bar, stderr, pipeline_progress_mode(s), s->frames, s->progress_interval);
 	pipeline_show_steps(&r->pipe, &r->bar);
 	if (!status)
-		status = pipeline_step(&r->pipe, s->warmup);
+		status = pipeline_warmup(&r->pipe, &r->bar);
 	if (!status && !signals_caught())
 		status = pipeline_run(&r->pipe, &r->bar);
 	progress_end(&r->bar);
@@ -336,6 +365,25 @@ static int finish(struct run *r, int status)
 }
 
 /*
+ * The rate of the closing line: the frames' (the warm-up's time apart),
+ * and the warm-up's steps and seconds, e.g. "30.1 fps, after a warm-up of
+ * 300 steps in 3.80 s".
+ */
+static void frames_rate(const struct run *r, char *buf, size_t len)
+{
+	long done = r->pipe.frames_done, warmup = r->bar.warmup, made = r->bar.warm_done;
+	double warm = progress_warmup_seconds(&r->bar), t = r->wall - warm;
+	int n = snprintf(buf, len, "%.1f fps", t > 0 ? (double)done / t : 0.0);
+
+	if (n < 0 || (size_t)n >= len || warmup <= 0)
+		return;
+	if (made < warmup) /* stopped in it */
+		snprintf(buf, len, "in the warm-up, %ld of %ld steps in %.2f s", made, warmup, warm);
+	else
+		snprintf(buf + n, len - (size_t)n, ", after a warm-up of %ld steps in %.2f s", warmup, warm);
+}
+
+/*
  * The closing line, unless -q or the run failed; with --progress json the
  * "end" event, always.
  */
@@ -351,15 +399,18 @@ static void say_done(const struct run *r, int status)
 	if (report_is_json()) {
 		struct report_run run = { done, r->start.sim.n, t,
 		                          r->out.kind == OUTPUTS_NONE ? NULL :
-		                          r->out.kind == OUTPUTS_STDOUT ? "-" : r->cfg.run.output, sig };
+		                          r->out.kind == OUTPUTS_STDOUT ? "-" : r->cfg.run.output, sig,
+		                          r->bar.warm_done, progress_warmup_seconds(&r->bar) };
 		report_end(status, &run);
 		return;
 	}
 	if (r->cfg.run.quiet || (status != 0 && status != 128 + sig))
 		return;
-	report_info("%ld %s of %zu %s in %.2f s (%.1f fps) -> %s%s", done, done == 1 ? "frame" : "frames",
-	            r->start.sim.n, r->start.sim.n == 1 ? "boid" : "boids", t,
-	            t > 0 ? (double)done / t : 0.0, outputs_name(&r->out), sig ? " (stopped by a signal)" : "");
+	char rate[128];
+	frames_rate(r, rate, sizeof rate);
+	report_info("%ld %s of %zu %s in %.2f s (%s) -> %s%s", done, done == 1 ? "frame" : "frames",
+	            r->start.sim.n, r->start.sim.n == 1 ? "boid" : "boids", t, rate,
+	            outputs_name(&r->out), sig ? " (stopped by a signal)" : "");
 }
 
 static void run_release(struct run *r)
@@ -401,7 +452,9 @@ int main(int argc, char **argv)
 	struct fail f = { 0, "" };
 	if (check_run(&r, 0, &f) != 0 || set_up(&r, &f) != 0)
 		return refused(&r, &f);
+	say_crowded(&r);
 	say_long_steps(&r);
+	say_long_warmup(&r);
 	status = open_outputs(&r);
 	status = run_frames(&r, status);
 	status = finish(&r, status);

@@ -106,9 +106,9 @@ void report_end(int status, const struct report_run *run)
 		return;
 	fprintf(stderr, "{\"event\":\"end\",\"status\":%d", status);
 	if (run) {
+		double t = run->seconds - run->warmup_seconds; /* the frames' own */
 		fprintf(stderr, ",\"frames\":%ld,\"boids\":%zu,\"seconds\":%.3f,\"fps\":%.3f,\"output\":",
-		        run->frames, run->boids, run->seconds,
-		        run->seconds > 0 ? (double)run->frames / run->seconds : 0.0);
+		        run->frames, run->boids, run->seconds, t > 0 ? (double)run->frames / t : 0.0);
 		if (run->output)
 			report_json_string(stderr, run->output);
 		else
@@ -118,6 +118,8 @@ void report_end(int status, const struct report_run *run)
 			fprintf(stderr, "%d", run->signal);
 		else
 			fputs("null", stderr);
+		fprintf(stderr, ",\"warmup_steps\":%ld,\"warmup_seconds\":%.3f", run->warmup_steps,
+		        run->warmup_seconds);
 	}
 	fputs("}\n", stderr);
 	fflush(stderr);

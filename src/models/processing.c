@@ -211,7 +211,11 @@ static void processing_ranges(const struct sim_params *p, double *near, double *
 	*far = p->proc.cohesion_radius;
 }
 
-static const char *const processing_defaults[] = { "predators=0", NULL };
+static const char *const processing_defaults[] = {
+	"predators=0",
+	"edges=wrap", /* what it does whatever --edges says (MODEL_WRAPS): --print-config says so */
+	NULL,
+};
 
 const struct boids_model processing_model = {
 	.name = "processing",

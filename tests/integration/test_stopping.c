@@ -224,6 +224,25 @@ Test(stopping, sigterm_inside_a_dense_step_ends_within_a_second) { dense_step_st
 Test(stopping, sigint_inside_a_dense_step_ends_within_a_second) { dense_step_stops(SIGINT); }
 Test(stopping, sighup_inside_a_dense_step_ends_within_a_second) { dense_step_stops(SIGHUP); }
 
+/*
+ * A warm-up estimated to take minutes (20,000 boids in 640x360, some 680
+ * neighbours each, 1,000 steps) is announced with its estimate before its
+ * first step, then shown as the warm-up's steps, not as frame 1.
+ */
+Test(stopping, a_long_warm_up_is_announced_then_shown_as_steps)
+{
+	char seen[8192] = "";
+	int fd;
+	pid_t pid = start("-n 20000 -s 640x360 --no-render -f 2 --warmup 1000 "
+	                  "--progress lines --progress-interval 0.1", &fd);
+	wait_line(fd, "boids: note: the warm-up of 1000 steps may take about 0:", seen, sizeof(seen));
+	cr_assert(!strstr(seen, "steps ("), "a step before the announcement:\n%s", seen);
+	wait_line(fd, "boids: warm-up ", seen, sizeof(seen));
+	cr_assert(!strstr(seen, "frame"), "the warm-up shown as frames:\n%s", seen);
+	kill(pid, SIGTERM);
+	cr_assert_eq(finish(pid, fd), 143);
+}
+
 /* The synchronous pass runs in parallel blocks on the pool: they stop too. */
 Test(stopping, a_parallel_synchronous_step_stops_within_a_second)
 {
