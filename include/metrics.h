@@ -111,16 +111,16 @@ void metrics_ctx_release(struct metrics_ctx *c);
  */
 int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struct metrics *out);
 
-#define METRICS_SPREAD 2.5 /* metrics_largest(): a radius at most this times the cluster's gyration */
+#define METRICS_CORE 0.95 /* metrics_largest(): its radius holds this share of the cluster */
 
 /*
  * The largest of the frame's clusters (the `clusters` above: the same
  * links), for a view that follows the flock: its centre into centre[]
  * (the mean of its members' positions; on a torus of their minimum-image
  * offsets from one of them, reduced into the field; z 0 in 2D) and into
- * *radius the farthest member's distance from it, at most METRICS_SPREAD
- * times the cluster's radius of gyration (a straggler or two do not widen
- * it).  Of clusters of one size, the one holding the boid that comes
+ * *radius the distance from it within which METRICS_CORE of its members
+ * lie (to within 1/1024 of the farthest's distance, above: a halo of
+ * stragglers does not widen it).  Of clusters of one size, the one holding the boid that comes
  * first in the cluster grid's order (a function of the positions).
  * Returns 0, -EINVAL (as metrics_compute(), or no boids) or -ENOMEM.
  */

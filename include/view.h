@@ -28,7 +28,7 @@
 
 #define VIEW_GAIN 0.25  /* the part of the way to the followed point moved in a frame */
 #define VIEW_STEP 0.1   /* the most the centre moves in a frame, in window widths */
-#define VIEW_FILL 0.85  /* 3D: the followed cluster's diameter, of the picture's shorter side */
+#define VIEW_FILL 0.95  /* 3D: the followed cluster's diameter, of the picture's shorter side */
 
 struct view_setup {
 	double start[3];        /* --view CX,CY,W; W 0: none */

@@ -17,6 +17,7 @@
 #include "lineread.h"
 #include "model.h"
 #include "traj.h"
+#include "trajout.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -301,6 +302,29 @@ static void put_json_bound(FILE *f, const char *name, const struct cli_option *o
 		fprintf(f, ", \"%s\": null", name);
 }
 
+/*
+ * ", "ranges": [...]": for an option whose range depends on another setting
+ * (--trajectory-compress on the format), each case's bounds and default;
+ * null for the others, whose min and max say it all.
+ */
+static void put_json_ranges(FILE *f, const struct cli_option *o)
+{
+	static const enum trajout_format compressed[] = { TRAJOUT_CSV_GZ, TRAJOUT_CSV_ZST, TRAJOUT_HDF5 };
+	int min, max, dflt;
+
+	if (o != &cli_table[OPT_TRAJECTORY_COMPRESS]) {
+		fputs(", \"ranges\": null", f);
+		return;
+	}
+	fputs(", \"ranges\": [", f);
+	for (size_t i = 0; i < sizeof compressed / sizeof *compressed; i++) {
+		trajout_levels(compressed[i], &min, &max, &dflt);
+		fprintf(f, "%s{\"depends_on\": \"trajectory\", \"ends_with\": \"%s\", \"min\": %d, \"max\": %d, "
+		        "\"default\": %d}", i ? ", " : "", trajout_format_ext(compressed[i]), min, max, dflt);
+	}
+	fputc(']', f);
+}
+
 void cli_print_options_json(FILE *f)
 {
 	static const char *const type_names[] = {
@@ -356,8 +380,10 @@ void cli_print_options_json(FILE *f)
 		put_json_bound(f, "min", o, o->min);
 		put_json_bound(f, "max", o, o->max);
 		/* the parser's own test: CLI_GT_MIN refuses the minimum itself */
-		fprintf(f, ", \"min_exclusive\": %s, \"max_exclusive\": false}",
+		fprintf(f, ", \"min_exclusive\": %s, \"max_exclusive\": false",
 		        o->flags & CLI_GT_MIN ? "true" : "false");
+		put_json_ranges(f, o);
+		fputc('}', f);
 	}
 	fputs("\n]}\n", f);
 }

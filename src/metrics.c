@@ -838,20 +838,25 @@ int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struc
  * The centre and radius of the largest set of u (ties: the one whose root
  * comes first in grid order), in the placed coordinates: its members'
  * mean offset (the short way round on a torus) from the root, and the
- * farthest member's distance from that, at most METRICS_SPREAD times
- * their radius of gyration.
+ * distance from it within which METRICS_CORE of them lie, to the upper
+ * edge of its bin of RADIUS_BINS over [0, the farthest's]: a straggler or
+ * a halo does not widen it.  dist: room for n distances (scratch).
  */
-static void largest_of(const struct points *p, struct sets *u, size_t n, double centre[3], double *radius)
+#define RADIUS_BINS 1024
+
+static void largest_of(const struct points *p, struct sets *u, size_t n, double *dist, double centre[3],
+                       double *radius)
 {
 	const struct space *sp = p->sp;
 	const double period[3] = { sp->w, sp->h, sp->d };
-	uint32_t best = 0;
-	double sum[3] = { 0, 0, 0 }, far2 = 0, sq = 0;
+	uint32_t best = 0, count[RADIUS_BINS] = { 0 };
+	double sum[3] = { 0, 0, 0 }, far = 0;
+	size_t m = 0;
 
 	for (uint32_t k = 0; k < (uint32_t)n; k++)
 		if (u->parent[k] == k && (u->parent[best] != best || u->size[k] > u->size[best]))
 			best = k;
-	double m = u->size[best], ref[3] = { p->x[best], p->y[best], sp->three ? p->z[best] : 0 };
+	double ref[3] = { p->x[best], p->y[best], sp->three ? p->z[best] : 0 };
 	for (uint32_t k = 0; k < (uint32_t)n; k++) {
 		if (find(u->parent, k) != best)
 			continue;
@@ -860,7 +865,7 @@ static void largest_of(const struct points *p, struct sets *u, size_t n, double 
 			sum[a] += sep(at[a] - ref[a], sp->wrap, period[a]);
 	}
 	for (int a = 0; a < 3; a++)
-		centre[a] = ref[a] + sum[a] / m;
+		centre[a] = ref[a] + sum[a] / u->size[best];
 	for (uint32_t k = 0; k < (uint32_t)n; k++) {
 		if (find(u->parent, k) != best)
 			continue;
@@ -869,10 +874,17 @@ static void largest_of(const struct points *p, struct sets *u, size_t n, double 
 			double d = sep(at[a] - centre[a], sp->wrap, period[a]);
 			d2 += d * d;
 		}
-		far2 = greater(far2, d2);
-		sq += d2;
+		dist[m++] = sqrt(d2);
+		far = greater(far, dist[m - 1]);
 	}
-	*radius = lesser(sqrt(far2), METRICS_SPREAD * sqrt(sq / m));
+	for (size_t k = 0; far > 0 && k < m; k++) {
+		size_t b = (size_t)(dist[k] / far * RADIUS_BINS);
+		count[b < RADIUS_BINS ? b : RADIUS_BINS - 1]++;
+	}
+	size_t seen = 0, b = 0, want = (size_t)ceil(METRICS_CORE * (double)m);
+	while (far > 0 && b < RADIUS_BINS - 1 && (seen += count[b]) < want)
+		b++;
+	*radius = far * (double)(b + 1) / RADIUS_BINS;
 }
 
 int metrics_largest(struct metrics_ctx *c, const struct metrics_input *in, double centre[3], double *radius)
@@ -890,7 +902,7 @@ int metrics_largest(struct metrics_ctx *c, const struct metrics_input *in, doubl
 	place(c, in, &sp, lo, hi);
 	if ((err = link_clusters(c, n, &sp, in->cluster_radius, &p, &groups)))
 		return err;
-	largest_of(&p, &(struct sets){ c->parent, c->size }, n, centre, radius);
+	largest_of(&p, &(struct sets){ c->parent, c->size }, n, c->px, centre, radius); /* px: placed, free now */
 	for (int a = 0; a < (sp.three ? 3 : 2); a++) /* back from the grids' box */
 		centre[a] = sp.wrap ? reduce(centre[a], a == 0 ? sp.w : a == 1 ? sp.h : sp.d) : centre[a] + lo[a];
 	if (!sp.three)

@@ -694,7 +694,7 @@ Test(cli, print_config_refuses_what_the_run_refuses)
 		"--init missing.csv",                       /* an input that is not there */
 		"--init bad.csv",                           /* a column missing */
 		"-o v.mp4",                                 /* an output there, without -y */
-		"-o s.png --trajectory s.png -y",           /* one file, two roles */
+		"-o s.png --metrics s.png -y",              /* one file, two roles */
 		"-o s.png --poster 5 -f 3",                 /* a poster past the last frame */
 		"--codec libx265 -o v.webm",                /* a codec the container refuses */
 		"-n 10000000 --trail 1000 -o w.mp4",        /* more memory than the machine has */

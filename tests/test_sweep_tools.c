@@ -140,6 +140,8 @@ Test(sweep_tools, the_study_options_are_refused_in_one_line)
 		{ "--range 'align-weight=0:1' --sample halton:8", "is not lhs:N or sobol:N" },
 		{ "--grid 'align-weight=0,1' --replicates auto", "give --goal METRIC:max|min" },
 		{ "--grid 'align-weight=0,1' --replicates auto:1 --goal polarization:max", "MAX is a number from 2" },
+		{ "--range 'align-weight=0:1' --sample lhs:4 --replicates auto --goal polarization:max",
+		  "not of a --sample (give --replicates K)" },
 		{ "--grid 'align-weight=0,1' --goal polarisation:max", "(did you mean polarization?)" },
 		{ "--grid 'align-weight=0,1' --goal polarization:most", "is not METRIC:max or METRIC:min" },
 		{ "--grid 'edges=wrap,bounce' --range 'align-weight=0:1' --sensitivity polarization",

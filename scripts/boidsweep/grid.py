@@ -97,6 +97,8 @@ def study(o, opts, grid, seen, fixed, stat):
         raise Usage("--replicates auto adds seeds until the --goal is answered: give --goal METRIC:max|min")
     if auto and sens:
         raise Usage("--replicates auto and --sensitivity do not go together (give --replicates K)")
+    if auto and sample:
+        raise Usage("--replicates auto adds seeds to the points of a grid, not of a --sample (give --replicates K)")
     if sens and any(g[0] != "seed" for g in grid):
         raise Usage("--sensitivity samples its --range parameters: give no --grid (--replicates K is fine)")
     if not grid and not ranges:

@@ -598,14 +598,16 @@ static void ref_config_free(struct ref_config *rc)
  */
 static int ref_config_parse(const struct ref_config *rc, long upto, int settle, struct config *t, char *err)
 {
-	static char s0[] = "--min-speed=0", s1[] = "--max-speed=1", s2[] = "--duration=auto", s3[] = "--no-render";
-	char *settled[] = { s0, s1, s2, s3 };
-	char **argv = fuzz_xmalloc((size_t)(rc->argc + rc->nflags + 5) * sizeof(*argv));
+	static char s0[] = "--min-speed=0", s1[] = "--max-speed=1", s2[] = "--duration=auto", s3[] = "--no-render",
+	            s4[] = "--init=", s5[] = "--trajectory="; /* names: the resolve step's check_names() */
+	char *settled[] = { s0, s1, s2, s3, s4, s5 };
+	enum { NSETTLED = sizeof(settled) / sizeof(settled[0]) };
+	char **argv = fuzz_xmalloc((size_t)(rc->argc + rc->nflags + NSETTLED + 1) * sizeof(*argv));
 	int argc = 0;
 
 	for (int i = 0; i < rc->argc && rc->line[i] <= upto; i++)
 		argv[argc++] = rc->argv[i];
-	for (int i = 0; i < (settle ? 4 : rc->nflags); i++)
+	for (int i = 0; i < (settle ? NSETTLED : rc->nflags); i++)
 		argv[argc++] = settle ? settled[i] : rc->flags[i];
 	argv[argc] = NULL;
 	int r = cli_parse(t, argc, argv, err, FUZZ_ERRLEN);
