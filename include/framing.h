@@ -40,8 +40,9 @@ struct framing {
 	struct view_follow follow;
 	struct metrics_ctx mctx;     /* --follow's clusters */
 	struct cull cull;
-	int density_fixed;           /* density[] holds the clip's bounds */
+	int density_fixed;           /* density[] holds the clip's bounds (unless the params give them) */
 	double density[2];
+	double density_scale;        /* the scale they are for: the first frame's */
 };
 
 /* Where a frame's copy goes: arrays of room for every boid (z, vz NULL in 2D). */
@@ -73,9 +74,11 @@ int framing_copy(struct framing *f, const struct sim *s, const struct render_win
                  const struct renderer *rd, struct framing_copy *out);
 
 /*
- * --draw density without --density-range: the first call measures frame
- * view v with renderer rd (render_density_bounds()) and keeps the bounds;
- * every call puts them into v->density.  Other drawings: nothing.
+ * --draw density: the first call measures frame view v with renderer rd
+ * (render_density_bounds(), unless --density-range gives them) and keeps
+ * the bounds and the frame's scale (render_frame_scale()); every call puts
+ * them into v->density and v->density_scale, so that the clip keeps its
+ * bounds and a zoom the field's density.  Other drawings: nothing.
  * Returns 0 or a negative errno.
  */
 int framing_density(struct framing *f, struct renderer *rd, struct render_view *v);

@@ -214,6 +214,10 @@ struct render_view {
 	double speed_lo, speed_hi;
 	double density[2];      /* RENDER_DRAW_DENSITY: the clip's bounds (render_density_bounds()),
 	                         * used when the params give none; {0, 0}: this frame's own */
+	double density_scale;   /* the scale those bounds (or the params') are for: the clip's first
+	                         * frame's render_frame_scale(); at another scale they move by the
+	                         * square of the ratio, so that a zoom keeps the field's density
+	                         * looking the same; 0: as they are */
 };
 
 struct renderer;
@@ -243,11 +247,19 @@ double render_heading(double vx, double vy);
 /*
  * The rectangle of the field a frame of window w shows (unset: the whole
  * picture as the params place the field), widened on every side by the
- * reach of the biggest boid (its outline, stroke and antialiased fringe):
+ * reach of the biggest boid (its outline, stroke and antialiased fringe)
+ * and, under RENDER_DRAW_DENSITY, of the density's kernel:
  * rect = { x0, y0, x1, y1 }, field units.  A boid outside it leaves no
  * pixel on the picture, in any drawing mode.  2D.
  */
 void render_window_rect(const struct renderer *r, const struct render_window *w, double rect[4]);
+
+/*
+ * Pixels a field unit at the frame's focus: 2D the frame's scale (its
+ * window's, else the params'), 3D at the depth the camera looks at (the
+ * box's centre, or the window's point).
+ */
+double render_frame_scale(const struct renderer *r, const struct render_view *v);
 
 /*
  * RENDER_DRAW_DENSITY's bounds as this view would fix them for a clip

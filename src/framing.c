@@ -167,15 +167,17 @@ int framing_copy(struct framing *f, const struct sim *s, const struct render_win
 
 int framing_density(struct framing *f, struct renderer *rd, struct render_view *v)
 {
-	if (f->cfg->render.draw != RENDER_DRAW_DENSITY || f->cfg->render.density_range[1] > 0)
+	if (f->cfg->render.draw != RENDER_DRAW_DENSITY)
 		return 0;
 	if (!f->density_fixed) {
-		int err = render_density_bounds(rd, v, f->density);
+		int err = f->cfg->render.density_range[1] > 0 ? 0 : render_density_bounds(rd, v, f->density);
 		if (err)
 			return err;
+		f->density_scale = render_frame_scale(rd, v);
 		f->density_fixed = 1;
 	}
 	v->density[0] = f->density[0];
 	v->density[1] = f->density[1];
+	v->density_scale = f->density_scale;
 	return 0;
 }

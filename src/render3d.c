@@ -209,6 +209,14 @@ static void frame_camera(const struct renderer *r, const struct render_view *v, 
 		camera_aim(cam, (double[3]){ v->window.cx, v->window.cy, v->window.cz }, v->window.w);
 }
 
+double render_3d_scale(const struct renderer *r, const struct render_view *v)
+{
+	struct camera cam;
+
+	frame_camera(r, v, &cam);
+	return cam.focal / cam.ref * r->p.scale;
+}
+
 /*
  * --draw auto: the boids of r->order[0 .. m) (in front, fog f) whose
  * outline is below full opacity, added as points of weight 1 - alpha of
@@ -226,7 +234,7 @@ static size_t lod_points_3d(struct renderer *r, const struct render_view *v, con
 		unsigned q = render_lod_weight(b->alpha) * point_weight(r, f, r->order[k].depth) / POINTS_WHOLE;
 		double u = b->x * base->xx + base->x0, w = b->y * base->yy + base->y0;
 		if (b->alpha < 1 && !b->predator && r->p.draw == RENDER_DRAW_DENSITY) /* whole weights: no fog */
-			render_density_add(r, u, w, points_direction(v->vx[b->i], v->vz[b->i]), render_lod_weight(b->alpha));
+			render_density_add(r, u, w, kde_direction(v->vx[b->i], v->vz[b->i]), render_lod_weight(b->alpha));
 		else if (b->alpha < 1 && q && !b->predator && r->cmap)
 			points_add_rgb(&r->pts, u, w, q, render_boid_rgb(r, v, b->i, 0));
 		else if (b->alpha < 1 && q && !b->predator)
@@ -420,6 +428,9 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
 	}
 	size_t points, m = place_3d(r, v, &cam, &f, &points), ns = place_spheres(r, &cam); /* f: the flock's now */
+	if (points && p->draw == RENDER_DRAW_DENSITY &&
+	    (err = render_density_begin(r, base->xx, render_3d_scale(r, v), points)) != 0)
+		return err;
 	if (points && (err = lod_points(r, v, base, &f, &m, paint)) != 0)
 		return err;
 	for (size_t k = 0, next = 0;;) {
@@ -464,7 +475,7 @@ static void add_points_3d(struct renderer *r, const struct render_view *v, const
 		u = u * base->xx + base->x0;
 		w = w * base->yy + base->y0;
 		if (density) /* the compass heading, as --color-by heading */
-			points_add_rgb(&r->pts, u, w, POINTS_WHOLE, points_direction(v->vx[i], v->vz[i]));
+			kde_add(&r->kde, u, w, kde_direction(v->vx[i], v->vz[i]), POINTS_WHOLE);
 		else if (r->cmap) /* --color-by: each point its colour, counted by its fogged weight */
 			points_add_rgb(&r->pts, u, w, point_weight(r, f, d), render_boid_rgb(r, v, i, 0));
 		else
@@ -484,6 +495,9 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 		return err;
 	frame_camera(r, v, &cam);
 	struct fog_range f = box_depths(&cam, p->box);
+	if (p->draw == RENDER_DRAW_DENSITY &&
+	    (err = render_density_begin(r, base->xx, render_3d_scale(r, v), v->n - np)) != 0)
+		return err;
 	if (!measure) {
 		if (p->ground)
 			draw_ground(r, &cam, &f);
