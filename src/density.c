@@ -178,16 +178,17 @@ static void the_bounds(struct kde *k, double out[2])
 	free(c);
 }
 
+/* Channel a moved toward b by t / 255, rounded to nearest. */
+static inline uint32_t channel(uint32_t a, uint32_t b, uint32_t t)
+{
+	return (a * (255 - t) + b * t + 127) / 255;
+}
+
 /* d moved toward c by t / 255, each channel rounded to nearest. */
 static inline uint32_t toward(uint32_t d, uint32_t c, uint32_t t)
 {
-	uint32_t out = 0xff000000u;
-
-	for (int sh = 0; sh <= 16; sh += 8) {
-		uint32_t a = d >> sh & 0xff, b = c >> sh & 0xff;
-		out |= ((a * (255 - t) + b * t + 127) / 255) << sh;
-	}
-	return out;
+	return 0xff000000u | channel(d >> 16 & 0xff, c >> 16 & 0xff, t) << 16 |
+	       channel(d >> 8 & 0xff, c >> 8 & 0xff, t) << 8 | channel(d & 0xff, c & 0xff, t);
 }
 
 /*
@@ -196,13 +197,13 @@ static inline uint32_t toward(uint32_t d, uint32_t c, uint32_t t)
  * pixel), the mean unit direction (sx, sy) / (127 coverage / 256)
  * quantized to the table's HUE_N steps a component.
  */
-static inline uint32_t hue_of(const struct renderer *r, unsigned k, uint32_t sx, uint32_t sy)
+static inline uint32_t hue_of(const uint32_t *hue, const double *inv, unsigned k, uint32_t sx, uint32_t sy)
 {
-	double f = r->dinv[k];
+	double f = inv[k];
 	double fx = (int32_t)sx * f + HUE_N / 2.0, fy = (int32_t)sy * f + HUE_N / 2.0;
 	int i = fx < 0 ? 0 : fx >= HUE_N ? HUE_N - 1 : (int)fx, j = fy < 0 ? 0 : fy >= HUE_N ? HUE_N - 1 : (int)fy;
 
-	return r->dhue[i * HUE_N + j];
+	return hue[i * HUE_N + j];
 }
 
 /* A smoothed row (kde_run()) onto picture row j by the tone table of the bounds. */
@@ -210,15 +211,18 @@ static void compose_row(void *arg, int j, const uint32_t *s, int from, int to)
 {
 	const struct renderer *r = arg;
 	uint32_t *d = (uint32_t *)(void *)(r->data + (size_t)j * (size_t)r->stride);
+	const unsigned char *tone = r->dtone;
+	const uint32_t *hue = r->dhue;
+	const double *inv = r->dinv;
 
 	s += 3 * (size_t)from;
 	for (int i = from; i < to; i++, s += 3) {
 		if (!s[0])
 			continue;
 		unsigned k = tone_class(s[0]);
-		uint32_t t = r->dtone[k];
+		uint32_t t = tone[k];
 		if (t)
-			d[i] = toward(d[i], hue_of(r, k, s[1], s[2]), t);
+			d[i] = toward(d[i], hue_of(hue, inv, k, s[1], s[2]), t);
 	}
 }
 

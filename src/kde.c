@@ -303,26 +303,60 @@ static inline uint32_t smoothed(uint32_t m, int64_t sum)
 	return m + (uint32_t)(int32_t)((sum + 32768) >> 16);
 }
 
-/* a + b - 2m of three words as coverage (unsigned) and two's complement direction sums. */
-static inline void curve(const uint32_t *a, const uint32_t *b, const uint32_t *m, int64_t d[3])
+/*
+ * n pixels smoothed along one axis into out: pixel i's middle at m + 3i,
+ * its neighbours t away at m + 3i - back[t] and m + 3i + ahead[t] (words),
+ * t = 1 .. K.  The weights sum to 65536, so that w0 m + sum(w (l + r)) =
+ * 65536 m + sum(w (l + r - 2m)): the same words, a product less a pixel.
+ * Inlined with K a constant for the small kernels (their loops unrolled).
+ */
+static inline __attribute__((always_inline)) void filter(const uint32_t *wt, int K, const uint32_t *m,
+                                                         const ptrdiff_t *back, const ptrdiff_t *ahead,
+                                                         uint32_t *out, size_t n)
 {
-	d[0] = (int64_t)a[0] + b[0] - 2 * (int64_t)m[0];
-	d[1] = (int64_t)(int32_t)a[1] + (int32_t)b[1] - 2 * (int64_t)(int32_t)m[1];
-	d[2] = (int64_t)(int32_t)a[2] + (int32_t)b[2] - 2 * (int64_t)(int32_t)m[2];
+	for (size_t i = 0; i < n; i++, m += 3, out += 3) {
+		int64_t c = 0, x = 0, y = 0;
+		for (int t = 1; t <= K; t++) {
+			const uint32_t *l = m - back[t], *r = m + ahead[t];
+			c += wt[t] * ((int64_t)l[0] + r[0] - 2 * (int64_t)m[0]);
+			x += wt[t] * ((int64_t)(int32_t)l[1] + (int32_t)r[1] - 2 * (int64_t)(int32_t)m[1]);
+			y += wt[t] * ((int64_t)(int32_t)l[2] + (int32_t)r[2] - 2 * (int64_t)(int32_t)m[2]);
+		}
+		out[0] = smoothed(m[0], c);
+		out[1] = smoothed(m[1], x);
+		out[2] = smoothed(m[2], y);
+	}
+}
+
+/* filter() for k's kernel. */
+static void smooth(const struct kde *k, const uint32_t *m, const ptrdiff_t *back, const ptrdiff_t *ahead,
+                   uint32_t *out, size_t n)
+{
+	switch (k->taps) {
+	case 1:
+		filter(k->weight, 1, m, back, ahead, out, n);
+		break;
+	case 2:
+		filter(k->weight, 2, m, back, ahead, out, n);
+		break;
+	case 3:
+		filter(k->weight, 3, m, back, ahead, out, n);
+		break;
+	default:
+		filter(k->weight, k->taps, m, back, ahead, out, n);
+	}
 }
 
 /*
  * Grid row g along the row into hrow slot `slot` (the picture's width, 3
  * words a pixel): the pixels its span [lo, hi) (grid columns) reaches,
  * which become the slot's span, the rest of the slot's old span set to 0.
- * The weights sum to 65536, so that sum(w (l + r)) + w0 m = 65536 m +
- * sum(w (l + r - 2m)): the same words, a product less a pixel.
  */
 static void across(struct kde *k, const uint32_t *g, int lo, int hi, int slot)
 {
-	const uint32_t *wt = k->weight;
 	int K = k->taps, from = lo - k->apron - K, to = hi - k->apron + K;
 	uint32_t *out = k->hrow + (size_t)slot * 3 * (size_t)k->width;
+	ptrdiff_t step[KDE_TAPS_MAX + 1];
 
 	from = from < 0 ? 0 : from;
 	to = to > k->width ? k->width : to;
@@ -332,37 +366,22 @@ static void across(struct kde *k, const uint32_t *g, int lo, int hi, int slot)
 		if (i < from || i >= to)
 			out[3 * i] = out[3 * i + 1] = out[3 * i + 2] = 0;
 	k->hlo[slot] = from, k->hhi[slot] = to;
-	g += 3 * (size_t)(k->apron + from);
-	out += 3 * (size_t)from;
-	for (int i = from; i < to; i++, g += 3, out += 3) {
-		int64_t s[3] = { 0, 0, 0 }, d[3];
-		for (int t = 1; t <= K; t++) {
-			curve(g - 3 * t, g + 3 * t, g, d);
-			s[0] += wt[t] * d[0], s[1] += wt[t] * d[1], s[2] += wt[t] * d[2];
-		}
-		out[0] = smoothed(g[0], s[0]);
-		out[1] = smoothed(g[1], s[1]);
-		out[2] = smoothed(g[2], s[2]);
-	}
+	for (int t = 0; t <= K; t++)
+		step[t] = 3 * t;
+	smooth(k, g + 3 * (size_t)(k->apron + from), step, step, out + 3 * (size_t)from, (size_t)(to - from));
 }
 
 /* The hrow slots rows[0 .. 2K] down the columns into k->out over [from, to): the middle one smoothed. */
 static void down(struct kde *k, const uint32_t *const *rows, int from, int to)
 {
-	const uint32_t *wt = k->weight;
 	int K = k->taps;
+	ptrdiff_t back[KDE_TAPS_MAX + 1], ahead[KDE_TAPS_MAX + 1];
 
-	for (size_t i = 3 * (size_t)from; i < 3 * (size_t)to; i += 3) {
-		const uint32_t *m = rows[K] + i;
-		int64_t s[3] = { 0, 0, 0 }, d[3];
-		for (int t = 1; t <= K; t++) {
-			curve(rows[K - t] + i, rows[K + t] + i, m, d);
-			s[0] += wt[t] * d[0], s[1] += wt[t] * d[1], s[2] += wt[t] * d[2];
-		}
-		k->out[i] = smoothed(m[0], s[0]);
-		k->out[i + 1] = smoothed(m[1], s[1]);
-		k->out[i + 2] = smoothed(m[2], s[2]);
+	for (int t = 1; t <= K; t++) {
+		back[t] = rows[K] - rows[K - t];
+		ahead[t] = rows[K + t] - rows[K];
 	}
+	smooth(k, rows[K] + 3 * (size_t)from, back, ahead, k->out + 3 * (size_t)from, (size_t)(to - from));
 }
 
 /* Grid row y, complete (acc row t): filtered along the row, and the picture row it completes handed out. */
