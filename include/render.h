@@ -195,6 +195,13 @@ struct render_params {
  * target marker.  A trail segment longer than half the field (a wrap-around
  * jump) or with a non-finite end is left out.
  */
+/* 3D: the depths of a flock's boids in front of the camera, which its fog spans (render_frustum()). */
+struct render_fog {
+	size_t m;               /* how many are in front */
+	double mean;            /* their mean depth (their sum in index order, over m) */
+	double sq;              /* the sum of their squared deviations from it, in index order */
+};
+
 struct render_view {
 	size_t n;
 	size_t predators;
@@ -214,6 +221,9 @@ struct render_view {
 	double speed_lo, speed_hi;
 	double density[2];      /* RENDER_DRAW_DENSITY: the clip's bounds (render_density_bounds()),
 	                         * used when the params give none; {0, 0}: this frame's own */
+	int has_fog;            /* 3D: fog below is the whole flock's (a view holding part of it); else
+	                         * these n boids' own */
+	struct render_fog fog;
 	double density_scale;   /* the scale those bounds (or the params') are for: the clip's first
 	                         * frame's render_frame_scale(); at another scale they move by the
 	                         * square of the ratio, so that a zoom keeps the field's density
@@ -253,6 +263,20 @@ double render_heading(double vx, double vy);
  * pixel on the picture, in any drawing mode.  2D.
  */
 void render_window_rect(const struct renderer *r, const struct render_window *w, double rect[4]);
+
+/*
+ * 3D: which boids of v (a whole flock: v->has_fog unset) can leave a
+ * pixel on its frame, the others being left out of it (a frustum cull):
+ * keep[i] = 1 for a boid in front of the camera whose projection lies
+ * within its reach of the picture (its outline's, at its size there; a
+ * point's; and under RENDER_DRAW_DENSITY the kernel's), and for boid
+ * `also` when it is below v->n (SIZE_MAX: none), else 0; and *fog, the
+ * fog's statistics over every boid in front, as the frame of all of them
+ * computes them, for a view of the kept ones to carry (has_fog).  depth:
+ * room for v->n doubles.  Returns how many are kept.
+ */
+size_t render_frustum(const struct renderer *r, const struct render_view *v, size_t also, unsigned char *keep,
+                      double *depth, struct render_fog *fog);
 
 /*
  * Pixels a field unit at the frame's focus: 2D the frame's scale (its

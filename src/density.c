@@ -106,11 +106,16 @@ int render_density_begin(struct renderer *r, double scale, double radius_scale, 
 	return kde_begin(&r->kde, kernel_half(r, scale, radius_scale), n);
 }
 
+double render_density_reach_px(const struct renderer *r, double scale, double radius_scale)
+{
+	double h = kernel_half(r, scale, radius_scale);
+
+	return (h > KDE_MAX_HALF ? KDE_MAX_HALF : h) + 2;
+}
+
 double render_density_reach(const struct renderer *r, double scale)
 {
-	double h = kernel_half(r, scale, scale);
-
-	return ((h > KDE_MAX_HALF ? KDE_MAX_HALF : h) + 2) / scale;
+	return render_density_reach_px(r, scale, scale) / scale;
 }
 
 /* r->dtone for the bounds lo < hi (unless it is for them already). */

@@ -533,6 +533,7 @@ void render_free(struct renderer *r)
 	free(r->list);
 	free(r->placed);
 	free(r->order);
+	free(r->front);
 	free(r->trail_uv);
 	free(r->spheres);
 	points_release(&r->pts);

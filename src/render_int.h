@@ -157,6 +157,7 @@ struct renderer {
 	/* 3D (render3d.c) */
 	struct placed *placed;       /* 3D: every boid as drawn, by index (cap) */
 	struct depth_key *order;     /* 3D: the boids in front of the camera, back to front (cap) */
+	double *front;               /* 3D: their depths, in index order (cap): the fog's statistics */
 	size_t cap;
 	double *trail_uv;            /* 3D: the trail's projected points, u then v (trail_cap each) */
 	size_t trail_cap;
@@ -283,6 +284,8 @@ int render_density_2d(struct renderer *r, const struct render_view *v, const cai
 /* How far from the picture, field units, a boid still adds to the image at `scale` pixels a
  * field unit (2D): the kernel's half-width and the pixel its point and the kernel's grid add. */
 double render_density_reach(const struct renderer *r, double scale);
+/* The same in pixels, for boids drawn at `scale` pixels a field unit and the radius at radius_scale. */
+double render_density_reach_px(const struct renderer *r, double scale, double radius_scale);
 /* Adds a point of direction dir (kde_direction()) and weight q at (u, v), after render_density_begin(). */
 void render_density_add(struct renderer *r, double u, double v, uint32_t dir, unsigned q);
 /* The points added, smoothed and composed by the clip's bounds (or measured into `measure`). */

@@ -264,7 +264,7 @@ Test(view, a_culled_frame_is_every_boids_frame)
 		struct framing_copy cp = { .x = a, .y = a + n, .vx = a + 2 * n, .vy = a + 3 * n, .velocities = 1 };
 		struct pic culled = { 0 }, whole = { 0 };
 		cr_assert_eq(render_new(&culled.r, &c.render), 0);
-		cr_assert_eq(framing_copy(&f, &s, &w, culled.r, &cp), 0);
+		cr_assert_eq(framing_copy(&f, &s, 0, &w, culled.r, &cp), 0);
 		cr_expect(cp.n > 10 && cp.n < n / 5, "case %zu: %zu of %zu boids copied", k, cp.n, n);
 		struct render_view v = { .n = cp.n, .predators = cp.predators, .x = cp.x, .y = cp.y, .vx = cp.vx,
 		                         .vy = cp.vy, .window = w, .has_speed_range = cp.has_speed_range,
@@ -282,6 +282,102 @@ Test(view, a_culled_frame_is_every_boids_frame)
 			}
 		cr_expect_eq(differ, 0, "case %zu (%s): %ld pixels differ from every boid's frame", k, cases[k].args, differ);
 		cr_expect_gt(lit, 500, "case %zu: only %ld pixels drawn", k, lit);
+		render_free(culled.r);
+		render_free(whole.r);
+		framing_release(&f);
+		free(a);
+		sim_release(&s);
+		cli_release(&c);
+	}
+}
+
+/*
+ * In 3D a window copies only the boids its camera shows on the picture
+ * (a frustum cull: 20,000 boids in a box the window looks into from
+ * inside, many of them behind the camera) and draws the same bytes as the
+ * frame drawn from every boid, whose fog spans the depths of every boid in
+ * front of the camera, in every drawing mode: darts with points (auto),
+ * exact with predators, --show-ranges and --color-by speed, fast, points
+ * (fogged), density (its kernel), and the orbit camera at frame 7.
+ */
+Test(view, a_culled_3d_frame_is_every_boids_frame)
+{
+	static const struct {
+		const char *args;
+		double w;
+	} cases[] = {
+		{ "", 500 },
+		{ "", 1500 },
+		{ "--draw exact --predators 5 --predator-size 2 --show-ranges --color-by speed", 700 },
+		{ "--draw fast --fog 0.9", 900 },
+		{ "--draw points --color-by heading", 1200 },
+		{ "--draw density", 1500 },
+		{ "--camera orbit -f 20", 800 },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct config c;
+		struct sim s;
+		char args[512];
+		snprintf(args, sizeof args, "--dims 3 --field 6000x4000x4000 -s 640x360 --view 2500,2100,%g %s", cases[k].w,
+		         cases[k].args);
+		parse(&c, args);
+		size_t n = 20000;
+		flock(&s, &c, n);
+		struct framing f;
+		framing_init(&f, &c, &s);
+		struct render_window w;
+		cr_assert_eq(framing_window(&f, &s, 7, &w), 0);
+		cr_assert(w.set && w.w == cases[k].w, "case %zu: the window", k);
+		double *a = malloc(6 * n * sizeof *a);
+		cr_assert_not_null(a);
+		struct framing_copy cp = { .x = a, .y = a + n, .z = a + 2 * n, .vx = a + 3 * n, .vy = a + 4 * n,
+		                           .vz = a + 5 * n, .velocities = 1 };
+		struct pic culled = { 0 }, whole = { 0 };
+		cr_assert_eq(render_new(&culled.r, &c.render), 0);
+		cr_assert_eq(framing_copy(&f, &s, 7, &w, culled.r, &cp), 0);
+		cr_expect(cp.n > 10 && cp.n < n / 4, "case %zu: %zu of %zu boids copied", k, cp.n, n);
+		struct render_view v = { .n = cp.n, .predators = cp.predators, .x = cp.x, .y = cp.y, .z = cp.z, .vx = cp.vx,
+		                         .vy = cp.vy, .vz = cp.vz, .frame = 7, .window = w,
+		                         .has_speed_range = cp.has_speed_range, .speed_lo = cp.speed_lo,
+		                         .speed_hi = cp.speed_hi, .has_fog = cp.has_fog, .fog = cp.fog };
+		struct render_view all = { .n = n, .predators = s.p.predators, .x = s.x, .y = s.y, .z = s.z, .vx = s.vx,
+		                           .vy = s.vy, .vz = s.vz, .frame = 7, .window = w };
+		draw(&culled, &c.render, &v);
+		draw(&whole, &c.render, &all);
+		long differ = 0, lit = 0;
+		for (int j = 0; j < 360; j++)
+			for (int i = 0; i < 640; i++) {
+				uint32_t pa = culled.px[j * culled.stride + i], pb = whole.px[j * whole.stride + i];
+				differ += pa != pb;
+				lit += (pb & 0xFFFFFF) != c.render.background;
+			}
+		cr_expect_eq(differ, 0, "case %zu (%s): %ld pixels differ from every boid's frame", k, cases[k].args, differ);
+		cr_expect_gt(lit, 500, "case %zu: only %ld pixels drawn", k, lit);
+		if (k == 0) { /* the command line's frame of the same flock: the pipeline hands the fog on */
+			FILE *csv = fopen("in3.csv", "w");
+			cr_assert_not_null(csv);
+			fprintf(csv, "frame,id,x,y,vx,vy,z,vz\n");
+			for (size_t i = 0; i < n; i++)
+				fprintf(csv, "0,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i, s.x[i], s.y[i], s.vx[i], s.vy[i],
+				        s.z[i], s.vz[i]);
+			fclose(csv);
+			cr_assert_eq(tc_boids("-q --init in3.csv %s -f 1 -o cli.png", args), 0, "%s", tc_stderr());
+			int pw, ph;
+			uint32_t *got = decode("cli.png", &pw, &ph);
+			struct render_window w0;
+			struct framing f0;
+			framing_init(&f0, &c, &s);
+			cr_assert_eq(framing_window(&f0, &s, 0, &w0), 0);
+			all.frame = 0, all.window = w0;
+			draw(&whole, &c.render, &all);
+			long off = 0;
+			for (int j = 0; j < 360; j++)
+				for (int i = 0; i < 640; i++)
+					off += got[j * 640 + i] != (whole.px[j * whole.stride + i] & 0xFFFFFF);
+			cr_expect_eq(off, 0, "boids --view in 3D: %ld pixels differ from every boid's frame", off);
+			framing_release(&f0);
+			free(got);
+		}
 		render_free(culled.r);
 		render_free(whole.r);
 		framing_release(&f);

@@ -985,7 +985,7 @@ static void zoom_cost(int quick)
 		double t1 = process_cpu();
 		struct render_window w;
 		struct framing_copy cp = { .x = a, .y = a + n, .vx = a + 2 * n, .vy = a + 3 * n, .velocities = 1 };
-		if (framing_window(&f, &s, k, &w) != 0 || framing_copy(&f, &s, &w, r, &cp) != 0)
+		if (framing_window(&f, &s, k, &w) != 0 || framing_copy(&f, &s, k, &w, r, &cp) != 0)
 			exit(1);
 		struct render_view v = { .n = cp.n, .predators = cp.predators, .x = cp.x, .y = cp.y, .vx = cp.vx,
 		                         .vy = cp.vy, .window = w, .frame = k };
