@@ -107,8 +107,9 @@ enum render_draw {
 	                     * between both, the outline at alpha a = (span - POINT) / (DART -
 	                     * POINT) over a point of weight 1 - a: no popping in a zoom */
 	RENDER_DRAW_DENSITY, /* the flock as a density image (density.c): each pixel's
-	                      * brightness the log of the boids' coverage under it between
-	                      * fixed bounds, its hue their mean heading (the heading wheel) */
+	                      * brightness the log of the density of boids around it (over a
+	                      * kernel twice range_far wide each way) between fixed bounds,
+	                      * its hue their mean heading (the heading wheel) */
 };
 
 #define RENDER_LOD_DART 3.0  /* pixels a boid spans (its outline's longer side) to be drawn as a dart */
@@ -171,10 +172,12 @@ struct render_params {
 	uint32_t target_color;      /* 0xRRGGBB, the target marker */
 	enum render_trail_style trail_style;
 	int show_ranges;            /* the OpenGL version's "Ranges": around the last boid */
-	double range_near, range_far; /* radii drawn, field units (separation, cohesion) */
+	double range_near, range_far; /* radii drawn, field units (separation, cohesion); range_far
+	                               * also sets RENDER_DRAW_DENSITY's kernel */
 	enum render_draw draw;      /* auto (the default), exact, fast, points or density */
-	double density_range[2];    /* RENDER_DRAW_DENSITY's bounds, boids per picture pixel,
-	                             * 0 < lo < hi; {0, 0}: the view's own, else the frame's */
+	double density_range[2];    /* RENDER_DRAW_DENSITY's bounds, boids per picture pixel (at the
+	                             * view's density_scale), 0 < lo < hi; {0, 0}: the view's own,
+	                             * else the frame's */
 	enum render_color_by color_by; /* boids coloured by role (default), heading or speed */
 
 	/* 3D only (a render_view with z): the box, the camera, the depth cues */
