@@ -1,7 +1,7 @@
 /*
  * kde — a flock's density and mean heading over a kernel (a kernel density
  * estimate), for --draw density: the boids added as points with their
- * directions, then smoothed by a tent filter and handed out a picture row
+ * directions, then smoothed by a bell-shaped filter and handed out a picture row
  * at a time, every number a whole one, so that the same boids give the
  * same rows in any order and on any number of threads.
  *
@@ -15,12 +15,14 @@
  * UINT32_MAX; the direction sums are 32-bit words that wrap (exact below
  * 66,000 points in a pixel, the same words in any order beyond).
  *
- * The sums are then smoothed by a separable tent of half-width h pixels
+ * The sums are then smoothed by a separable bell of half-width h pixels
  * (kde_begin()): along each axis the weights of the offsets k with |k| <
- * h are 1 - |k| / h, normalised to 65536 in all (the centre's taking what
- * the others' rounding leaves), and each pass is sum(weight x sum),
- * + 32768, shifted right 16 (floor), rows then columns.  h < 1 is no
- * smoothing (the sums as added).  So a pixel's smoothed coverage is the
+ * h are the cubic B-spline B(2k / h) (B(u) = (4 - 6u^2 + 3|u|^3) / 4
+ * under 1, (2 - |u|)^3 / 4 from 1 to 2: a product of two of them is round,
+ * where a product of two tents is a cross), normalised to 65536 in all
+ * (the centre's taking what the others' rounding leaves), and each pass
+ * is sum(weight x sum), + 32768, shifted right 16 (floor), rows then
+ * columns.  h < 1 is no smoothing (the sums as added).  So a pixel's smoothed coverage is the
  * mean number of boids per pixel around it, the kernel's weighted mean,
  * and its direction sums the same average of the points' directions:
  * their ratio is the mean heading, its length how aligned they are.

@@ -108,7 +108,7 @@ enum render_draw {
 	                     * POINT) over a point of weight 1 - a: no popping in a zoom */
 	RENDER_DRAW_DENSITY, /* the flock as a density image (density.c): each pixel's
 	                      * brightness the log of the density of boids around it (over a
-	                      * kernel twice range_far wide each way) between fixed bounds,
+	                      * kernel 2.5 range_far wide each way) between fixed bounds,
 	                      * its hue their mean heading (the heading wheel) */
 };
 

@@ -4,7 +4,7 @@
  * point one pixel in area carrying its unit heading (2D: the heading
  * atan2(vy, vx); 3D: the compass atan2(vz, vx), as --color-by heading),
  * and the points' coverage and headings are averaged over a kernel
- * (kde.h: whole-number sums smoothed by a tent, the same bytes for any
+ * (kde.h: whole-number sums smoothed by a bell, the same bytes for any
  * order of the boids and any number of threads).  The kernel reaches
  * KERNEL_REACH times the model's farthest interaction radius (the
  * cohesion radius --show-ranges draws) in picture pixels, so that the
@@ -46,7 +46,7 @@
 #define TONE_BITS 6                     /* mantissa bits of a coverage's tone class */
 #define TONE_N (32 << TONE_BITS)        /* tone classes: 32 exponents */
 #define HUE_N 128                       /* mean heading steps per component */
-#define KERNEL_REACH 2.0                /* the kernel's half-width: this times the model's farthest radius */
+#define KERNEL_REACH 2.5                /* the kernel's half-width: this times the model's farthest radius */
 /* The first frame's bounds (the_bounds()): lo the coverage this share of the pixels it covers
  * lies below, hi the one this share lies below, hi at least this times lo.  Smoothed: the
  * median (so that what is sparser than most of the flock is dark) to the densest 5%. */

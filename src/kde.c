@@ -1,5 +1,5 @@
 /*
- * kde — points with directions, smoothed by a tent, a row at a time; see
+ * kde — points with directions, smoothed by a bell, a row at a time; see
  * include/kde.h.  Start at kde_begin() (the kernel's weights, the grid and
  * its bands), then file() (a point into its band's chunks), then
  * kde_run(): each band added into a few rows (add_band()), each row
@@ -40,15 +40,18 @@ void kde_release(struct kde *k)
 	kde_init(k, k->width, k->height);
 }
 
-/* The tent of half-width h (>= 1): offsets 0 .. K with K < h, 65536ths summing to 65536 both ways. */
-static void tent(struct kde *k, double h)
+/* The bell of half-width h (>= 1): offsets 0 .. K with K < h, 65536ths summing to 65536 both ways. */
+static void bell(struct kde *k, double h)
 {
 	double raw[KDE_TAPS_MAX + 1], sum = 1;
 	uint32_t side = 0;
 
 	k->taps = (int)ceil(h) - 1;
-	for (int i = 1; i <= k->taps; i++)
-		sum += 2 * (raw[i] = 1 - i / h);
+	for (int i = 1; i <= k->taps; i++) {
+		double u = 2.0 * i / h; /* the cubic B-spline, 1 at 0 */
+		raw[i] = u < 1 ? (4 - 6 * u * u + 3 * u * u * u) / 4 : (2 - u) * (2 - u) * (2 - u) / 4;
+		sum += 2 * raw[i];
+	}
 	for (int i = 1; i <= k->taps; i++)
 		side += k->weight[i] = (uint32_t)lround(65536 * raw[i] / sum);
 	k->weight[0] = 65536 - 2 * side;
@@ -98,7 +101,7 @@ int kde_begin(struct kde *k, double half, size_t n)
 
 	memset(k->weight, 0, sizeof(k->weight));
 	if (h >= 1)
-		tent(k, h);
+		bell(k, h);
 	else
 		k->taps = 0, k->weight[0] = 65536, h = 0;
 	k->half = h;
@@ -199,10 +202,9 @@ static inline int axis(double u, int apron, int n, int *i0, unsigned *f)
 
 	if (!(a >= 0 && a < n - 1)) /* also NaN */
 		return -1;
-	int i = (int)a;
-	double part = (a - i) * 256;
+	int i = (int)a; /* floor: a >= 0 */
 	*i0 = i;
-	*f = part <= 0 ? 0 : part >= 255 ? 255 : (unsigned)part;
+	*f = (unsigned)((a - i) * 256); /* a - i is exact (Sterbenz) and under 1: [0, 255] */
 	return 0;
 }
 

@@ -229,7 +229,7 @@ static void flock(struct sim *s, const struct config *c, size_t n)
  * level of detail's blend, exact with predators, --show-ranges and
  * --color-by speed (whose range is the whole flock's), points, density
  * (its points among darts, and a window on a field so big that its boids
- * are smoothed over a kernel that reaches 100 field units past the
+ * are smoothed over a kernel that reaches 125 field units past the
  * window's edges).
  */
 Test(view, a_culled_frame_is_every_boids_frame)
@@ -441,21 +441,25 @@ Test(view, level_of_detail_is_continuous_across_a_zoom)
 
 /* ---- the density look ------------------------------------------------- */
 
-/* The tent of half-width h at offset d (pixels), normalised over the whole offsets: the kernel's weight. */
-static double tent(double h, int d)
+/* The bell of half-width h at offset d (pixels): the cubic B-spline of 2d / h, normalised over the whole offsets. */
+static double bell(double h, int d)
 {
-	double sum = 1;
-	for (int t = 1; t < h; t++)
-		sum += 2 * (1 - t / h);
-	return abs(d) < h ? (1 - abs(d) / h) / sum : 0;
+	double sum = 0, at = 0;
+	for (int t = 1 - (int)ceil(h); t < h; t++) {
+		double u = 2.0 * abs(t) / h, b = u < 1 ? (4 - 6 * u * u + 3 * u * u * u) / 4 : pow(2 - u, 3) / 4;
+		sum += b;
+		at += t == d ? b : 0;
+	}
+	return at / sum;
 }
 
 /*
  * The tone is the log of the density over the kernel between the bounds:
  * boids small enough to be points (0.55 pixels) at pixel centres, 1, 4
  * and 20 of them, all heading +x; the density a pixel shows is the
- * number of boids around it weighted by a tent reaching twice the flock
- * radius on each axis, computed here from its definition (kde.h), and the
+ * number of boids around it weighted by a bell (a cubic B-spline)
+ * reaching 2.5 flock radii on each axis, computed here from its
+ * definition (kde.h), and the
  * pixel moves from the background toward the heading wheel's colour of
  * +x by log(density / lo) / log(hi / lo), here 0.01 and 4 boids a pixel.
  * Two flock radii: the kernel follows the model's.  Pixels the kernel
@@ -472,7 +476,7 @@ Test(view, density_brightness_is_the_log_of_the_density_over_the_kernel)
 		         "--flock-radius %g", radii[rk]);
 		parse(&c, args);
 		enum { N = 1 + 4 + 20 };
-		double x[N], y[N], vx[N], vy[N], h = 2 * radii[rk];
+		double x[N], y[N], vx[N], vy[N], h = 2.5 * radii[rk];
 		const int gx[3] = { 10, 30, 50 }, gn[3] = { 1, 4, 20 };
 		for (int i = 0; i < N; i++) { /* 1 boid in pixel (10, 12), 4 in (30, 12), 20 in (50, 12): heading +x */
 			x[i] = (i < 1 ? gx[0] : i < 5 ? gx[1] : gx[2]) + .5, y[i] = 12.5;
@@ -487,7 +491,7 @@ Test(view, density_brightness_is_the_log_of_the_density_over_the_kernel)
 			for (int i = 0; i < 64; i++) {
 				double dens = 0;
 				for (int g = 0; g < 3; g++)
-					dens += gn[g] * tent(h, i - gx[g]) * tent(h, j - 12);
+					dens += gn[g] * bell(h, i - gx[g]) * bell(h, j - 12);
 				double t = dens > 0 ? log(dens / .01) / log(400) : 0;
 				t = t < 0 ? 0 : t > 1 ? 1 : t;
 				uint32_t got = p.px[j * p.stride + i] & 0xFFFFFF;
@@ -510,8 +514,8 @@ Test(view, density_brightness_is_the_log_of_the_density_over_the_kernel)
 
 /*
  * The kernel gives way to the level of detail: a lone boid's patch
- * reaches twice the flock radius (100 field units) while a boid spans
- * under 0.75 pixels, half that at 1.125 pixels, and nothing beyond its
+ * reaches 2.5 flock radii (125 field units) while a boid spans under
+ * 0.75 pixels, half that at 1.125 pixels, and nothing beyond its
  * own point (two pixels a side) from 1.5 pixels, where its dart begins to
  * fade in.  Every pixel the image touches is lit (bounds far below one
  * boid).
@@ -520,7 +524,7 @@ Test(view, the_density_kernel_shrinks_to_the_point_as_boids_grow)
 {
 	struct config c;
 	parse(&c, "--field 40000x22500 -s 640x360 --draw density --density-range 1e-6,2e-6 --predators 0");
-	const double spans[] = { 0.3, 0.7, 1.125, 1.5 }, reach[] = { 100, 100, 50, 0 };
+	const double spans[] = { 0.3, 0.7, 1.125, 1.5 }, reach[] = { 125, 125, 62.5, 0 };
 	double x = 20000.3, y = 11000.6, vx = 1, vy = 2;
 	for (size_t k = 0; k < sizeof spans / sizeof spans[0]; k++) {
 		double s = spans[k] / 11.1, w = 640 / s; /* the curve outline's longer side is about 11.1 units */
