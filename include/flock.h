@@ -2,8 +2,8 @@
  * flock — the machinery every model's step shares, written once: the grid
  * snapshot, the two update passes (sequential with its list of escaped
  * boids, synchronous in parallel blocks), the neighbour walk, the edges,
- * the obstacles, the target, the uniform start flock and a few vector
- * helpers.  Used by the model files in src/models/ (and sim.c for the
+ * the obstacles, the target, the uniform start flock, the noise hash and
+ * a few vector helpers.  Used by the model files in src/models/ (and sim.c for the
  * target); see include/model.h.
  *
  * A step of a model, in outline (src/models/canvas.c is a short example):
@@ -437,6 +437,30 @@ void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y, 
  */
 void flock_scatter(struct sim *s, uint64_t seed);
 
+/* --------------------------------------------------------------- noise */
+
+/* SplitMix64's finaliser: a good 64-bit mix, integer only. */
+static inline uint64_t flock_mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A uniform double in [0, 1) for (seed, step, key): mix64(mix64(mix64(seed)
+ * ^ step) ^ key), its top 53 bits times 2^-53.  The same whichever thread
+ * asks and in whichever order: no shared generator state (a model's noise
+ * is a value per (seed, step, boid), docs/ARCHITECTURE.md).  Each model
+ * documents its keys.
+ */
+static inline double flock_noise01(uint64_t seed, uint64_t step, uint64_t key)
+{
+	uint64_t z = flock_mix64(flock_mix64(flock_mix64(seed) ^ step) ^ key);
+	return (double)(z >> 11) * 0x1.0p-53;
+}
+
 /* ------------------------------------------------------------- vectors */
 
 /* The length of (x, y[, z]); z NULL: a plane. */
@@ -490,5 +514,19 @@ static inline void flock_contain(double *x, double *y, double *z)
 			*z = 0;
 	}
 }
+
+
+/*
+ * The unit direction `turn` radians from the unit vector u toward the unit
+ * vector t, in 3D (dot = u.t): cos(turn) u + sin(turn) p, p the unit vector
+ * perpendicular to u in the plane of u and t, on t's side (the short way):
+ * a rotation about the axis u x t, as Unity's RotateTowards turns.  Near a
+ * reversal (dot < -1 + 1e-5) p is (u x t) x u, perpendicular to u however
+ * small u x t is, so the turn and the length hold.  When there is no plane
+ * (|u x t| < 1e-12: t is -u to rounding) or `plus` is set, p is the 2D
+ * "+angle" direction (-u_y, u_x, 0), or +x if u is along z.  On a plane
+ * z = const every p lies in the plane.
+ */
+struct flock_vec flock_turn3(struct flock_vec u, struct flock_vec t, double dot, double turn, int plus);
 
 #endif

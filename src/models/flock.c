@@ -546,3 +546,37 @@ void flock_scatter(struct sim *s, uint64_t seed)
 			s->vz[i] = rng_uniform(&r) - .5;
 	}
 }
+
+/* ------------------------------------------------------------- vectors */
+
+/*
+ * Near a reversal: for dot < -1 + NEAR_REVERSED (t within 0.26 degrees of
+ * -u, Unity's epsilon), t - (u.t) u cancels to a vector whose rounding
+ * leaves it far from perpendicular to u, so the turn is found from u x t;
+ * when |u x t| (the sine of the angle left) is below REVERSED, t is -u to
+ * rounding and the side would be chosen by noise.
+ */
+#define NEAR_REVERSED 1e-5
+#define REVERSED 1e-12
+
+struct flock_vec flock_turn3(struct flock_vec u, struct flock_vec t, double dot, double turn, int plus)
+{
+	struct flock_vec w = { t.x - dot * u.x, t.y - dot * u.y, t.z - dot * u.z };
+
+	if (!plus && dot < -1 + NEAR_REVERSED) {
+		struct flock_vec n = { u.y * t.z - u.z * t.y, u.z * t.x - u.x * t.z, u.x * t.y - u.y * t.x };
+		plus = !(flock_length(n.x, n.y, &n.z) >= REVERSED);
+		w = (struct flock_vec){ n.y * u.z - n.z * u.y, n.z * u.x - n.x * u.z, n.x * u.y - n.y * u.x };
+	}
+	double wn = flock_length(w.x, w.y, &w.z);
+
+	if (plus) {
+		w = (struct flock_vec){ -u.y, u.x, 0 };
+		wn = flock_length(w.x, w.y, &w.z);
+		if (!(wn > 1e-150)) /* below, its square is not a normal number */
+			w = (struct flock_vec){ 1, 0, 0 }, wn = 1;
+	}
+	double c = cos(turn), sn = sin(turn);
+	return (struct flock_vec){ c * u.x + sn * (w.x / wn), c * u.y + sn * (w.y / wn),
+	                           c * u.z + sn * (w.z / wn) };
+}
