@@ -348,6 +348,179 @@ FLOCK_INLINE int flock_near_next(struct flock_nbrs *n, struct flock_near *nb)
 	return 0;
 }
 
+/* ------------------------------------------------- neighbour walk on a torus */
+
+/*
+ * The same walk when the field is a torus (a model whose neighbourhoods
+ * wrap: netlogo, and couzin with --edges wrap): the cells within one cell
+ * of the point on each axis, the short way round the field, each cell
+ * visited once, and each neighbour handed on at its nearest image, its
+ * offset reduced into [-W/2, W/2] (the minimum image; H and D likewise).
+ * The grid's last cell along an axis is shorter when the side is not a
+ * whole number of cells, so a point in the first cell also visits the
+ * last two, and one in the cell before the last also visits the first:
+ * every image within a cell's edge lies in the cells visited, which is
+ * what the escaped list's proof (src/models/flock.c) asks of a walk.
+ * Positions must lie in the field ([0, W] x [0, H] (x [0, D])), as a wrap
+ * leaves them.  Use as flock_near:
+ *
+ *     struct flock_tnbrs it;
+ *     flock_tnear_begin(&it, f, x, y, z, d3);
+ *     for (struct flock_near nb; flock_tnear_next(&it, &nb);) ...
+ */
+struct flock_span {
+	int lo[2], hi[2];       /* cells lo[r] .. hi[r] along the axis */
+	int runs;               /* 1 or 2 */
+};
+
+/* The cells along one axis of n cells of edge `cell` (the last one ending at
+ * `side`) that a walk around v visits, as one or two runs in increasing order. */
+FLOCK_INLINE void flock_span_of(struct flock_span *sp, double v, double cell, int n, double side)
+{
+	int c = grid_clamp_cell(v, cell, n);
+	int cut = side - (n - 1) * cell < cell; /* the last cell is shorter */
+	int a = c - 1 - (cut && c == 0), b = c + 1 + (cut && c + 1 == n - 1);
+
+	sp->runs = 1;
+	if (b - a + 1 >= n) {
+		sp->lo[0] = 0, sp->hi[0] = n - 1;
+	} else if (a < 0) {
+		sp->lo[0] = 0, sp->hi[0] = b;
+		sp->lo[1] = a + n, sp->hi[1] = n - 1, sp->runs = 2;
+	} else if (b >= n) {
+		sp->lo[0] = a, sp->hi[0] = n - 1;
+		sp->lo[1] = 0, sp->hi[1] = b - n, sp->runs = 2;
+	} else {
+		sp->lo[0] = a, sp->hi[0] = b;
+	}
+}
+
+/* A difference the short way round a side (one correction: both ends in the field). */
+static inline double flock_torus_diff(double d, double side)
+{
+	if (d > side / 2)
+		return d - side;
+	if (d < -side / 2)
+		return d + side;
+	return d;
+}
+
+enum { FLOCK_TRUNS = 2 * 5 * 5 }; /* runs of cells a torus walk visits, at most */
+
+struct flock_tnbrs {
+	const struct sim *s;
+	uint32_t c0[FLOCK_TRUNS], c1[FLOCK_TRUNS]; /* the runs of cells, c0..c1 each */
+	int runs, run;          /* how many; the next one */
+	uint32_t k, k1;         /* the current run of copies */
+	int chains;             /* 0: the runs' copies; 1: the escaped boids chained in their cells */
+	uint32_t c, clast, e;   /* the chains' phase: the next cell of the run, its last; the next
+	                         * listed boid */
+	int nesc;               /* anything listed this step */
+	double x, y, z;         /* the point */
+	double w, h, d;         /* the torus */
+	double reach2;
+	int d3;
+};
+
+FLOCK_INLINE void flock_tnear_begin(struct flock_tnbrs *t, const struct flock_pass *f,
+                                    double x, double y, double z, int d3)
+{
+	const struct sim *s = f->s;
+	const struct grid *g = &s->grid;
+	const struct sim_params *p = &s->p;
+	struct flock_span sx, sy, sz = { { 0, 0 }, { 0, 0 }, 1 };
+
+	flock_span_of(&sx, x, g->cell, g->nx, p->width);
+	flock_span_of(&sy, y, g->cell, g->ny, p->height);
+	if (d3)
+		flock_span_of(&sz, z, g->cell, g->nz, p->depth);
+	t->runs = 0;
+	for (int rz = 0; rz < sz.runs; rz++)
+		for (int cz = sz.lo[rz]; cz <= sz.hi[rz]; cz++)
+			for (int ry = 0; ry < sy.runs; ry++)
+				for (int cy = sy.lo[ry]; cy <= sy.hi[ry]; cy++)
+					for (int rx = 0; rx < sx.runs; rx++) {
+						uint32_t row = ((uint32_t)cz * (uint32_t)g->ny + (uint32_t)cy) * (uint32_t)g->nx;
+						t->c0[t->runs] = row + (uint32_t)sx.lo[rx];
+						t->c1[t->runs] = row + (uint32_t)sx.hi[rx];
+						t->runs++;
+					}
+	t->s = s;
+	t->run = 0;
+	t->k = t->k1 = 0;
+	t->chains = 0;
+	t->nesc = f->nesc > 0;
+	t->e = UINT32_MAX;
+	t->x = x, t->y = y, t->z = z;
+	t->w = p->width, t->h = p->height, t->d = p->depth;
+	t->reach2 = f->reach2;
+	t->d3 = d3;
+}
+
+/* The next candidate copy k, as flock_cands_next(): the runs' copies minus
+ * the escaped boids, then the escaped boids chained in those cells. */
+FLOCK_INLINE int flock_tcands_next(struct flock_tnbrs *t, uint32_t *k)
+{
+	const struct sim *s = t->s;
+
+	if (!t->chains) {
+		for (;;) {
+			while (t->k < t->k1) {
+				uint32_t kk = t->k++;
+				if (!s->escf[kk]) {
+					*k = kk;
+					return 1;
+				}
+			}
+			if (t->run == t->runs)
+				break;
+			t->k = s->grid.start[t->c0[t->run]];
+			t->k1 = s->grid.start[t->c1[t->run] + 1];
+			t->run++;
+		}
+		if (!t->nesc)
+			return 0;
+		t->chains = 1;
+		t->run = 0;
+		t->c = 1, t->clast = 0; /* no cell yet */
+	}
+	for (;;) {
+		if (t->e != UINT32_MAX) {
+			*k = t->e;
+			t->e = s->escnext[t->e];
+			return 1;
+		}
+		if (t->c > t->clast) {
+			if (t->run == t->runs)
+				return 0;
+			t->c = t->c0[t->run];
+			t->clast = t->c1[t->run];
+			t->run++;
+		}
+		t->e = s->eschead[t->c++];
+	}
+}
+
+/* The next neighbour within reach, at its nearest image, into *nb: 1, or 0
+ * when there is none left.  nb->q is the image (point + offset). */
+FLOCK_INLINE int flock_tnear_next(struct flock_tnbrs *t, struct flock_near *nb)
+{
+	for (uint32_t k; flock_tcands_next(t, &k);) {
+		struct flock_vec q = flock_copy_at(t->s, k, t->d3);
+		double dx = flock_torus_diff(q.x - t->x, t->w), dy = flock_torus_diff(q.y - t->y, t->h);
+		double dz = t->d3 ? flock_torus_diff(q.z - t->z, t->d) : 0;
+		double d2 = dx * dx + dy * dy;
+		if (t->d3)
+			d2 += dz * dz;
+		if (!(d2 <= t->reach2))
+			continue;
+		q = (struct flock_vec){ t->x + dx, t->y + dy, t->z + dz };
+		*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
+		return 1;
+	}
+	return 0;
+}
+
 /* --------------------------------------------------------------- edges */
 
 /* One axis of a bounce: within pad of either end of [0, extent], turn back. */

@@ -81,7 +81,8 @@ struct boids_model {
 	X(processing, PROCESSING)  \
 	X(steering, STEERING)      \
 	X(canvas, CANVAS)          \
-	X(opengl, OPENGL)
+	X(opengl, OPENGL)          \
+	X(couzin, COUZIN)
 
 /*
  * Every model, NULL-terminated, in --list-models order; the first is the

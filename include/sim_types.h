@@ -143,6 +143,19 @@ struct sim_opengl {
 	double step;              /* the speed slider: a step moves v x step */
 };
 
+/* Couzin et al.'s zones (J. theor. Biol. 218, 2002).  Lengths in px (the
+ * paper's units), times in seconds; s->vx holds px/step = heading x speed x dt. */
+struct sim_couzin {
+	double repulsion;       /* r_r: the zone of repulsion's radius, px */
+	double orientation;     /* delta r_o: the zone of orientation's width beyond r_r, px */
+	double attraction;      /* delta r_a: the zone of attraction's width beyond it, px */
+	double perception;      /* alpha: the field of perception, degrees (360: no blind volume) */
+	double turn;            /* theta: the fastest turn, degrees per second */
+	double speed;           /* s: px per second */
+	double noise;           /* sigma: the direction noise's standard deviation, radians */
+	double dt;              /* tau: seconds a step */
+};
+
 struct sim_params {
 	double width, height;   /* field size in pixels, > 0 */
 	int dims;               /* 2: a plane; 3: a box of width x height x depth */
@@ -186,7 +199,9 @@ struct sim_params {
 	struct sim_steering steer;
 	struct sim_canvas canvas;
 	struct sim_opengl gl;
-	uint64_t noise_seed;    /* seed of processing's jitter; set it to the flock's --seed */
+	struct sim_couzin couzin;
+	uint64_t noise_seed;    /* seed of the models' noise (processing's jitter, couzin's
+	                         * turns); set it to the flock's --seed */
 };
 
 /* A boid's state copied into grid order, in 3D: one record a boid, so that

@@ -99,6 +99,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
 static const char S_MODELS[] = "Other models (docs/MODEL.md)";
 static const char S_GL[] = "OpenGL model, -m opengl (its sliders at their start)";
+static const char S_COUZIN[] = "Couzin model, -m couzin (the paper's values; lengths in px)";
 static const char S_RUN[] = "Run and output";
 static const char S_DRAW[] = "Drawing";
 static const char S_VIDEO[] = "Video encoding";
