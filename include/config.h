@@ -44,6 +44,7 @@ enum run_look {
 	RUN_LOOK_ORIGINAL,       /* as its author's program showed it */
 	RUN_LOOK_HARDEN_WINDOWS, /* the C# window: 584x361, final outline, GDI+ grid */
 	RUN_LOOK_CANVAS_ARTICLE, /* red stroked triangles on white noise */
+	RUN_LOOK_NETLOGO,        /* NetLogo's view: 7 px patches, yellow turtles on black */
 };
 
 /* --caption-pos: where the caption sits, a corner or the middle of the top or bottom edge. */

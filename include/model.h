@@ -82,7 +82,8 @@ struct boids_model {
 	X(steering, STEERING)      \
 	X(canvas, CANVAS)          \
 	X(opengl, OPENGL)          \
-	X(couzin, COUZIN)
+	X(couzin, COUZIN)          \
+	X(netlogo, NETLOGO)
 
 /*
  * Every model, NULL-terminated, in --list-models order; the first is the

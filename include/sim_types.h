@@ -156,6 +156,16 @@ struct sim_couzin {
 	double dt;              /* tau: seconds a step */
 };
 
+/* NetLogo's Flocking model (Wilensky 1998).  A patch is a px, a tick a step;
+ * turtles move 1 patch a tick, so s->vx... hold their unit headings. */
+struct sim_netlogo {
+	double vision;             /* flockmates: others at distance <= this, patches */
+	double minimum_separation; /* the nearest closer than this: separate, patches */
+	double max_align_turn;     /* degrees a tick */
+	double max_cohere_turn;    /* degrees a tick */
+	double max_separate_turn;  /* degrees a tick */
+};
+
 struct sim_params {
 	double width, height;   /* field size in pixels, > 0 */
 	int dims;               /* 2: a plane; 3: a box of width x height x depth */
@@ -200,8 +210,9 @@ struct sim_params {
 	struct sim_canvas canvas;
 	struct sim_opengl gl;
 	struct sim_couzin couzin;
+	struct sim_netlogo netlogo;
 	uint64_t noise_seed;    /* seed of the models' noise (processing's jitter, couzin's
-	                         * turns); set it to the flock's --seed */
+	                         * turns, netlogo's order); set it to the flock's --seed */
 };
 
 /* A boid's state copied into grid order, in 3D: one record a boid, so that
@@ -226,7 +237,8 @@ struct sim {
 	                         * NULL in 2D, which allocates and reads nothing more */
 	void *state;            /* the model's own per-boid state, or NULL: allocated
 	                         * and freed through its entry (opengl: double[n],
-	                         * each boid's target speed, program units) */
+	                         * each boid's target speed, program units; netlogo:
+	                         * uint32_t[n], the tick's order) */
 	struct sim_params p;
 	uint64_t steps;         /* sim_step() calls so far */
 	size_t escaped;         /* read only: boids the last step listed as having left

@@ -379,7 +379,7 @@ void cli_print_help(FILE *f, int all)
 
 	fprintf(f,
 	        "Usage: boids [OPTION]...\n"
-	        "Simulate a flock (Harden's \"Boids in C#\" and four more models, in 2D or 3D)\n"
+	        "Simulate a flock (Harden's \"Boids in C#\" or another of --list-models, 2D or 3D)\n"
 	        "and write it as video, PNG frames, y4m on standard output or a trajectory CSV.\n"
 	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
 	for (size_t i = 0; i < CLI_NOPTS; i++) {

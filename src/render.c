@@ -117,7 +117,7 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->boid_size) && p->boid_size > 0 &&
 	       (p->shape == RENDER_CURVE || p->shape == RENDER_REPO ||
 	        p->shape == RENDER_POLYGON || p->shape == RENDER_TRIANGLE ||
-	        p->shape == RENDER_ARROW || p->shape == RENDER_CIRCLE) &&
+	        p->shape == RENDER_ARROW || p->shape == RENDER_CIRCLE || p->shape == RENDER_TURTLE) &&
 	       (p->outline == RENDER_OUTLINE_LISTING || p->outline == RENDER_OUTLINE_FINAL) &&
 	       (p->paint == RENDER_FILL || p->paint == RENDER_STROKE) &&
 	       (p->grid == RENDER_GRID_CAIRO || p->grid == RENDER_GRID_GDI) &&
@@ -134,7 +134,7 @@ static int params_valid(const struct render_params *p)
 	       (p->obstacles_n == 0 || p->obstacles) &&
 	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST || p->draw == RENDER_DRAW_POINTS) &&
 	       (p->color_by == RENDER_COLOR_ROLE || p->color_by == RENDER_COLOR_HEADING ||
-	        p->color_by == RENDER_COLOR_SPEED) &&
+	        p->color_by == RENDER_COLOR_SPEED || p->color_by == RENDER_COLOR_SHADE) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
 }
 
@@ -201,9 +201,11 @@ int render_new(struct renderer **out, const struct render_params *p)
 			err = -ENOMEM;
 			goto fail;
 		}
-		for (int k = 0; k < RENDER_CMAP; k++) /* heading: angle 2 pi k / N; speed: t = k / (N - 1) */
-			r->cmap[k] = p->color_by == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP)
-			                                                 : colormap_speed((double)k / (RENDER_CMAP - 1));
+		for (int k = 0; k < RENDER_CMAP; k++) /* heading: angle 2 pi k / N; speed: t = k / (N - 1);
+		                                       * shade: -2 .. +4, again and again */
+			r->cmap[k] = p->color_by == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP) :
+			             p->color_by == RENDER_COLOR_SHADE ? colormap_netlogo_shade(p->boid_color, k % 7 - 2) :
+			                                                 colormap_speed((double)k / (RENDER_CMAP - 1));
 		if (p->draw == RENDER_DRAW_POINTS && (err = points_use_colours(&r->pts)) != 0)
 			goto fail;
 	}
@@ -248,6 +250,8 @@ uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, 
 
 	if (predator || !r->cmap)
 		return predator ? p->predator_color : p->boid_color;
+	if (p->color_by == RENDER_COLOR_SHADE)
+		return r->cmap[i % 7];
 	if (p->color_by == RENDER_COLOR_HEADING) {
 		double a = v->z ? atan2(v->vz[i], v->vx[i]) : atan2(v->vy[i], v->vx[i]); /* NaN: 0 */
 		long k = isfinite(a) ? lround(a / (2 * M_PI) * RENDER_CMAP) : 0;

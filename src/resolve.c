@@ -77,9 +77,15 @@ static const char *const *look_settings(enum run_look look)
 	static const char *const canvas_article[] = {
 		"shape=triangle", "paint=stroke", "boid-color=red", "background=white",
 		"background-style=noise", NULL };
+	static const char *const netlogo[] = {
+		"size=497x497",      /* the model's view: 71 patches of 7 px */
+		"shape=turtle", "background=black",
+		"boid-color=#eded2f", "color-by=shade", /* yellow - 2 + random 7 */
+		NULL };
 
 	return look == RUN_LOOK_HARDEN_WINDOWS ? harden_windows :
-	       look == RUN_LOOK_CANVAS_ARTICLE ? canvas_article : none;
+	       look == RUN_LOOK_CANVAS_ARTICLE ? canvas_article :
+	       look == RUN_LOOK_NETLOGO ? netlogo : none;
 }
 
 /*

@@ -109,6 +109,25 @@ Test(reference, couzin_paper_and_options)
 	DISAGREE("-m couzin -n 40 --edges wrap --field 12x10 --depth 8", "couzin", "--edges none --size 12x10 --depth 8");
 }
 
+/* NetLogo's Flocking against tests/ref/netlogo.py, its procedures with
+ * NetLogo's primitives: the tick's order too (the same draws), to 1e-12. */
+Test(reference, netlogo_procedures_and_options)
+{
+	AGREE("-m netlogo -n 150 --field 50x40", "netlogo", "--size 50x40 --tolerance 1e-12");
+	AGREE("-m netlogo -n 150 --field 50x40 --update synchronous --seed 4", "netlogo",
+	      "--size 50x40 --update synchronous --seed 4 --tolerance 1e-12");
+	AGREE("-m netlogo -n 120 --field 30x30 --netlogo-vision 5 --netlogo-minimum-separation 2 "
+	      "--netlogo-max-align-turn 10 --netlogo-max-cohere-turn 7 --netlogo-max-separate-turn 4", "netlogo",
+	      "--size 30x30 --netlogo-vision 5 --netlogo-minimum-separation 2 --netlogo-max-align-turn 10 "
+	      "--netlogo-max-cohere-turn 7 --netlogo-max-separate-turn 4 --tolerance 1e-12");
+	AGREE("-m netlogo --dims 3 -n 150 --field 20x20 --depth 15", "netlogo",
+	      "--dims 3 --size 20x20 --depth 15 --tolerance 1e-12");
+	AGREE("-m netlogo --dims 3 -n 150 --field 20x20 --depth 15 --update synchronous", "netlogo",
+	      "--dims 3 --size 20x20 --depth 15 --update synchronous --tolerance 1e-12");
+	DISAGREE("-m netlogo -n 150 --field 50x40 --seed 2", "netlogo", "--size 50x40 --seed 3");
+	DISAGREE("-m netlogo -n 150 --field 50x40", "netlogo", "--size 50x40 --update synchronous");
+}
+
 /* ------------------------------------------------- the 3D references
  * boids' 3D flocks (--dims 3) against the references re-advancing them,
  * start included; and, independently of boids' 3D code, the references'
@@ -149,7 +168,7 @@ Test(reference, every_3d_model_against_its_reference)
 
 Test(reference, each_3d_reference_passes_its_hand_computed_cases)
 {
-	const char *refs[] = {"harden", "processing", "steering", "canvas", "couzin"};
+	const char *refs[] = {"harden", "processing", "steering", "canvas", "couzin", "netlogo"};
 	for (size_t i = 0; i < sizeof refs / sizeof *refs; i++) {
 		tc_tmpdir();
 		int st = tc_sh("%s -B '%s/tests/ref/%s.py' --self-test >ref.out 2>ref.err",
