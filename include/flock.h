@@ -172,6 +172,15 @@ double flock_cell(const struct sim *s, double reach, double slack);
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell);
 
 /*
+ * flock_begin() over the flock's own bounding box instead of the field
+ * (grid_count_box_from()): for a model in open space (couzin with --edges
+ * none), whose flock flies out of the field, where the field's grid would
+ * pile it into the border cells and every query would read whole rows of
+ * the flock.  O(n) more a step: one read of the positions.
+ */
+int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double slack, double cell);
+
+/*
  * Calls one(ctx, b) for every boid, in the order of s->p.update (above):
  * sequential in index order, keeping the copies current and listing
  * escaped boids (s->escaped says how many); synchronous in grid order, in
@@ -430,10 +439,10 @@ FLOCK_INLINE void flock_tnear_begin(struct flock_tnbrs *t, const struct flock_pa
 	const struct sim_params *p = &s->p;
 	struct flock_span sx, sy, sz = { { 0, 0 }, { 0, 0 }, 1 };
 
-	flock_span_of(&sx, x, g->cell, g->nx, p->width);
-	flock_span_of(&sy, y, g->cell, g->ny, p->height);
+	flock_span_of(&sx, x - g->ox, g->cell, g->nx, p->width); /* (a torus's grid is the field's) */
+	flock_span_of(&sy, y - g->oy, g->cell, g->ny, p->height);
 	if (d3)
-		flock_span_of(&sz, z, g->cell, g->nz, p->depth);
+		flock_span_of(&sz, z - g->oz, g->cell, g->nz, p->depth);
 	t->runs = 0;
 	for (int rz = 0; rz < sz.runs; rz++)
 		for (int cz = sz.lo[rz]; cz <= sz.hi[rz]; cz++)

@@ -227,7 +227,8 @@ static int couzin_step(struct sim *s)
 		.step_len = slack,
 		.torus = (s->p.edges & SIM_WRAP) != 0,
 	};
-	int err = flock_begin(&c.f, s, reach, slack, flock_cell(s, reach, slack));
+	/* open space: the grid over the flock, wherever it flew (a torus: the field's) */
+	int err = (c.torus ? flock_begin : flock_begin_open)(&c.f, s, reach, slack, flock_cell(s, reach, slack));
 
 	if (err)
 		return err;
@@ -237,15 +238,18 @@ static int couzin_step(struct sim *s)
 
 /*
  * The paper's start, as its groups start together: for each boid in order,
- * x = W/2 + (u - 1/2) 8 r_r, y likewise (z in a box), then a heading
- * uniform on the circle (a = 2 pi u: (cos a, sin a)) or the sphere (a =
- * 2 pi u, c = 2u - 1: (s cos a, s sin a, c), s = sqrt(1 - c^2)), at the
- * speed: three draws a boid in a plane, five in a box.
+ * x = W/2 + (u - 1/2) L, y likewise (z in a box), then a heading uniform
+ * on the circle (a = 2 pi u: (cos a, sin a)) or the sphere (a = 2 pi u,
+ * c = 2u - 1: (s cos a, s sin a, c), s = sqrt(1 - c^2)), at the speed:
+ * three draws a boid in a plane, five in a box.  L = 8 r_r for the paper's
+ * 100 and grows with the flock, 8 r_r (N / 100)^(1/3) ((N / 100)^(1/2) in a
+ * plane), so that a larger flock starts as dense as the paper's, not denser.
  */
 static void couzin_randomize(struct sim *s, uint64_t seed)
 {
 	const struct sim_params *p = &s->p;
-	double side = 8 * p->couzin.repulsion, len = p->couzin.speed * p->couzin.dt;
+	double grow = (double)s->n / 100, len = p->couzin.speed * p->couzin.dt;
+	double side = 8 * p->couzin.repulsion * (s->z ? cbrt(grow) : sqrt(grow));
 	struct rng r;
 
 	rng_seed(&r, seed);
@@ -275,12 +279,14 @@ static void couzin_ranges(const struct sim_params *p, double *near, double *far)
 
 /*
  * The paper's scene: 100 individuals in open 3D space, updated together.
- * A field of 64 x 36 (x 36) px shows a group some 20 r_r across at 10
- * picture pixels a unit; boids one r_r long.
+ * A field of 64 x 36 (x 36) px holds the start and shows a group some 20
+ * r_r across at 10 picture pixels a unit; boids one r_r long.  Nothing
+ * bounds the group, so the camera follows it (orbit: it frames the flock,
+ * circling it once a clip) and no box is drawn.
  */
 static const char *const couzin_defaults[] = {
 	"predators=0", "boids=100", "dims=3", "edges=none", "update=synchronous", "field=64x36",
-	"boid-size=0.1", "wall-pad=4", NULL };
+	"boid-size=0.1", "wall-pad=4", "camera=orbit", "box=no", "ground=no", NULL };
 
 const struct boids_model couzin_model = {
 	.name = "couzin",

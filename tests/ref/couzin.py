@@ -207,8 +207,12 @@ def step(a, boids, t):
 
 def start(a, b):
     """The paper's groups start together: in a cube (2D: a square) of side
-    8 r_r about the field's centre, at the speed."""
-    half = 4 * a.couzin_repulsion
+    8 r_r about the field's centre, at the speed; for N other than the
+    paper's 100 the side is 8 r_r (N / 100)^(1/3) ((N / 100)^(1/2) in 2D):
+    the paper's density."""
+    if not hasattr(a, "n"):
+        a.n = len(refcommon.read_frames(a.trajectory)[1][0])
+    half = 4 * a.couzin_repulsion * (a.n / 100) ** (1 / a.dims)
     for k, side in enumerate(refcommon.edges(a)):
         if not abs(b[k] - side / 2) <= half:
             return "%s = %.17g is not within %g of the centre %g" % (refcommon.AXES[k], b[k], half, side / 2)
