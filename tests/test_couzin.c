@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,4 +148,27 @@ Test(couzin, a_flock_far_outside_the_field_steps_as_brute_force_does)
 			sim_release(&g);
 			sim_release(&b);
 		}
+}
+
+/* Open space: with --edges none nothing bounds the group, and the picture follows it. */
+Test(couzin, in_open_space_the_picture_follows_the_group)
+{
+	const struct {
+		const char *args;
+		const char *follow;
+	} cases[] = {
+		{ "", "yes" },                            /* the paper's open space */
+		{ "--edges wrap", "no" },                 /* a torus: the field holds the flock */
+		{ "--edges bounce", "no" },
+		{ "--view 32,18,40", "no" },              /* a window given: it stays */
+		{ "--follow=no", "no" },
+		{ "-m harden --edges none", "no" },       /* another model's scene: its own picture */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		cr_assert_eq(tc_boids("-m couzin %s --print-config", cases[i].args), 0, "%s: %s", cases[i].args,
+		             tc_stderr());
+		char want[32];
+		snprintf(want, sizeof want, "\nfollow = %s\n", cases[i].follow);
+		cr_expect(strstr(tc_stdout(), want), "-m couzin %s: not %s", cases[i].args, want + 1);
+	}
 }

@@ -281,8 +281,8 @@ static void couzin_ranges(const struct sim_params *p, double *near, double *far)
  * The paper's scene: 100 individuals in open 3D space, updated together.
  * A field of 64 x 36 (x 36) px holds the start and shows a group some 20
  * r_r across at 10 picture pixels a unit; boids one r_r long.  Nothing
- * bounds the group, so the camera follows it (orbit: it frames the flock,
- * circling it once a clip) and no box is drawn.
+ * bounds the group, so the picture follows it (MODEL_OPEN: --follow with
+ * --edges none), the camera circling it once a clip, and no box is drawn.
  */
 static const char *const couzin_defaults[] = {
 	"predators=0", "boids=100", "dims=3", "edges=none", "update=synchronous", "field=64x36",
@@ -295,6 +295,7 @@ const struct boids_model couzin_model = {
 	        "and spatial sorting in animal groups\", J. theor. Biol. 218, 1-11 (2002), "
 	        "https://doi.org/10.1006/jtbi.2002.3065",
 	.notes = "docs/MODEL.md, \"couzin\"",
+	.flags = MODEL_OPEN,
 	.params_default = couzin_params_default,
 	.program_defaults = couzin_defaults,
 	.randomize = couzin_randomize,

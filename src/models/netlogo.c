@@ -351,7 +351,7 @@ static void netlogo_ranges(const struct sim_params *p, double *near, double *far
 
 /* The model library's setup: 300 turtles in a 71 x 71-patch world, size 1.5. */
 static const char *const netlogo_defaults[] = {
-	"predators=0", "boids=300", "field=71x71", "boid-size=0.15", NULL };
+	"predators=0", "boids=300", "field=71x71", "boid-size=0.15", "edges=wrap", NULL };
 
 const struct boids_model netlogo_model = {
 	.name = "netlogo",
