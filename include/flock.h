@@ -189,6 +189,13 @@ int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double s
 void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
 
 /*
+ * After a still pass (flock_begin()'s FLOCK_STILL), its new velocities in
+ * s->nvx... become the boids' (the arrays swapped: nvx... then hold the
+ * velocities the step began with, which flock_undo() expects).
+ */
+void flock_take_next(struct sim *s);
+
+/*
  * With s->watch set, both orders ask it every few thousand boids; when it
  * says stop, the pass ends there and s->stopped is set.  flock_undo() then
  * puts back the state the step started from (sequential: the boids that
@@ -644,6 +651,16 @@ static inline double flock_noise01(uint64_t seed, uint64_t step, uint64_t key)
 }
 
 /* ------------------------------------------------------------- vectors */
+
+/* The unit vector of the sphere at two uniform draws u1, u2 in [0, 1): the
+ * azimuth a = 2 pi u1 and the height c = 2 u2 - 1, (s cos a, s sin a, c),
+ * s = sqrt(1 - c^2) (uniform on the sphere when u1, u2 are). */
+static inline struct flock_vec flock_sphere(double u1, double u2)
+{
+	double a = u1 * 2 * M_PI, c = 2 * u2 - 1, s = sqrt(1 - c * c);
+
+	return (struct flock_vec){ s * cos(a), s * sin(a), c };
+}
 
 /* The length of (x, y[, z]); z NULL: a plane. */
 static inline double flock_length(double x, double y, const double *z)

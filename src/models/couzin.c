@@ -258,16 +258,17 @@ static void couzin_randomize(struct sim *s, uint64_t seed)
 		s->y[i] = p->height / 2 + (rng_uniform(&r) - .5) * side;
 		if (s->z)
 			s->z[i] = p->depth / 2 + (rng_uniform(&r) - .5) * side;
-		double a = rng_uniform(&r) * 2 * M_PI;
+		double u1 = rng_uniform(&r);
 		if (!s->z) {
-			s->vx[i] = cos(a) * len;
-			s->vy[i] = sin(a) * len;
+			s->vx[i] = cos(u1 * 2 * M_PI) * len;
+			s->vy[i] = sin(u1 * 2 * M_PI) * len;
 			continue;
 		}
-		double cz = 2 * rng_uniform(&r) - 1, sz = sqrt(1 - cz * cz);
-		s->vx[i] = sz * cos(a) * len;
-		s->vy[i] = sz * sin(a) * len;
-		s->vz[i] = cz * len;
+		double u2 = rng_uniform(&r);
+		struct flock_vec h = flock_sphere(u1, u2);
+		s->vx[i] = h.x * len;
+		s->vy[i] = h.y * len;
+		s->vz[i] = h.z * len;
 	}
 }
 

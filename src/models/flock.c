@@ -422,6 +422,16 @@ void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx)
 	s->stopped = atomic_load(&r.stop);
 }
 
+void flock_take_next(struct sim *s)
+{
+	double *t;
+
+	t = s->vx, s->vx = s->nvx, s->nvx = t;
+	t = s->vy, s->vy = s->nvy, s->nvy = t;
+	if (s->z)
+		t = s->vz, s->vz = s->nvz, s->nvz = t;
+}
+
 void flock_undo(struct sim *s)
 {
 	int d3 = s->z != NULL;

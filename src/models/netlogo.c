@@ -90,6 +90,30 @@ static inline struct flock_vec rotate(struct flock_vec u, double a)
 #define REVERSED (1e-9 * M_PI / 180)
 #define ZERO 1e-9
 
+/* In a box two headings are exactly opposite (the lattice's 180: no plane
+ * to turn in) when u.t < 0 and |u x t| < OPPOSITE; the turn then goes
+ * toward flock_turn3()'s +angle direction, (-u_y, u_x, 0), as the plane's
+ * half turn goes right. */
+#define OPPOSITE 1e-9
+
+/* |u x t| for unit vectors u, t: the sine of the angle between them. */
+static inline double cross_length(struct flock_vec u, struct flock_vec t)
+{
+	double nx = u.y * t.z - u.z * t.y, ny = u.z * t.x - u.x * t.z, nz = u.x * t.y - u.y * t.x;
+
+	return flock_length(nx, ny, &nz);
+}
+
+/*
+ * The angle between the unit vectors u and t in a box, atan2(|u x t|, u.t):
+ * acos(u.t) is 1.5e-8 for a dot product one ulp below 1, and a turn by that
+ * much, toward a perpendicular that rounding chose, is no turn of NetLogo's.
+ */
+static inline double angle3(struct flock_vec u, struct flock_vec t, double dot)
+{
+	return atan2(cross_length(u, t), dot);
+}
+
 /* The signed angle in the plane from a to b: atan2 of a x b and a.b, in
  * (-pi, pi], positive clockwise on the screen (NetLogo's rt: y points down
  * here), a half turn when within REVERSED of one. */
@@ -122,7 +146,9 @@ FLOCK_INLINE struct flock_vec turn_toward(struct flock_vec u, struct flock_vec t
 	if (!d3)
 		return turn_at_most(u, signed_angle(u, t), most); /* subtract-headings new heading */
 	double dot = u.x * t.x + u.y * t.y + u.z * t.z;
-	double a = acos(dot > 1 ? 1 : dot < -1 ? -1 : dot);
+	if (dot < 0 && cross_length(u, t) < OPPOSITE) /* exactly opposite */
+		return flock_turn3(u, t, dot, most, 1);
+	double a = angle3(u, t, dot);
 	return flock_turn3(u, t, dot, a < most ? a : most, 0);
 }
 
@@ -130,7 +156,7 @@ FLOCK_INLINE struct flock_vec turn_toward(struct flock_vec u, struct flock_vec t
  * separate: turn-away from the heading n, turn-at-most (subtract-headings
  * heading n): u turned away from n by the angle between them, at most
  * `most`.  In a box, in their plane, away from n; exactly opposite
- * headings (no plane) turn toward flock_turn3()'s +angle.
+ * headings (no plane) turn by `most` toward flock_turn3()'s +angle.
  */
 FLOCK_INLINE struct flock_vec turn_away(struct flock_vec u, struct flock_vec n, double most, int d3)
 {
@@ -139,7 +165,9 @@ FLOCK_INLINE struct flock_vec turn_away(struct flock_vec u, struct flock_vec n, 
 	if (!d3)
 		return turn_at_most(u, signed_angle(n, u), most); /* subtract-headings heading n */
 	dot += u.z * n.z;
-	double a = acos(dot > 1 ? 1 : dot < -1 ? -1 : dot);
+	if (dot < 0 && cross_length(u, n) < OPPOSITE) /* exactly opposite */
+		return flock_turn3(u, u, 1, most, 1);
+	double a = angle3(u, n, dot);
 	struct flock_vec w = { dot * u.x - n.x, dot * u.y - n.y, dot * u.z - n.z }; /* -n's part across u */
 	double wm = flock_length(w.x, w.y, &w.z);
 	if (!(a > 0))
@@ -303,11 +331,7 @@ static int netlogo_step(struct sim *s)
 		flock_run(&f, s->z ? netlogo_one3 : netlogo_one, &f);
 	if (s->stopped)
 		return 0;
-	double *t;
-	t = s->vx, s->vx = s->nvx, s->nvx = t;
-	t = s->vy, s->vy = s->nvy, s->nvy = t;
-	if (s->z)
-		t = s->vz, s->vz = s->nvz, s->nvz = t;
+	flock_take_next(s);
 	move_all(s);
 	return 0;
 }
@@ -336,10 +360,11 @@ static void netlogo_randomize(struct sim *s, uint64_t seed)
 			continue;
 		}
 		s->z[i] = rng_uniform(&r) * p->depth;
-		double a = rng_uniform(&r) * 2 * M_PI, c = 2 * rng_uniform(&r) - 1, sn = sqrt(1 - c * c);
-		s->vx[i] = sn * cos(a);
-		s->vy[i] = sn * sin(a);
-		s->vz[i] = c;
+		double u1 = rng_uniform(&r), u2 = rng_uniform(&r);
+		struct flock_vec h = flock_sphere(u1, u2);
+		s->vx[i] = h.x;
+		s->vy[i] = h.y;
+		s->vz[i] = h.z;
 	}
 }
 

@@ -42,19 +42,7 @@ import sys
 
 import refcommon
 
-M64 = (1 << 64) - 1
-
-
-def mix64(z):
-    z = (z + 0x9e3779b97f4a7c15) & M64
-    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
-    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
-    return z ^ (z >> 31)
-
-
-def noise01(seed, step, key):
-    z = mix64(mix64(mix64(seed) ^ step) ^ key)
-    return (z >> 11) * 2.0 ** -53
+noise01 = refcommon.noise01
 
 
 def norm(v):

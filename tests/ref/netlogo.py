@@ -37,25 +37,15 @@ for i = n-1 down to 1 swapping i with floor(u (i + 1)) (at most i),
 u = noise01(seed, tick, 2^62 + i), noise01 being SplitMix64's finaliser
 chained over seed, tick and key, its top 53 bits times 2^-53.  The 3D rules
 (docs/MODEL.md): the same with direction vectors, each turn in the plane
-of the two directions.  Checks a boids trajectory."""
+of the two directions; two exactly opposite (u.t < 0, |u x t| < 1e-9)
+have no plane, and the turn goes toward (-u_y, u_x, 0).  Checks a boids trajectory."""
 import math
 import sys
 
 import refcommon
 
-M64 = (1 << 64) - 1
 ZERO = 1e-9  # a sum of headings (or of directions) this short is none
-
-
-def mix64(z):
-    z = (z + 0x9e3779b97f4a7c15) & M64
-    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
-    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
-    return z ^ (z >> 31)
-
-
-def noise01(seed, step, key):
-    return (mix64(mix64(mix64(seed) ^ step) ^ key) >> 11) * 2.0 ** -53
+noise01 = refcommon.noise01
 
 
 def order(seed, tick, n):
@@ -135,13 +125,30 @@ def rotate_toward(u, w, ang):
 
 
 def angle(u, t):
-    return math.acos(max(-1.0, min(1.0, sum(u[c] * t[c] for c in range(3)))))
+    """The angle between unit vectors, atan2(|u x t|, u.t): exact for small ones."""
+    return math.atan2(math.sqrt(sum(x * x for x in cross(u, t))), sum(u[c] * t[c] for c in range(3)))
+
+
+def opposite(u, t):
+    """u and t (unit) exactly opposite: u.t < 0 and |u x t| < 1e-9 (docs/MODEL.md)."""
+    n = cross(u, t)
+    return sum(u[c] * t[c] for c in range(3)) < 0 and math.sqrt(sum(x * x for x in n)) < 1e-9
+
+
+def rotate_plus(u, ang):
+    """u turned by ang toward the plane's +angle direction (-u_y, u_x, 0), or +x
+    when u is along z: an exact reversal's turn, as the plane's goes right."""
+    p = [-u[1], u[0], 0.0]
+    p = unit(p) if math.sqrt(p[0] ** 2 + p[1] ** 2) > 1e-150 else [1.0, 0.0, 0.0]
+    return [u[c] * math.cos(ang) + p[c] * math.sin(ang) for c in range(3)]
 
 
 def toward3(u, t, most):
     if math.sqrt(sum(x * x for x in t)) <= ZERO:
         return u
     t = unit(t)
+    if opposite(u, t):
+        return rotate_plus(u, most)
     return rotate_toward(u, t, min(angle(u, t), most))
 
 
@@ -152,6 +159,8 @@ def flock3(a, mates, u, vel_of):
     deg = math.pi / 180
     if nearest[2] < a.netlogo_minimum_separation:
         n = vel_of(nearest[0])
+        if opposite(u, n):
+            return rotate_plus(u, a.netlogo_max_separate_turn * deg)
         th = angle(u, n)
         if th == 0:
             return u
