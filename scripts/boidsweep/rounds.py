@@ -4,7 +4,7 @@ contention for the goal, until the best is told apart or MAX is reached.
 The looks come after the seeds of spec["auto"]["looks"] (4, 8, 16, 32 for
 MAX 32); at each, answer.with_goal() tests the best against every other
 point at level 0.05 divided by the number of looks (Bonferroni over the
-looks, Holm over the points compared), so that the whole sequence calls a
+looks, stats.against_best() over the pairs of the points compared), so that the whole sequence calls a
 difference that is not real with a chance under 5%.  A round's points are
 stored in spec["rounds"] (sweep.json), each {"seeds", "points"}: its
 points are its contenders' values (without the seed) with each new seed.
