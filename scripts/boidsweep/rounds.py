@@ -24,6 +24,8 @@ def next_round(spec, rows):
         return None, f"look {look + 1}, the last ({auto['max']} seeds): stopped without telling the best apart"
     if not found.get("best"):
         return None, "no complete run to compare"
+    if not found.get("runner_up"):
+        return None, f"look {look + 1}: one point only, nothing to tell it apart from"
     names = [k for k in swept_names(spec) if k != "seed"]
     by_label = {}
     for r in rows:   # each point's values (not the seed), by the label answer() gives it

@@ -22,7 +22,8 @@ failure, exit 1 if any.  Checks (all by default):
                of 4000 pairs of samples rejects about 80% of the time; at
                n - 1, less
   answer       the answer's sentence and numbers on tables made here
-  rounds       --replicates auto: the contenders and the seeds of a round
+  rounds       --replicates auto: the contenders and the seeds of a round;
+               no round for a grid of one point
   samples      a Latin hypercube puts one point in each of N strata of each
                range (log scale too); Sobol and LHS differ by seed, not by
                run; Saltelli's AB_i is A with B's column i
@@ -221,6 +222,9 @@ def rounds_check():
     rows = table([("0", [0.10, 0.11, 0.12, 0.1]), ("0.05", [0.5, 0.51, 0.5, 0.52]), ("0.1", [0.9, 0.91, 0.92, 0.9])])
     r, why = rounds.next_round(spec, rows)
     need(r is None and "told apart" in why, f"rounds: a settled answer: {r} ({why})")
+    one = {**spec, "grid": [["a", ["0.1"]], ["seed", ["1", "2", "3", "4"]]]}
+    r, why = rounds.next_round(one, table([("0.1", [0.391, 0.40, 0.38, 0.39])]))
+    need(r is None and "one point only" in why, f"rounds: a grid of one point got more seeds: {r} ({why})")
 
 
 def samples():
