@@ -93,6 +93,7 @@ def the_spec(o, stored, b, version, opts):
         if not same_definition(redo, stored):
             raise Usage(f"--resume: the sweep in '{shown(out)}' does not read back the same (edited sweep.json?)")
         redo["rounds"] = stored.get("rounds") or []
+        same_goal(redo, stored, out)
         return redo
     spec = build_spec(o, b, version, opts)
     if stored and not same_definition(spec, stored):
@@ -100,7 +101,18 @@ def the_spec(o, stored, b, version, opts):
                     "(leave out --grid and the boids options to use its own)")
     if stored:
         spec["rounds"] = stored.get("rounds") or []
+        same_goal(spec, stored, out)
     return spec
+
+
+def same_goal(spec, stored, out):
+    """--replicates auto's rounds went to the points in contention for the
+    stored goal: resumed, they go on answering that one (another goal is
+    --collect's, from the runs made)."""
+    g = stored.get("goal")
+    if stored.get("auto") and g and spec.get("goal") != g:
+        raise Usage(f"--resume: the rounds of --replicates auto in '{shown(out)}' answer --goal "
+                    f"{g['column']}:{g['direction']}; resume without --goal, or answer another with --collect --goal")
 
 
 def the_design(out, spec, stored):

@@ -91,7 +91,8 @@ Test(study, the_goal_is_answered_first)
  * the first look gets no more seeds, the two still in contention get seeds
  * 5 to 8; the stopping rule is in answer.json and the report.  Three equal
  * points are never told apart: all three go to 8 seeds, and the answer
- * says so.
+ * says so.  Resumed, the rounds go on for the stored goal (another is
+ * refused: its looks would count the first goal's).
  */
 Test(study, replicates_auto_adds_seeds_to_the_contenders_only)
 {
@@ -126,6 +127,8 @@ Test(study, replicates_auto_adds_seeds_to_the_contenders_only)
 	      "assert 'no number of replicates would tell them apart' in a['sentence'], a['sentence']\n");
 	/* resumed, an auto sweep runs what is missing and looks again */
 	expect_status(tc_sh("rm 'a/runs/flock-radius=60,seed=7.json'"), 0, "rm");
+	expect_status(sh(SWEEP " --resume --out a --goal clusters_final:max"), 2, "resume for another goal");
+	cr_assert(strstr(text("err.txt"), "answer --goal clusters_final:min"), "%s", text("err.txt"));
 	expect_status(sh(SWEEP " --resume --out a"), 0, "resume");
 	cr_assert(strstr(text("out.txt"), "1 to run"), "%s", text("out.txt"));
 	expect_status(sh(SWEEP " --out x --grid 'seed=1' --replicates auto"), 2, "auto without a goal");
