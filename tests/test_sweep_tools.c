@@ -137,6 +137,7 @@ Test(sweep_tools, the_study_options_are_refused_in_one_line)
 		{ "--range 'align-weight=1:0' --sample lhs:4", "need LO < HI" },
 		{ "--range 'aling-weight=0:1' --sample lhs:4", "(did you mean align-weight?)" },
 		{ "--range 'model=0:1' --sample lhs:4", "'model' is not a numeric option of boids" },
+		{ "--range 'boids=1.2:1.8' --sample lhs:4", "--boids takes whole numbers, and there is none from 1.2 to 1.8" },
 		{ "--range 'align-weight=0:1' --sample lhs:0", "is not lhs:N or sobol:N" },
 		{ "--range 'align-weight=0:1' --sample halton:8", "is not lhs:N or sobol:N" },
 		{ "--grid 'align-weight=0,1' --replicates auto", "give --goal METRIC:max|min" },

@@ -50,6 +50,8 @@ def parse_ranges(o, opts, swept):
         for bound, what in ((od.get("min"), "min"), (od.get("max"), "max")):
             if isinstance(bound, (int, float)) and (lo < bound if what == "min" else hi > bound):
                 raise Usage(f"--range '{shown(r)}': --{name} takes values from {od.get('min')} to {od.get('max')}")
+        if od["type"] != "number" and math.ceil(lo) > math.floor(hi):
+            raise Usage(f"--range '{shown(r)}': --{name} takes whole numbers, and there is none from {lo:g} to {hi:g}")
         swept.add(name)
         ranges.append([name, parts[0], parts[1], scale, od["type"]])
     return ranges
@@ -113,12 +115,19 @@ def parse_replicates(text):
 # ------------------------------------------------------------ the points
 
 def value(u, rng):
-    """A point of [0, 1) as the value of a range, as boids is given it."""
+    """A point of [0, 1) as the value of a range, as boids is given it.  An
+    integer option's whole numbers M from LO to HI each take an equal share
+    of [0, 1) (on a log scale, a share in proportion to log((M + 1)/M)), so
+    that each of a Latin hypercube's strata maps to one whole number and
+    the ends are drawn as often as the middle (rounding would give LO and
+    HI half a share each)."""
     _, lo, hi, scale, kind = rng
     lo, hi = float(lo), float(hi)
-    v = math.exp(math.log(lo) + u * (math.log(hi) - math.log(lo))) if scale == "log" else lo + u * (hi - lo)
     if kind in ("integer", "unsigned"):
-        return str(int(min(max(round(v), math.ceil(lo)), math.floor(hi))))
+        a, b = math.ceil(lo), math.floor(hi)
+        v = math.exp(math.log(a) + u * (math.log(b + 1) - math.log(a))) if scale == "log" else a + u * (b + 1 - a)
+        return str(min(max(math.floor(v), a), b))
+    v = math.exp(math.log(lo) + u * (math.log(hi) - math.log(lo))) if scale == "log" else lo + u * (hi - lo)
     return f"{min(max(v, lo), hi):.9g}"
 
 

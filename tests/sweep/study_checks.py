@@ -25,7 +25,8 @@ failure, exit 1 if any.  Checks (all by default):
   rounds       --replicates auto: the contenders and the seeds of a round;
                no round for a grid of one point
   samples      a Latin hypercube puts one point in each of N strata of each
-               range (log scale too); Sobol and LHS differ by seed, not by
+               range (log scale too), and each whole number of an integer
+               range gets its share of them (the ends too); Sobol and LHS differ by seed, not by
                run; Saltelli's AB_i is A with B's column i
   handover     a python3 without SciPy (a copy of Debian's run with -S, as
                pyenv's would be) hands sweep-table over to /usr/bin/python3,
@@ -237,6 +238,18 @@ def samples():
     need(sorted(int((x + 3) / 4 * 40) for x in p) == list(range(40)), "samples: lhs over log p: not one a stratum")
     need(sorted(int((x + 1) / 2 * 40) for x in q) == list(range(40)), "samples: lhs over q: not one a stratum")
     need(all(r[2].isdigit() and 1 <= int(r[2]) <= 50 for r in rows), "samples: an integer option not an integer")
+    # an integer range: each whole number an equal share, the ends too (300 strata: 100 each of 1, 2, 3)
+    ks = design.design_rows({"ranges": [["k", "1", "3", "linear", "integer"]],
+                             "sample": {"method": "lhs", "n": 300, "seed": 2, "points": 300}})
+    got = [sum(r[0] == str(v) for r in ks) for v in (1, 2, 3)]
+    need(got == [100, 100, 100], f"samples: lhs over the whole numbers 1 to 3 drew them {got} times")
+    # on a log scale, M in proportion to log((M + 1)/M): 1 to 7 over 300 strata, each count within 1
+    ks = design.design_rows({"ranges": [["k", "1", "7", "log", "unsigned"]],
+                             "sample": {"method": "lhs", "n": 300, "seed": 2, "points": 300}})
+    got = [sum(r[0] == str(v) for r in ks) for v in range(1, 8)]
+    want = [300 * math.log((v + 1) / v) / math.log(8) for v in range(1, 8)]
+    need(sum(got) == 300 and all(abs(g - w) <= 1 for g, w in zip(got, want)),
+         f"samples: lhs over 1 to 7 on a log scale drew {got}, want about {[round(w, 1) for w in want]}")
     need(design.design_rows(spec) == rows, "samples: the same seed drew another design")
     need(design.design_rows({**spec, "sample": {**spec["sample"], "seed": 6}}) != rows, "samples: the seed is unused")
     sob = {"ranges": ranges[:2], "sample": {"method": "sobol", "n": 64, "seed": 1, "points": 64}}
