@@ -131,12 +131,25 @@ def value(u, rng):
     return f"{min(max(v, lo), hi):.9g}"
 
 
+def notes(spec):
+    """What a user should know of a new design before it runs: a Sobol
+    sequence's N not a power of 2 (SciPy's warning, said in our words)."""
+    sample = spec.get("sample") or {}
+    n = sample.get("n", 0)
+    if sample.get("method") not in ("sobol", "saltelli") or n & (n - 1) == 0:
+        return []
+    lower = 1 << (n.bit_length() - 1)
+    what = "--sensitivity's Sobol sequence" if sample["method"] == "saltelli" else "a Sobol sequence"
+    return [f"--sample sobol:{n}: {n} is not a power of 2; {what} is balanced over the ranges at powers of 2 "
+            f"({lower} or {2 * lower} points), so these {n} points fill them less evenly"]
+
+
 def unit_points(sample, k):
     """The sample's points in [0, 1)^k (numpy array), drawn by scipy.stats.qmc."""
     from .stats import scipy_stats
     qmc = scipy_stats().qmc
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # Sobol's balance wants N a power of 2: said in the docs
+        warnings.simplefilter("ignore")   # Sobol's balance wants N a power of 2: notes() says it
         if sample["method"] == "lhs":
             return qmc.LatinHypercube(d=k, seed=sample["seed"]).random(sample["n"])
         if sample["method"] == "sobol":

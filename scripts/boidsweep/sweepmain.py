@@ -121,6 +121,8 @@ def the_design(out, spec, stored):
     if not spec.get("sample"):
         return None
     if not stored:
+        for note in design.notes(spec):
+            say(note)
         return design.design_rows(spec)
     try:
         return design.read_design(read_file(os.path.join(out, "design.csv")) or b"", spec)

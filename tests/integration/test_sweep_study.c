@@ -165,9 +165,28 @@ Test(study, samples_run_like_grid_points)
 	cr_assert(strstr(text("out.txt"), "12 points, 1 to run"), "%s", text("out.txt"));
 	expect_status(sh(SWEEP " --out b --range 'align-weight=0:0.1' --sample sobol:8 --slurm --no-submit " FAST
 	                 " -- --no-render"), 0, "sobol on Slurm");
+	cr_assert(!strstr(text("err.txt"), "power of 2"), "%s", text("err.txt"));
 	expect_status(tc_sh("grep -qx '#SBATCH --array=0-7%%16' b/sweep.sbatch"), 0, "the array");
 	expect_status(sh(SWEEP " --out b --task 5"), 0, "task 5");
 	expect_status(tc_sh("ls b/runs/sample=5,align-weight=*.json"), 0, "sample 5's summary");
+}
+
+/*
+ * A Sobol sample of 6 points runs, and the sweep says once, before it
+ * runs, that 6 is not a power of 2 (SciPy's warning, which was swallowed).
+ */
+Test(study, a_sobol_sample_not_a_power_of_2_is_said)
+{
+	expect_status(sh(SWEEP " --out n --range 'align-weight=0:0.1' --sample sobol:6 " FAST " -- --no-render"), 0,
+	              "sobol:6");
+	char *err = text("err.txt");
+	const char *note = "sweep: --sample sobol:6: 6 is not a power of 2; a Sobol sequence is balanced over the "
+	                   "ranges at powers of 2 (4 or 8 points), so these 6 points fill them less evenly\n";
+	const char *at = strstr(err, note);
+	cr_assert(at && !strstr(at + strlen(note), "power of 2"), "not said once: %s", err);
+	cr_assert(!strstr(err, "Warning") && !strstr(err, "warn"), "%s", err);
+	free(err);
+	expect_status(tc_sh("test $(grep -c . n/design.csv) = 7"), 0, "6 points and a header");
 }
 
 /* Saltelli's design for two ranges (N = 8: 32 points), its indices. */
