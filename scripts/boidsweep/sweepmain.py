@@ -13,7 +13,7 @@ from . import design, report
 from .boids import check_bin_owner, find_bin, list_options
 from .collect import collect
 from .common import PROG, T0, Usage, did_you_mean, say, shown
-from .files import read_file, same_file, write_file
+from .files import check_output, read_file, same_file, write_file
 from .grid import build_spec, count_points, same_definition
 from .hosts import check_hosts, parse_logins
 from .parallel import run_parallel
@@ -272,6 +272,7 @@ def report_main(argv):
     spec = load_spec(d)
     pts = read_grid(d)
     if dest:
+        check_output(dest)
         ins = [os.path.join(d, f) for f in ("sweep.json", "grid.jsonl", "grid.idx", "table.csv")]
         ins += [os.path.join(d, "runs", p["name"] + x) for p in pts for x in (".json", ".log")]
         for f in ins:
