@@ -116,7 +116,7 @@ Test(sweep_tools, the_readers_take_any_input_without_a_traceback)
  * 0.05 of the analytic ones; the bounded intervals (logit, log) by their
  * formulas; Welch's p by the Welch-Satterthwaite formula and the adjustment
  * for the data's best by hand; ten equal points told apart from the best in
- * at most 7% of 600 draws; the replicates a test needs against a simulation of
+ * at most 7% of 400 draws; the replicates a test needs against a simulation of
  * its power; the answer's words; a round of --replicates auto; the Latin
  * hypercube's strata and Saltelli's blocks; a python3 without SciPy handing
  * a tool over to Debian's.

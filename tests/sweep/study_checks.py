@@ -14,7 +14,7 @@ failure, exit 1 if any.  Checks (all by default):
   welch        Welch's t and p against the formula (Welch-Satterthwaite
                degrees of freedom) and the adjustment for the best against
                its definition, by hand
-  familywise   ten equal points with 16 runs each, drawn 600 times: the
+  familywise   ten equal points with 16 runs each, drawn 400 times: the
                answer calls one of them told apart from the best in at
                most 7% of the draws (Holm over the nine comparisons alone,
                blind to the best being picked by the data: 14%)
@@ -136,7 +136,7 @@ def familywise():
     """Equal points: how often the answer calls one told apart (the family-wise error rate)."""
     rng = numpy.random.default_rng(43)
     spec = {"grid": [["a", [str(j) for j in range(10)]], ["seed", [str(s) for s in range(1, 17)]]]}
-    wrong, draws = 0, 600
+    wrong, draws = 0, 400
     for _ in range(draws):
         ys = rng.normal(0.5, 0.1, (10, 16))
         rows = [{"a": str(j), "seed": str(s + 1), "status": "complete", "y_mean": float(ys[j, s])}
