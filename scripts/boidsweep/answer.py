@@ -16,7 +16,7 @@ import math
 
 from .common import METRICS
 from .grid import swept_names
-from .stats import against_best, bounds_of, describe, last_step, pairs, replicates_needed, welch
+from .stats import REPLICATES_MOST, against_best, bounds_of, describe, last_step, pairs, replicates_needed, welch
 
 LEVEL = 0.95
 POWER = 0.8
@@ -128,7 +128,8 @@ def sentence(best, others, tests, close, untested, col, way, need, alpha, looks)
             text += f" nor from {len(close) - 1} other point{'s' if len(close) > 2 else ''}"
         return text + (f"; about {need} replicates would tell them apart if the difference is real" if need
                        else "; no number of replicates would tell them apart: their means are equal"
-                       if mean(t[0]) == m else "")
+                       if mean(t[0]) == m else
+                       f"; more than {REPLICATES_MOST} replicates would be needed to tell them apart")
     t = max(tests, key=lambda t: t[2])      # the closest: the largest adjusted p
     text = (f"{head}; it differs from every other point{' with two runs or more' if untested else ''} {level} "
             f"({correction(tests)}; the closest, {t[0][0]} ({number(mean(t[0]))}), {p_text(t, tests)})")

@@ -163,7 +163,10 @@ def welch_power(n, d, s1, s2, alpha):
     return float(st.nct.sf(crit, df, ncp) + st.nct.cdf(-crit, df, ncp))
 
 
-def replicates_needed(a, b, alpha, power=0.8, most=100000):
+REPLICATES_MOST = 100000          # replicates_needed() looks no further
+
+
+def replicates_needed(a, b, alpha, power=0.8, most=REPLICATES_MOST):
     """The runs a point a Welch test at level alpha would need to tell
     samples like a and b apart with this power, if the difference of their
     means is real; None when they do not differ or need more than most."""

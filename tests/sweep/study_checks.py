@@ -207,6 +207,11 @@ def answers():
     f = answer.with_goal(SPEC, rows, goal)
     need(f["points_without_value"] == 1 and "1 point without a complete run" in f["sentence"],
          f"answer: failed point: {f['sentence']}")
+    # a difference far too small for its spread: the sentence says how far off an answer is
+    rows = table([("0", [0.1, 0.5, 0.9]), ("0.1", [0.1001, 0.5001, 0.9001])])
+    f = answer.with_goal({**SPEC, "grid": [["a", ["0", "0.1"]], ["seed", ["1", "2", "3"]]]}, rows, goal)
+    need(f["replicates_needed"] is None and f["sentence"].endswith("more than 100000 replicates would be needed to "
+                                                                    "tell them apart"), f"answer: {f['sentence']}")
     # no goal, every point the same: not 'over 1 run'
     rows = table([("0", [0.2, 0.2]), ("0.05", [0.2, 0.2])])
     f = answer.without_goal({**SPEC, "chart_y": "polarization"}, [{**r, "polarization_mean": r["y_mean"]} for r in rows])
