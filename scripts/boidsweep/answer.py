@@ -113,6 +113,9 @@ def sentence(best, others, tests, close, untested, col, way, need, alpha, looks)
     head = (f"{best[0]} is the best ({'largest' if way == 'max' else 'smallest'} {col}: {number(m)}"
             + (f", 95% interval {number(d['ci95_lo'])} to {number(d['ci95_hi'])}" if d["ci95_lo"] is not None else "")
             + f", {runs(len(best[2]))})")
+    ties = [o for o in others if mean(o) == m]    # the first of equal means (in the table's order) is named
+    if ties:
+        head += f", tied with {ties[0][0] if len(ties) == 1 else f'{len(ties)} other points'}"
     if not others:
         return head + "; it is the only point"
     level = f"at {LEVEL:.0%}" + (f" over {looks} looks" if looks > 1 else "")

@@ -212,6 +212,11 @@ def answers():
     f = answer.with_goal({**SPEC, "grid": [["a", ["0", "0.1"]], ["seed", ["1", "2", "3"]]]}, rows, goal)
     need(f["replicates_needed"] is None and f["sentence"].endswith("more than 100000 replicates would be needed to "
                                                                     "tell them apart"), f"answer: {f['sentence']}")
+    # equal means (a whole-number metric): the best is said to be tied
+    rows = table([("0", [1.0, 1.0, 2.0]), ("0.05", [1.0, 2.0, 1.0]), ("0.1", [3.0, 4.0, 3.0])])
+    f = answer.with_goal(SPEC, rows, {"column": "y_mean", "direction": "min"})
+    need(f["sentence"].startswith("a=0 is the best (smallest y_mean: 1.333") and ", tied with a=0.05;" in
+         f["sentence"], f"answer: a tie: {f['sentence']}")
     # no goal, every point the same: not 'over 1 run'
     rows = table([("0", [0.2, 0.2]), ("0.05", [0.2, 0.2])])
     f = answer.without_goal({**SPEC, "chart_y": "polarization"}, [{**r, "polarization_mean": r["y_mean"]} for r in rows])
