@@ -25,8 +25,8 @@ struct trajmeta {
  * Refuses, before any file exists (status 2, one line in f naming the option),
  * the trajectory options that do not fit the file's format: single
  * precision outside HDF5, a compression level for a plain CSV or beyond
- * the format's, HDF5 into a FIFO, device or standard output, the
- * trajectory options without --trajectory, --init-frame without --init.
+ * the format's, HDF5 into a FIFO, device or standard output (the
+ * trajectory options without --trajectory are the resolve step's).
  * Returns the status: 0, 2, or 1 when the HDF5 plugin cannot be loaded.
  */
 int trajmeta_check(const struct config *c, struct fail *f);

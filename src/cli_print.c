@@ -381,7 +381,8 @@ void cli_print_help(FILE *f, int all)
 	        "Usage: boids [OPTION]...\n"
 	        "Simulate a flock (Harden's \"Boids in C#\" and four more models, in 2D or 3D)\n"
 	        "and write it as video, PNG frames, y4m on standard output or a trajectory CSV.\n"
-	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
+	        "With no options, writes a 10-second %dx%d H.264 clip to flock.mp4.\n",
+	        CLI_DEFAULT_WIDTH, CLI_DEFAULT_HEIGHT);
 	for (size_t i = 0; i < CLI_NOPTS; i++) {
 		const struct cli_option *o = &cli_table[i];
 		char left[96], text[320];

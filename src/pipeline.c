@@ -220,9 +220,7 @@ static void *produce(void *arg)
 {
 	struct pipeline *p = arg;
 	const struct run_options *s = &p->cfg->run;
-	/* points have no heading: the velocities' pages stay untouched, unless the
-	 * colour says the heading or the speed */
-	int vel = p->cfg->render.draw != RENDER_DRAW_POINTS || p->cfg->render.color_by != RENDER_COLOR_ROLE;
+	int vel = render_needs_velocities(&p->cfg->render); /* else their pages stay untouched */
 	long k;
 
 	for (k = 0; k < s->frames; k++) {

@@ -166,6 +166,11 @@ static int make_surface(struct renderer *r)
 	return render_cairo_error_code(cairo_surface_status(r->surface));
 }
 
+int render_needs_velocities(const struct render_params *p)
+{
+	return p->draw != RENDER_DRAW_POINTS || p->color_by != RENDER_COLOR_ROLE;
+}
+
 int render_new(struct renderer **out, const struct render_params *p)
 {
 	struct renderer *r;

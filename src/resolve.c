@@ -138,11 +138,40 @@ static int check_depths(const struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Options that mean something only with another (the trajectory's with
+ * --trajectory, --init-frame with --init) are refused without it, whatever
+ * their value.  Without it means: not set (an empty name) where the option
+ * was given or above: a config file that --print-config wrote names every
+ * key, the empty `trajectory =` with `trajectory-every = 1`, and reads back;
+ * `--trajectory-every 1` on the command line without a trajectory is refused.
+ */
+static int check_needs(const struct config *c, char *err, size_t errlen)
+{
+	static const struct { enum cli_id opt, needs; const char *what; } needs[] = {
+		{ OPT_INIT_FRAME, OPT_INIT, "there is no --init to start from" },
+		{ OPT_TRAJECTORY_EVERY, OPT_TRAJECTORY, "there is no --trajectory to write" },
+		{ OPT_TRAJECTORY_PRECISION, OPT_TRAJECTORY, "there is no --trajectory to write" },
+		{ OPT_TRAJECTORY_COMPRESS, OPT_TRAJECTORY, "there is no --trajectory to write" },
+		{ OPT_TRAJECTORY_PREDATOR, OPT_TRAJECTORY, "there is no --trajectory to write" },
+	};
+	const char *set[] = { [OPT_INIT] = c->run.init, [OPT_TRAJECTORY] = c->run.trajectory };
+
+	for (size_t i = 0; i < sizeof needs / sizeof *needs; i++) {
+		const char *other = set[needs[i].needs];
+		if ((!other || !*other) && cli_given(c, needs[i].opt) > cli_given(c, needs[i].needs))
+			return cli_errf(err, errlen, "--%s: %s", cli_table[needs[i].opt].name, needs[i].what);
+	}
+	return 0;
+}
+
 /* The checks between options, and the settings one option gives another. */
 static int check_across(struct config *c, char *err, size_t errlen)
 {
 	struct run_options *run = &c->run;
 
+	if (check_needs(c, err, errlen) != 0)
+		return -1;
 	if (c->sim.gl.speed_min > c->sim.gl.speed_max)
 		return cli_errf(err, errlen, "--gl-speed-min (%g) must not be above --gl-speed-max (%g)",
 		            c->sim.gl.speed_min, c->sim.gl.speed_max);

@@ -66,9 +66,7 @@ static int check_memory(const struct config *c, const struct start_budget *b, st
 	double flock = n * ((d3 ? 18 : 12) * 8 + 9 + 8) + cells * 8;
 	if (s->metrics)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
-	double state = (d3 ? 3 : 2) * 8 *
-	               (c->render.draw == RENDER_DRAW_POINTS && c->render.color_by == RENDER_COLOR_ROLE ? 1 : 2);
-	               /* points: no velocities, unless --color-by needs them */
+	double state = (d3 ? 3 : 2) * 8 * (render_needs_velocities(&c->render) ? 2 : 1);
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
 	if (slots && s->step_den > 1) /* a frame may fall between two steps: one kept (pipeline.h) */
 		bytes += n * (d3 ? 6 : 4) * 8;

@@ -20,17 +20,8 @@ int trajmeta_check(const struct config *c, struct fail *f)
 {
 	const struct run_options *s = &c->run;
 
-	if (s->init_frame >= 0 && !s->init)
-		return fail_usage(f, "--init-frame: there is no --init to start from");
-	if (!s->trajectory) {
-		const char *given = s->traj_every != 1 ? "--trajectory-every" :
-		                    s->traj_single ? "--trajectory-precision" :
-		                    s->traj_compress >= 0 ? "--trajectory-compress" :
-		                    s->traj_predator ? "--trajectory-predator" : NULL;
-		if (given)
-			return fail_usage(f, "%s: there is no --trajectory to write", given);
-		return 0;
-	}
+	if (!s->trajectory)
+		return 0; /* its options without it: refused by the resolve step */
 	const char *path = CLI_CUT_PATH(s->trajectory);
 	enum trajout_format fmt = trajout_format_of(s->trajectory);
 	struct stat st;

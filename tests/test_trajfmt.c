@@ -365,3 +365,34 @@ Test(trajfmt, bad_files_and_options_exit_2_naming_them)
 	expect_refused("--no-render -f 1 --init-frame 2 --trajectory o.csv", "there is no --init");
 	expect_refused("--no-render -f 1 --trajectory fifo.h5 -y", "HDF5 needs one");
 }
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/*
+ * The trajectory's options (and --init-frame) without a trajectory (--init)
+ * are refused whatever their value, their defaults too; a config file that
+ * --print-config wrote (every key, `trajectory =` empty) reads back, and a
+ * command line that empties the file's trajectory keeps its options inert.
+ */
+Test(trajfmt, trajectory_options_without_a_trajectory_are_refused_whatever_their_value)
+{
+	static const char *const given[] = { "--trajectory-every 1", "--trajectory-every 2",
+		"--trajectory-compress auto", "--trajectory-precision double", "--trajectory-predator" };
+	for (size_t i = 0; i < sizeof given / sizeof *given; i++)
+		expect_refused(given[i], "there is no --trajectory to write");
+	expect_refused("--init-frame auto", "there is no --init to start from");
+	write_file("hand.cfg", "trajectory-every = 1\n");
+	expect_refused("--config hand.cfg", "--trajectory-every: there is no --trajectory to write");
+	cr_assert_eq(tc_boids("-f 1 --no-render --print-config"), 0, "%s", tc_stderr());
+	write_file("all.cfg", tc_stdout());
+	cr_expect_eq(tc_boids("--config all.cfg --print-config"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-f 1 --no-render --trajectory t.csv --trajectory-every 3 --print-config"), 0);
+	write_file("t.cfg", tc_stdout());
+	cr_expect_eq(tc_boids("--config t.cfg --trajectory '' --print-config"), 0, "%s", tc_stderr());
+}
