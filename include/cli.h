@@ -62,7 +62,7 @@ enum cli_type {               /* what a value looks like, and the field it goes 
 	CLI_TARGET,  /* none, lissajous or X,Y: sim.target_mode, target_x, target_y */
 	CLI_CAMERA,  /* front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ: render.camera (struct camera_setup) */
 	CLI_RATE,    /* N, N/D, a decimal (29.97) or ffmpeg's names (ntsc, pal, film, ntsc-film),
-	              * in [min, max]: run.fps then run.fps_den, reduced (longs) */
+	              * in [min, max]: run.fps, a struct rate, reduced */
 	CLI_ACTION,  /* --help, --version, --print-config, --config: no field */
 };
 

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rate.h"
 #include "render.h"
 #include "sim_types.h"
 #include "video.h"
@@ -64,8 +65,7 @@ struct run_options {
 	long frames;            /* frames to write; --duration resolved into it */
 	double duration;        /* seconds; -1: not given (frames rules); -1 after cli_resolve() */
 	long poster;            /* frame a still -o NAME.png holds; -1: the last */
-	long fps;               /* frames per second [1..1000]: the rate's numerator */
-	long fps_den;           /* its denominator (1: a whole rate; 30000/1001 is 1001) */
+	struct rate fps;        /* frames per second [1..1000], as the fraction it is (rate.h) */
 	char *output;           /* video file, PNG pattern or "-"; NULL with no_render */
 	char *trajectory;       /* CSV (.csv, .csv.gz, .csv.zst) or HDF5 (.h5), or NULL */
 	long traj_every;        /* write every K-th frame of the trajectory [1..] (1) */

@@ -26,7 +26,7 @@
 /* Bumped when the table or the meaning of traj_h5.h's types changes (a
  * change of their size is caught by the sizes below): a binary and a
  * plugin from different builds refuse each other instead of crashing. */
-#define TRAJ_H5_PLUGIN_ABI    2
+#define TRAJ_H5_PLUGIN_ABI    3 /* 3: the info's fps a struct rate */
 
 struct traj_h5_plugin {
 	int abi;              /* TRAJ_H5_PLUGIN_ABI of the build that made it */

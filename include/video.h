@@ -36,8 +36,9 @@
  *
  * Lifecycle (FFmpeg's doc/examples/mux.c): video_check() before any work,
  * video_open() -> video_write_frame() per frame -> video_close(), then
- * video_free().  Frame k gets pts k in time base fps_den/fps (1/fps for a
- * whole rate): the `fps` arguments below are the rate's numerator.
+ * video_free().  Frame k gets pts k in time base fps.den/fps.num (1/fps for
+ * a whole rate): the `fps` arguments below are the rate as a fraction
+ * (rate.h), 30000/1001 for NTSC.
  * Errors are negative AVERROR codes (which include -errno); messages for
  * usage errors come back in the caller's buffer, never printed.  FFmpeg's
  * own log is the caller's to quieten (video_quiet_logs()); libx264 prints a
@@ -53,6 +54,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "rate.h"
 
 /*
  * Quality presets: the defaults of crf, preset, pixel format and encoder
@@ -75,7 +78,6 @@ struct video_options {
 	const char *pix_fmt;  /* e.g. "yuv444p"; NULL: the default */
 	int gop;              /* keyframe interval in frames; 0: the encoder's default */
 	int threads;          /* encoder threads 0..64; 0: auto (as ffmpeg does) */
-	int fps_den;          /* the frame rate is fps/fps_den (30000/1001); 0 or 1: fps */
 };
 
 struct video;
@@ -135,7 +137,7 @@ const char *video_extensions(void);
  * a sink: mov refuses VP9, for one).  Returns 0, or -EINVAL with a one-line message
  * (no "boids:" prefix, no newline) in err.  o may be NULL (defaults).
  */
-int video_check(const char *path, int w, int h, int fps,
+int video_check(const char *path, int w, int h, struct rate fps,
                 const struct video_options *o, char *err, size_t errlen);
 
 /*
@@ -150,7 +152,7 @@ int video_check(const char *path, int w, int h, int fps,
  * AVERROR; err gets a one-line cause.  On failure nothing needs freeing.
  */
 int video_open_fd(struct video **out, int fd, const char *name,
-                  int w, int h, int fps, const struct video_options *o,
+                  int w, int h, struct rate fps, const struct video_options *o,
                   char *err, size_t errlen);
 
 /*
@@ -160,7 +162,7 @@ int video_open_fd(struct video **out, int fd, const char *name,
  * descriptor is closed by video_close().
  */
 int video_open(struct video **out, const char *path, const char *name,
-               int w, int h, int fps, const struct video_options *o,
+               int w, int h, struct rate fps, const struct video_options *o,
                char *err, size_t errlen);
 
 /*
@@ -227,7 +229,7 @@ void video_quiet_logs(void);
 /* What video_open() would choose for this name and options, for --verbose:
  * "mp4 (libx264, yuv420p, crf 23, preset veryfast)".  Returns 0, or -EINVAL
  * (the message in buf) when video_check() would refuse them. */
-int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
+int video_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
                    char *buf, size_t len);
 
 #endif

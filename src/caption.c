@@ -117,7 +117,7 @@ void caption_format(const struct config *c, const char *text, long frame, char *
 		if (strcmp(name, "frame") == 0)
 			snprintf(value, sizeof value, "%ld", frame);
 		else if (strcmp(name, "time") == 0)
-			snprintf(value, sizeof value, "%.2f", (double)frame * (double)c->run.fps_den / (double)c->run.fps);
+			snprintf(value, sizeof value, "%.2f", rate_seconds(c->run.fps, frame));
 		else if (o)
 			cli_format_value(c, o, value, sizeof value);
 		else

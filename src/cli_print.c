@@ -79,12 +79,14 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		snprintf(buf, len, "%.0fx%.0f", c->run.field[0] > 0 ? c->run.typed_size[0] : c->sim.width,
 		         c->run.field[0] > 0 ? c->run.typed_size[1] : c->sim.height);
 		break;
-	case CLI_RATE:
-		if (c->run.fps_den == 1)
-			snprintf(buf, len, "%ld", c->run.fps);
+	case CLI_RATE: {
+		const struct rate *r = field;
+		if (r->den == 1)
+			snprintf(buf, len, "%ld", r->num);
 		else
-			snprintf(buf, len, "%ld/%ld", c->run.fps, c->run.fps_den);
+			snprintf(buf, len, "%ld/%ld", r->num, r->den);
 		break;
+	}
 	case CLI_BOX: {
 		const double *b = field;
 		if (!(b[0] > 0))

@@ -74,7 +74,7 @@ int codecs_fail(char *err, size_t len, int code, const char *fmt, ...)
  * video_open() passes 0 so that the encoder itself rejects what it does not
  * take.  Returns 0, or a negative code with a one-line message in err.
  */
-int codecs_resolve(struct resolved *s, const char *name, int w, int h, int fps,
+int codecs_resolve(struct resolved *s, const char *name, int w, int h, struct rate fps,
                    const struct video_options *o, int strict, char *err, size_t errlen);
 
 /*

@@ -93,7 +93,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
 #define T_CAMERA      CLI_CAMERA, AT(render.camera, struct camera_setup)
-#define T_RATE        CLI_RATE, AT(run.fps, long)                /* and run.fps_den */
+#define T_RATE        CLI_RATE, AT(run.fps, struct rate)
 #define T_ACTION      CLI_ACTION, 0
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";

@@ -47,7 +47,6 @@ void outputs_init(struct outputs *out, const struct config *c, int encoder_threa
 	out->pic_h = c->render.height;
 	out->vopt = c->video;
 	out->vopt.threads = encoder_threads; /* as pipeline_threads() decided */
-	out->vopt.fps_den = (int)c->run.fps_den; /* --fps 30000/1001: the exact rate */
 	metrics_ctx_init(&out->mctx);
 	out->want_metrics = c->run.metrics || c->run.summary;
 }
@@ -141,13 +140,13 @@ static int check_encoder(struct outputs *out, const char *path, struct fail *f)
 	const struct run_options *s = &out->cfg->run;
 	char why[256], why2[256];
 
-	if (video_check(path, out->pic_w, out->pic_h, (int)s->fps, &out->vopt, why, sizeof(why)) == 0)
+	if (video_check(path, out->pic_w, out->pic_h, s->fps, &out->vopt, why, sizeof(why)) == 0)
 		return 0;
 	int windows = s->look_used == RUN_LOOK_HARDEN_WINDOWS;
 	int own = windows || !out->cfg->run.user.picture_size;
 	int w2 = out->pic_w + (out->pic_w & 1), h2 = out->pic_h + (out->pic_h & 1);
 	if (!own || (w2 == out->pic_w && h2 == out->pic_h) ||
-	    video_check(path, w2, h2, (int)s->fps, &out->vopt, why2, sizeof(why2)) != 0)
+	    video_check(path, w2, h2, s->fps, &out->vopt, why2, sizeof(why2)) != 0)
 		return fail_usage(f, "%s", why);
 	if (!s->quiet)
 		report_note("%s needs even sizes: the %dx%d picture is padded to %dx%d",
@@ -565,7 +564,7 @@ int outputs_open(struct outputs *out, struct fail *f)
 			return fail_cause(f, "cannot create", s->output, err);
 		fd = out->video_file.fd; /* libavformat writes through it, never by name */
 	}
-	err = video_open_fd(&out->video, fd, s->output, out->pic_w, out->pic_h, (int)s->fps,
+	err = video_open_fd(&out->video, fd, s->output, out->pic_w, out->pic_h, s->fps,
 	                    &out->vopt, why, sizeof(why));
 	if (err)
 		return fail_runtime(f, "cannot write '%s': %s", s->output, why);
@@ -752,7 +751,7 @@ void outputs_describe(const struct outputs *out, char *buf, size_t len)
 		break;
 	default:
 		if (video_describe(out->kind == OUTPUTS_STDOUT ? "-" : s->output, out->pic_w,
-		                   out->pic_h, (int)s->fps, &out->vopt, buf, len) == 0) {
+		                   out->pic_h, s->fps, &out->vopt, buf, len) == 0) {
 			size_t n = strlen(buf);
 			snprintf(buf + n, len - n, ", %dx%d", out->pic_w, out->pic_h);
 		}

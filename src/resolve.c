@@ -108,7 +108,7 @@ static int model_defaults(struct config *c, char *err, size_t errlen)
 	e = fill_in_list(c, m->program_defaults, err, errlen);
 	if (!e && m->step_seconds && !cli_given(c, OPT_SUBSTEPS)) {
 		/* a program stepping in real time (canvas: 60 times a second): 1/(dt fps) steps a frame */
-		double k = round(1 / (m->step_seconds(&c->sim) * ((double)c->run.fps / (double)c->run.fps_den)));
+		double k = round(1 / (m->step_seconds(&c->sim) * rate_hz(c->run.fps)));
 		c->run.substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
 	}
 	return e;
@@ -190,10 +190,10 @@ static int check_across(struct config *c, char *err, size_t errlen)
 			run->duration = -1;
 	}
 	if (run->duration > 0) {
-		double f = round(run->duration * ((double)run->fps / (double)run->fps_den));
+		double f = round(run->duration * rate_hz(run->fps));
 		if (f < 1 || f > CLI_MAX_FRAMES)
 			return cli_errf(err, errlen, "--duration: %g s at %.10g fps is %.0f frames (expected 1 to %ld)",
-			            run->duration, (double)run->fps / (double)run->fps_den, f, CLI_MAX_FRAMES);
+			            run->duration, rate_hz(run->fps), f, CLI_MAX_FRAMES);
 		run->frames = (long)f;
 		run->duration = -1; /* resolved: --print-config shows frames */
 	}
@@ -325,13 +325,13 @@ static int frame_steps(struct config *c, char *err, size_t errlen)
 		run->step_den = 1;
 		return 0;
 	}
-	long num = (long)llround(run->steps_per_second * 1e6) * run->fps_den, den = 1000000L * run->fps;
+	long num = (long)llround(run->steps_per_second * 1e6) * run->fps.den, den = 1000000L * run->fps.num;
 	long g = gcd_of(num, den);
 	run->step_num = num / g;
 	run->step_den = den / g;
 	if ((double)run->step_num > 1000.0 * (double)run->step_den)
 		return cli_errf(err, errlen, "--steps-per-second: %g at %.10g fps is %.6g steps a frame (at most 1000)",
-		                run->steps_per_second, (double)run->fps / (double)run->fps_den,
+		                run->steps_per_second, rate_hz(run->fps),
 		                (double)run->step_num / (double)run->step_den);
 	return 0;
 }

@@ -124,7 +124,7 @@ int trajmeta_init(struct trajmeta *m, const struct config *c, size_t n)
 	o->h5.field[0] = c->sim.width;
 	o->h5.field[1] = c->sim.height;
 	o->h5.field[2] = c->sim.depth;
-	o->h5.fps = (double)s->fps;
+	o->h5.fps = s->fps;
 	int err = cli_config_text(c, &m->config_text, &len);
 	if (err)
 		return err;

@@ -237,8 +237,7 @@ static const struct rate_name { const char *name; long num, den; } rate_names[] 
 	{ "sntsc", 30000, 1001 }, { "spal", 25, 1 }, { "film", 24, 1 }, { "ntsc-film", 24000, 1001 },
 };
 
-static int parse_rate(const struct cli_option *o, const char *v, long *num, long *den,
-                      char *err, size_t errlen)
+static int parse_rate(const struct cli_option *o, const char *v, struct rate *r, char *err, size_t errlen)
 {
 	long n = 0, d = 1;
 	const char *p = v;
@@ -285,8 +284,7 @@ check:
 	d /= g;
 	if ((double)n < o->min * (double)d || (double)n > o->max * (double)d || n > 1000000L || d > 1000000L)
 		goto range;
-	*num = n;
-	*den = d;
+	*r = (struct rate){ n, d };
 	return 0;
 range:
 	return cli_errf(err, errlen, "--%s: %s is out of range (expected %g to %g frames per second, "
@@ -578,7 +576,7 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 	case CLI_CAMERA:
 		return parse_camera(&c->render.camera, o, v, err, errlen);
 	case CLI_RATE:
-		return parse_rate(o, v, &c->run.fps, &c->run.fps_den, err, errlen);
+		return parse_rate(o, v, &c->run.fps, err, errlen);
 	case CLI_ACTION:
 		break;
 	}

@@ -396,3 +396,33 @@ Test(trajfmt, trajectory_options_without_a_trajectory_are_refused_whatever_their
 	write_file("t.cfg", tc_stdout());
 	cr_expect_eq(tc_boids("--config t.cfg --trajectory '' --print-config"), 0, "%s", tc_stderr());
 }
+
+/*
+ * The frame rate reaches the HDF5 file as the rate it is: its root
+ * attribute fps is num/den (NTSC 30000/1001, not the numerator alone), as
+ * h5py reads it, for a name, a decimal, a fraction and a whole rate; the
+ * settings' fps keeps the fraction as --print-config writes it.
+ */
+Test(trajfmt, hdf5_fps_is_the_rate_as_given)
+{
+	static const struct { const char *typed, *setting; double num, den; } rates[] = {
+		{ "ntsc", "30000/1001", 30000, 1001 }, { "29.97", "2997/100", 2997, 100 },
+		{ "30000/1001", "30000/1001", 30000, 1001 }, { "25", "25", 25, 1 },
+	};
+	for (size_t i = 0; i < sizeof rates / sizeof *rates; i++) {
+		cr_assert_eq(tc_boids("--no-render -q -n 5 -f 2 --fps %s --trajectory r%zu.h5", rates[i].typed, i), 0,
+		             "%s", tc_stderr());
+		char args[64];
+		snprintf(args, sizeof args, "r%zu.h5", i);
+		cr_assert_eq(python_args("import sys, h5py\n"
+		                         "f = h5py.File(sys.argv[1], 'r')\n"
+		                         "s = f['settings'].attrs['fps']\n"
+		                         "print(repr(float(f.attrs['fps'])), s.decode() if isinstance(s, bytes) else s)\n",
+		                         args), 0, "%s", out_txt());
+		char *out = out_txt();
+		double got = strtod(out, NULL);
+		cr_expect_eq(got, rates[i].num / rates[i].den, "--fps %s: fps = %s", rates[i].typed, out);
+		cr_expect(strstr(out, rates[i].setting) != NULL, "--fps %s: %s", rates[i].typed, out);
+		free(out);
+	}
+}
