@@ -3,7 +3,7 @@
  * output), one PNG per frame or one still, the --trajectory CSV, the
  * --metrics CSV and the --summary JSON.  Part of main (the application
  * layer): it reads the settings; its checks and opens return their
- * refusals and failures as a struct fail (fail.h) for main to print,
+ * refusals and failures as a struct failure (failure.h) for main to print,
  * status 2 for bad usage before any file exists.
  *
  * Lifecycle, in the order main calls it:
@@ -26,7 +26,7 @@
 #include <time.h>
 
 #include "config.h"
-#include "fail.h"
+#include "failure.h"
 #include "metrics.h"
 #include "outfile.h"
 #include "sim.h"
@@ -80,9 +80,9 @@ void outputs_init(struct outputs *out, const struct config *c, int encoder_threa
  * normalised name for a file not yet made).  Two that are one file are
  * refused, with or without -y (status 2, one line in f naming both
  * options); outputs may share the null device.  Called before --init is
- * opened.  Returns a status (fail.h): 0, 2, or 1 out of memory.
+ * opened.  Returns a status (failure.h): 0, 2, or 1 out of memory.
  */
-int outputs_check_roles(const struct config *c, struct fail *f);
+int outputs_check_roles(const struct config *c, struct failure *f);
 
 /*
  * Decides the kind of output and validates every output path before any
@@ -91,7 +91,7 @@ int outputs_check_roles(const struct config *c, struct fail *f);
  * (pic_w, pic_h) by one row or column for encoders that need even sizes,
  * and says so on stderr unless -q.  Returns the status.
  */
-int outputs_check(struct outputs *out, struct fail *f);
+int outputs_check(struct outputs *out, struct failure *f);
 
 /* One line for --verbose: what the pictures become ("mp4 (libx264, ...)"). */
 void outputs_describe(const struct outputs *out, char *buf, size_t len);
@@ -104,7 +104,7 @@ int outputs_draws(const struct outputs *out, long frame);
  * pattern and opens the encoder.  A signal may end the wait for a FIFO's
  * reader.  Returns a status, with the failure's message in f.
  */
-int outputs_open(struct outputs *out, struct fail *f);
+int outputs_open(struct outputs *out, struct failure *f);
 
 /*
  * The per-frame side files, from the live flock, in frame order.  A side

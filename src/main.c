@@ -169,7 +169,7 @@ static void say_plan(const struct run *r)
  * exists: the inputs first (--config was read with the command line), then
  * the outputs.  Returns a status, the failure in f.
  */
-static int check_run(struct run *r, int preview, struct fail *f)
+static int check_run(struct run *r, int preview, struct failure *f)
 {
 	if (outputs_check_roles(&r->cfg, f) != 0) /* before --init is opened */
 		return f->status;
@@ -184,7 +184,7 @@ static int check_run(struct run *r, int preview, struct fail *f)
 	if (r->cfg.run.caption && r->out.kind != OUTPUTS_NONE) { /* Pango only for a run with a caption */
 		char err[PATH_MAX + 256];
 		if (caption_load(&r->caption, &r->cfg, err, sizeof err) != 0)
-			return fail_runtime(f, "%s", err);
+			return failure_runtime(f, "%s", err);
 	}
 	say_plan(r);
 	return 0;
@@ -249,7 +249,7 @@ static struct start_budget budget(const struct run *r)
  */
 static int print_config(struct run *r)
 {
-	struct fail f = { 0, "" };
+	struct failure f = { 0, "" };
 	struct start_budget b;
 	int status = check_run(r, 1, &f);
 
@@ -265,7 +265,7 @@ static int print_config(struct run *r)
 }
 
 /* --check-configs: print_config()'s checks for one line's settings (in r->cfg). */
-static int check_line(struct config *c, void *arg, struct fail *f)
+static int check_line(struct config *c, void *arg, struct failure *f)
 {
 	struct run *r = arg;
 	struct start_budget b;
@@ -281,7 +281,7 @@ static int check_line(struct config *c, void *arg, struct fail *f)
 }
 
 /* The flock and the pipeline's slots.  Returns a status, the failure in f. */
-static int set_up(struct run *r, struct fail *f)
+static int set_up(struct run *r, struct failure *f)
 {
 	struct start_budget b = budget(r);
 
@@ -290,7 +290,7 @@ static int set_up(struct run *r, struct fail *f)
 	int e = pipeline_init(&r->pipe, &r->cfg, &r->start.sim, &r->out, &r->cfg.render, r->threads.draw);
 	r->pipe.caption = r->caption.draw ? &r->caption : NULL;
 	if (e)
-		return fail_runtime(f, "cannot set up drawing: %s", strerror(-e));
+		return failure_runtime(f, "cannot set up drawing: %s", strerror(-e));
 	return 0;
 }
 
@@ -300,12 +300,12 @@ static int set_up(struct run *r, struct fail *f)
  */
 static int open_outputs(struct run *r)
 {
-	struct fail f = { 0, "" };
+	struct failure f = { 0, "" };
 	int status = signals_caught() ? 128 + signals_caught() : outputs_open(&r->out, &f);
 	if (!status && r->out.video) {
 		int err = pipeline_use_video(&r->pipe, r->out.video);
 		if (err)
-			status = fail_cause(&f, "cannot set up the encoder for", r->cfg.run.output, err);
+			status = failure_cause(&f, "cannot set up the encoder for", r->cfg.run.output, err);
 	}
 	report_fail(&f);
 	if (status && signals_caught())
@@ -404,7 +404,7 @@ static void run_release(struct run *r)
 }
 
 /* A run refused or failed before its outputs were opened: f said, the end. */
-static int refused(struct run *r, const struct fail *f)
+static int refused(struct run *r, const struct failure *f)
 {
 	int status = report_fail(f);
 
@@ -430,7 +430,7 @@ int main(int argc, char **argv)
 		cli_release(&r.cfg);
 		return status;
 	}
-	struct fail f = { 0, "" };
+	struct failure f = { 0, "" };
 	if (check_run(&r, 0, &f) != 0 || set_up(&r, &f) != 0)
 		return refused(&r, &f);
 	say_crowded(&r);

@@ -61,8 +61,8 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-/* Refuses an output path that exists (without -y) or cannot be created.  Returns a status (fail.h). */
-static int check_writable(struct fail *f, const char *option, const char *file, int overwrite)
+/* Refuses an output path that exists (without -y) or cannot be created.  Returns a status (failure.h). */
+static int check_writable(struct failure *f, const char *option, const char *file, int overwrite)
 {
 	int err = outfile_check(file, overwrite);
 	enum outfile_what what = err ? outfile_what(file) : OUTFILE_NOTHING;
@@ -71,33 +71,33 @@ static int check_writable(struct fail *f, const char *option, const char *file, 
 	if (!err)
 		return 0;
 	if (err == -ENOMEM)
-		return fail_runtime(f, "out of memory");
+		return failure_runtime(f, "out of memory");
 	if (err == -ELOOP || (err == -EEXIST && what == OUTFILE_DANGLING))
-		return fail_usage(f, "%s: '%s' is a symbolic link to nothing (or a loop): not followed",
-		                  option, path);
+		return failure_usage(f, "%s: '%s' is a symbolic link to nothing (or a loop): not followed",
+		                     option, path);
 	if (err == -EEXIST && what == OUTFILE_SYMLINK)
-		return fail_usage(f, "%s: '%s' is a symbolic link (use -y to replace the file it points to)",
-		                  option, path);
+		return failure_usage(f, "%s: '%s' is a symbolic link (use -y to replace the file it points to)",
+		                     option, path);
 	if (err == -EEXIST && (what == OUTFILE_FIFO || what == OUTFILE_DEVICE))
-		return fail_usage(f, "%s: '%s' is %s (use -y to write into it)", option, path,
-		                  outfile_what_name(what));
+		return failure_usage(f, "%s: '%s' is %s (use -y to write into it)", option, path,
+		                     outfile_what_name(what));
 	if (err == -EEXIST)
-		return fail_usage(f, "%s: '%s' exists (use -y to overwrite)", option, path);
+		return failure_usage(f, "%s: '%s' exists (use -y to overwrite)", option, path);
 	if (err == -ENXIO)
-		return fail_usage(f, "%s: '%s' is a socket", option, path);
+		return failure_usage(f, "%s: '%s' is a socket", option, path);
 	if (err == -ENAMETOOLONG)
-		return fail_usage(f, "%s: cannot create '%s': the name is too long for the temporary "
-		                  "file beside it (.NAME.XXXXXX.EXT must fit in %d bytes)", option, path,
-		                  NAME_MAX);
+		return failure_usage(f, "%s: cannot create '%s': the name is too long for the temporary "
+		                     "file beside it (.NAME.XXXXXX.EXT must fit in %d bytes)", option, path,
+		                     NAME_MAX);
 	if (err == -EISDIR)
-		return fail_usage(f, "%s: '%s' is a directory", option, path);
+		return failure_usage(f, "%s: '%s' is a directory", option, path);
 	if (err == -ENOENT || err == -ENOTDIR)
-		return fail_usage(f, "%s: cannot create '%s': its directory does not exist", option, path);
-	return fail_usage(f, "%s: cannot create '%s': %s", option, path, strerror(-err));
+		return failure_usage(f, "%s: cannot create '%s': its directory does not exist", option, path);
+	return failure_usage(f, "%s: cannot create '%s': %s", option, path, strerror(-err));
 }
 
 /* A PNG pattern or a still: the names must be free (or -y). */
-static int check_png_output(struct outputs *out, const char *path, struct fail *f)
+static int check_png_output(struct outputs *out, const char *path, struct failure *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	char why[256];
@@ -107,13 +107,13 @@ static int check_png_output(struct outputs *out, const char *path, struct fail *
 		out->kind = OUTPUTS_STILL;
 		out->poster = s->poster >= 0 ? s->poster : s->frames - 1;
 		if (out->poster >= s->frames)
-			return fail_usage(f, "--poster: frame %ld is past the last frame (%ld of %ld frames)",
-			                  out->poster, s->frames - 1, s->frames);
+			return failure_usage(f, "--poster: frame %ld is past the last frame (%ld of %ld frames)",
+			                     out->poster, s->frames - 1, s->frames);
 		return check_writable(f, "--output", path, s->overwrite);
 	}
 	out->kind = OUTPUTS_PNG;
 	if (framename_check(path, why, sizeof(why)) != 0)
-		return fail_usage(f, "--output: bad PNG pattern '%s': %s", CLI_CUT_PATH(path), why);
+		return failure_usage(f, "--output: bad PNG pattern '%s': %s", CLI_CUT_PATH(path), why);
 	/*
 	 * The frames' names must be free (or -y).  Checked up front for the
 	 * first PNG_PRECHECK frames; beyond, writing refuses to replace a
@@ -122,7 +122,7 @@ static int check_png_output(struct outputs *out, const char *path, struct fail *
 	char name[4096];
 	for (long k = 0; k < s->frames && k < PNG_PRECHECK; k++) {
 		if (framename_format(name, sizeof(name), path, s->start_number + k) != 0)
-			return fail_usage(f, "--output: PNG pattern '%s' makes names too long", CLI_CUT_PATH(path));
+			return failure_usage(f, "--output: PNG pattern '%s' makes names too long", CLI_CUT_PATH(path));
 		if (check_writable(f, "--output", name, s->overwrite) != 0)
 			return f->status;
 	}
@@ -135,7 +135,7 @@ static int check_png_output(struct outputs *out, const char *path, struct fail *
  * row or column of background at the bottom or right for encoders that need
  * even sizes; a size the user chose is refused instead.
  */
-static int check_encoder(struct outputs *out, const char *path, struct fail *f)
+static int check_encoder(struct outputs *out, const char *path, struct failure *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	char why[256], why2[256];
@@ -147,7 +147,7 @@ static int check_encoder(struct outputs *out, const char *path, struct fail *f)
 	int w2 = out->pic_w + (out->pic_w & 1), h2 = out->pic_h + (out->pic_h & 1);
 	if (!own || (w2 == out->pic_w && h2 == out->pic_h) ||
 	    video_check(path, w2, h2, s->fps, &out->vopt, why2, sizeof(why2)) != 0)
-		return fail_usage(f, "%s", why);
+		return failure_usage(f, "%s", why);
 	if (!s->quiet)
 		report_note("%s needs even sizes: the %dx%d picture is padded to %dx%d",
 		            path, out->pic_w, out->pic_h, w2, h2);
@@ -173,7 +173,7 @@ static size_t near_extensions(const char *path, char *out, size_t outlen)
 }
 
 /* A video file or y4m on standard output. */
-static int check_video_output(struct outputs *out, const char *path, struct fail *f)
+static int check_video_output(struct outputs *out, const char *path, struct failure *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	char why[PATH_MAX + 256], near[160];
@@ -181,14 +181,14 @@ static int check_video_output(struct outputs *out, const char *path, struct fail
 
 	out->kind = strcmp(path, "-") == 0 ? OUTPUTS_STDOUT : OUTPUTS_VIDEO;
 	if (out->kind == OUTPUTS_STDOUT && isatty(STDOUT_FILENO))
-		return fail_usage(f, "--output: refusing to write video to a terminal (redirect or pipe it)");
+		return failure_usage(f, "--output: refusing to write video to a terminal (redirect or pipe it)");
 	if (video_ready(why, sizeof why) != 0) /* the plugin, before any file */
-		return fail_runtime(f, "%s", why);
+		return failure_runtime(f, "%s", why);
 	if (out->kind == OUTPUTS_VIDEO && !video_path_supported(path)) {
 		if (near_extensions(path, near, sizeof near) > 0)
-			return fail_usage(f, "--output: unknown kind of file '%s'%s", CLI_CUT_PATH(path), near);
-		return fail_usage(f, "--output: unknown kind of file '%s' (expected %s, a PNG pattern such as "
-		                  "f_%%05d.png, or -)", CLI_CUT_PATH(path), video_extensions());
+			return failure_usage(f, "--output: unknown kind of file '%s'%s", CLI_CUT_PATH(path), near);
+		return failure_usage(f, "--output: unknown kind of file '%s' (expected %s, a PNG pattern such as "
+		                     "f_%%05d.png, or -)", CLI_CUT_PATH(path), video_extensions());
 	}
 	if (check_encoder(out, path, f) != 0)
 		return f->status;
@@ -198,14 +198,14 @@ static int check_video_output(struct outputs *out, const char *path, struct fail
 		return f->status;
 	/* -y into a FIFO or device: only a stream container */
 	if (video_needs_file(path) && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return fail_usage(f, "--output: '%s' is not a regular file, and %s needs one (it seeks "
-		                  "and reads back); stream .mkv, .webm, .gif or .y4m instead", path,
-		                  strrchr(path, '.'));
+		return failure_usage(f, "--output: '%s' is not a regular file, and %s needs one (it seeks "
+		                     "and reads back); stream .mkv, .webm, .gif or .y4m instead", path,
+		                     strrchr(path, '.'));
 	return 0;
 }
 
 /* Works out the kind of output and validates it before any file exists. */
-static int check_picture_output(struct outputs *out, struct fail *f)
+static int check_picture_output(struct outputs *out, struct failure *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	const char *path = s->output;
@@ -214,19 +214,19 @@ static int check_picture_output(struct outputs *out, struct fail *f)
 	if (s->no_render) {
 		out->kind = OUTPUTS_NONE;
 		if (s->user.output)
-			return fail_usage(f, "--output: nothing is drawn with --no-render (drop one of them)");
+			return failure_usage(f, "--output: nothing is drawn with --no-render (drop one of them)");
 		return 0;
 	}
 	if (has_suffix(path, "/") || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
-		return fail_usage(f, "--output: '%s' is a directory (for one PNG per frame: -o '%s%sf_%%05d.png')",
-		                  path, path, has_suffix(path, "/") ? "" : "/");
+		return failure_usage(f, "--output: '%s' is a directory (for one PNG per frame: -o '%s%sf_%%05d.png')",
+		                     path, path, has_suffix(path, "/") ? "" : "/");
 	if (has_suffix(path, ".png"))
 		return check_png_output(out, path, f);
 	return check_video_output(out, path, f);
 }
 
 /* --trajectory, --metrics, --summary: writable (outputs_check_roles() saw that they are distinct). */
-static int check_side_files(struct outputs *out, struct fail *f)
+static int check_side_files(struct outputs *out, struct failure *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	const char *opt[] = { "--trajectory", "--metrics", "--summary" };
@@ -283,9 +283,9 @@ struct roles {
 	long first, last;     /* the frame numbers the pattern makes in this run */
 };
 
-/* Adds a role; returns a status (fail.h: out of memory). */
+/* Adds a role; returns a status (failure.h: out of memory). */
 static int roles_add(struct roles *rs, const char *option, const char *path, int writes,
-                     unsigned flags, struct fail *f)
+                     unsigned flags, struct failure *f)
 {
 	struct role *r = &rs->r[rs->n++];
 
@@ -294,25 +294,25 @@ static int roles_add(struct roles *rs, const char *option, const char *path, int
 	r->writes = writes;
 	r->pattern = (flags & PATHID_PATTERN) != 0;
 	if (pathid_get(&r->id, path, flags) != 0)
-		return fail_runtime(f, "out of memory");
+		return failure_runtime(f, "out of memory");
 	return 0;
 }
 
 /* Refuses role b landing on role a: one line naming both.  Returns EXIT_USAGE. */
-static int refuse_pair(struct fail *f, const struct role *a, const struct role *b, long frame)
+static int refuse_pair(struct failure *f, const struct role *a, const struct role *b, long frame)
 {
 	const char *bp = CLI_CUT_PATH(b->path), *ap = CLI_CUT_PATH(a->path);
 
 	if (a->pattern)
-		return fail_usage(f, "%s: '%s' is also the %s (frame %ld of '%s'): one file, one role",
-		                  b->option, bp, a->option, frame, ap);
+		return failure_usage(f, "%s: '%s' is also the %s (frame %ld of '%s'): one file, one role",
+		                     b->option, bp, a->option, frame, ap);
 	if (strcmp(a->path, b->path) == 0)
-		return fail_usage(f, "%s: '%s' is also the %s: one file, one role", b->option, bp, a->option);
+		return failure_usage(f, "%s: '%s' is also the %s: one file, one role", b->option, bp, a->option);
 	if (strcmp(a->path, "-") == 0 && a->writes)
-		return fail_usage(f, "%s: '%s' is also the %s (standard output): one file, one role",
-		                  b->option, bp, a->option);
-	return fail_usage(f, "%s: '%s' is also the %s ('%s'): one file, one role", b->option, bp,
-	                  a->option, ap);
+		return failure_usage(f, "%s: '%s' is also the %s (standard output): one file, one role",
+		                     b->option, bp, a->option);
+	return failure_usage(f, "%s: '%s' is also the %s ('%s'): one file, one role", b->option, bp,
+	                     a->option, ap);
 }
 
 /* Is the normalised name the pattern role p makes for a frame of this run?  *frame says which. */
@@ -378,7 +378,7 @@ static int is_temporary_of(const struct roles *rs, const struct role *a, const s
  * link, a symbolic link to it): looked up by identity, for the first
  * PNG_PRECHECK frames.  Returns a status.
  */
-static int check_existing_frames(const struct roles *rs, const struct role *p, struct fail *f)
+static int check_existing_frames(const struct roles *rs, const struct role *p, struct failure *f)
 {
 	char name[4096];
 	struct stat st;
@@ -399,7 +399,7 @@ static int check_existing_frames(const struct roles *rs, const struct role *p, s
 }
 
 /* Every file the settings name, as roles in rs (room for them all).  Returns a status. */
-static int roles_collect(struct roles *rs, const struct run_options *s, struct fail *f)
+static int roles_collect(struct roles *rs, const struct run_options *s, struct failure *f)
 {
 	char lock[PATH_MAX + 16], canon[PATH_MAX];
 	int st = 0;
@@ -414,8 +414,8 @@ static int roles_collect(struct roles *rs, const struct run_options *s, struct f
 	long field = o && has_suffix(o, ".png") ? framename_field(o) : -1;
 	if (!st && field >= 0) {
 		if (strchr(o + field, '/'))
-			return fail_usage(f, "--output: the frame number of '%s' must be in the file name, not in "
-			                  "a directory", CLI_CUT_PATH(o));
+			return failure_usage(f, "--output: the frame number of '%s' must be in the file name, not in "
+			                     "a directory", CLI_CUT_PATH(o));
 		st = roles_add(rs, "--output", o, 1, PATHID_PATTERN, f);
 		/* the lock file: one for every spelling of the pattern (outputs_open()) */
 		if (!st && png_lock_key(o, canon, sizeof(canon)) == 0 &&
@@ -433,7 +433,7 @@ static int roles_collect(struct roles *rs, const struct run_options *s, struct f
 }
 
 /* Refuses two roles that are one file (or one's temporary file).  Returns a status. */
-static int roles_compare(const struct roles *rs, struct fail *f)
+static int roles_compare(const struct roles *rs, struct failure *f)
 {
 	long frame;
 
@@ -452,11 +452,11 @@ static int roles_compare(const struct roles *rs, struct fail *f)
 			if (t == 0 && a->writes && b->writes)
 				t = is_temporary_of(rs, b, a);
 			if (t < 0)
-				return fail_runtime(f, "out of memory");
+				return failure_runtime(f, "out of memory");
 			if (t)
-				return fail_usage(f, "%s: '%s' has the form of the %s's temporary file, or the other "
-				                  "way round (.NAME.XXXXXX.EXT beside it): one file, one role",
-				                  b->option, CLI_CUT_PATH(b->path), a->option);
+				return failure_usage(f, "%s: '%s' has the form of the %s's temporary file, or the other "
+				                     "way round (.NAME.XXXXXX.EXT beside it): one file, one role",
+				                     b->option, CLI_CUT_PATH(b->path), a->option);
 		}
 	}
 	for (size_t i = 0; i < rs->n; i++)
@@ -465,14 +465,14 @@ static int roles_compare(const struct roles *rs, struct fail *f)
 	return 0;
 }
 
-int outputs_check_roles(const struct config *c, struct fail *f)
+int outputs_check_roles(const struct config *c, struct failure *f)
 {
 	const struct run_options *s = &c->run;
 	struct roles rs = { 0 };
 
 	rs.r = calloc(s->configs_n + 8, sizeof(*rs.r));
 	if (!rs.r)
-		return fail_runtime(f, "out of memory");
+		return failure_runtime(f, "out of memory");
 	int status = roles_collect(&rs, s, f);
 	if (!status)
 		status = roles_compare(&rs, f);
@@ -510,33 +510,33 @@ int outputs_write_png(struct outputs *out, const unsigned char *px, int stride, 
 /* The PNG pattern's lock: two runs writing one pattern would interleave
  * their frames; the lock is the pattern's, however it is spelt (f_%d,
  * f_%01d, f_%05d).  Returns a status. */
-static int lock_pattern(struct outputs *out, struct fail *f)
+static int lock_pattern(struct outputs *out, struct failure *f)
 {
 	const char *path = out->cfg->run.output;
 	int err = png_lock_key(path, out->png_key, sizeof(out->png_key));
 
 	if (err)
-		return fail_cause(f, "cannot lock", path, err);
+		return failure_cause(f, "cannot lock", path, err);
 	out->png_lock = outfile_lock(out->png_key);
 	if (out->png_lock == -EBUSY) {
 		char lock[PATH_MAX + 16] = "";
 		outfile_lock_name(out->png_key, lock, sizeof(lock));
-		return fail_runtime(f, "cannot write '%s': another run is writing this pattern (it holds "
-		                    "the lock file '%s')", path, lock);
+		return failure_runtime(f, "cannot write '%s': another run is writing this pattern (it holds "
+		                       "the lock file '%s')", path, lock);
 	}
 	if (out->png_lock < 0)
-		return fail_cause(f, "cannot lock", path, out->png_lock);
+		return failure_cause(f, "cannot lock", path, out->png_lock);
 	return 0;
 }
 
-int outputs_open(struct outputs *out, struct fail *f)
+int outputs_open(struct outputs *out, struct failure *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	char why[256];
 	int err;
 
 	if (signals_caught())
-		return fail_stop(f, signals_caught()); /* narrows the gap before a FIFO's open() */
+		return failure_stop(f, signals_caught()); /* narrows the gap before a FIFO's open() */
 	if (s->trajectory) {
 		struct trajmeta tm;
 		err = trajmeta_init(&tm, out->cfg, s->boids);
@@ -544,14 +544,14 @@ int outputs_open(struct outputs *out, struct fail *f)
 			err = trajout_open(&out->traj, &tm.opts);
 		trajmeta_release(&tm);
 		if (err)
-			return fail_cause(f, "cannot write", s->trajectory, err);
+			return failure_cause(f, "cannot write", s->trajectory, err);
 	}
 	if (s->metrics) {
 		err = outfile_begin(&out->metrics_file, s->metrics, s->overwrite);
 		if (!err)
 			err = metrics_write_header(out->metrics_file.fp);
 		if (err)
-			return fail_cause(f, "cannot write", s->metrics, err);
+			return failure_cause(f, "cannot write", s->metrics, err);
 	}
 	if (out->kind == OUTPUTS_PNG)
 		return lock_pattern(out, f);
@@ -561,13 +561,13 @@ int outputs_open(struct outputs *out, struct fail *f)
 	if (out->kind == OUTPUTS_VIDEO) {
 		err = outfile_begin(&out->video_file, s->output, s->overwrite);
 		if (err)
-			return fail_cause(f, "cannot create", s->output, err);
+			return failure_cause(f, "cannot create", s->output, err);
 		fd = out->video_file.fd; /* libavformat writes through it, never by name */
 	}
 	err = video_open_fd(&out->video, fd, s->output, out->pic_w, out->pic_h, s->fps,
 	                    &out->vopt, why, sizeof(why));
 	if (err)
-		return fail_runtime(f, "cannot write '%s': %s", s->output, why);
+		return failure_runtime(f, "cannot write '%s': %s", s->output, why);
 	return 0;
 }
 
@@ -728,7 +728,7 @@ static int write_summary(struct outputs *out, double wall, int status)
 	return err ? report_failure("cannot write", s->summary, err) : 0;
 }
 
-int outputs_check(struct outputs *out, struct fail *f)
+int outputs_check(struct outputs *out, struct failure *f)
 {
 	if (check_picture_output(out, f) != 0)
 		return f->status;

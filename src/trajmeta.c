@@ -16,7 +16,7 @@
 #include "model.h"
 #include "zfile.h"
 
-int trajmeta_check(const struct config *c, struct fail *f)
+int trajmeta_check(const struct config *c, struct failure *f)
 {
 	const struct run_options *s = &c->run;
 
@@ -26,23 +26,23 @@ int trajmeta_check(const struct config *c, struct fail *f)
 	enum trajout_format fmt = trajout_format_of(s->trajectory);
 	struct stat st;
 	if (s->traj_single && fmt != TRAJOUT_HDF5)
-		return fail_usage(f, "--trajectory-precision: single is for HDF5 (.h5); '%s' is %s, whose "
-		                  "numbers read back exactly", path, trajout_format_name(fmt));
+		return failure_usage(f, "--trajectory-precision: single is for HDF5 (.h5); '%s' is %s, whose "
+		                     "numbers read back exactly", path, trajout_format_name(fmt));
 	if (fmt == TRAJOUT_HDF5 && (strcmp(s->trajectory, "-") == 0 ||
 	                            (stat(s->trajectory, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
-		return fail_usage(f, "--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
-		                  "stream .csv, .csv.gz or .csv.zst instead", path);
+		return failure_usage(f, "--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
+		                     "stream .csv, .csv.gz or .csv.zst instead", path);
 	int max = fmt == TRAJOUT_HDF5 ? 9 : zfile_level_max(zfile_kind_of(s->trajectory));
 	if (s->traj_compress >= 0 && fmt == TRAJOUT_CSV)
-		return fail_usage(f, "--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst "
-		                  "or .h5)", path);
+		return failure_usage(f, "--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst "
+		                     "or .h5)", path);
 	if (s->traj_compress > max)
-		return fail_usage(f, "--trajectory-compress: %ld is beyond %s's levels (0 to %d)",
-		                  s->traj_compress, fmt == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(fmt),
-		                  max);
+		return failure_usage(f, "--trajectory-compress: %ld is beyond %s's levels (0 to %d)",
+		                     s->traj_compress, fmt == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(fmt),
+		                     max);
 	char err[PATH_MAX + 256];
 	if (fmt == TRAJOUT_HDF5 && traj_h5_ready(err, sizeof err) != 0) /* the plugin, before any file */
-		return fail_runtime(f, "--trajectory: %s", err);
+		return failure_runtime(f, "--trajectory: %s", err);
 	return 0;
 }
 

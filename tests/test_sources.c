@@ -200,7 +200,7 @@ static int count_exits(const char *path, const struct stat *st, int type, struct
 
 /*
  * Only main exits: every check and open below it returns a status with its
- * message (include/fail.h) for main to print.  main.c itself has one exit,
+ * message (include/failure.h) for main to print.  main.c itself has one exit,
  * where a closed standard error leaves nowhere to say why.
  */
 Test(sources, only_main_exits)
