@@ -25,7 +25,7 @@
 #include "rate.h"
 #include "render.h"
 #include "sim_types.h"
-#include "video.h"
+#include "video_options.h"
 
 #define CONFIG_MAX_OBSTACLES 64
 #define CONFIG_MAX_OPTIONS 160 /* rows of the option table (cli.c checks) */
@@ -52,6 +52,8 @@ enum caption_pos {
 	CAPTION_BOTTOM_LEFT, CAPTION_BOTTOM, CAPTION_BOTTOM_RIGHT,
 	CAPTION_TOP_LEFT, CAPTION_TOP, CAPTION_TOP_RIGHT,
 };
+
+struct caption_fields;
 
 /* What belongs to the run rather than to a module; main reads it. */
 struct run_options {
@@ -86,6 +88,8 @@ struct run_options {
 	char *caption;          /* --caption's text with its {fields}, or NULL */
 	enum caption_pos caption_pos;
 	double caption_size;    /* text height, picture pixels; below 4: auto (height / 24, >= 12) */
+	const struct caption_fields *caption_fields; /* set by cli_resolve(): the settings a caption
+	                         * may name and their values (caption.h) */
 	long start_number;      /* number of the first PNG of a sequence */
 	long png_level;         /* zlib level 0..9 */
 	enum run_look look;     /* as given; look_used is what was applied */

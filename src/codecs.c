@@ -1,11 +1,13 @@
 /*
  * codecs — what a name and struct video_options come to: the container,
  * encoder, pixel format, rate control and preset, every default of them in
- * the tables below; see src/codecs.h.
+ * the tables below; see src/codecs.h (the options: include/video_options.h).
+ * Below video.c: it knows no struct video.
  *
  * Start at codecs_resolve(): video_check() validates with it (strict) and
  * video_open() builds from it, so they cannot disagree about defaults.
- * Also here: --list-codecs and --verbose's description.
+ * Also here: --list-codecs, --version's libraries and --verbose's
+ * description (video.c's functions of those names call them).
  */
 #define _GNU_SOURCE /* dl_iterate_phdr(), RTLD_DEFAULT: --version's encoder libraries */
 #include "codecs.h"
@@ -663,25 +665,25 @@ int codecs_encoder_options(AVDictionary **opts, const struct resolved *s,
 }
 
 /* ---------------------------------------------------------------- API */
-int video_path_supported(const char *path)
+int codecs_path_supported(const char *path)
 {
 	return container_of(path) != NULL;
 }
 
-int video_needs_file(const char *path)
+int codecs_needs_file(const char *path)
 {
 	const struct container *c = container_of(path);
 
 	return c ? c->needs_file : 0;
 }
 
-const char *video_extensions(void)
+const char *codecs_extensions(void)
 {
 	return extensions;
 }
 
-int video_check(const char *path, int w, int h, struct rate fps,
-                const struct video_options *o, char *err, size_t errlen)
+int codecs_check(const char *path, int w, int h, struct rate fps, const struct video_options *o,
+                 char *err, size_t errlen)
 {
 	struct video_options def;
 	struct resolved s;
@@ -708,7 +710,7 @@ static int device_encoder(const char *name)
 	return 0;
 }
 
-void video_list_codecs(FILE *f)
+void codecs_list(FILE *f)
 {
 	for (size_t i = 0; i < sizeof(containers) / sizeof(*containers); i++) {
 		const struct container *ct = &containers[i];
@@ -781,7 +783,7 @@ static int find_encoder_lib(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-void video_print_versions(FILE *f)
+void codecs_print_versions(FILE *f)
 {
 	fprintf(f, "  %-12s %s\n", "FFmpeg", av_version_info());
 	put_lib(f, "libavformat", avformat_version(), LIBAVFORMAT_VERSION_INT);
@@ -810,8 +812,8 @@ void video_print_versions(FILE *f)
 	}
 }
 
-int video_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
-                   char *buf, size_t len)
+int codecs_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
+                    char *buf, size_t len)
 {
 	struct video_options def;
 	struct resolved s;

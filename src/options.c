@@ -7,14 +7,16 @@
  * man page and docs/MODEL.md against the binary.  To add an option: a
  * field in the struct of the module that reads it, a row here, and an
  * entry in docs/boids.1 (docs/ARCHITECTURE.md, "Settings", has an
- * example).
+ * example).  The API: include/options.h.
  */
+#include "options.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "cli_int.h"
 #include "model.h"
+#include "options_int.h"
 #include "sim.h"
 
 /* The names of the CLI_ENUM rows' values, each with the value stored. */

@@ -3,21 +3,24 @@
  * setting is read (cli_resolve(), called by cli_parse()): the model's
  * look and its program's defaults, --opengl's and --quality's, the checks
  * between options, and what the modules read but nobody types.
+ * include/resolve.h.
  */
+#include "resolve.h"
+
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "caption.h"
-#include "cli_int.h"
 #include "model.h"
+#include "options_int.h"
 #include "sim.h"
 #include "traj_h5.h"
 #include "trajout.h"
-
-/* ------------------------------------------------------------------ resolve */
+#include "values.h"
 
 /*
  * What depends on several settings is worked out in one step, cli_resolve(),
@@ -40,9 +43,48 @@
  *   link_modules()     what the modules read but nobody types: the seeds of the noises, the
  *                      obstacle lists they borrow, the target's centre and
  *                      the radii --show-ranges draws (the entry's ranges()),
+ *                      the settings a --caption may name and their values
+ *                      (caption_fields(): the caption knows no command line),
  *                      and run.user: which options main's later decisions
  *                      depend on were given (nothing else asks by name)
  */
+
+/* ----------------------------------------------------------- caption fields */
+
+/*
+ * What a --caption may name: every setting (the table's rows but the
+ * actions), by its option name, with its value as --print-config writes it
+ * (values.c).  The caption reads them through this table, so that it knows
+ * no command line.  Listed once, at the first resolve step.
+ */
+static const char *field_names[CLI_NOPTS];
+static size_t field_rows[CLI_NOPTS];
+static pthread_once_t fields_once = PTHREAD_ONCE_INIT;
+
+static void field_value(const struct config *c, size_t i, char *buf, size_t len)
+{
+	cli_format_value(c, &cli_table[field_rows[i]], buf, len);
+}
+
+static struct caption_fields fields = { field_names, 0, field_value };
+
+static void list_fields(void)
+{
+	for (size_t i = 0; i < CLI_NOPTS; i++) {
+		if (cli_table[i].type == CLI_ACTION)
+			continue;
+		field_rows[fields.n] = i;
+		field_names[fields.n++] = cli_table[i].name;
+	}
+}
+
+static const struct caption_fields *caption_fields(void)
+{
+	pthread_once(&fields_once, list_fields);
+	return &fields;
+}
+
+/* ------------------------------------------------------------------ resolve */
 
 /* Sets option `name` to `value`, as typed, unless the user set it. */
 static int fill_in(struct config *c, const char *name, const char *value, char *err, size_t errlen)
@@ -365,6 +407,7 @@ static void link_modules(struct config *c)
 	c->render.obstacles = run->obstacles_n ? run->circles : NULL;
 	c->render.obstacles_n = run->obstacles_n;
 	c->sim.model->ranges(&c->sim, &c->render.range_near, &c->render.range_far); /* --show-ranges */
+	run->caption_fields = caption_fields(); /* what a --caption may name, and the values */
 	/* what main decides later by whether the user set an option */
 	run->user.picture_size = cli_given(c, OPT_SIZE) || cli_given(c, OPT_SCALE);
 	run->user.output = cli_given(c, OPT_OUTPUT) != 0;
@@ -394,7 +437,7 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 	link_modules(c);
 	if (camera_check(&c->render.camera, c->render.box) != 0)
 		return cli_errf(err, errlen, "--camera: the camera stands where it looks (give another point, or TX,TY,TZ)");
-	if (c->run.caption && caption_check(c->run.caption, err, errlen) != 0)
+	if (c->run.caption && caption_check(c->run.caption, c->run.caption_fields, err, errlen) != 0)
 		return -1;
 	return 0;
 }

@@ -846,6 +846,45 @@ void video_free(struct video *v)
 
 /* ---------------------------------------------------------------- FFmpeg for the others */
 
+/* ------------------------------------------------- checks and lists (codecs.c) */
+
+int video_path_supported(const char *path)
+{
+	return codecs_path_supported(path);
+}
+
+int video_needs_file(const char *path)
+{
+	return codecs_needs_file(path);
+}
+
+const char *video_extensions(void)
+{
+	return codecs_extensions();
+}
+
+int video_check(const char *path, int w, int h, struct rate fps,
+                const struct video_options *o, char *err, size_t errlen)
+{
+	return codecs_check(path, w, h, fps, o, err, errlen);
+}
+
+void video_list_codecs(FILE *f)
+{
+	codecs_list(f);
+}
+
+void video_print_versions(FILE *f)
+{
+	codecs_print_versions(f);
+}
+
+int video_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
+                   char *buf, size_t len)
+{
+	return codecs_describe(name, w, h, fps, o, buf, len);
+}
+
 int video_ready(char *err, size_t errlen)
 {
 	(void)err;
