@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,24 @@ static void say_plan(const struct run *r)
 	report_info("output: %s", line);
 }
 
+enum { SAID_MAX = 5 };     /* a library's messages shown; one on every frame says so once */
+
+/*
+ * What the caption's libraries (GLib, Pango, fontconfig) would have printed,
+ * as boids's own notes (warning events under --progress json: the run goes
+ * on), a critical one or an error marked so; from any drawing thread.
+ */
+static void library_said(enum caption_log_level level, const char *domain, const char *message)
+{
+	static atomic_int said;
+	int n = atomic_fetch_add(&said, 1);
+
+	if (n < SAID_MAX)
+		report_note("%s%s: %s", domain, level == CAPTION_LOG_ERROR ? " (error)" : "", message);
+	else if (n == SAID_MAX)
+		report_note("%s: more messages from the caption's libraries are not shown", domain);
+}
+
 /*
  * Everything a user can get wrong is refused (status 2) before any file
  * exists: the inputs first (--config was read with the command line), then
@@ -183,7 +202,7 @@ static int check_run(struct run *r, int preview, struct failure *f)
 	r->cfg.render.height = r->out.pic_h;
 	if (r->cfg.run.caption && r->out.kind != OUTPUTS_NONE) { /* Pango only for a run with a caption */
 		char err[PATH_MAX + 256];
-		if (caption_load(&r->caption, &r->cfg, err, sizeof err) != 0)
+		if (caption_load(&r->caption, &r->cfg, r->cfg.run.quiet ? NULL : library_said, err, sizeof err) != 0)
 			return failure_runtime(f, "%s", err);
 	}
 	say_plan(r);

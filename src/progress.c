@@ -193,6 +193,7 @@ static void write_report(struct progress *p, long done, double now, double step)
 		draw_bar(p, done, rate, left, step);
 		return;
 	}
+	flockfile(p->f); /* one line, whole, whatever another thread reports meanwhile (report.c) */
 	if (warming(p))
 		write_warmup(p, now, rate, left, step);
 	else if (p->mode == PROGRESS_LINES && step >= 0)
@@ -209,6 +210,7 @@ static void write_report(struct progress *p, long done, double now, double step)
 		fputs("}\n", p->f);
 	}
 	fflush(p->f);
+	funlockfile(p->f);
 }
 
 void progress_warmup_start(struct progress *p, long steps, double frame_steps)

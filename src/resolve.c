@@ -34,6 +34,7 @@
  *   quality_defaults() --quality draft's half-size picture
  *   check_across()     the checks between options; --duration into frames;
  *                      --no-render against --output
+ *   check_names()      --trajectory and --init name a format (trajout.h)
  *   frame_steps()      the steps a frame makes: --substeps, or
  *                      --steps-per-second / --fps (a fraction)
  *   init_field()       --init from an HDF5 file: the field it was written in,
@@ -337,6 +338,18 @@ static int init_field(struct config *c, char *err, size_t errlen)
 	return fill_in(c, "field", v, err, errlen);
 }
 
+/* --trajectory and --init name one of the formats (or a stream): trajout_name_check(). */
+static int check_names(const struct config *c, char *err, size_t errlen)
+{
+	const char *opt[] = { "--trajectory", "--init" }, *path[] = { c->run.trajectory, c->run.init };
+	char why[256];
+
+	for (int i = 0; i < 2; i++)
+		if (path[i] && *path[i] && trajout_name_check(path[i], why, sizeof why) != 0)
+			return cli_errf(err, errlen, "%s: '%s' %s", opt[i], CLI_CUT_PATH(path[i]), why);
+	return 0;
+}
+
 static long gcd_of(long a, long b)
 {
 	while (b) {
@@ -430,7 +443,8 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 {
 	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
 	    quality_defaults(c, err, errlen) != 0 ||
-	    check_across(c, err, errlen) != 0 || frame_steps(c, err, errlen) != 0 ||
+	    check_across(c, err, errlen) != 0 || check_names(c, err, errlen) != 0 ||
+	    frame_steps(c, err, errlen) != 0 ||
 	    init_field(c, err, errlen) != 0 ||
 	    fit_field(c, err, errlen) != 0)
 		return -1;

@@ -23,6 +23,7 @@
 #include "zfile.h"
 
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
+_Static_assert(TRAJ_BOIDS_MAX == CLI_MAX_BOIDS && TRAJ_FRAMES_MAX == CLI_MAX_FRAMES, "--init's limits are the run's");
 
 /*
  * Refuses, before allocating, a run whose memory would not fit.  It counts

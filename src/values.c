@@ -512,6 +512,40 @@ static int parse_camera(struct camera_setup *cam, const struct cli_option *o, co
 	return 0;
 }
 
+/* --view CX,CY,W: the window's centre and width in field units; empty: none. */
+static int parse_view(const struct cli_option *o, const char *v, double w[3], char *err, size_t errlen)
+{
+	double c[3];
+
+	if (!*v) {
+		w[0] = w[1] = w[2] = 0;
+		return 0;
+	}
+	if (commas(v) != 2 || parse_tuple(v, c, 3) != 0 || !(c[2] > 0))
+		return cli_errf(err, errlen, "--%s: '%s' is not CX,CY,W (numbers within 1e9, W above 0)",
+		                o->name, CLI_CUT(v));
+	for (int k = 0; k < 3; k++)
+		w[k] = c[k];
+	return 0;
+}
+
+/* A range LO,HI within the row's [min, max], LO below HI; auto (or empty): none. */
+static int parse_range(const struct cli_option *o, const char *v, double b[2], char *err, size_t errlen)
+{
+	double c[2];
+
+	if (!*v || strcmp(v, "auto") == 0) {
+		b[0] = b[1] = 0;
+		return 0;
+	}
+	if (commas(v) != 1 || parse_tuple(v, c, 2) != 0 || !(c[0] >= o->min && c[0] < c[1] && c[1] <= o->max))
+		return cli_errf(err, errlen, "--%s: '%s' is not LO,HI or auto (%g <= LO < HI <= %g)",
+		                o->name, CLI_CUT(v), o->min, o->max);
+	b[0] = c[0];
+	b[1] = c[1];
+	return 0;
+}
+
 /* Parses v (NULL for a flag on the command line) into the option's field. */
 int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
                      char *err, size_t errlen)
@@ -581,6 +615,10 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 		return parse_camera(&c->render.camera, o, v, err, errlen);
 	case CLI_RATE:
 		return parse_rate(o, v, &c->run.fps, err, errlen);
+	case CLI_VIEW:
+		return parse_view(o, v, field, err, errlen);
+	case CLI_RANGE:
+		return parse_range(o, v, field, err, errlen);
 	case CLI_ACTION:
 		break;
 	}
@@ -652,6 +690,17 @@ static void format_size(const struct config *c, const struct cli_option *o, cons
 		snprintf(buf, len, "%.0fx%.0f", b[0], b[1]);
 }
 
+/* A window CX,CY,W (empty: none) or a range LO,HI (auto: none), as they read back. */
+static void format_tuple(enum cli_type type, const double *v, char *buf, size_t len)
+{
+	if (type == CLI_VIEW && v[2] > 0)
+		snprintf(buf, len, "%.17g,%.17g,%.17g", v[0], v[1], v[2]);
+	else if (type == CLI_RANGE && v[1] > 0)
+		snprintf(buf, len, "%.17g,%.17g", v[0], v[1]);
+	else
+		snprintf(buf, len, "%s", type == CLI_RANGE ? "auto" : "");
+}
+
 /* Places: the obstacles (all, ';'-separated: --print-config writes one a line), the target, the camera. */
 static void format_place(const struct config *c, const struct cli_option *o, char *buf, size_t len)
 {
@@ -705,6 +754,10 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 	case CLI_TARGET:
 	case CLI_CAMERA:
 		format_place(c, o, buf, len);
+		return;
+	case CLI_VIEW:
+	case CLI_RANGE:
+		format_tuple(o->type, field, buf, len);
 		return;
 	case CLI_RATE:
 		if (r->den == 1)

@@ -183,3 +183,46 @@ Test(batch, a_line_too_long_is_refused_and_the_next_ones_are_checked)
 	free(l);
 	free(l3);
 }
+
+/*
+ * JSON's \u escapes decode to the UTF-8 of their code points (RFC 8259 and
+ * RFC 3629, bytes written here by hand): each boundary of the 1-, 2-, 3-
+ * and 4-byte forms, U+0800 (was written as an invalid 2-byte form),
+ * U+FFFF, and surrogate pairs, first and last; a lone surrogate is refused.
+ * The value reaches the config written for the line byte for byte.
+ */
+Test(batch, unicode_escapes_decode_to_their_utf8_bytes)
+{
+	static const struct { const char *escape, *utf8; } cases[] = {
+		{ "\\u0041", "A" },                       /* the 1-byte form */
+		{ "\\u0080", "\xc2\x80" },
+		{ "\\u07FF", "\xdf\xbf" },
+		{ "\\u0800", "\xe0\xa0\x80" },
+		{ "\\ud7ff", "\xed\x9f\xbf" },            /* just below the surrogates */
+		{ "\\ue000", "\xee\x80\x80" },            /* just above them */
+		{ "\\uFFFF", "\xef\xbf\xbf" },
+		{ "\\ud800\\udc00", "\xf0\x90\x80\x80" }, /* U+10000 */
+		{ "\\uD83D\\uDC26", "\xf0\x9f\x90\xa6" }, /* U+1F426, a bird */
+		{ "\\udbff\\udfff", "\xf4\x8f\xbf\xbf" }, /* U+10FFFF */
+	};
+	char all[4096] = "";
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		snprintf(all + strlen(all), sizeof all - strlen(all), "{\"preset\": \"a%sb\"}\n", cases[i].escape);
+	strcat(all, "{\"preset\": \"\\ud800\"}\n{\"preset\": \"\\udc00\\ud800\"}\n");
+	write_text("p.jsonl", all);
+	cr_assert_eq(tc_sh("mkdir d"), 0);
+	cr_expect_eq(tc_boids(BASE " --check-configs p.jsonl --config-dir d"), 2);
+	char *err = strdup(tc_stderr());
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char name[32], want[64];
+		snprintf(name, sizeof name, "d/%zu.cfg", i);
+		char *got = tc_slurp(name, NULL);
+		cr_assert_not_null(got, "line %zu (%s) was refused: %s", i + 1, cases[i].escape, err);
+		snprintf(want, sizeof want, "\npreset = a%sb\n", cases[i].utf8);
+		cr_expect(strstr(got, want), "%s: the config holds %s", cases[i].escape, strstr(got, "\npreset"));
+		free(got);
+	}
+	cr_expect(strstr(err, ":11: ") && strstr(err, "a lone UTF-16 surrogate"), "%s", err);
+	cr_expect(strstr(err, ":12: ") && strstr(err, "a lone UTF-16 surrogate"), "%s", err);
+	free(err);
+}

@@ -182,7 +182,9 @@ def main(argv):
                 tiles += ["-label", t[0], t[1]]
         if not tiles:
             raise Failure(f"no run of '{shown(d)}' has a picture to show")
-        montage(tiles, o["--columns"] or str(len(spec["grid"][-1][1])), title, out, work)
+        # as many columns as the last grid has values; a sampled design: rows of 8
+        cols = o["--columns"] or str(len(spec["grid"][-1][1]) if spec["grid"] else min(8, len(tiles) // 3))
+        montage(tiles, cols, title, out, work)
         print(f"{PROG[0]}: {len(tiles) // 3} runs in {shown(out)}")
         return 0
     finally:
