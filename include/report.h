@@ -1,9 +1,19 @@
 /*
  * report — how the program speaks: one line "boids: ..." on stderr for each
- * message (or one JSON event), and the closing event.  The checks and opens
- * below main return their failures as a struct failure (failure.h), which main
- * prints with report_fail() and turns into the exit status; nothing below
- * main exits.
+ * message (or one JSON event), and the closing event.  Who speaks:
+ *   - main: the refusals and failures of the checks and opens below it,
+ *     which return them as a struct failure (failure.h) for main to print
+ *     (report_fail()) and turn into the exit status (nothing below main
+ *     exits); its notes and the closing line;
+ *   - a running run's failures, said when they happen and kept for the
+ *     summary: outputs_failed() (an output's write, the pipeline's stages,
+ *     a step), from any thread;
+ *   - --check-configs's verdicts on each line and its closing line
+ *     (batch.c), and the notes of the checks (a padded picture, a FIFO
+ *     --init not read ahead: report_note());
+ *   - the progress (progress.c), on its own lines.
+ * The library modules below them never print: they return codes that
+ * these functions turn into words.
  *
  * Exit statuses (failure.h): 0 success, 1 runtime failure (EXIT_FAILURE), 2 bad
  * usage (EXIT_USAGE), 128 + signal after SIGINT/SIGTERM/SIGHUP.

@@ -127,6 +127,29 @@ static void put_metrics(FILE *f, const struct summary *s)
 	fputs("\n  }", f);
 }
 
+/* "outputs": each output's file, frames and error; then the run's "error". */
+static void put_outputs(FILE *f, const struct summary *s)
+{
+	fputs(",\n  \"outputs\": {", f);
+	for (size_t i = 0; i < s->noutputs; i++) {
+		const struct summary_output *o = &s->outputs[i];
+		fprintf(f, "%s\n    \"%s\": { \"file\": ", i ? "," : "", o->option);
+		report_json_string(f, o->file);
+		fprintf(f, ", \"frames\": %ld, \"error\": ", o->frames);
+		if (o->error)
+			report_json_string(f, o->error);
+		else
+			fputs("null", f);
+		fputs(" }", f);
+	}
+	fputs(s->noutputs ? "\n  }" : "}", f);
+	fputs(",\n  \"error\": ", f);
+	if (s->error)
+		report_json_string(f, s->error);
+	else
+		fputs("null", f);
+}
+
 int summary_write(FILE *f, const struct summary *s)
 {
 	static const char *const status_names[] = { "complete", "interrupted", "failed" };
@@ -165,6 +188,7 @@ int summary_write(FILE *f, const struct summary *s)
 		report_json_string(f, s->output);
 	else
 		fputs("null", f);
+	put_outputs(f, s);
 	put_metrics(f, s);
 	fputs("\n}\n", f);
 	/* Flushed here, so the write that fails reports its own errno
