@@ -74,6 +74,22 @@ int outputs_write_png(struct outputs *out, const unsigned char *px, int stride, 
 	return err;
 }
 
+/* outputs_int.h: what locks a PNG pattern, however it is spelt. */
+int outputs_lock_key(const char *pattern, char *buf, size_t len)
+{
+	const char *slash = strrchr(pattern, '/');
+	size_t n = 0;
+
+	for (const char *p = pattern; slash && p <= slash; p++) {
+		if (n + 1 >= len)
+			return -ENAMETOOLONG;
+		buf[n++] = *p;
+		if (p[0] == '%' && p[1] == '%')
+			p++;
+	}
+	return framename_canonical(buf + n, len - n, slash ? slash + 1 : pattern);
+}
+
 /* The PNG pattern's lock: two runs writing one pattern would interleave
  * their frames; the lock is the pattern's, however it is spelt (f_%d,
  * f_%01d, f_%05d).  Returns a status. */

@@ -218,21 +218,6 @@ static int check_side_files(struct outputs *out, struct failure *f)
 	return 0;
 }
 
-/* outputs_int.h */
-int outputs_lock_key(const char *pattern, char *buf, size_t len)
-{
-	const char *slash = strrchr(pattern, '/');
-	size_t n = 0;
-
-	for (const char *p = pattern; slash && p <= slash; p++) {
-		if (n + 1 >= len)
-			return -ENAMETOOLONG;
-		buf[n++] = *p;
-		if (p[0] == '%' && p[1] == '%')
-			p++;
-	}
-	return framename_canonical(buf + n, len - n, slash ? slash + 1 : pattern);
-}
 
 /* ------------------------------------------------------ one file, one role */
 
