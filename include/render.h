@@ -227,6 +227,14 @@ struct renderer;
  * size and as deep as its smaller side, the front camera, no obstacles). */
 void render_params_default(struct render_params *p, int width, int height);
 
+/*
+ * Does drawing with p read the boids' velocities?  A shape turns along its
+ * heading, and --color-by heading or speed colours by them; points
+ * coloured by role (--draw points) read positions only, so a frame's copy
+ * can leave the velocities out.  1 or 0.
+ */
+int render_needs_velocities(const struct render_params *p);
+
 /* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */
 int render_new(struct renderer **out, const struct render_params *p);
 

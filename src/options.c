@@ -7,14 +7,16 @@
  * man page and docs/MODEL.md against the binary.  To add an option: a
  * field in the struct of the module that reads it, a row here, and an
  * entry in docs/boids.1 (docs/ARCHITECTURE.md, "Settings", has an
- * example).
+ * example).  The API: include/options.h.
  */
+#include "options.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "cli_int.h"
 #include "model.h"
+#include "options_int.h"
 #include "sim.h"
 
 /* The names of the CLI_ENUM rows' values, each with the value stored. */
@@ -97,7 +99,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
 #define T_CAMERA      CLI_CAMERA, AT(render.camera, struct camera_setup)
-#define T_RATE        CLI_RATE, AT(run.fps, long)                /* and run.fps_den */
+#define T_RATE        CLI_RATE, AT(run.fps, struct rate)
 #define T_VIEW(f)     CLI_VIEW, AT(f[0], double)                /* and f[1], f[2] */
 #define T_RANGE(f)    CLI_RANGE, AT(f[0], double)               /* and f[1] */
 #define T_ACTION      CLI_ACTION, 0

@@ -169,6 +169,11 @@ static int make_surface(struct renderer *r)
 	return render_cairo_error_code(cairo_surface_status(r->surface));
 }
 
+int render_needs_velocities(const struct render_params *p)
+{
+	return p->draw != RENDER_DRAW_POINTS || p->color_by != RENDER_COLOR_ROLE;
+}
+
 /* Are boids drawn through masks (render_masks_setup())?  Filled outlines, antialiased. */
 static int masked(const struct renderer *r)
 {

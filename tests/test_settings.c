@@ -420,7 +420,7 @@ Test(settings, each_drawing_rows_range_is_what_the_renderer_takes)
 
 /* ------------------------------------------------ options asked by their id */
 
-#include "../src/cli_int.h"
+#include "../src/options_int.h"
 
 /*
  * The resolve step asks whether an option was given by its id (OPT_FOG),
