@@ -207,6 +207,8 @@ static int run_boids(int exec_it, const char *args_fmt, va_list ap)
 	const char *bin = getenv("BOIDS_BIN");
 	int st = -2;
 
+	/* boids writes beside itself (flock.mp4, .tc_stdout): never in the checkout */
+	cr_assert(dir[0], "tc_boids() before tc_tmpdir(): the run would write in %s", getcwd(NULL, 0));
 	cr_assert_geq(vasprintf(&args, args_fmt, ap), 0);
 	if (!exec_it && in_process())
 		st = run_in_process(args);

@@ -141,6 +141,7 @@ Test(couzin, in_open_space_the_picture_follows_the_group)
 		{ "--follow=no", "no" },
 		{ "-m harden --edges none", "no" },       /* another model's scene: its own picture */
 	};
+	tc_tmpdir(); /* the checkout may hold flock.mp4 (make demo): boids checks it exists */
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		cr_assert_eq(tc_boids("-m couzin %s --print-config", cases[i].args), 0, "%s: %s", cases[i].args,
 		             tc_stderr());
@@ -148,4 +149,5 @@ Test(couzin, in_open_space_the_picture_follows_the_group)
 		snprintf(want, sizeof want, "\nfollow = %s\n", cases[i].follow);
 		cr_expect(strstr(tc_stdout(), want), "-m couzin %s: not %s", cases[i].args, want + 1);
 	}
+	tc_cleanup();
 }
