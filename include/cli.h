@@ -63,6 +63,9 @@ enum cli_type {               /* what a value looks like, and the field it goes 
 	CLI_CAMERA,  /* front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ: render.camera (struct camera_setup) */
 	CLI_RATE,    /* N, N/D, a decimal (29.97) or ffmpeg's names (ntsc, pal, film, ntsc-film),
 	              * in [min, max]: run.fps then run.fps_den, reduced (longs) */
+	CLI_VIEW,    /* CX,CY,W: a window of the field, into double[3] (numbers within 1e9, W above 0);
+	              * empty: none (all 0) */
+	CLI_RANGE,   /* LO,HI with min <= LO < HI <= max, into double[2]; auto: none (both 0) */
 	CLI_ACTION,  /* --help, --version, --print-config, --config: no field */
 };
 

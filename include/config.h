@@ -98,6 +98,11 @@ struct run_options {
 	                         * the field is -s (then drawn at --scale) */
 	double typed_size[2];   /* with --field: -s as given (sim.width is the field's) */
 	double typed_scale;     /* with --field: --scale as given (render.scale is the fit) */
+	double view[3];         /* --view CX,CY,W: the window the first frame shows, field px;
+	                         * W 0: the whole field (view.h) */
+	double view_end[3];     /* --view-end: the last frame's; W 0: none (the view stays) */
+	int follow;             /* --follow: the window's centre on the largest cluster (a model's
+	                         * program_defaults may set it: "follow=yes") */
 
 	/* set by cli_resolve(): which settings the user gave, for what main
 	 * decides later (an --init file's flock, the encoder's sizes, -v) */

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "framing.h"
 #include "outputs.h"
 #include "progress.h"
 #include "render.h"
@@ -80,6 +81,7 @@ struct pipeline {
 	pthread_mutex_t fail_lock;
 	int failed;                  /* an exit status once a stage failed */
 	struct progress *bar;        /* shows a step in progress; NULL: nothing shown */
+	struct framing framing;      /* what each frame shows (the producer's) */
 	long at;                     /* steps made since frame 0 */
 	double *tw;                  /* a frame between steps starts from this step's state (x, y,
 	                              * vx, vy[, z, vz], n each); NULL when none falls between */

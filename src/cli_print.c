@@ -33,6 +33,17 @@ static void format_obstacle(const struct config *c, const struct sim_obstacle *o
 		snprintf(buf, len, "%.17g,%.17g,%.17g", o->x, o->y, o->r);
 }
 
+/* A window CX,CY,W (empty: none) or a range LO,HI (auto: none), as they read back. */
+static void format_tuple(enum cli_type type, const double *v, char *buf, size_t len)
+{
+	if (type == CLI_VIEW && v[2] > 0)
+		snprintf(buf, len, "%.17g,%.17g,%.17g", v[0], v[1], v[2]);
+	else if (type == CLI_RANGE && v[1] > 0)
+		snprintf(buf, len, "%.17g,%.17g", v[0], v[1]);
+	else
+		snprintf(buf, len, "%s", type == CLI_RANGE ? "auto" : "");
+}
+
 /* The string field of a CLI_STRING row, NULL when unset. */
 static const char *string_value(const struct config *c, const struct cli_option *o)
 {
@@ -142,6 +153,10 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 			snprintf(buf, len, "%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2]);
 		break;
 	}
+	case CLI_VIEW:
+	case CLI_RANGE:
+		format_tuple(o->type, field, buf, len);
+		break;
 	case CLI_ACTION:
 		buf[0] = 0;
 		break;
@@ -318,7 +333,7 @@ void cli_print_options_json(FILE *f)
 		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
 		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
 		[CLI_TARGET] = "target", [CLI_CAMERA] = "camera", [CLI_ACTION] = "action",
-		[CLI_RATE] = "rate",
+		[CLI_RATE] = "rate", [CLI_VIEW] = "view", [CLI_RANGE] = "range",
 	};
 
 	fprintf(f, "{\"program\": \"boids\", \"version\": \"%s\", \"options\": [", BOIDS_VERSION);
@@ -407,7 +422,8 @@ void cli_print_help(FILE *f, int all)
 	        "Usage: boids [OPTION]...\n"
 	        "Simulate a flock (Harden's \"Boids in C#\" and four more models, in 2D or 3D)\n"
 	        "and write it as video, PNG frames, y4m on standard output or a trajectory CSV.\n"
-	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
+	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n"
+	        "--view shows a window of the field; --draw density, flocks under a pixel.\n");
 	for (size_t i = 0; i < CLI_NOPTS; i++) {
 		const struct cli_option *o = &cli_table[i];
 		char left[96], text[320];

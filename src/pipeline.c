@@ -27,6 +27,7 @@ struct slot_data {
 	size_t trail_len;
 	int has_target;              /* the steering model's target, where it is */
 	double target_x, target_y, target_z;
+	struct render_view shown;    /* what the frame shows (n, predators, window, ranges: frame_of()) */
 	struct renderer *renderer;
 	struct video_picture *pic;   /* the drawn frame, converted for the encoder */
 };
@@ -211,6 +212,38 @@ static void frame_state(struct pipeline *p, struct slot_data *d, long part, int 
 }
 
 /*
+ * What frame k shows, into slot d (producer thread, frames in order): its
+ * window, the boids it shows (framing.h: on a step all of them, unless a
+ * window shows a small part of a plane's flock; between two steps all of
+ * them, interpolated by frame_state(), `part` of the way) and the view the
+ * drawing thread draws, with --draw density's bounds for the clip.
+ * Velocities only when the drawing needs them (vel).  0 or -errno.
+ */
+static int frame_of(struct pipeline *p, struct slot_data *d, long k, long part, int vel)
+{
+	struct render_window w;
+	struct framing_copy c = { d->x, d->y, d->vx, d->vy, d->z, d->vz, .velocities = vel };
+	int err = framing_window(&p->framing, p->sim, k, &w);
+
+	if (err)
+		return err;
+	if (part) { /* between two steps: every boid, as they are drawn there */
+		frame_state(p, d, part, vel);
+		c.n = p->sim->n;
+		c.predators = p->sim->p.predators < c.n ? p->sim->p.predators : c.n;
+	} else {
+		if ((err = framing_copy(&p->framing, p->sim, &w, d->renderer, &c)) != 0)
+			return err;
+		d->has_target = sim_target_box(p->sim, &d->target_x, &d->target_y, &d->target_z);
+	}
+	d->shown = (struct render_view){ .n = c.n, .predators = c.predators, .x = d->x, .y = d->y,
+	                                 .vx = d->vx, .vy = d->vy, .z = d->z, .vz = d->vz, .frame = k,
+	                                 .window = w, .has_speed_range = c.has_speed_range,
+	                                 .speed_lo = c.speed_lo, .speed_hi = c.speed_hi };
+	return framing_density(&p->framing, d->renderer, &d->shown);
+}
+
+/*
  * Producer: steps the flock and hands a copy of each frame's state on.
  * Stops early on a signal or a failure elsewhere, then closes the queue at
  * the frames it made, so the later stages finish those and no more.  The
@@ -241,7 +274,11 @@ static void *produce(void *arg)
 		if (!slot)
 			break;
 		struct slot_data *d = slot->user;
-		frame_state(p, d, part, vel);
+		int err = frame_of(p, d, k, part, vel);
+		if (err) { /* the queue is abandoned: the slot goes with it */
+			stage_failed(p, "cannot draw a frame of", p->cfg->run.output, err);
+			break;
+		}
 		push_trail(p, d);
 		copy_trail(p, d);
 		slot->frame = k;
@@ -275,14 +312,15 @@ static void *draw(void *arg)
 
 	while ((slot = frameq_get_stepped(p->queue))) {
 		struct slot_data *d = slot->user;
-		struct render_view v = { .n = p->sim->n, .predators = p->cfg->sim.predators,
-		                         .x = d->x, .y = d->y, .vx = d->vx, .vy = d->vy,
-		                         .z = d->z, .vz = d->vz,
-		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
-		                         .trail_y = d->trail_y, .trail_z = d->trail_z,
-		                         .has_target = d->has_target, .target_x = d->target_x,
-		                         .target_y = d->target_y, .target_z = d->target_z,
-		                         .frame = slot->frame };
+		struct render_view v = d->shown; /* with the trail and the target as the producer left them */
+		v.trail_len = d->trail_len;
+		v.trail_x = d->trail_x;
+		v.trail_y = d->trail_y;
+		v.trail_z = d->trail_z;
+		v.has_target = d->has_target;
+		v.target_x = d->target_x;
+		v.target_y = d->target_y;
+		v.target_z = d->target_z;
 		if (!outputs_draws(p->out, slot->frame) || (p->video && signals_caught())) {
 			/* not the poster, or a stopped video (the frame is dropped): nothing to draw */
 			frameq_put_drawn(p->queue, slot);
@@ -495,6 +533,7 @@ int pipeline_init(struct pipeline *p, const struct config *c, struct sim *sim,
 	p->drawers = drawers < 1 ? 1 : drawers > PIPELINE_DRAW_MAX ? PIPELINE_DRAW_MAX : drawers;
 	p->tw_at = -1;
 	pthread_mutex_init(&p->fail_lock, NULL);
+	framing_init(&p->framing, c, sim);
 	sim_watch(sim, watch_step, p); /* a stop signal ends a step in its middle */
 	return out->kind == OUTPUTS_NONE ? 0 : make_slots(p, rp);
 }
@@ -516,6 +555,7 @@ void pipeline_release(struct pipeline *p)
 	if (p->sim)
 		sim_watch(p->sim, NULL, NULL);
 	free_slots(p);
+	framing_release(&p->framing);
 	free(p->tw);
 	p->tw = NULL;
 	free(p->hist_x);

@@ -149,8 +149,9 @@ static void in_help_all(const char *name, const char *def, void *ctx)
 	char key[96];
 	snprintf(key, sizeof(key), "--%s", name);
 	const char *at = NULL;
-	for (const char *c = strstr(h, key); c && !at; c = strstr(c + 1, key))
-		if (!((c[strlen(key)] >= 'a' && c[strlen(key)] <= 'z') || c[strlen(key)] == '-'))
+	for (const char *c = strstr(h, key); c && !at; c = strstr(c + 1, key)) /* its entry: "  --x" or "-x, --x" */
+		if (!((c[strlen(key)] >= 'a' && c[strlen(key)] <= 'z') || c[strlen(key)] == '-') && c - h >= 2 &&
+		    c[-1] == ' ' && (c[-2] == ' ' || c[-2] == ','))
 			at = c;
 	cr_expect(at, "--help-all does not list %s", key);
 	if (!at || !def || strcmp(def, "none") == 0)

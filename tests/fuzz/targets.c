@@ -337,6 +337,19 @@ static void fuzz_check_settings(const struct config *c)
 			           c->run.fps <= c->run.fps_den * (long)o->max, "--%s %ld/%ld", o->name,
 			           c->run.fps, c->run.fps_den);
 			break;
+		case CLI_VIEW: {
+			const double *w = f;
+			FUZZ_CHECK((w[0] == 0 && w[1] == 0 && w[2] == 0) ||
+			           (fuzz_in(w[0], -FUZZ_POS, FUZZ_POS) && fuzz_in(w[1], -FUZZ_POS, FUZZ_POS) &&
+			            w[2] > 0 && fuzz_in(w[2], 0, FUZZ_POS)), "--%s %g,%g,%g", o->name, w[0], w[1], w[2]);
+			break;
+		}
+		case CLI_RANGE: {
+			const double *b = f;
+			FUZZ_CHECK((b[0] == 0 && b[1] == 0) || (b[0] >= o->min && b[0] < b[1] && b[1] <= o->max),
+			           "--%s %g,%g", o->name, b[0], b[1]);
+			break;
+		}
 		case CLI_U64:
 		case CLI_FIELD:
 		case CLI_ACTION:
@@ -377,7 +390,11 @@ static void fuzz_check_same(const struct config *a, const struct config *b, cons
 			same = a->run.fps == b->run.fps && a->run.fps_den == b->run.fps_den;
 			break;
 		case CLI_BOX:
+		case CLI_VIEW:
 			same = memcmp(fa, fb, 3 * sizeof(double)) == 0;
+			break;
+		case CLI_RANGE:
+			same = memcmp(fa, fb, 2 * sizeof(double)) == 0;
 			break;
 		case CLI_STRING: {
 			const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;
