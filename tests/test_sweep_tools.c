@@ -114,8 +114,9 @@ Test(sweep_tools, the_readers_take_any_input_without_a_traceback)
  * (tests/sweep/study_checks.py): the Sobol indices of the Ishigami function
  * through the sweep's own Saltelli design and analysis at N = 4096 within
  * 0.05 of the analytic ones; the bounded intervals (logit, log) by their
- * formulas; Welch's p by the Welch-Satterthwaite formula and Holm's
- * adjustment by hand; the replicates a test needs against a simulation of
+ * formulas; Welch's p by the Welch-Satterthwaite formula and the adjustment
+ * for the data's best by hand; ten equal points told apart from the best in
+ * at most 7% of 400 draws; the replicates a test needs against a simulation of
  * its power; the answer's words; a round of --replicates auto; the Latin
  * hypercube's strata and Saltelli's blocks; a python3 without SciPy handing
  * a tool over to Debian's.
@@ -136,6 +137,7 @@ Test(sweep_tools, the_study_options_are_refused_in_one_line)
 		{ "--range 'align-weight=1:0' --sample lhs:4", "need LO < HI" },
 		{ "--range 'aling-weight=0:1' --sample lhs:4", "(did you mean align-weight?)" },
 		{ "--range 'model=0:1' --sample lhs:4", "'model' is not a numeric option of boids" },
+		{ "--range 'boids=1.2:1.8' --sample lhs:4", "--boids takes whole numbers, and there is none from 1.2 to 1.8" },
 		{ "--range 'align-weight=0:1' --sample lhs:0", "is not lhs:N or sobol:N" },
 		{ "--range 'align-weight=0:1' --sample halton:8", "is not lhs:N or sobol:N" },
 		{ "--grid 'align-weight=0,1' --replicates auto", "give --goal METRIC:max|min" },

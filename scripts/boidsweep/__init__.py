@@ -24,7 +24,7 @@ file a sweep writes holds.
   slurm       the job array, --task
   rounds      --replicates auto: the next round's points and seeds
   tables      table.csv, stats.csv: the rows and the statistics over seeds
-  stats       intervals inside a metric's range, Welch, Holm, power (SciPy)
+  stats       intervals inside a metric's range, Welch, the correction for the best, power (SciPy)
   answer      the answer to --goal (answer.json, the report's first section)
   sensitivity Sobol indices from Saltelli's design, with bootstrap intervals
   collect     tables, answer, chart and report at the end of a sweep

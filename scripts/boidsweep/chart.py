@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 
 from .common import Failure, Usage, did_you_mean
-from .files import same_file
+from .files import check_output, same_file
 from .stats import bounds_of, describe, interval_method
 
 USAGE = """\
@@ -183,6 +183,7 @@ def parse(argv):
                     + did_you_mean(o["--x-scale"], ("auto", "linear", "log")))
     if same_file(o["-o"], table):
         raise Usage(f"-o '{label(o['-o'])}' is the table it reads; choose another file")
+    check_output(o["-o"])
     if os.path.lexists(o["-o"]) and not overwrite:
         raise Usage(f"'{label(o['-o'])}' exists; -y overwrites it")
     return o, table, scatter

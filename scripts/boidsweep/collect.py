@@ -81,7 +81,8 @@ def rule(spec):
     return {"stopping_rule": (
         f"--replicates auto:{auto['max']}: {looks[0]} seeds a point, then more for the points still in "
         f"contention at looks after {', '.join(map(str, looks))} seeds; at each look Welch's t-tests of the "
-        f"best against every other point, Holm-corrected, at level {1 - LEVEL:g}/{len(looks)} = "
+        f"best against every other point, corrected for every pair of the points (the data pick the best), "
+        f"at level {1 - LEVEL:g}/{len(looks)} = "
         f"{(1 - LEVEL) / len(looks):.4g} (Bonferroni over the {len(looks)} looks), so the chance that any look "
         f"calls a difference that is not real stays under {1 - LEVEL:.0%}; stop when the best is told apart "
         f"from every other point, or after the last look"), "looks_done": done}

@@ -50,6 +50,8 @@ def parse_ranges(o, opts, swept):
         for bound, what in ((od.get("min"), "min"), (od.get("max"), "max")):
             if isinstance(bound, (int, float)) and (lo < bound if what == "min" else hi > bound):
                 raise Usage(f"--range '{shown(r)}': --{name} takes values from {od.get('min')} to {od.get('max')}")
+        if od["type"] != "number" and math.ceil(lo) > math.floor(hi):
+            raise Usage(f"--range '{shown(r)}': --{name} takes whole numbers, and there is none from {lo:g} to {hi:g}")
         swept.add(name)
         ranges.append([name, parts[0], parts[1], scale, od["type"]])
     return ranges
@@ -113,13 +115,33 @@ def parse_replicates(text):
 # ------------------------------------------------------------ the points
 
 def value(u, rng):
-    """A point of [0, 1) as the value of a range, as boids is given it."""
+    """A point of [0, 1) as the value of a range, as boids is given it.  An
+    integer option's whole numbers M from LO to HI each take an equal share
+    of [0, 1) (on a log scale, a share in proportion to log((M + 1)/M)), so
+    that each of a Latin hypercube's strata maps to one whole number and
+    the ends are drawn as often as the middle (rounding would give LO and
+    HI half a share each)."""
     _, lo, hi, scale, kind = rng
     lo, hi = float(lo), float(hi)
-    v = math.exp(math.log(lo) + u * (math.log(hi) - math.log(lo))) if scale == "log" else lo + u * (hi - lo)
     if kind in ("integer", "unsigned"):
-        return str(int(min(max(round(v), math.ceil(lo)), math.floor(hi))))
+        a, b = math.ceil(lo), math.floor(hi)
+        v = math.exp(math.log(a) + u * (math.log(b + 1) - math.log(a))) if scale == "log" else a + u * (b + 1 - a)
+        return str(min(max(math.floor(v), a), b))
+    v = math.exp(math.log(lo) + u * (math.log(hi) - math.log(lo))) if scale == "log" else lo + u * (hi - lo)
     return f"{min(max(v, lo), hi):.9g}"
+
+
+def notes(spec):
+    """What a user should know of a new design before it runs: a Sobol
+    sequence's N not a power of 2 (SciPy's warning, said in our words)."""
+    sample = spec.get("sample") or {}
+    n = sample.get("n", 0)
+    if sample.get("method") not in ("sobol", "saltelli") or n & (n - 1) == 0:
+        return []
+    lower = 1 << (n.bit_length() - 1)
+    what = "--sensitivity's Sobol sequence" if sample["method"] == "saltelli" else "a Sobol sequence"
+    return [f"--sample sobol:{n}: {n} is not a power of 2; {what} is balanced over the ranges at powers of 2 "
+            f"({lower} or {2 * lower} points), so these {n} points fill them less evenly"]
 
 
 def unit_points(sample, k):
@@ -127,7 +149,7 @@ def unit_points(sample, k):
     from .stats import scipy_stats
     qmc = scipy_stats().qmc
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # Sobol's balance wants N a power of 2: said in the docs
+        warnings.simplefilter("ignore")   # Sobol's balance wants N a power of 2: notes() says it
         if sample["method"] == "lhs":
             return qmc.LatinHypercube(d=k, seed=sample["seed"]).random(sample["n"])
         if sample["method"] == "sobol":

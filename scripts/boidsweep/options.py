@@ -34,8 +34,8 @@ Grid and runs:
 
 The question, and points beyond a grid:
   --goal METRIC:max|min    the answer first: the best point, its runner-up and
-                           whether they differ (Welch's t-test, Holm-corrected
-                           over the points compared) and the replicates that
+                           whether they differ (Welch's t-test, corrected for
+                           every pair of the points) and the replicates that
                            would tell them apart: DIR/answer.json, the report's
                            first section and the sweep's last line.  METRIC:
                            polarization... (the --chart-stat), or

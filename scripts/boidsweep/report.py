@@ -243,14 +243,20 @@ def answer_section(found):
     if found.get("goal"):
         best = found.get("best")
         if best:
-            rows = [[best["point"], best["n"], best["mean"], best["ci95"][0], best["ci95"][1], "", "best"]]
-            rows += [[c["point"], c["n"], c["mean"], None, None, c["p_holm"],
+            rows = [[best["point"], best["n"], best["mean"], best["ci95"][0], best["ci95"][1], "", "", "best"]]
+            rows += [[c["point"], c["n"], c["mean"], None, None, c["p"], c["p_adjusted"],
                       "told apart" if c["distinguishable"] else "not told apart"] for c in found["comparisons"][:20]]
-            body.append(plain_table(["point", "runs", "mean", "95% low", "95% high", "p (Holm)", "against the best"],
-                                    rows))
-        body.append(f"<p>Welch's t-test of the best against each other point with two runs or more, the p-values "
-                    f"adjusted by Holm's method over the {len(found.get('comparisons') or [])} comparisons; told "
-                    f"apart at {found['level']:.0%}.</p>")
+            body.append(plain_table(["point", "runs", "mean", "95% low", "95% high", "p", "p (adjusted)",
+                                     "against the best"], rows))
+        k = len(found.get("comparisons") or []) + 1
+        body.append(f"<p>Welch's t-test (two-sided) of the best against each other point with two runs or more"
+                    + (f", the p-values adjusted for all {k * (k - 1) // 2} pairs of the {k} points, as the data "
+                       "picked the best (a step-down: Holm's method with Shaffer's count of the pairs that can "
+                       "still be equal)" if k > 2 else "")
+                    + f"; told apart when the adjusted p is under {(1 - found['level']) / found.get('looks', 1):.4g}"
+                    + (f" ({1 - found['level']:g} divided by the {found['looks']} looks)"
+                       if found.get("looks", 1) > 1 else "")
+                    + ".</p>")
         if found.get("stopping_rule"):
             body.append(f"<p>Stopping rule: {h(found['stopping_rule'])}. Looks done: {found.get('looks_done')}.</p>")
     else:

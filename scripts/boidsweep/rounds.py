@@ -4,7 +4,7 @@ contention for the goal, until the best is told apart or MAX is reached.
 The looks come after the seeds of spec["auto"]["looks"] (4, 8, 16, 32 for
 MAX 32); at each, answer.with_goal() tests the best against every other
 point at level 0.05 divided by the number of looks (Bonferroni over the
-looks, Holm over the points compared), so that the whole sequence calls a
+looks, stats.against_best() over the pairs of the points compared), so that the whole sequence calls a
 difference that is not real with a chance under 5%.  A round's points are
 stored in spec["rounds"] (sweep.json), each {"seeds", "points"}: its
 points are its contenders' values (without the seed) with each new seed.
@@ -24,6 +24,8 @@ def next_round(spec, rows):
         return None, f"look {look + 1}, the last ({auto['max']} seeds): stopped without telling the best apart"
     if not found.get("best"):
         return None, "no complete run to compare"
+    if not found.get("runner_up"):
+        return None, f"look {look + 1}: one point only, nothing to tell it apart from"
     names = [k for k in swept_names(spec) if k != "seed"]
     by_label = {}
     for r in rows:   # each point's values (not the seed), by the label answer() gives it

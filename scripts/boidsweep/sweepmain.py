@@ -13,7 +13,7 @@ from . import design, report
 from .boids import check_bin_owner, find_bin, list_options
 from .collect import collect
 from .common import PROG, T0, Usage, did_you_mean, say, shown
-from .files import read_file, same_file, write_file
+from .files import check_output, read_file, same_file, write_file
 from .grid import build_spec, count_points, same_definition
 from .hosts import check_hosts, parse_logins
 from .parallel import run_parallel
@@ -93,6 +93,7 @@ def the_spec(o, stored, b, version, opts):
         if not same_definition(redo, stored):
             raise Usage(f"--resume: the sweep in '{shown(out)}' does not read back the same (edited sweep.json?)")
         redo["rounds"] = stored.get("rounds") or []
+        same_goal(redo, stored, out)
         return redo
     spec = build_spec(o, b, version, opts)
     if stored and not same_definition(spec, stored):
@@ -100,7 +101,18 @@ def the_spec(o, stored, b, version, opts):
                     "(leave out --grid and the boids options to use its own)")
     if stored:
         spec["rounds"] = stored.get("rounds") or []
+        same_goal(spec, stored, out)
     return spec
+
+
+def same_goal(spec, stored, out):
+    """--replicates auto's rounds went to the points in contention for the
+    stored goal: resumed, they go on answering that one (another goal is
+    --collect's, from the runs made)."""
+    g = stored.get("goal")
+    if stored.get("auto") and g and spec.get("goal") != g:
+        raise Usage(f"--resume: the rounds of --replicates auto in '{shown(out)}' answer --goal "
+                    f"{g['column']}:{g['direction']}; resume without --goal, or answer another with --collect --goal")
 
 
 def the_design(out, spec, stored):
@@ -109,6 +121,8 @@ def the_design(out, spec, stored):
     if not spec.get("sample"):
         return None
     if not stored:
+        for note in design.notes(spec):
+            say(note)
         return design.design_rows(spec)
     try:
         return design.read_design(read_file(os.path.join(out, "design.csv")) or b"", spec)
@@ -258,6 +272,7 @@ def report_main(argv):
     spec = load_spec(d)
     pts = read_grid(d)
     if dest:
+        check_output(dest)
         ins = [os.path.join(d, f) for f in ("sweep.json", "grid.jsonl", "grid.idx", "table.csv")]
         ins += [os.path.join(d, "runs", p["name"] + x) for p in pts for x in (".json", ".log")]
         for f in ins:

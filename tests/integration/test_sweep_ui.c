@@ -75,6 +75,12 @@ Test(sweep_ui, an_output_is_never_an_input)
 	refused(SCRIPTS "contact-sheet' -o s/runs/seed=1.json s", "is one of the files it reads");
 	refused(SCRIPTS "sweep-report' -o s/grid.jsonl s", "is one of the files it reads");
 	expect_status(tc_sh("cmp keep.csv s/table.csv && cmp keep.json s/runs/seed=1.json"), 0, "an input changed");
+	/* a FIFO (as a device would be, /dev/null run by root) is not replaced by the rename of a temporary */
+	expect_status(tc_sh("mkfifo fifo"), 0, "mkfifo");
+	refused(SCRIPTS "chart' --x seed -y -o fifo s/table.csv", "-o 'fifo' is not a regular file");
+	refused(SCRIPTS "contact-sheet' -o fifo s", "-o 'fifo' is not a regular file");
+	refused(SCRIPTS "sweep-report' -o fifo s", "-o 'fifo' is not a regular file");
+	expect_status(tc_sh("test -p fifo"), 0, "the FIFO was replaced");
 	/* an existing picture: refused without -y, as boids does */
 	expect_status(tc_sh("echo precious >c.png"), 0, "c.png");
 	refused(SCRIPTS "chart' --x seed -o c.png s/table.csv", "exists; -y overwrites it");
