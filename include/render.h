@@ -49,6 +49,7 @@ enum render_shape {
 	RENDER_TRIANGLE, /* the canvas article's bird: nose (0,5), tail (+-3,-5) */
 	RENDER_ARROW,   /* the OpenGL version's notched arrowhead, straight edges, 10 x 10 */
 	RENDER_CIRCLE,  /* a disc of radius 4 (its "Direction" switch off); predators too */
+	RENDER_TURTLE,  /* NetLogo's "default" turtle: a notched arrowhead, straight edges, 8.7 x 7.3 */
 };
 
 enum render_outline {
@@ -135,6 +136,8 @@ enum render_color_by {
 	                       * 3D: the compass direction atan2(vz, vx), y being up-down) */
 	RENDER_COLOR_SPEED,   /* colormap_speed() of its speed, from the frame's slowest
 	                       * boid (0) to its fastest (1); all alike: 0.5 */
+	RENDER_COLOR_SHADE,   /* boid_color in seven shades, boid i the (i mod 7)th
+	                       * (colormap_netlogo_shade(): NetLogo's `yellow - 2 + random 7`) */
 };
 
 enum render_background {
@@ -223,6 +226,14 @@ struct renderer;
  * --help, --print-config and the man page show (in 3D: a box the picture's
  * size and as deep as its smaller side, the front camera, no obstacles). */
 void render_params_default(struct render_params *p, int width, int height);
+
+/*
+ * Does drawing with p read the boids' velocities?  A shape turns along its
+ * heading, and --color-by heading or speed colours by them; points
+ * coloured by role (--draw points) read positions only, so a frame's copy
+ * can leave the velocities out.  1 or 0.
+ */
+int render_needs_velocities(const struct render_params *p);
 
 /* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */
 int render_new(struct renderer **out, const struct render_params *p);

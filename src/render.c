@@ -117,7 +117,7 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->boid_size) && p->boid_size > 0 &&
 	       (p->shape == RENDER_CURVE || p->shape == RENDER_REPO ||
 	        p->shape == RENDER_POLYGON || p->shape == RENDER_TRIANGLE ||
-	        p->shape == RENDER_ARROW || p->shape == RENDER_CIRCLE) &&
+	        p->shape == RENDER_ARROW || p->shape == RENDER_CIRCLE || p->shape == RENDER_TURTLE) &&
 	       (p->outline == RENDER_OUTLINE_LISTING || p->outline == RENDER_OUTLINE_FINAL) &&
 	       (p->paint == RENDER_FILL || p->paint == RENDER_STROKE) &&
 	       (p->grid == RENDER_GRID_CAIRO || p->grid == RENDER_GRID_GDI) &&
@@ -137,7 +137,7 @@ static int params_valid(const struct render_params *p)
 	       ((p->density_range[0] == 0 && p->density_range[1] == 0) ||
 	        (p->density_range[0] > 0 && p->density_range[1] > p->density_range[0] && isfinite(p->density_range[1]))) &&
 	       (p->color_by == RENDER_COLOR_ROLE || p->color_by == RENDER_COLOR_HEADING ||
-	        p->color_by == RENDER_COLOR_SPEED) &&
+	        p->color_by == RENDER_COLOR_SPEED || p->color_by == RENDER_COLOR_SHADE) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
 }
 
@@ -167,6 +167,11 @@ static int make_surface(struct renderer *r)
 	r->surface = cairo_image_surface_create_for_data(r->mem, CAIRO_FORMAT_ARGB32, p->width, p->height,
 	                                                 stride);
 	return render_cairo_error_code(cairo_surface_status(r->surface));
+}
+
+int render_needs_velocities(const struct render_params *p)
+{
+	return p->draw != RENDER_DRAW_POINTS || p->color_by != RENDER_COLOR_ROLE;
 }
 
 /* Are boids drawn through masks (render_masks_setup())?  Filled outlines, antialiased. */
