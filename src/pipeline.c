@@ -240,14 +240,15 @@ static int frame_of(struct pipeline *p, struct slot_data *d, long k, long part, 
 		c.n = p->sim->n;
 		c.predators = p->sim->p.predators < c.n ? p->sim->p.predators : c.n;
 	} else {
-		if ((err = framing_copy(&p->framing, p->sim, &w, d->renderer, &c)) != 0)
+		if ((err = framing_copy(&p->framing, p->sim, k, &w, d->renderer, &c)) != 0)
 			return err;
 		d->has_target = sim_target_box(p->sim, &d->target_x, &d->target_y, &d->target_z);
 	}
 	d->shown = (struct render_view){ .n = c.n, .predators = c.predators, .x = d->x, .y = d->y,
 	                                 .vx = d->vx, .vy = d->vy, .z = d->z, .vz = d->vz, .frame = k,
 	                                 .window = w, .has_speed_range = c.has_speed_range,
-	                                 .speed_lo = c.speed_lo, .speed_hi = c.speed_hi };
+	                                 .speed_lo = c.speed_lo, .speed_hi = c.speed_hi, .has_fog = c.has_fog,
+	                                 .fog = c.fog };
 	return framing_density(&p->framing, d->renderer, &d->shown);
 }
 
