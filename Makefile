@@ -3,7 +3,8 @@
 #   make                  build build/boids
 #   make demo             install what building needs, build, render flock.mp4 (a flock: --warmup 300)
 #   make test             the hermetic tier: unit, command-line, render and video tests
-#                         (< 1 min on 2 cores: boids runs in a forked child of the test;
+#                         (once built: ~110 s of CPU, just over 1 min on 2 idle cores, docs/INSTALL.md;
+#                         boids runs in a forked child of the test;
 #                         BOIDS_TEST_EXEC=1 makes every test start build/boids instead)
 #   make test-integration the machine tier: ssh sweeps on loopback, Slurm, full disks,
 #                         signals, a clean clone as an ordinary user, valgrind
@@ -11,7 +12,7 @@
 #   make check-valgrind   short renders of every kind under valgrind memcheck
 #   make bench            benchmarks, printed as ratios (scripts/bench.sh)
 #   make deps             install every Debian package any target needs
-#   make install          PREFIX=/usr/local DESTDIR= (binary, plugins, man page, completions, examples)
+#   make install          PREFIX=/usr/local DESTDIR= (binary, plugins, man page, completions, docs, examples)
 #   make deb              build/boids_VERSION_ARCH.deb (mk/deb.mk)
 #   V=1                   show the commands
 #
@@ -81,7 +82,7 @@ else
 Q = @
 endif
 
-.PHONY: FORCE all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install install-sweep uninstall clean pkgcheck
+.PHONY: FORCE all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install install-sweep install-docs uninstall clean pkgcheck
 
 all: $(BUILD)/boids $(BUILD)/boids-video.so $(BUILD)/boids-hdf5.so
 
@@ -300,11 +301,20 @@ install-sweep:
 		ln -sfn ../share/boids/scripts/$$t $(DESTDIR)$(PREFIX)/bin/boids-$$t || exit 1; \
 	done
 
+# The README with the docs it links to (docs/*.md and their pictures, in
+# DOCDIR/docs/ as in a checkout) and the examples, which they name.
+install-docs:
+	install -d $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/examples/ci
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 644 docs/*.md docs/*.png $(DESTDIR)$(DOCDIR)/docs/
+	install -m 755 examples/*.sh $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 examples/*.sbatch $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 examples/ci/* $(DESTDIR)$(DOCDIR)/examples/ci/
+
 install: $(BUILD)/boids $(BUILD)/boids-video.so $(BUILD)/boids-hdf5.so $(BUILD)/$(CAPTION_SO) \
-		$(BUILD)/boids.bash $(BUILD)/_boids install-sweep
+		$(BUILD)/boids.bash $(BUILD)/_boids install-sweep install-docs
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples/ci \
-		$(DESTDIR)$(PREFIX)/lib/boids
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(PREFIX)/lib/boids
 	install -m 755 $(BUILD)/boids $(DESTDIR)$(PREFIX)/bin/boids
 	install -d $(DESTDIR)$(PREFIX)/lib/boids
 	install -m 644 $(BUILD)/boids-video.so $(DESTDIR)$(PREFIX)/lib/boids/boids-video.so
@@ -313,10 +323,6 @@ install: $(BUILD)/boids $(BUILD)/boids-video.so $(BUILD)/boids-hdf5.so $(BUILD)/
 	install -m 644 docs/boids.1 $(DESTDIR)$(PREFIX)/share/man/man1/boids.1
 	install -m 644 $(BUILD)/boids.bash $(DESTDIR)$(BASHCOMPDIR)/boids
 	install -m 644 $(BUILD)/_boids $(DESTDIR)$(ZSHCOMPDIR)/_boids
-	install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	install -m 755 examples/*.sh $(DESTDIR)$(DOCDIR)/examples/
-	install -m 644 examples/*.sbatch $(DESTDIR)$(DOCDIR)/examples/
-	install -m 644 examples/ci/* $(DESTDIR)$(DOCDIR)/examples/ci/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1 \

@@ -46,7 +46,7 @@ deb:
 	   echo "Section: graphics"; \
 	   echo "Priority: optional"; \
 	   echo "Description: headless flocking simulator that writes videos"; \
-	   echo " boids steps a flock (Harden's Boids in C# and three more models), draws"; \
+	   echo " boids steps a flock (Harden's Boids in C# and other models), draws"; \
 	   echo " every frame with Cairo and writes MP4/WebM/GIF, PNG frames or y4m."; \
 	   echo " boids-sweep runs it over a grid of parameter values (GNU parallel, ssh"; \
 	   echo " or Slurm) and reports tables, charts and a page for the browser."; \

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Regenerates the pictures in docs/ from the program itself (never by hand),
 # each by the command the README prints beside it: every `boids ... -o
-# docs/NAME.png` in README.md (the gallery table's last row, the captions
-# under docs/frame.png, docs/look-harden-windows.png and docs/frame3d.png)
-# and in docs/MODELS-FIELD.md (the states' table, written from docs/: the
-# same docs/NAME.png), run as written with -q -y added.
-# docs/sweep-chart.png is scripts/chart's; docs/couzin-memory-*.png are
+# docs/NAME.png` in README.md (the caption under docs/frame.png and the
+# gallery's captions) and in docs/MODELS-FIELD.md (the states' table,
+# written from docs/: the same docs/NAME.png), run as written with -q -y
+# added.  docs/sweep-chart.png is scripts/chart's, docs/sweep-report.png a
+# sweep report's page in Chromium; docs/couzin-memory-*.png are
 # scripts/hysteresis's (docs/MODELS-FIELD.md gives the command).
 # Usage: scripts/docs-images.sh [path/to/boids [OUTDIR]]
 #   (default: build/boids, writing into docs/; another OUTDIR gets the same

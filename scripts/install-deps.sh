@@ -6,7 +6,7 @@
 #   scripts/install-deps.sh PURPOSE...      e.g.  scripts/install-deps.sh build test
 #   scripts/install-deps.sh --list PURPOSE...   print the packages, install nothing
 #
-# Purposes (the README's install section gives the size of each):
+# Purposes (docs/INSTALL.md gives the size of each):
 #   run          the shared libraries build/boids is linked with
 #   build        compiler, make, pkg-config and the libraries' headers (make, make demo)
 #   test         what the hermetic suite calls: Criterion, ffmpeg, python3, zsh

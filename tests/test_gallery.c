@@ -115,8 +115,9 @@ static int pictures_checked(const char *doc, const char *prefix)
 		char name[128];
 		if (sscanf(p, fmt, name) != 1 || strchr(name, '/') || !strstr(name, ".png"))
 			continue;
-		if (strcmp(name, "sweep-chart.png") == 0 || strncmp(name, "couzin-memory-", 14) == 0)
-			continue; /* charts (scripts/chart's, scripts/hysteresis's): no flock */
+		if (strcmp(name, "sweep-chart.png") == 0 || strcmp(name, "sweep-report.png") == 0 ||
+		    strncmp(name, "couzin-memory-", 14) == 0)
+			continue; /* charts (scripts/chart's, scripts/hysteresis's), a sweep's report page: no flock */
 		int known = 0;
 		for (size_t i = 0; i < sizeof(pictures) / sizeof(pictures[0]); i++)
 			known |= strcmp(pictures[i].name, name) == 0;

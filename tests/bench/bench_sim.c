@@ -904,7 +904,7 @@ static double points_rate_by(int quick, enum render_color_by by)
 
 /*
  * --draw density of 10M boids spread over the whole 151,800 px field in a
- * 3840x2160 picture (the README's clip, zoomed out): CPU seconds a frame,
+ * 3840x2160 picture (docs/USAGE.md's 10M clip, zoomed out): CPU seconds a frame,
  * one thread, the median of its frames, with the clip's bounds fixed (the
  * first frame's, render_density_bounds(), measured once as the pipeline
  * does) and the headings at random; against --draw points of the same

@@ -4,7 +4,8 @@
 Usage: tests/integration/docs-commands.py [--list] [--only FILE] [SRCDIR]
 
 Extracts every command the user-facing docs show and runs it: README.md,
-docs/*.md and the EXAMPLES of the man page (docs/boids.1).  SRCDIR (the
+docs/*.md (every Markdown page there, USAGE.md's full recipes included,
+found by its name) and the EXAMPLES of the man page (docs/boids.1).  SRCDIR (the
 checkout, by default the one holding this script) provides scripts/; the
 boids binary is $BOIDS_BIN, or else SRCDIR/build/boids.  Exit 0 when every
 command ran with the status the doc gives; 1 otherwise, or when an entry of
@@ -59,7 +60,7 @@ TIMEOUT = 300
 
 # command text -> why it is not run here
 SKIP = {
-    # README.md
+    # README.md (and docs/INSTALL.md, in prose)
     "make demo": "installs packages and builds in the checkout; ci_templates/* runs it in a copy of the tree "
                  "(the CI templates' steps), and CI (.ci/run) on a bare Debian 12",
     "make test": "the hermetic suite itself: make check runs it, fresh_clone/* in a clean clone as an ordinary "
@@ -82,7 +83,7 @@ SKIP_LANG = {
 
 # command text -> ([(old, new), ...], why the shrunk command still shows what the doc says)
 SHRINK = {
-    # README.md
+    # README.md and docs/USAGE.md (the README's recipes are a selection of USAGE.md's)
     "boids -n 10000000 --field 151800x151800 -s 3840x2160 --warmup 300 --draw density --view-end 0,0,1500 "
     "--follow --trajectory ten.h5 --trajectory-precision single --trajectory-every 30 -o ten.mp4":
         ([(" -o ten.mp4", " -f 2 -o ten.mp4"), ("--warmup 300", "--warmup 1")],

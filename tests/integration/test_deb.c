@@ -57,6 +57,8 @@ Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
 	                        "./usr/share/bash-completion/completions/boids",
 	                        "./usr/share/zsh/vendor-completions/_boids",
 	                        "./usr/share/doc/boids/examples/default-clip.sh",
+	                        "./usr/share/doc/boids/README.md", "./usr/share/doc/boids/docs/USAGE.md",
+	                        "./usr/share/doc/boids/docs/frame.png",
 	                        "./usr/bin/boids-sweep -> ../share/boids/scripts/sweep",
 	                        "./usr/bin/boids-chart -> ../share/boids/scripts/chart",
 	                        "./usr/share/boids/scripts/boidsweep/sweepmain.py" };
