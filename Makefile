@@ -236,7 +236,7 @@ check:
 	@echo "== the hermetic tier under ASan + UBSan (starting the binary: LeakSanitizer checks each run)"
 	@$(SAN_ENV) BOIDS_TEST_EXEC=1 build-san/tests/run $(TESTFLAGS)
 	@echo "== the machine tier under ASan + UBSan"
-	@$(SAN_ENV) build-san/tests/integration/run --filter='!(fresh|deb|docs)/*' $(TESTFLAGS)
+	@$(SAN_ENV) build-san/tests/integration/run --filter='!(fresh|deb|docs|gallery)/*' $(TESTFLAGS)
 
 # A short render of every kind under valgrind memcheck: no errors, no leaks.
 VALGRIND = valgrind -q --error-exitcode=1 --suppressions=tests/valgrind/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect \

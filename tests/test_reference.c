@@ -99,11 +99,11 @@ Test(reference, couzin_paper_and_options)
 	AGREE("-m couzin -n 40 --dims 2 --seed 9", "couzin", "--dims 2 --seed 9 --tolerance 1e-12");
 	AGREE("-m couzin -n 40 --update sequential --couzin-orientation 0", "couzin",
 	      "--update sequential --couzin-orientation 0 --tolerance 1e-12");
-	AGREE("-m couzin -n 200 --edges wrap --field 23x19 --depth 17 --couzin-attraction 3 --couzin-noise 0.3",
-	      "couzin", "--edges wrap --size 23x19 --depth 17 --couzin-attraction 3 --couzin-noise 0.3 "
+	AGREE("-m couzin -n 100 --edges wrap --field 18x15 --depth 13 --couzin-attraction 3 --couzin-noise 0.3",
+	      "couzin", "--edges wrap --size 18x15 --depth 13 --couzin-attraction 3 --couzin-noise 0.3 "
 	      "--tolerance 1e-12");
-	AGREE("-m couzin -n 200 --dims 2 --edges wrap --field 23x19 --couzin-attraction 3 --update sequential",
-	      "couzin", "--edges wrap --size 23x19 --couzin-attraction 3 --update sequential --tolerance 1e-12");
+	AGREE("-m couzin -n 100 --dims 2 --edges wrap --field 16x13 --couzin-attraction 3 --update sequential",
+	      "couzin", "--edges wrap --size 16x13 --couzin-attraction 3 --update sequential --tolerance 1e-12");
 	AGREE("-m couzin -n 60 --edges bounce --field 20x16 --couzin-perception 360 --couzin-noise 0.2 "
 	      "--couzin-turn 90 --couzin-speed 5 --couzin-dt 0.2 --couzin-repulsion 1.5",
 	      "couzin", "--edges bounce --size 20x16 --couzin-perception 360 --couzin-noise 0.2 "
@@ -117,19 +117,19 @@ Test(reference, couzin_paper_and_options)
  * NetLogo's primitives: the tick's order too (the same draws), to 1e-12. */
 Test(reference, netlogo_procedures_and_options)
 {
-	AGREE("-m netlogo -n 150 --field 50x40", "netlogo", "--size 50x40 --tolerance 1e-12");
-	AGREE("-m netlogo -n 150 --field 50x40 --update synchronous --seed 4", "netlogo",
-	      "--size 50x40 --update synchronous --seed 4 --tolerance 1e-12");
-	AGREE("-m netlogo -n 120 --field 30x30 --netlogo-vision 5 --netlogo-minimum-separation 2 "
+	AGREE("-m netlogo -n 100 --field 41x33", "netlogo", "--size 41x33 --tolerance 1e-12");
+	AGREE("-m netlogo -n 100 --field 41x33 --update synchronous --seed 4", "netlogo",
+	      "--size 41x33 --update synchronous --seed 4 --tolerance 1e-12");
+	AGREE("-m netlogo -n 100 --field 27x27 --netlogo-vision 5 --netlogo-minimum-separation 2 "
 	      "--netlogo-max-align-turn 10 --netlogo-max-cohere-turn 7 --netlogo-max-separate-turn 4", "netlogo",
-	      "--size 30x30 --netlogo-vision 5 --netlogo-minimum-separation 2 --netlogo-max-align-turn 10 "
+	      "--size 27x27 --netlogo-vision 5 --netlogo-minimum-separation 2 --netlogo-max-align-turn 10 "
 	      "--netlogo-max-cohere-turn 7 --netlogo-max-separate-turn 4 --tolerance 1e-12");
-	AGREE("-m netlogo --dims 3 -n 150 --field 20x20 --depth 15", "netlogo",
-	      "--dims 3 --size 20x20 --depth 15 --tolerance 1e-12");
-	AGREE("-m netlogo --dims 3 -n 150 --field 20x20 --depth 15 --update synchronous", "netlogo",
-	      "--dims 3 --size 20x20 --depth 15 --update synchronous --tolerance 1e-12");
-	DISAGREE("-m netlogo -n 150 --field 50x40 --seed 2", "netlogo", "--size 50x40 --seed 3");
-	DISAGREE("-m netlogo -n 150 --field 50x40", "netlogo", "--size 50x40 --update synchronous");
+	AGREE("-m netlogo --dims 3 -n 100 --field 17x17 --depth 13", "netlogo",
+	      "--dims 3 --size 17x17 --depth 13 --tolerance 1e-12");
+	AGREE("-m netlogo --dims 3 -n 100 --field 17x17 --depth 13 --update synchronous", "netlogo",
+	      "--dims 3 --size 17x17 --depth 13 --update synchronous --tolerance 1e-12");
+	DISAGREE("-m netlogo -n 100 --field 41x33 --seed 2", "netlogo", "--size 41x33 --seed 3");
+	DISAGREE("-m netlogo -n 100 --field 41x33", "netlogo", "--size 41x33 --update synchronous");
 }
 
 /* ------------------------------------------------- the 3D references

@@ -23,7 +23,7 @@ What counts as a command (the docs' convention, docs/ARCHITECTURE.md,
     are listed and skipped (no interpreter on Debian's base install);
     c blocks and blocks without an info string are listings, not commands.
     Commands in inline code (`boids ...` in a sentence) are not run here:
-    the gallery's are scripts/docs-images.sh's (tests/test_gallery.c).
+    the gallery's are scripts/docs-images.sh's (tests/integration/gallery.c).
   - The man page: the ".B" line after each ".TP" under ".SH EXAMPLES".
 
 How they run: the commands of one doc run in the order the doc gives them,
