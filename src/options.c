@@ -11,6 +11,7 @@
  */
 #include "options.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -160,4 +161,10 @@ size_t cli_index(const struct cli_option *o)
 int cli_given(const struct config *c, enum cli_id id)
 {
 	return c->run.given[id];
+}
+
+const char *cli_string(const struct config *c, enum cli_id id)
+{
+	assert(cli_table[id].type == CLI_STRING);
+	return *(char *const *)(const void *)((const char *)c + cli_table[id].offset);
 }

@@ -31,5 +31,7 @@ size_t cli_index(const struct cli_option *o);
 /* Was option id set?  0 no, 1 by a config file, 2 on the command line.  The
  * resolve step's question: what main decides later it passes on in run.user. */
 int cli_given(const struct config *c, enum cli_id id);
+/* The value of string option id (a CLI_STRING row) as stored: NULL or "" when unset. */
+const char *cli_string(const struct config *c, enum cli_id id);
 
 #endif

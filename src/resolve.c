@@ -208,10 +208,8 @@ static int check_needs(const struct config *c, char *err, size_t errlen)
 		{ OPT_TRAJECTORY_COMPRESS, OPT_TRAJECTORY, "there is no --trajectory to write" },
 		{ OPT_TRAJECTORY_PREDATOR, OPT_TRAJECTORY, "there is no --trajectory to write" },
 	};
-	const char *set[] = { [OPT_INIT] = c->run.init, [OPT_TRAJECTORY] = c->run.trajectory };
-
 	for (size_t i = 0; i < sizeof needs / sizeof *needs; i++) {
-		const char *other = set[needs[i].needs];
+		const char *other = cli_string(c, needs[i].needs); /* its row says where it is stored */
 		if ((!other || !*other) && cli_given(c, needs[i].opt) > cli_given(c, needs[i].needs))
 			return cli_errf(err, errlen, "--%s: %s", cli_table[needs[i].opt].name, needs[i].what);
 	}
