@@ -64,6 +64,7 @@ Test(sources, every_model_cites_its_article_everywhere_a_reader_looks)
 	char *help = flatten(tc_stdout());
 	char *man_src = slurp_src("docs/boids.1"), *man = flatten(man_src);
 	char *model_src = slurp_src("docs/MODEL.md"), *model = flatten(model_src);
+	char *readme = slurp_src("README.md");
 	const char *sources = strstr(man, ".SH SOURCES");
 	cr_assert_not_null(sources, "boids(1) has no SOURCES section");
 
@@ -78,10 +79,18 @@ Test(sources, every_model_cites_its_article_everywhere_a_reader_looks)
 		const char *in_man = strstr(sources, url);
 		cr_assert_not_null(in_man, "boids(1) SOURCES does not give %s's address %s", (*m)->name, url);
 		cr_assert_not_null(strstr(model, url), "docs/MODEL.md does not give %s's address %s", (*m)->name, url);
+		char row[96]; /* the README's models table: a row that starts with the name, and the address */
+		snprintf(row, sizeof row, "\n| `%s`", (*m)->name);
+		const char *at = strstr(readme, row), *eol = at ? strchr(at + 1, '\n') : NULL;
+		cr_assert_not_null(at, "README.md's models table has no row for %s", (*m)->name);
+		char *in_row = strndup(at, eol ? (size_t)(eol - at) : strlen(at));
+		cr_assert_not_null(strstr(in_row, url), "README.md's row for %s does not give its address %s",
+		                   (*m)->name, url);
+		free(in_row);
 		free(seed);
 	}
 	regfree(&cite);
-	free(list), free(help), free(man_src), free(man), free(model_src), free(model);
+	free(list), free(help), free(man_src), free(man), free(model_src), free(model), free(readme);
 }
 
 /* ------------------------------------------------- no seeds path, no issue numbers */
