@@ -12,10 +12,12 @@
 #define _GNU_SOURCE /* dl_iterate_phdr(), RTLD_DEFAULT: --version's encoder libraries */
 #include "codecs.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,8 +50,8 @@ static const struct container containers[] = {
 	{ "-",     "yuv4mpegpipe", "wrapped_avframe", "yuv420p", NULL, 0 },
 };
 
-/* Keep in step with containers[] (a test checks). */
-static const char extensions[] = ".mp4, .mov, .mkv, .webm, .gif, .y4m";
+static char extensions[128]; /* containers[]'s file extensions, ".mp4, .mov, ...": list_extensions() */
+static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
 
 static const char *const x26x_presets[] = {
 	"ultrafast", "superfast", "veryfast", "faster", "fast",
@@ -358,7 +360,7 @@ static int resolve_container(struct resolved *s, const char *name, int w, int h,
 	if (!s->ct)
 		return codecs_fail(err, errlen, -EINVAL,
 		                   "unsupported output '%s': use a name ending in %s, or - for y4m "
-		                   "on standard output", name ? name : "", extensions);
+		                   "on standard output", name ? name : "", codecs_extensions());
 	s->ofmt = av_guess_format(s->ct->format, NULL, NULL);
 	if (!s->ofmt)
 		return codecs_fail(err, errlen, -EINVAL,
@@ -677,8 +679,22 @@ int codecs_needs_file(const char *path)
 	return c ? c->needs_file : 0;
 }
 
+static void list_extensions(void)
+{
+	size_t at = 0;
+
+	for (size_t i = 0; i < sizeof containers / sizeof *containers; i++) {
+		if (containers[i].ext[0] != '.')
+			continue; /* "-": standard output, no file */
+		int n = snprintf(extensions + at, sizeof extensions - at, "%s%s", at ? ", " : "", containers[i].ext);
+		assert(n > 0 && (size_t)n < sizeof extensions - at); /* the buffer holds the table's */
+		at += (size_t)n;
+	}
+}
+
 const char *codecs_extensions(void)
 {
+	pthread_once(&extensions_once, list_extensions);
 	return extensions;
 }
 

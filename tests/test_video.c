@@ -26,6 +26,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include "common.h"
 #include "video.h"
 
 #define W 160
@@ -617,6 +618,32 @@ Test(video, extensions)
 		cr_expect(video_path_supported(name), "%s", name);
 		cr_expect_eq(video_check(name, W, H, RATE(FPS), NULL, NULL, 0), 0, "%s", name);
 	}
+}
+
+/*
+ * The man page names every kind of video boids writes: in -o's entry and
+ * under OUTPUTS (".IR name .mkv", with what it holds), held to the
+ * containers' table (video_extensions()), which a new row extends.
+ */
+Test(video, the_man_page_names_every_extension)
+{
+	char path[512], list[128], *save;
+	snprintf(path, sizeof path, "%s/docs/boids.1", SRCDIR);
+	char *man = tc_slurp(path, NULL);
+	cr_assert_not_null(man, "%s", path);
+	const char *entry = strstr(man, "\\fB\\-o\\fR, \\fB\\-\\-output\\fR"), *outputs = strstr(man, ".SH OUTPUTS");
+	cr_assert(entry && outputs, "the man page has no -o entry or no OUTPUTS section");
+	const char *entry_end = strstr(entry, "\n.TP"), *outputs_end = strstr(outputs + 1, "\n.SH ");
+
+	snprintf(list, sizeof list, "%s", video_extensions()); /* ".mp4, .mov, ..." */
+	for (char *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		char in_outputs[40];
+		snprintf(in_outputs, sizeof in_outputs, "name %s", t);
+		const char *a = strstr(entry, t), *b = strstr(outputs, in_outputs);
+		cr_expect(a && a < entry_end, "boids(1): -o's entry does not list %s", t);
+		cr_expect(b && (!outputs_end || b < outputs_end), "boids(1): OUTPUTS does not say what %s holds", t);
+	}
+	free(man);
 }
 
 Test(video, bad_codec)
