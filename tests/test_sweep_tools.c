@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "video.h"
 
 static void setup(void) { tc_tmpdir(); }
 static void teardown(void) { tc_cleanup(); }
@@ -34,6 +35,11 @@ static int run(const char *fmt, ...)
 	vsnprintf(cmd, sizeof cmd, fmt, ap);
 	va_end(ap);
 	return tc_sh("%s >out.txt 2>err.txt", cmd);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* Whether out.txt or err.txt holds want. */
@@ -126,6 +132,33 @@ Test(sweep_tools, the_statistics_hold_against_independent_computations)
 {
 	int st = run("'%s' '%s/tests/sweep/study_checks.py' '%s'", tc_python(), SRCDIR, SRCDIR);
 	cr_assert_eq(st, 0, "%s%s", tc_slurp("out.txt", NULL), tc_slurp("err.txt", NULL));
+}
+
+/*
+ * The sweep's --ext takes the kinds of video boids -o writes, no more and
+ * no fewer: its own list (boidsweep/grid.py, VIDEO_EXTS) against the video
+ * module's containers (video_extensions()).
+ */
+Test(sweep_tools, the_sweeps_video_kinds_are_the_ones_boids_writes)
+{
+	int st = run("PYTHONPATH='%s/scripts' '%s' -c 'from boidsweep.grid import VIDEO_EXTS; "
+	             "print(\" \".join(sorted(\".\" + e for e in VIDEO_EXTS)))'", SRCDIR, tc_python());
+	cr_assert_eq(st, 0, "%s", tc_slurp("err.txt", NULL));
+	char *sweep = tc_slurp("out.txt", NULL), list[256], *save;
+	cr_assert_not_null(sweep);
+	const char *ext[32];
+	size_t n = 0;
+
+	snprintf(list, sizeof list, "%s", video_extensions()); /* ".mp4, .mov, ..." */
+	for (char *t = strtok_r(list, ", ", &save); t && n < 32; t = strtok_r(NULL, ", ", &save))
+		ext[n++] = t;
+	qsort(ext, n, sizeof *ext, by_name);
+	char want[256] = "";
+	for (size_t i = 0; i < n; i++)
+		snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? " " : "", ext[i]);
+	sweep[strcspn(sweep, "\n")] = 0;
+	cr_expect_str_eq(sweep, want, "the sweep's --ext takes %s, boids -o writes %s", sweep, want);
+	free(sweep);
 }
 
 /* The study's options refused before anything is made: exit 2, one line. */
