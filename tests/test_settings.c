@@ -381,7 +381,9 @@ Test(settings, each_default_is_the_modules_own_written_once)
 /*
  * No value an option takes is one its module refuses: the renderer (which
  * checks its parameters) takes each numeric drawing row's bounds, and
- * refuses the bound a row excludes.
+ * refuses the bound a row excludes, and takes each choice of a drawing
+ * row (a new --shape in the table but not in params_valid() would be
+ * refused only when a run starts drawing, exit 1).
  */
 Test(settings, each_drawing_rows_range_is_what_the_renderer_takes)
 {
@@ -416,6 +418,24 @@ Test(settings, each_drawing_rows_range_is_what_the_renderer_takes)
 		}
 	}
 	cr_expect_geq(checked, 8, "only %d bounds checked", checked);
+	checked = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = &t[i];
+		if (part_of(o) != 1 || o->type != CLI_ENUM)
+			continue;
+		for (const struct cli_choice *c = o->choices; c->name; c++) {
+			struct render_params p;
+			struct renderer *r = NULL;
+			render_params_default(&p, 64, 36);
+			char *field = (char *)&p + (o->offset - offsetof(struct config, render));
+			*(int *)(void *)field = c->value; /* an enum's storage (T_ENUM: int-sized) */
+			int e = render_new(&r, &p);
+			render_free(r);
+			cr_expect_eq(e, 0, "--%s %s: the renderer refuses it (%d)", o->name, c->name, e);
+			checked++;
+		}
+	}
+	cr_expect_geq(checked, 20, "only %d choices checked", checked);
 }
 
 /* ------------------------------------------------ options asked by their id */
