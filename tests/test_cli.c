@@ -2,7 +2,9 @@
  * The command line as a user meets it: the malformed-invocation table,
  * help, version, config files, --print-config, overwrite rules.
  */
+#define _GNU_SOURCE /* strcasestr() */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,6 +324,64 @@ Test(cli, man_page_documents_exactly_the_binarys_options)
 	cr_assert_geq(man_options(in_list, &l), 100);
 	for (int i = 0; i < l.n; i++)
 		cr_expect(l.o[i].in_man, "boids has --%s, the man page lacks it", l.o[i].name);
+}
+
+/* Whether word w is in text t, whole, ignoring case ("none" in "None, fast, good"). */
+static int has_word(const char *t, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *at = t; (at = strcasestr(at, w)) != NULL; at++) {
+		int before = at > t && (isalnum((unsigned char)at[-1]) || at[-1] == '-');
+		int after = isalnum((unsigned char)at[n]) || at[n] == '-';
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Both lists of a choice's values written by hand name each value the
+ * binary takes: its row's help line (src/options.def) and its entry in the
+ * man page.  -m's help and entry point to the registry instead.
+ */
+Test(cli, every_choice_is_named_in_its_help_and_its_man_entry)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/docs/boids.1", SRCDIR);
+	char *man = tc_slurp(path, NULL), *flat = calloc(1, strlen(man) + 1), *w = flat;
+	cr_assert(man && flat);
+	for (const char *c = man; *c;) { /* the text as read: no font changes, "\-" a dash */
+		if (c[0] == '\\' && c[1] == 'f' && c[2])
+			c += 3;
+		else if (c[0] == '\\' && c[1] == '-')
+			*w++ = '-', c += 2;
+		else
+			*w++ = *c++;
+	}
+	size_t n;
+	const struct cli_option *t = cli_options(&n);
+	int checked = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i].choices || t[i].type != CLI_ENUM)
+			continue;
+		char head[96], letter[8] = "";
+		if (t[i].short_name)
+			snprintf(letter, sizeof letter, "-%c, ", t[i].short_name);
+		snprintf(head, sizeof head, ".TP\n%s--%s=", letter, t[i].name);
+		const char *e = strstr(flat, head);
+		cr_assert_not_null(e, "the man page has no entry for --%s", t[i].name);
+		const char *end = strstr(e + 4, "\n.TP\n");
+		char *entry = strndup(e, end ? (size_t)(end - e) : strlen(e));
+		for (const struct cli_choice *c = t[i].choices; c->name; c++) {
+			cr_expect(has_word(t[i].help, c->name), "--%s: its help does not name %s: %s", t[i].name, c->name,
+			          t[i].help);
+			cr_expect(has_word(entry, c->name), "--%s: its man page entry does not name %s", t[i].name, c->name);
+			checked++;
+		}
+		free(entry);
+	}
+	cr_expect_geq(checked, 60, "only %d choices checked", checked);
+	free(man), free(flat);
 }
 
 Test(cli, print_config_reproduces_the_settings)
