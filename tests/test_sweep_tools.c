@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "metrics.h"
 #include "video.h"
 
 static void setup(void) { tc_tmpdir(); }
@@ -158,6 +159,32 @@ Test(sweep_tools, the_sweeps_video_kinds_are_the_ones_boids_writes)
 		snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? " " : "", ext[i]);
 	sweep[strcspn(sweep, "\n")] = 0;
 	cr_expect_str_eq(sweep, want, "the sweep's --ext takes %s, boids -o writes %s", sweep, want);
+	free(sweep);
+}
+
+/*
+ * The sweep knows the metrics boids measures, in their order: its list
+ * (boidsweep/common.py, METRICS: what --chart-y, the tables and the report
+ * take from each summary) against metrics_name(), which the CSV header and
+ * the summary's keys come from; and each has its range in stats.py's
+ * BOUNDS, which choose its confidence interval.
+ */
+Test(sweep_tools, the_sweeps_metrics_are_the_ones_boids_measures)
+{
+	int st = run("PYTHONPATH='%s/scripts' '%s' -c 'from boidsweep.common import METRICS; "
+	             "from boidsweep.stats import BOUNDS; print(\",\".join(METRICS)); "
+	             "print(\"bounds:\", \",\".join(sorted(set(METRICS) ^ set(BOUNDS))))'",
+	             SRCDIR, tc_python());
+	cr_assert_eq(st, 0, "%s", tc_slurp("err.txt", NULL));
+	char *sweep = tc_slurp("out.txt", NULL), want[512] = "";
+	cr_assert_not_null(sweep);
+	for (size_t i = 0; i < METRICS_COUNT; i++)
+		snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? "," : "", metrics_name(i));
+	char *bounds = strstr(sweep, "\nbounds:");
+	cr_assert_not_null(bounds, "%s", sweep);
+	*bounds++ = 0;
+	cr_expect_str_eq(sweep, want, "the sweep knows the metrics %s, boids measures %s", sweep, want);
+	cr_expect_str_eq(bounds, "bounds: \n", "stats.py's BOUNDS and the metrics differ by: %s", bounds + 8);
 	free(sweep);
 }
 
