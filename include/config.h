@@ -28,7 +28,7 @@
 #include "video_options.h"
 
 #define CONFIG_MAX_OBSTACLES 64
-#define CONFIG_MAX_OPTIONS 224 /* rows of the option table (cli.c checks) */
+#define CONFIG_MAX_OPTIONS 224 /* rows of the option table (options.c checks) */
 
 /* --progress: how the run reports while it works. */
 enum run_progress {
