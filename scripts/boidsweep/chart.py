@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import textwrap
 
 from .common import Failure, Usage, did_you_mean
 from .files import check_output, same_file
@@ -297,11 +298,17 @@ def script(o, L, plots, cap):
          "set datafile separator '\\t'", f"set title {script_string(title)}",
          f"set xlabel {script_string(x)}", f"set ylabel {script_string(ylabel)}",
          "set grid", "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05",
-         "set key outside right top vertical" if nseries > 4 else "unset key" if nseries == 1 else "set key below"]
+         "set key outside right top vertical" if nseries > 4 else "unset key" if nseries == 1
+         else "set key tmargin center horizontal width 3"]  # a few series: a row under the title
     if L["over"] or L["scatter"]:
-        # the caption on the picture's last line, below the axis label (and the key)
-        g.append(f"set label 1 {script_string(cap)} at screen 0.01, screen 0.015 font ',{max(fs - 1, 6)}'")
-        g.append(f"set bmargin {6 if 1 < nseries <= 4 else 5}")
+        # the caption on the picture's last lines, below the axis label, wrapped to the
+        # picture's width (a character is at most about 0.7 of the font's size wide)
+        cfs = max(fs - 1, 6)
+        lines = textwrap.wrap(cap, max(20, int(int(w) / (0.7 * cfs))))
+        for i, line in enumerate(reversed(lines)):
+            g.append(f"set label {i + 1} {script_string(line)} at screen 0.01, screen "
+                     f"{(1.0 + 1.6 * i) * cfs / int(h):.4f} font ',{cfs}'")
+        g.append(f"set bmargin {3 + 2 * len(lines)}")
     if L["logx"]:
         g += ["set logscale x", "set format x '%g'"]
     if not L["numeric"]:
