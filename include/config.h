@@ -27,7 +27,7 @@
 #include "video.h"
 
 #define CONFIG_MAX_OBSTACLES 64
-#define CONFIG_MAX_OPTIONS 160 /* rows of the option table (cli.c checks) */
+#define CONFIG_MAX_OPTIONS 224 /* rows of the option table (cli.c checks) */
 
 /* --progress: how the run reports while it works. */
 enum run_progress {
@@ -44,6 +44,7 @@ enum run_look {
 	RUN_LOOK_ORIGINAL,       /* as its author's program showed it */
 	RUN_LOOK_HARDEN_WINDOWS, /* the C# window: 584x361, final outline, GDI+ grid */
 	RUN_LOOK_CANVAS_ARTICLE, /* red stroked triangles on white noise */
+	RUN_LOOK_VICSEK_PAPER,   /* the PRL's figures: black arrows, their last 20 steps, on white */
 };
 
 /* --caption-pos: where the caption sits, a corner or the middle of the top or bottom edge. */

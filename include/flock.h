@@ -131,9 +131,13 @@ struct flock_pass {
 	struct sim *s;
 	double reach2;          /* squared neighbour radius, rounded up a little */
 	double slack;           /* sequential: a boid moving further escapes its cell */
+	double span;            /* on a torus: the half-width a query's cells must cover
+	                         * (reach, + slack in a sequential pass, + rounding room) */
 	int still;              /* flock_begin()'s slack was FLOCK_STILL: one() moves nobody */
 	size_t nesc;            /* escaped boids so far this step (s->esc) */
 	struct flock_trickle *trickle; /* or NULL: lines to ask for while reading */
+	const uint32_t *order;  /* sequential: the boids' turns, a permutation of 0..n-1
+	                         * the model may set after flock_begin(); NULL: index order */
 };
 
 /* Updates boid b; ctx is what the model handed to flock_run(). */
@@ -346,6 +350,236 @@ FLOCK_INLINE int flock_near_next(struct flock_nbrs *n, struct flock_near *nb)
 		return 1;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------ on a torus */
+
+/*
+ * The neighbour walk of a model whose space is a torus (vicsek, abm: the
+ * field wraps, and a boid sees across every edge): positions must lie in
+ * [0, W) x [0, H) (x [0, D)), which flock_torus_wrap() keeps, and the
+ * offsets are the minimum image, q - p less the field's side when that is
+ * shorter the other way round.  A query visits the cells that overlap
+ * [p - span, p + span] on each axis (f->span: the reach, plus the slack in
+ * a sequential pass), wrapped: one run of cells a row, or two where the
+ * interval crosses an edge, and the whole axis once when it covers it, so
+ * no cell is visited twice; the grid's last cell may be shorter, which the
+ * interval handles as it is.  Then, as flock_cands, the escaped boids
+ * chained in those cells.  Each neighbour within reach comes as a struct
+ * flock_near (dx, dy, dz the minimum image).  Use:
+ *
+ *     struct flock_torus it;
+ *     flock_torus_begin(&it, f, x, y, z, d3);
+ *     for (struct flock_near nb; flock_torus_next(&it, &nb);) ...
+ */
+struct flock_axis {
+	uint32_t lo[2], hi[2];  /* ranges of cells, both ends included */
+	int n;                  /* 1 or 2 ranges */
+};
+
+/* The cells of [x - span, x + span] on a circle of `side` cut into n cells of `cell`. */
+static inline void flock_axis_span(struct flock_axis *a, double x, double span, double side,
+                                   double cell, int n)
+{
+	a->n = 1;
+	a->lo[0] = 0;
+	a->hi[0] = (uint32_t)n - 1;
+	if (n == 1 || 2 * span >= side)
+		return; /* the whole axis */
+	double lo = x - span, hi = x + span;
+	int wrapped = lo < 0 || hi >= side;
+	if (lo < 0)
+		lo += side;
+	if (hi >= side)
+		hi -= side;
+	uint32_t a0 = (uint32_t)grid_clamp_cell(lo, cell, n), b0 = (uint32_t)grid_clamp_cell(hi, cell, n);
+	if (!wrapped) {
+		a->lo[0] = a0;
+		a->hi[0] = b0;
+	} else if (b0 + 1 < a0) { /* [a0, n - 1] and [0, b0], apart */
+		a->n = 2;
+		a->lo[0] = 0;
+		a->hi[0] = b0;
+		a->lo[1] = a0;
+		a->hi[1] = (uint32_t)n - 1;
+	} /* else they meet: the whole axis */
+}
+
+/* Runs of consecutive cells: each row's ranges of x, the rows' of y, the layers' of z. */
+struct flock_torus_runs {
+	struct flock_axis a[3]; /* x, y, z (z: one layer 0 in a plane) */
+	uint32_t nx, ny;        /* cells in a row, rows in a layer */
+	int xr, yr, zr;         /* the range each axis is in */
+	uint32_t y, z;          /* the row and layer */
+	int left;               /* 0: no run left */
+};
+
+FLOCK_INLINE void flock_torus_runs_begin(struct flock_torus_runs *r, const struct flock_pass *f,
+                                         double x, double y, double z)
+{
+	const struct sim *s = f->s;
+	const struct grid *g = &s->grid;
+
+	flock_axis_span(&r->a[0], x, f->span, s->p.width, g->cell, g->nx);
+	flock_axis_span(&r->a[1], y, f->span, s->p.height, g->cell, g->ny);
+	if (g->nz > 1)
+		flock_axis_span(&r->a[2], z, f->span, s->p.depth, g->cell, g->nz);
+	else
+		r->a[2] = (struct flock_axis){ { 0, 0 }, { 0, 0 }, 1 };
+	r->nx = (uint32_t)g->nx;
+	r->ny = (uint32_t)g->ny;
+	r->xr = r->yr = r->zr = 0;
+	r->y = r->a[1].lo[0];
+	r->z = r->a[2].lo[0];
+	r->left = 1;
+}
+
+/* The next run: cells c0 .. c1 (both included); 0 when there is none. */
+FLOCK_INLINE int flock_torus_runs_next(struct flock_torus_runs *r, uint32_t *c0, uint32_t *c1)
+{
+	if (!r->left)
+		return 0;
+	uint32_t row = (r->z * r->ny + r->y) * r->nx;
+	*c0 = row + r->a[0].lo[r->xr];
+	*c1 = row + r->a[0].hi[r->xr];
+	if (++r->xr < r->a[0].n)
+		return 1;
+	r->xr = 0;
+	if (++r->y <= r->a[1].hi[r->yr])
+		return 1;
+	if (++r->yr < r->a[1].n) {
+		r->y = r->a[1].lo[r->yr];
+		return 1;
+	}
+	r->yr = 0;
+	r->y = r->a[1].lo[0];
+	if (++r->z <= r->a[2].hi[r->zr])
+		return 1;
+	if (++r->zr < r->a[2].n) {
+		r->z = r->a[2].lo[r->zr];
+		return 1;
+	}
+	r->left = 0;
+	return 1;
+}
+
+struct flock_torus {
+	struct flock_torus_runs runs;  /* the cells, a run at a time */
+	struct flock_torus_runs cells; /* the chains' phase: the same cells again */
+	const struct sim *s;
+	const uint32_t *start;  /* the grid's offsets into its items */
+	const unsigned char *escf;
+	const uint32_t *eschead, *escnext;
+	int nesc;               /* anything listed this step */
+	uint32_t k, k1;         /* current run of copies */
+	uint32_t c, c1;         /* the chains' phase: next cell, last of its run */
+	uint32_t e;             /* next listed boid in the current chain, or UINT32_MAX */
+	double x, y, z;         /* the point */
+	double w, h, d;         /* the torus' sides */
+	double reach2;
+	int d3;                 /* in a box: a constant where the caller's is */
+};
+
+FLOCK_INLINE void flock_torus_begin(struct flock_torus *t, const struct flock_pass *f, double x, double y,
+                                    double z, int d3)
+{
+	const struct sim *s = f->s;
+
+	flock_torus_runs_begin(&t->runs, f, x, y, z);
+	t->cells = t->runs;
+	t->s = s;
+	t->start = s->grid.start;
+	t->escf = s->escf;
+	t->eschead = s->eschead;
+	t->escnext = s->escnext;
+	t->nesc = f->nesc > 0;
+	t->k = t->k1 = 0;
+	t->c = 1, t->c1 = 0; /* no cell yet */
+	t->e = UINT32_MAX;
+	t->x = x, t->y = y, t->z = z;
+	t->w = s->p.width, t->h = s->p.height, t->d = s->p.depth;
+	t->reach2 = f->reach2;
+	t->d3 = d3;
+}
+
+/* The next candidate copy k (flock_cands_next() on the torus' cells). */
+FLOCK_INLINE int flock_torus_cand(struct flock_torus *t, uint32_t *k)
+{
+	do {
+		while (t->k < t->k1) {
+			uint32_t kk = t->k++;
+			if (!t->escf[kk]) {
+				*k = kk;
+				return 1;
+			}
+		}
+		uint32_t c0, c1;
+		if (!flock_torus_runs_next(&t->runs, &c0, &c1))
+			break;
+		t->k = t->start[c0];
+		t->k1 = t->start[c1 + 1];
+	} while (1);
+	if (!t->nesc)
+		return 0;
+	for (;;) {
+		if (t->e != UINT32_MAX) {
+			*k = t->e;
+			t->e = t->escnext[t->e];
+			return 1;
+		}
+		if (t->c > t->c1 && !flock_torus_runs_next(&t->cells, &t->c, &t->c1))
+			return 0;
+		t->e = t->eschead[t->c++];
+	}
+}
+
+/* The minimum image of an offset d on a circle of `side`: d, or d -+ side when that is shorter. */
+static inline double flock_torus_offset(double d, double side)
+{
+	if (d > side / 2)
+		return d - side;
+	if (d < -side / 2)
+		return d + side;
+	return d;
+}
+
+/* The next neighbour within reach into *nb (its offsets the minimum image): 1, or 0 when none is left. */
+FLOCK_INLINE int flock_torus_next(struct flock_torus *t, struct flock_near *nb)
+{
+	for (uint32_t k; flock_torus_cand(t, &k);) {
+		struct flock_vec q = flock_copy_at(t->s, k, t->d3);
+		double dx = flock_torus_offset(q.x - t->x, t->w), dy = flock_torus_offset(q.y - t->y, t->h);
+		double dz = t->d3 ? flock_torus_offset(q.z - t->z, t->d) : 0;
+		double d2 = dx * dx + dy * dy;
+		if (t->d3)
+			d2 += dz * dz;
+		if (!(d2 <= t->reach2))
+			continue;
+		*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
+		return 1;
+	}
+	return 0;
+}
+
+/* x into [0, side): x - side floor(x / side), then + side below 0 and - side at side or above
+ * (rounding), in that order. */
+static inline double flock_torus_wrap_axis(double x, double side)
+{
+	if (x >= 0 && x < side)
+		return x;
+	x -= side * floor(x / side);
+	if (x < 0) /* floor() of a quotient rounded up */
+		x += side;
+	return x < side ? x : x - side;
+}
+
+/* A position onto the torus [0, W) x [0, H) (x [0, D): z not NULL). */
+static inline void flock_torus_wrap(const struct sim_params *p, double *x, double *y, double *z)
+{
+	*x = flock_torus_wrap_axis(*x, p->width);
+	*y = flock_torus_wrap_axis(*y, p->height);
+	if (z)
+		*z = flock_torus_wrap_axis(*z, p->depth);
 }
 
 /* --------------------------------------------------------------- edges */

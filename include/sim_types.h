@@ -143,6 +143,30 @@ struct sim_opengl {
 	double step;              /* the speed slider: a step moves v x step */
 };
 
+/* Vicsek et al. (1995): particles at one speed taking their neighbours' mean
+ * heading plus noise, on a torus.  Lengths in field units (px), the time
+ * step 1: a step moves a particle by v. */
+struct sim_vicsek {
+	double noise;           /* eta: the heading's noise is uniform in [-eta/2, eta/2] rad
+	                         * (3D: within a cone of half-angle eta/2), [0, 2 pi] */
+	double speed;           /* v: the constant speed, px a step (v dt, dt = 1) */
+	double radius;          /* r: neighbours at distance <= r, itself included, px */
+	double density;         /* rho: particles a px^2 (px^3 in a box) that --boids or
+	                         * --field makes the other of; 0: none (the command line's) */
+};
+
+/* The ABM frameworks comparison's Flocking model (its declaration), on a torus. */
+struct sim_abm {
+	int large;              /* --abm-size: 0 small (200 birds, 100x100, vision 5),
+	                         * 1 large (400, 150x150, 15); the command line's scene */
+	double vision;          /* visual_distance: neighbours at distance <= it, px */
+	double separation;      /* separation: neighbours closer than it push, px */
+	double cohere;          /* cohere_factor */
+	double separate;        /* separate_factor */
+	double match;           /* match_factor */
+	double speed;           /* speed: a step moves a bird by its unit velocity x it, px */
+};
+
 struct sim_params {
 	double width, height;   /* field size in pixels, > 0 */
 	int dims;               /* 2: a plane; 3: a box of width x height x depth */
@@ -186,7 +210,10 @@ struct sim_params {
 	struct sim_steering steer;
 	struct sim_canvas canvas;
 	struct sim_opengl gl;
-	uint64_t noise_seed;    /* seed of processing's jitter; set it to the flock's --seed */
+	struct sim_vicsek vicsek;
+	struct sim_abm abm;
+	uint64_t noise_seed;    /* seed of processing's jitter, vicsek's noise and abm's order;
+	                         * set it to the flock's --seed */
 };
 
 /* A boid's state copied into grid order, in 3D: one record a boid, so that
@@ -245,7 +272,9 @@ struct sim {
 	int (*watch)(void *arg, size_t done);
 	void *watch_arg;
 	int stopped;            /* the watch stopped this step's pass */
-	size_t stopped_at;      /* sequential: boids [0, stopped_at) had their turn */
+	size_t stopped_at;      /* sequential: the first stopped_at turns were taken */
+	const uint32_t *order;  /* sequential: the last pass's order of turns (the model's,
+	                         * struct flock_pass), NULL: index order */
 	double *undo;           /* sequential with a watch: positions before the step,
 	                         * n each of x, y (and z); the velocities go to nvx...
 	                         * (a still pass saves none: s->vx... are as the

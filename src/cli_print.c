@@ -38,6 +38,17 @@ static const char *string_value(const struct config *c, const struct cli_option 
 	return *(char *const *)(const void *)((const char *)c + o->offset);
 }
 
+/* A side of --field as it reads back: the shortest plain decimal (31.6, 151800), no exponent. */
+static void box_side(char *buf, size_t len, double v)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v && !strchr(buf, 'e'))
+			return;
+	}
+	snprintf(buf, len, "%.17f", v); /* (sides are 1 to 1e9: never reached) */
+}
+
 void cli_format_value(const struct config *c, const struct cli_option *o, char *buf, size_t len)
 {
 	const void *field = (const char *)c + o->offset;
@@ -87,12 +98,15 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 		break;
 	case CLI_BOX: {
 		const double *b = field;
+		char side[3][32];
+		for (int k = 0; k < 3; k++)
+			box_side(side[k], sizeof side[k], b[k]);
 		if (!(b[0] > 0))
 			buf[0] = 0;
 		else if (b[2] > 0)
-			snprintf(buf, len, "%.0fx%.0fx%.0f", b[0], b[1], b[2]);
+			snprintf(buf, len, "%sx%sx%s", side[0], side[1], side[2]);
 		else
-			snprintf(buf, len, "%.0fx%.0f", b[0], b[1]);
+			snprintf(buf, len, "%sx%s", side[0], side[1]);
 		break;
 	}
 	case CLI_STRING: {

@@ -296,12 +296,38 @@ bad:
 	                o->name, CUT(v));
 }
 
-/* --field WxH or WxHxD (whole pixels in [min, max]) into b[3], D 0 when not given;
- * empty: no field of its own (all 0). */
+/*
+ * One side of a --field: a plain decimal number, digits with at most one
+ * point (31.6, 640, .5), no sign, exponent or hex; *end past it.  0, or -1
+ * when v does not start with one.
+ */
+static int decimal_side(const char *v, double *out, const char **end)
+{
+	const char *p = v;
+	size_t digits = 0;
+
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	if (!digits || p - v > 40)
+		return -1;
+	char buf[48];
+	memcpy(buf, v, (size_t)(p - v));
+	buf[p - v] = 0;
+	*out = strtod(buf, NULL); /* digits and a point only: never hex, inf or nan */
+	*end = p;
+	return 0;
+}
+
+/* --field WxH or WxHxD (each side a decimal number in [min, max]: a field need
+ * not be whole pixels) into b[3], D 0 when not given; empty: no field of its
+ * own (all 0). */
 static int parse_box(const struct cli_option *o, const char *v, double b[3],
                      char *err, size_t errlen)
 {
-	long max = (long)o->max, side[3] = { 0, 0, 0 };
+	double side[3] = { 0, 0, 0 };
 	const char *p = v;
 	int n = 0;
 
@@ -310,14 +336,12 @@ static int parse_box(const struct cli_option *o, const char *v, double b[3],
 		return 0;
 	}
 	for (; n < 3; n++) {
-		char *end;
-		if (starts_badly(p) || !isdigit((unsigned char)*p))
+		const char *end;
+		if (starts_badly(p) || decimal_side(p, &side[n], &end) != 0)
 			goto bad;
-		errno = 0;
-		side[n] = strtol(p, &end, 10);
-		if (errno == ERANGE || side[n] < 1 || side[n] > max)
-			return cli_errf(err, errlen, "--%s: %s is out of range (each side from 1 to %ld)",
-			                o->name, CUT(v), max);
+		if (!(side[n] >= o->min && side[n] <= o->max))
+			return cli_errf(err, errlen, "--%s: %s is out of range (each side from %g to %.0f)",
+			                o->name, CUT(v), o->min, o->max);
 		if (!*end)
 			break;
 		if ((*end != 'x' && *end != 'X') || n == 2)
@@ -327,11 +351,11 @@ static int parse_box(const struct cli_option *o, const char *v, double b[3],
 	if (n < 1)
 		goto bad;
 	for (int k = 0; k < 3; k++)
-		b[k] = (double)side[k];
+		b[k] = side[k];
 	return 0;
 bad:
-	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH such as 151800x151800",
-	                o->name, CUT(v));
+	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH such as 151800x151800 "
+	                "or 31.6x31.6", o->name, CUT(v));
 }
 
 /* "unknown value": the nearest names of a {NULL}-terminated table, or all of them (list). */

@@ -62,7 +62,8 @@ Test(completion, zsh_script_parses_and_unknown_shells_are_refused)
 	fputs(tc_stdout(), f);
 	fclose(f);
 	cr_assert_eq(tc_sh("zsh -n _boids"), 0, "zsh cannot parse the script");
-	cr_assert(strstr(tc_stdout(), "{-m+,--model=}'[harden"), "%s", tc_stdout());
+	cr_assert(strstr(tc_stdout(), "{-m+,--model=}'[") && strstr(tc_stdout(), ":NAME:(harden processing "),
+	          "%s", tc_stdout());
 	cr_assert_eq(tc_boids("--completion fish"), 2);
 	cr_assert(strstr(tc_stderr(), "'fish' is not bash or zsh"), "%s", tc_stderr());
 }

@@ -44,15 +44,16 @@ static int decode(const char *path, struct rgb *out)
 	return 0;
 }
 
-enum look { GREEN, RED, WHITE };
+enum look { GREEN, RED, WHITE, BLACK };
 
-/* Whether a pixel is a boid's, by its colour: light green (also fogged), red, or white. */
+/* Whether a pixel is a boid's, by its colour: light green (also fogged), red, white or black. */
 static int boid_pixel(const unsigned char *p, enum look look)
 {
 	int r = p[0], g = p[1], b = p[2];
 	switch (look) {
 	case GREEN: return g >= r + 40 && g >= b + 40;
 	case RED: return r >= g + 60 && r >= b + 60;
+	case BLACK: return r <= 100 && g <= 100 && b <= 100;
 	default: return r >= 200 && g >= 200 && b >= 200;
 	}
 }
@@ -85,6 +86,8 @@ static const struct {
 	{ "model-steering.png", GREEN, 6 },  /* a swarm on its target, not a scatter */
 	{ "model-canvas.png", RED, 12 },
 	{ "model-opengl.png", WHITE, 10 },
+	{ "model-vicsek.png", BLACK, 6 },    /* the paper's square box in the middle of the picture */
+	{ "model-abm.png", GREEN, 6 },       /* the declaration's square space, likewise */
 	{ "look-harden-windows.png", GREEN, 14 },
 	{ "frame3d.png", GREEN, 8 },
 };

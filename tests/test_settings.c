@@ -56,6 +56,10 @@ static const struct { const char *name; size_t offset; char kind; } sim_fields[]
 	D(gl_flee_radius, gl.flee_radius), D(gl_flee_weight, gl.flee_weight), D(gl_wall_pad, gl.wall_pad),
 	D(gl_wall_turn, gl.wall_turn), D(gl_speed_ease, gl.speed_ease),
 	D(gl_predator_boost, gl.predator_boost), D(gl_step, gl.step),
+	D(vicsek_noise, vicsek.noise), D(vicsek_speed, vicsek.speed), D(vicsek_radius, vicsek.radius),
+	D(vicsek_density, vicsek.density), I(abm_size, abm.large), D(abm_vision, abm.vision),
+	D(abm_separation, abm.separation), D(abm_cohere, abm.cohere), D(abm_separate, abm.separate),
+	D(abm_match, abm.match), D(abm_speed, abm.speed),
 };
 
 /* The options whose names are not the field's with '-' for '_'. */

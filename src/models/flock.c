@@ -115,9 +115,16 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	f->s = s;
 	f->reach2 = reach * reach * (1 + 1e-9);
 	f->slack = slack;
+	/* a torus query's interval: room for the filter's 1e-9 and for rounding
+	 * in positions up to the field's size (flock_torus_begin()) */
+	double side = fmax(p->width, p->height);
+	f->span = (reach + (p->update == SIM_SEQUENTIAL ? slack : 0)) * (1 + 1e-6) +
+	          1e-9 * (s->z ? fmax(side, p->depth) : side);
 	f->still = still;
 	f->nesc = 0;
 	f->trickle = NULL;
+	f->order = NULL;
+	s->order = NULL;
 	s->escaped = 0;
 	s->stopped = 0;
 	s->stopped_at = 0;
@@ -225,10 +232,13 @@ void trickle_fill(struct flock_trickle *t, const struct sim *s, double x, double
 	}
 }
 
-/* The sequential pass; d3 is a constant (a box), so the plane's pass is the plane's alone. */
-FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, int d3)
+/* The sequential pass; d3 is a constant (a box), so the plane's pass is the plane's alone, and
+ * ordered too (the turns in f->order, not index order). */
+FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, int d3, int ordered)
 {
 	struct sim *s = f->s;
+	const uint32_t *order = f->order;
+#define TURN(i) (ordered ? (size_t)order[i] : (size_t)(i)) /* whose turn the i-th is */
 	int brute = s->p.search == SIM_SEARCH_BRUTE;
 	int still = f->still; /* one() moves nobody (include/flock.h) */
 	double allowed = f->slack * (1 + 1e-9); /* see the proof above */
@@ -242,19 +252,21 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	struct grid_hint hint[2 * AHEAD];
 	int hinted = ahead && !d3;
 	for (size_t i = 0; hinted && i < 2 * AHEAD && i < s->n; i++)
-		grid_hint_cells(&s->grid, s->x[i], s->y[i], &hint[i]);
+		grid_hint_cells(&s->grid, s->x[TURN(i)], s->y[TURN(i)], &hint[i]);
 	struct flock_trickle trickle = { 0 }; /* a box: the queries read it (include/flock.h) */
 	if (d3 && ahead)
 		f->trickle = &trickle;
 	int watched = s->watch != NULL;
 	double *undo = s->undo; /* what flock_undo() puts back (a still pass: the copies) */
 
-	for (size_t b = 0; b < s->n; b++) {
-		if (watched && b && !(b & (WATCH_EVERY - 1)) && s->watch(s->watch_arg, b)) {
+	s->order = ordered ? order : NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		if (watched && i && !(i & (WATCH_EVERY - 1)) && s->watch(s->watch_arg, i)) {
 			s->stopped = 1;
-			s->stopped_at = b;
+			s->stopped_at = i;
 			break;
 		}
+		size_t b = TURN(i);
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
 		if (watched && !still) { /* a still pass keeps s->vx... as they were */
 			undo[b] = x0;
@@ -269,13 +281,14 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		/* index order jumps about the field: load a later boid's cells
 		 * now (it has not moved yet; a hint only) */
 		if (hinted) {
-			if (b + 2 * AHEAD < s->n) /* b's slot: b is done with it */
-				grid_hint_cells(&s->grid, s->x[b + 2 * AHEAD], s->y[b + 2 * AHEAD],
-				                &hint[b % (2 * AHEAD)]);
-			if (b + AHEAD < s->n)
-				grid_hint_runs(&s->grid, &hint[(b + AHEAD) % (2 * AHEAD)], copies, ncopies);
-		} else if (d3 && ahead && b + AHEAD < s->n) {
-			trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);
+			if (i + 2 * AHEAD < s->n) /* i's slot: turn i is done with it */
+				grid_hint_cells(&s->grid, s->x[TURN(i + 2 * AHEAD)], s->y[TURN(i + 2 * AHEAD)],
+				                &hint[i % (2 * AHEAD)]);
+			if (i + AHEAD < s->n)
+				grid_hint_runs(&s->grid, &hint[(i + AHEAD) % (2 * AHEAD)], copies, ncopies);
+		} else if (d3 && ahead && i + AHEAD < s->n) {
+			size_t a = TURN(i + AHEAD);
+			trickle_fill(&trickle, s, s->x[a], s->y[a], s->z[a]);
 		}
 		one(ctx, b);
 		uint32_t k = s->gpos[b];
@@ -302,14 +315,17 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	}
 	s->escaped = f->nesc;
 	f->trickle = NULL;
+#undef TURN
 }
 
 static void sequential(struct flock_pass *f, flock_one_fn *one, void *ctx)
 {
-	if (f->s->z)
-		in_order(f, one, ctx, 1);
+	if (f->order) /* (a model of its own order: only that model's passes pay for it) */
+		f->s->z ? in_order(f, one, ctx, 1, 1) : in_order(f, one, ctx, 0, 1);
+	else if (f->s->z)
+		in_order(f, one, ctx, 1, 0);
 	else
-		in_order(f, one, ctx, 0);
+		in_order(f, one, ctx, 0, 0);
 }
 
 struct blocks {
@@ -400,7 +416,9 @@ void flock_undo(struct sim *s)
 	int d3 = s->z != NULL;
 	size_t n = s->n, from = s->p.update == SIM_SEQUENTIAL ? s->stopped_at : 0;
 
-	for (size_t b = 0; b < from; b++) { /* had their turn: saved just before it */
+	const uint32_t *order = s->order; /* whose turns they were */
+	for (size_t i = 0; i < from; i++) { /* had their turn: saved just before it */
+		size_t b = order ? order[i] : i;
 		if (s->undo_at_copies) { /* a pass that moved nobody: the copies' */
 			struct flock_vec at = flock_copy_at(s, s->gpos[b], d3);
 			s->x[b] = at.x;
@@ -418,7 +436,8 @@ void flock_undo(struct sim *s)
 		if (d3)
 			s->vz[b] = s->nvz[b];
 	}
-	for (size_t b = from; b < n; b++) { /* the rest: their copies are still the step's start */
+	for (size_t i = from; i < n; i++) { /* the rest: their copies are still the step's start */
+		size_t b = order ? order[i] : i;
 		uint32_t k = s->gpos[b];
 		struct flock_vec at = flock_copy_at(s, k, d3), v = flock_copy_vel(s, k, d3);
 		s->x[b] = at.x;

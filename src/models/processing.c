@@ -13,6 +13,7 @@
 
 #include "flock.h"
 #include "model.h"
+#include "rng.h"
 
 static void processing_params_default(struct sim_params *p)
 {
@@ -30,25 +31,15 @@ static void processing_params_default(struct sim_params *p)
 	p->noise_seed = 0;
 }
 
-/* SplitMix64's finaliser: a good 64-bit mix, integer only. */
-static uint64_t mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /*
  * A uniform double in [0, 1) for (seed, step, key), the same whichever
- * thread asks and in whichever order: no shared generator state.  The key
+ * thread asks and in whichever order: rng_key01() (include/rng.h).  The key
  * of boid b's x and y draws is 2b and 2b + 1; of its z draw (in a box)
  * 2^63 + b, which no flock's x or y key reaches.
  */
 static double noise01(uint64_t seed, uint64_t step, uint64_t key)
 {
-	uint64_t z = mix64(mix64(mix64(seed) ^ step) ^ key);
-	return (double)(z >> 11) * 0x1.0p-53;
+	return rng_key01(seed, step, key);
 }
 
 /* Limits (x, y[, z]) to max by length or, as the sketch does, by component. */
