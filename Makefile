@@ -81,7 +81,7 @@ else
 Q = @
 endif
 
-.PHONY: FORCE all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install uninstall clean pkgcheck
+.PHONY: FORCE all deps demo test test-integration check check-valgrind valgrind-renders bench fuzz install install-sweep uninstall clean pkgcheck
 
 all: $(BUILD)/boids $(BUILD)/boids-video.so $(BUILD)/boids-hdf5.so
 
@@ -269,8 +269,22 @@ $(BUILD)/_boids: $(BUILD)/boids
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
 DOCDIR      = $(PREFIX)/share/doc/boids
+# The sweep tools (Python, scripts/boidsweep/): the entry points and their
+# package in PREFIX/share/boids/scripts/, as in a checkout, and boids-sweep,
+# boids-sweep-table, boids-sweep-report, boids-chart and boids-contact-sheet
+# in PREFIX/bin, links to them (each finds its package beside its real path).
+SWEEPDIR    = $(PREFIX)/share/boids/scripts
+SWEEP_TOOLS = sweep sweep-table sweep-report chart contact-sheet
+install-sweep:
+	install -d $(DESTDIR)$(SWEEPDIR)/boidsweep $(DESTDIR)$(PREFIX)/bin
+	install -m 644 scripts/boidsweep/*.py $(DESTDIR)$(SWEEPDIR)/boidsweep/
+	for t in $(SWEEP_TOOLS); do \
+		install -m 755 scripts/$$t $(DESTDIR)$(SWEEPDIR)/$$t && \
+		ln -sfn ../share/boids/scripts/$$t $(DESTDIR)$(PREFIX)/bin/boids-$$t || exit 1; \
+	done
+
 install: $(BUILD)/boids $(BUILD)/boids-video.so $(BUILD)/boids-hdf5.so $(BUILD)/$(CAPTION_SO) \
-		$(BUILD)/boids.bash $(BUILD)/_boids
+		$(BUILD)/boids.bash $(BUILD)/_boids install-sweep
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples/ci \
 		$(DESTDIR)$(PREFIX)/lib/boids
@@ -291,7 +305,9 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/boids $(DESTDIR)$(PREFIX)/share/man/man1/boids.1 \
 		$(DESTDIR)$(PREFIX)/lib/boids/boids-video.so $(DESTDIR)$(PREFIX)/lib/boids/boids-hdf5.so \
 		$(DESTDIR)$(PREFIX)/lib/boids/$(CAPTION_SO) \
-		$(DESTDIR)$(BASHCOMPDIR)/boids $(DESTDIR)$(ZSHCOMPDIR)/_boids
+		$(DESTDIR)$(BASHCOMPDIR)/boids $(DESTDIR)$(ZSHCOMPDIR)/_boids \
+		$(SWEEP_TOOLS:%=$(DESTDIR)$(PREFIX)/bin/boids-%)
+	rm -rf $(DESTDIR)$(PREFIX)/share/boids
 	-rmdir $(DESTDIR)$(PREFIX)/lib/boids 2>/dev/null
 	rm -rf $(DESTDIR)$(DOCDIR)
 	-rmdir $(DESTDIR)$(PREFIX)/lib/boids 2>/dev/null

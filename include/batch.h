@@ -23,21 +23,23 @@
 #define BOIDS_BATCH_H
 
 #include "config.h"
+#include "fail.h"
 
 /*
  * The run's checks past parsing and resolving (main's: outputs, --init,
  * memory), as --print-config makes them, on the settings in c, which they
- * may complete (--init's boid count).  They exit 2 on what they refuse.
+ * may complete (--init's boid count).  Returns a status (fail.h), with
+ * what they refuse in f.
  */
-typedef void batch_check(struct config *c, void *arg);
+typedef int batch_check(struct config *c, void *arg, struct fail *f);
 
 /*
  * Runs --check-configs for the command line argc/argv, which cli_parse()
  * read into c (c->run.check_configs and config_dir set); each line's
- * settings are parsed into c again and go through check(c, arg).  Prints
+ * settings are parsed into c again and go through check(c, arg, f).  Prints
  * and returns the exit status: 0 every line accepted, 2 a line refused or
  * bad input (FILE or DIR unusable), 1 a write failed.  A refusal by
- * check() ends the run there (exit 2), its message prefixed with the
+ * check() ends the run there (its status), its message prefixed with the
  * line's FILE:LINE as the others are.
  */
 int batch_check_configs(int argc, char **argv, struct config *c, batch_check *check, void *arg);

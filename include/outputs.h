@@ -2,13 +2,14 @@
  * outputs — everything a run writes: the video (a file or y4m on standard
  * output), one PNG per frame or one still, the --trajectory CSV, the
  * --metrics CSV and the --summary JSON.  Part of main (the application
- * layer): it reads the settings, reports its own failures through report.h
- * and exits 2 on bad usage before any file exists.
+ * layer): it reads the settings; its checks and opens return their
+ * refusals and failures as a struct fail (fail.h) for main to print,
+ * status 2 for bad usage before any file exists.
  *
  * Lifecycle, in the order main calls it:
  *   outputs_check_roles() no file in two roles (before --init is opened)
  *   outputs_init()     the picture size and encoder options from the settings
- *   outputs_check()    every output validated; exit 2 before any file exists
+ *   outputs_check()    every output validated; status 2 before any file exists
  *   outputs_open()     the files created (under temporary names), headers written
  *   outputs_record()   per frame, in order, with the live flock: trajectory, metrics
  *   outputs_write_png() per drawn frame, from any drawing thread (PNG kinds);
@@ -25,6 +26,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "fail.h"
 #include "metrics.h"
 #include "outfile.h"
 #include "sim.h"
@@ -76,18 +78,20 @@ void outputs_init(struct outputs *out, const struct config *c, int encoder_threa
  * every file it reads (--init, each --config) compared by identity
  * (pathid.h: standard output, /dev/fd/N, symbolic and hard links; by
  * normalised name for a file not yet made).  Two that are one file are
- * refused, with or without -y (exit 2, one line naming both options);
- * outputs may share the null device.  Called before --init is opened.
+ * refused, with or without -y (status 2, one line in f naming both
+ * options); outputs may share the null device.  Called before --init is
+ * opened.  Returns a status (fail.h): 0, 2, or 1 out of memory.
  */
-void outputs_check_roles(const struct config *c);
+int outputs_check_roles(const struct config *c, struct fail *f);
 
 /*
  * Decides the kind of output and validates every output path before any
- * file exists: bad usage is reported and exits 2.  May pad the picture
+ * file exists: bad usage is status 2 with its message in f (1 when the
+ * video plugin cannot be loaded, or out of memory).  May pad the picture
  * (pic_w, pic_h) by one row or column for encoders that need even sizes,
- * and says so on stderr unless -q.
+ * and says so on stderr unless -q.  Returns the status.
  */
-void outputs_check(struct outputs *out);
+int outputs_check(struct outputs *out, struct fail *f);
 
 /* One line for --verbose: what the pictures become ("mp4 (libx264, ...)"). */
 void outputs_describe(const struct outputs *out, char *buf, size_t len);
@@ -98,9 +102,9 @@ int outputs_draws(const struct outputs *out, long frame);
 /*
  * Creates the files (temporary names), writes the CSV headers, locks a PNG
  * pattern and opens the encoder.  A signal may end the wait for a FIFO's
- * reader.  Returns an exit status (failures already reported).
+ * reader.  Returns a status, with the failure's message in f.
  */
-int outputs_open(struct outputs *out);
+int outputs_open(struct outputs *out, struct fail *f);
 
 /*
  * The per-frame side files, from the live flock, in frame order.  A side

@@ -1,19 +1,20 @@
 /*
  * report — how the program speaks: one line "boids: ..." on stderr for each
- * message, and the exit statuses.  Used by main and its two parts, outputs
- * and pipeline (the application layer); the library modules below them
- * never print, they return codes that these functions turn into words.
+ * message (or one JSON event), and the closing event.  The checks and opens
+ * below main return their failures as a struct fail (fail.h), which main
+ * prints with report_fail() and turns into the exit status; nothing below
+ * main exits.
  *
- * Exit statuses: 0 success, 1 runtime failure (EXIT_FAILURE), 2 bad usage
- * (EXIT_USAGE), 128 + signal after SIGINT/SIGTERM/SIGHUP.
+ * Exit statuses (fail.h): 0 success, 1 runtime failure (EXIT_FAILURE), 2 bad
+ * usage (EXIT_USAGE), 128 + signal after SIGINT/SIGTERM/SIGHUP.
  */
 #ifndef BOIDS_REPORT_H
 #define BOIDS_REPORT_H
 
-enum { EXIT_USAGE = 2 };
-
 #include <stddef.h>
 #include <stdio.h>
+
+#include "fail.h"
 
 /*
  * --progress json: from here on every line on stderr is one JSON object
@@ -61,16 +62,13 @@ struct report_run {
  */
 void report_end(int status, const struct report_run *run);
 
-/* report_end(status, NULL), then exit(status). */
-void report_exit(int status) __attribute__((noreturn));
-
-/* report(), then exit(EXIT_USAGE): for input refused before any file exists. */
-void report_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Prints f's message (if it has one, as report() does); returns f->status. */
+int report_fail(const struct fail *f);
 
 /*
- * Reports a runtime failure: "<what> '<path>': <the text of err>", err a
- * negative errno or AVERROR.  Says nothing for -EINTR after a stop signal
- * (a signal ended a wait: not a failure).  Returns EXIT_FAILURE.
+ * Reports a runtime failure: fail_cause()'s "<what> '<path>': <the text of
+ * err>", err a negative errno or AVERROR.  Says nothing for -EINTR after a
+ * stop signal (a signal ended a wait: not a failure).  Returns EXIT_FAILURE.
  */
 int report_failure(const char *what, const char *path, int err);
 

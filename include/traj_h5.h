@@ -111,7 +111,8 @@ int traj_h5_field(const char *path, double field[3]);
  * no period) saying why not.  In the boids binary the module is a plugin
  * (include/traj_h5_plugin.h): this loads it, and err names the file tried
  * and the loader's reason; linked in (the test binaries), it is always 0.
- * Any other call of this module when it says -1 ends the process.
+ * Any other call of this module when it says -1 fails (-ELIBACC; the
+ * field: 0; the version: "not loaded").
  */
 int traj_h5_ready(char *err, size_t errlen);
 

@@ -89,6 +89,17 @@ static inline void video_options_default(struct video_options *o)
 	o->threads = 4; /* the same bytes on every machine (0, auto, depends on its cores) */
 }
 
+/*
+ * Can these functions be called?  0, or -1 with one line in err (lowercase,
+ * no period) saying why not.  In the boids binary the module is a plugin
+ * (include/video_plugin.h): this loads it, and err names the file tried
+ * and the loader's reason; linked in (the test binaries), it is always 0.
+ * Ask it before any other call but video_strerror() and
+ * video_quiet_logs(): without the plugin the others fail (-ELIBACC, or 0,
+ * "" and nothing for those that return no code).
+ */
+int video_ready(char *err, size_t errlen);
+
 /* Is this a name video_open() takes ("-" included)?  1 or 0. */
 int video_path_supported(const char *path);
 

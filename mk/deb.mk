@@ -4,8 +4,10 @@
 # boids-hdf5.so, libhdf5; boids-caption.so, Pango's) link (dpkg-shlibdeps),
 # plus the font the caption plugin asks fontconfig for (DEB_FONT_DEPENDS: no
 # library links a font, so dpkg-shlibdeps cannot see it), then dpkg-deb.
-# Install it on any Debian 12
-# machine with `apt install ./build/boids_*.deb`.
+# The sweep tools (boids-sweep and the others, Python) recommend what they
+# run with (DEB_SWEEP_RECOMMENDS: install-deps.sh's sweep purpose); apt
+# installs recommended packages unless told not to.  Install it on any
+# Debian 12 machine with `apt install ./build/boids_*.deb`.
 
 DEB_VERSION := $(shell sed -n 's/^\#define BOIDS_VERSION "\(.*\)"/\1/p' include/cli.h)
 DEB_ARCH     = $(shell dpkg --print-architecture)
@@ -13,6 +15,8 @@ DEB_ROOT     = $(BUILD)/deb/root
 DEB_FILE     = $(BUILD)/boids_$(DEB_VERSION)_$(DEB_ARCH).deb
 # src/plugins/caption_pango.c draws with "DejaVu Sans" (install-deps.sh: run)
 DEB_FONT_DEPENDS = fonts-dejavu-core
+DEB_SWEEP_RECOMMENDS = python3, python3-numpy, python3-scipy, parallel, gnuplot-nox, libjs-jquery, libjs-jquery-datatables
+DEB_SWEEP_SUGGESTS = imagemagick, ffmpeg, openssh-client, slurm-wlm
 
 .PHONY: deb
 deb:
@@ -37,11 +41,15 @@ deb:
 	   echo "Maintainer: boids developers <boids@localhost>"; \
 	   echo "Installed-Size: $$(du -sk $(DEB_ROOT)/usr | cut -f1)"; \
 	   echo "Depends: $$(cat $(BUILD)/deb/depends), $(DEB_FONT_DEPENDS)"; \
+	   echo "Recommends: $(DEB_SWEEP_RECOMMENDS)"; \
+	   echo "Suggests: $(DEB_SWEEP_SUGGESTS)"; \
 	   echo "Section: graphics"; \
 	   echo "Priority: optional"; \
 	   echo "Description: headless flocking simulator that writes videos"; \
 	   echo " boids steps a flock (Harden's Boids in C# and three more models), draws"; \
 	   echo " every frame with Cairo and writes MP4/WebM/GIF, PNG frames or y4m."; \
+	   echo " boids-sweep runs it over a grid of parameter values (GNU parallel, ssh"; \
+	   echo " or Slurm) and reports tables, charts and a page for the browser."; \
 	} > $(DEB_ROOT)/DEBIAN/control
 	@dpkg-deb --root-owner-group --build $(DEB_ROOT) $(DEB_FILE) >/dev/null
 	@echo "  DEB     $(DEB_FILE)"

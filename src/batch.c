@@ -316,75 +316,114 @@ static int finish_line(const struct config *c, const char *dir, long k, char has
 	return e;
 }
 
+/* One --check-configs run. */
+struct batch {
+	int argc;
+	char **argv;            /* the command line, read again for each line */
+	struct config *c;       /* each line's settings */
+	batch_check *check;
+	void *arg;
+	const char *file, *dir; /* --check-configs, --config-dir (argv's) */
+	struct pairs s;         /* the line's pairs, and its number */
+	long refused;           /* lines refused so far */
+};
+
+/* A refused line: reported with its number, "-" on standard output.  Returns 0: go on. */
+static int refuse(struct batch *b, const char *why)
+{
+	report("%s:%ld: %s", CLI_CUT_PATH(b->file), b->s.lineno, why);
+	b->refused++;
+	puts("-");
+	return 0;
+}
+
+static int out_of_memory(void)
+{
+	report("out of memory");
+	return EXIT_FAILURE;
+}
+
+/*
+ * Checks one line (len bytes, NUL-terminated) and writes its verdict: its
+ * hash, or "-" after its refusal.  Returns 0 to go on, or the status that
+ * ends the run (a write failed, out of memory, a check refused it).
+ */
+static int one_line(struct batch *b, char *line, size_t len)
+{
+	char err[1024], hash[72], path[4096], where[300];
+	const char *why;
+	struct fail f = { 0, "" };
+
+	b->s.lineno++;
+	int e = len != strlen(line) ? (why = "NUL byte in the line", -1) : parse_line(line, &b->s, &why);
+	if (e == -ENOMEM)
+		return out_of_memory();
+	if (e)
+		return refuse(b, why);
+	cli_release(b->c);
+	int r = cli_parse_with(b->c, b->argc, b->argv, apply, &b->s, err, sizeof err);
+	if (r == CLI_NOMEM)
+		return out_of_memory();
+	if (r != CLI_CHECK_CONFIGS)
+		return refuse(b, err);
+	snprintf(where, sizeof where, "%s:%ld", CLI_CUT_PATH(b->file), b->s.lineno);
+	report_context(where); /* the checks' messages: notes, and the refusal */
+	int status = b->check(b->c, b->arg, &f) != 0 ? report_fail(&f) : 0;
+	report_context(NULL);
+	if (status)
+		return status;
+	e = finish_line(b->c, b->dir, b->s.lineno - 1, hash, path, sizeof path);
+	if (e == -ENOMEM)
+		return out_of_memory();
+	if (e)
+		return report_failure("cannot write", path, e);
+	puts(hash);
+	return 0;
+}
+
+/* Reads the lines of in and checks each.  Returns the status. */
+static int all_lines(struct batch *b, FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int status = 0;
+
+	while (status == 0 && (len = lineread_next(in, &line, &cap, LINEREAD_MAX)) >= 0)
+		status = one_line(b, line, (size_t)len);
+	free(line);
+	if (status)
+		return status;
+	if (len == -E2BIG) {
+		report("%s:%ld: line longer than %ld bytes", CLI_CUT_PATH(b->file), b->s.lineno + 1,
+		       LINEREAD_MAX);
+		b->refused++;
+		return 0;
+	}
+	return len == LINEREAD_EOF ? 0 : report_failure("cannot read", b->file, (int)len);
+}
+
 /* ------------------------------------------------------------------ API */
 
 int batch_check_configs(int argc, char **argv, struct config *c, batch_check *check, void *arg)
 {
-	const char *file = c->run.check_configs, *dir = c->run.config_dir; /* argv's */
-	char where[300];
-	struct pairs s = { NULL, 0, 0, 0 };
-	char *line = NULL, err[1024], hash[72], path[4096];
-	size_t cap = 0;
-	ssize_t len;
-	long refused = 0;
-	int status = 0;
+	struct batch b = { argc, argv, c, check, arg, c->run.check_configs, c->run.config_dir,
+	                   { NULL, 0, 0, 0 }, 0 };
 	struct stat st;
-	FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	int status = EXIT_USAGE;
+	FILE *in = strcmp(b.file, "-") == 0 ? stdin : fopen(b.file, "r");
 
 	if (!in)
-		report_usage("--check-configs: cannot open '%s': %s", CLI_CUT_PATH(file), strerror(errno));
-	if (dir && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
-		report_usage("--config-dir: '%s' is not a directory", CLI_CUT_PATH(dir));
-	while (status == 0 && (len = lineread_next(in, &line, &cap, LINEREAD_MAX)) >= 0) {
-		const char *why;
-		s.lineno++;
-		int e = (size_t)len != strlen(line) ? (why = "NUL byte in the line", -1) :
-		        parse_line(line, &s, &why);
-		if (e == -ENOMEM)
-			goto nomem;
-		if (e) {
-			report("%s:%ld: %s", CLI_CUT_PATH(file), s.lineno, why);
-			refused++;
-			puts("-");
-			continue;
-		}
-		cli_release(c);
-		int r = cli_parse_with(c, argc, argv, apply, &s, err, sizeof err);
-		if (r == CLI_NOMEM)
-			goto nomem;
-		if (r != CLI_CHECK_CONFIGS) {
-			report("%s:%ld: %s", CLI_CUT_PATH(file), s.lineno, err);
-			refused++;
-			puts("-");
-			continue;
-		}
-		snprintf(where, sizeof where, "%s:%ld", CLI_CUT_PATH(file), s.lineno);
-		report_context(where); /* the checks' messages, if they refuse the line */
-		check(c, arg);
-		report_context(NULL);
-		e = finish_line(c, dir, s.lineno - 1, hash, path, sizeof path);
-		if (e && e != -ENOMEM)
-			status = report_failure("cannot write", path, e);
-		if (e == -ENOMEM)
-			goto nomem;
-		if (!status)
-			puts(hash);
-	}
-	if (status == 0 && len == -E2BIG) {
-		report("%s:%ld: line longer than %ld bytes", CLI_CUT_PATH(file), s.lineno + 1, LINEREAD_MAX);
-		refused++;
-	} else if (status == 0 && len != LINEREAD_EOF) {
-		status = report_failure("cannot read", file, (int)len);
-	}
+		report("--check-configs: cannot open '%s': %s", CLI_CUT_PATH(b.file), strerror(errno));
+	else if (b.dir && (stat(b.dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+		report("--config-dir: '%s' is not a directory", CLI_CUT_PATH(b.dir));
+	else
+		status = all_lines(&b, in);
 	cli_release(c);
-	free(line);
-	free(s.kv);
-	if (in != stdin)
+	free(b.s.kv);
+	if (in && in != stdin)
 		fclose(in);
 	if (!status && report_stdout_status() != 0)
 		status = EXIT_FAILURE;
-	return status ? status : refused ? EXIT_USAGE : 0;
-nomem:
-	report("out of memory");
-	exit(EXIT_FAILURE);
+	return status ? status : b.refused ? EXIT_USAGE : 0;
 }

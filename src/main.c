@@ -82,6 +82,19 @@ enum {
 	CHECK_CONFIGS = -3,   /* --check-configs: the same for each line (src/batch.c) */
 };
 
+/* --list-codecs: from the video plugin, which must load.  Returns the exit status. */
+static int list_codecs(void)
+{
+	char err[PATH_MAX + 256];
+
+	if (video_ready(err, sizeof err) != 0) {
+		report("%s", err);
+		return EXIT_FAILURE;
+	}
+	video_list_codecs(stdout);
+	return report_stdout_status();
+}
+
 /*
  * Parses the command line.  Returns -1 to run, CHECK_ONLY, or the exit
  * status of everything that ends here: a usage error, --help, --version,
@@ -127,8 +140,7 @@ static int parse_command_line(struct run *r, int argc, char **argv)
 		cli_print_models(stdout);
 		return report_stdout_status();
 	case CLI_LIST_CODECS:
-		video_list_codecs(stdout);
-		return report_stdout_status();
+		return list_codecs();
 	case CLI_CHECK_CONFIGS:
 		return CHECK_CONFIGS;
 	default:
@@ -150,30 +162,29 @@ static void say_plan(const struct run *r)
 }
 
 /*
- * Everything a user can get wrong is refused (exit 2) before any file
+ * Everything a user can get wrong is refused (status 2) before any file
  * exists: the inputs first (--config was read with the command line), then
- * the outputs.
+ * the outputs.  Returns a status, the failure in f.
  */
-static void check_run(struct run *r, int preview)
+static int check_run(struct run *r, int preview, struct fail *f)
 {
-	outputs_check_roles(&r->cfg); /* before --init is opened */
-	if (preview)
-		start_preview(&r->start, &r->cfg);
-	else
-		start_read(&r->start, &r->cfg);
+	if (outputs_check_roles(&r->cfg, f) != 0) /* before --init is opened */
+		return f->status;
+	if ((preview ? start_preview(&r->start, &r->cfg, f) : start_read(&r->start, &r->cfg, f)) != 0)
+		return f->status;
 	pipeline_threads(&r->cfg, &r->threads);
 	outputs_init(&r->out, &r->cfg, r->threads.encoder);
-	outputs_check(&r->out);
+	if (outputs_check(&r->out, f) != 0)
+		return f->status;
 	r->cfg.render.width = r->out.pic_w; /* padded to even sizes where the encoder needs them */
 	r->cfg.render.height = r->out.pic_h;
 	if (r->cfg.run.caption && r->out.kind != OUTPUTS_NONE) { /* Pango only for a run with a caption */
 		char err[PATH_MAX + 256];
-		if (caption_load(&r->caption, &r->cfg, err, sizeof err) != 0) {
-			report("%s", err);
-			report_exit(EXIT_FAILURE);
-		}
+		if (caption_load(&r->caption, &r->cfg, err, sizeof err) != 0)
+			return fail_runtime(f, "%s", err);
 	}
 	say_plan(r);
+	return 0;
 }
 
 /*
@@ -209,41 +220,49 @@ static struct start_budget budget(const struct run *r)
  */
 static int print_config(struct run *r)
 {
+	struct fail f = { 0, "" };
 	struct start_budget b;
+	int status = check_run(r, 1, &f);
 
-	check_run(r, 1);
-	b = budget(r);
-	start_check(&r->cfg, &b);
-	cli_print_config(stdout, &r->cfg);
+	if (!status) {
+		b = budget(r);
+		status = start_check(&r->cfg, &b, &f);
+	}
 	outputs_release(&r->out);
+	if (status)
+		return report_fail(&f);
+	cli_print_config(stdout, &r->cfg);
 	return report_stdout_status();
 }
 
 /* --check-configs: print_config()'s checks for one line's settings (in r->cfg). */
-static void check_line(struct config *c, void *arg)
+static int check_line(struct config *c, void *arg, struct fail *f)
 {
 	struct run *r = arg;
 	struct start_budget b;
 
 	assert(c == &r->cfg);
-	check_run(r, 1);
-	b = budget(r);
-	start_check(&r->cfg, &b);
+	int status = check_run(r, 1, f);
+	if (!status) {
+		b = budget(r);
+		status = start_check(&r->cfg, &b, f);
+	}
 	outputs_release(&r->out);
+	return status;
 }
 
-/* The flock and the pipeline's slots; failures exit. */
-static void set_up(struct run *r)
+/* The flock and the pipeline's slots.  Returns a status, the failure in f. */
+static int set_up(struct run *r, struct fail *f)
 {
 	struct start_budget b = budget(r);
 
-	start_build(&r->start, &r->cfg, r->threads.sim, &b);
+	if (start_build(&r->start, &r->cfg, r->threads.sim, &b, f) != 0)
+		return f->status;
 	int e = pipeline_init(&r->pipe, &r->cfg, &r->start.sim, &r->out, &r->cfg.render, r->threads.draw);
 	r->pipe.caption = r->caption.draw ? &r->caption : NULL;
-	if (e) {
-		report("cannot set up drawing: %s", strerror(-e));
-		report_exit(EXIT_FAILURE);
-	}
+	if (e)
+		return fail_runtime(f, "cannot set up drawing: %s", strerror(-e));
+	return 0;
 }
 
 /*
@@ -252,12 +271,14 @@ static void set_up(struct run *r)
  */
 static int open_outputs(struct run *r)
 {
-	int status = signals_caught() ? 128 + signals_caught() : outputs_open(&r->out);
+	struct fail f = { 0, "" };
+	int status = signals_caught() ? 128 + signals_caught() : outputs_open(&r->out, &f);
 	if (!status && r->out.video) {
 		int err = pipeline_use_video(&r->pipe, r->out.video);
 		if (err)
-			status = report_failure("cannot set up the encoder for", r->cfg.run.output, err);
+			status = fail_cause(&f, "cannot set up the encoder for", r->cfg.run.output, err);
 	}
+	report_fail(&f);
 	if (status && signals_caught())
 		status = 128 + signals_caught(); /* interrupted while waiting for a FIFO's reader */
 	signals_restart(1);
@@ -325,9 +346,20 @@ static void say_done(const struct run *r, int status)
 static void run_release(struct run *r)
 {
 	outputs_release(&r->out);
-	pipeline_release(&r->pipe);
+	if (r->pipe.cfg) /* pipeline_init() was called */
+		pipeline_release(&r->pipe);
 	start_release(&r->start);
 	cli_release(&r->cfg);
+}
+
+/* A run refused or failed before its outputs were opened: f said, the end. */
+static int refused(struct run *r, const struct fail *f)
+{
+	int status = report_fail(f);
+
+	report_end(status, NULL);
+	run_release(r);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -347,8 +379,9 @@ int main(int argc, char **argv)
 		cli_release(&r.cfg);
 		return status;
 	}
-	check_run(&r, 0);
-	set_up(&r);
+	struct fail f = { 0, "" };
+	if (check_run(&r, 0, &f) != 0 || set_up(&r, &f) != 0)
+		return refused(&r, &f);
 	say_long_steps(&r);
 	status = open_outputs(&r);
 	status = run_frames(&r, status);

@@ -62,44 +62,43 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-/* Refuses an output path that exists (without -y) or cannot be created. */
-static void check_writable(const char *option, const char *file, int overwrite)
+/* Refuses an output path that exists (without -y) or cannot be created.  Returns a status (fail.h). */
+static int check_writable(struct fail *f, const char *option, const char *file, int overwrite)
 {
 	int err = outfile_check(file, overwrite);
 	enum outfile_what what = err ? outfile_what(file) : OUTFILE_NOTHING;
 	const char *path = CLI_CUT_PATH(file);
 
-	if (err == -ENOMEM) {
-		report("out of memory");
-		report_exit(EXIT_FAILURE);
-	}
+	if (!err)
+		return 0;
+	if (err == -ENOMEM)
+		return fail_runtime(f, "out of memory");
 	if (err == -ELOOP || (err == -EEXIST && what == OUTFILE_DANGLING))
-		report_usage("%s: '%s' is a symbolic link to nothing (or a loop): not followed",
-		            option, path);
+		return fail_usage(f, "%s: '%s' is a symbolic link to nothing (or a loop): not followed",
+		                  option, path);
 	if (err == -EEXIST && what == OUTFILE_SYMLINK)
-		report_usage("%s: '%s' is a symbolic link (use -y to replace the file it points to)",
-		            option, path);
+		return fail_usage(f, "%s: '%s' is a symbolic link (use -y to replace the file it points to)",
+		                  option, path);
 	if (err == -EEXIST && (what == OUTFILE_FIFO || what == OUTFILE_DEVICE))
-		report_usage("%s: '%s' is %s (use -y to write into it)", option, path,
-		            outfile_what_name(what));
+		return fail_usage(f, "%s: '%s' is %s (use -y to write into it)", option, path,
+		                  outfile_what_name(what));
 	if (err == -EEXIST)
-		report_usage("%s: '%s' exists (use -y to overwrite)", option, path);
+		return fail_usage(f, "%s: '%s' exists (use -y to overwrite)", option, path);
 	if (err == -ENXIO)
-		report_usage("%s: '%s' is a socket", option, path);
+		return fail_usage(f, "%s: '%s' is a socket", option, path);
 	if (err == -ENAMETOOLONG)
-		report_usage("%s: cannot create '%s': the name is too long for the temporary "
-		            "file beside it (.NAME.XXXXXX.EXT must fit in %d bytes)", option, path,
-		            NAME_MAX);
+		return fail_usage(f, "%s: cannot create '%s': the name is too long for the temporary "
+		                  "file beside it (.NAME.XXXXXX.EXT must fit in %d bytes)", option, path,
+		                  NAME_MAX);
 	if (err == -EISDIR)
-		report_usage("%s: '%s' is a directory", option, path);
+		return fail_usage(f, "%s: '%s' is a directory", option, path);
 	if (err == -ENOENT || err == -ENOTDIR)
-		report_usage("%s: cannot create '%s': its directory does not exist", option, path);
-	if (err)
-		report_usage("%s: cannot create '%s': %s", option, path, strerror(-err));
+		return fail_usage(f, "%s: cannot create '%s': its directory does not exist", option, path);
+	return fail_usage(f, "%s: cannot create '%s': %s", option, path, strerror(-err));
 }
 
 /* A PNG pattern or a still: the names must be free (or -y). */
-static void check_png_output(struct outputs *out, const char *path)
+static int check_png_output(struct outputs *out, const char *path, struct fail *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	char why[256];
@@ -109,14 +108,13 @@ static void check_png_output(struct outputs *out, const char *path)
 		out->kind = OUTPUTS_STILL;
 		out->poster = s->poster >= 0 ? s->poster : s->frames - 1;
 		if (out->poster >= s->frames)
-			report_usage("--poster: frame %ld is past the last frame (%ld of %ld frames)",
-			            out->poster, s->frames - 1, s->frames);
-		check_writable("--output", path, s->overwrite);
-		return;
+			return fail_usage(f, "--poster: frame %ld is past the last frame (%ld of %ld frames)",
+			                  out->poster, s->frames - 1, s->frames);
+		return check_writable(f, "--output", path, s->overwrite);
 	}
 	out->kind = OUTPUTS_PNG;
 	if (framename_check(path, why, sizeof(why)) != 0)
-		report_usage("--output: bad PNG pattern '%s': %s", CLI_CUT_PATH(path), why);
+		return fail_usage(f, "--output: bad PNG pattern '%s': %s", CLI_CUT_PATH(path), why);
 	/*
 	 * The frames' names must be free (or -y).  Checked up front for the
 	 * first PNG_PRECHECK frames; beyond, writing refuses to replace a
@@ -125,9 +123,11 @@ static void check_png_output(struct outputs *out, const char *path)
 	char name[4096];
 	for (long k = 0; k < s->frames && k < PNG_PRECHECK; k++) {
 		if (framename_format(name, sizeof(name), path, s->start_number + k) != 0)
-			report_usage("--output: PNG pattern '%s' makes names too long", CLI_CUT_PATH(path));
-		check_writable("--output", name, s->overwrite);
+			return fail_usage(f, "--output: PNG pattern '%s' makes names too long", CLI_CUT_PATH(path));
+		if (check_writable(f, "--output", name, s->overwrite) != 0)
+			return f->status;
 	}
+	return 0;
 }
 
 /*
@@ -136,24 +136,25 @@ static void check_png_output(struct outputs *out, const char *path)
  * row or column of background at the bottom or right for encoders that need
  * even sizes; a size the user chose is refused instead.
  */
-static void check_encoder(struct outputs *out, const char *path)
+static int check_encoder(struct outputs *out, const char *path, struct fail *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	char why[256], why2[256];
 
 	if (video_check(path, out->pic_w, out->pic_h, (int)s->fps, &out->vopt, why, sizeof(why)) == 0)
-		return;
+		return 0;
 	int windows = s->look_used == RUN_LOOK_HARDEN_WINDOWS;
 	int own = windows || !out->cfg->run.user.picture_size;
 	int w2 = out->pic_w + (out->pic_w & 1), h2 = out->pic_h + (out->pic_h & 1);
 	if (!own || (w2 == out->pic_w && h2 == out->pic_h) ||
 	    video_check(path, w2, h2, (int)s->fps, &out->vopt, why2, sizeof(why2)) != 0)
-		report_usage("%s", why);
+		return fail_usage(f, "%s", why);
 	if (!s->quiet)
 		report_note("%s needs even sizes: the %dx%d picture is padded to %dx%d",
 		            path, out->pic_w, out->pic_h, w2, h2);
 	out->pic_w = w2;
 	out->pic_h = h2;
+	return 0;
 }
 
 /* " (did you mean .mp4?)": the video extensions nearest path's, or "". */
@@ -173,71 +174,76 @@ static size_t near_extensions(const char *path, char *out, size_t outlen)
 }
 
 /* A video file or y4m on standard output. */
-static void check_video_output(struct outputs *out, const char *path)
+static int check_video_output(struct outputs *out, const char *path, struct fail *f)
 {
 	const struct run_options *s = &out->cfg->run;
+	char why[PATH_MAX + 256], near[160];
+	struct stat st;
 
-	if (strcmp(path, "-") == 0) {
-		out->kind = OUTPUTS_STDOUT;
-		if (isatty(STDOUT_FILENO))
-			report_usage("--output: refusing to write video to a terminal (redirect or pipe it)");
-	} else if (!video_path_supported(path)) {
-		char near[160];
+	out->kind = strcmp(path, "-") == 0 ? OUTPUTS_STDOUT : OUTPUTS_VIDEO;
+	if (out->kind == OUTPUTS_STDOUT && isatty(STDOUT_FILENO))
+		return fail_usage(f, "--output: refusing to write video to a terminal (redirect or pipe it)");
+	if (video_ready(why, sizeof why) != 0) /* the plugin, before any file */
+		return fail_runtime(f, "%s", why);
+	if (out->kind == OUTPUTS_VIDEO && !video_path_supported(path)) {
 		if (near_extensions(path, near, sizeof near) > 0)
-			report_usage("--output: unknown kind of file '%s'%s", CLI_CUT_PATH(path), near);
-		report_usage("--output: unknown kind of file '%s' (expected %s, a PNG pattern such as f_%%05d.png, or -)",
-		            CLI_CUT_PATH(path), video_extensions());
-	} else {
-		out->kind = OUTPUTS_VIDEO;
+			return fail_usage(f, "--output: unknown kind of file '%s'%s", CLI_CUT_PATH(path), near);
+		return fail_usage(f, "--output: unknown kind of file '%s' (expected %s, a PNG pattern such as "
+		                  "f_%%05d.png, or -)", CLI_CUT_PATH(path), video_extensions());
 	}
-	check_encoder(out, path);
-	if (out->kind == OUTPUTS_VIDEO) {
-		check_writable("--output", path, s->overwrite);
-		struct stat st; /* -y into a FIFO or device: only a stream container */
-		if (video_needs_file(path) && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-			report_usage("--output: '%s' is not a regular file, and %s needs one (it seeks "
-			            "and reads back); stream .mkv, .webm, .gif or .y4m instead", path,
-			            strrchr(path, '.'));
-	}
+	if (check_encoder(out, path, f) != 0)
+		return f->status;
+	if (out->kind == OUTPUTS_STDOUT)
+		return 0;
+	if (check_writable(f, "--output", path, s->overwrite) != 0)
+		return f->status;
+	/* -y into a FIFO or device: only a stream container */
+	if (video_needs_file(path) && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return fail_usage(f, "--output: '%s' is not a regular file, and %s needs one (it seeks "
+		                  "and reads back); stream .mkv, .webm, .gif or .y4m instead", path,
+		                  strrchr(path, '.'));
+	return 0;
 }
 
 /* Works out the kind of output and validates it before any file exists. */
-static void check_picture_output(struct outputs *out)
+static int check_picture_output(struct outputs *out, struct fail *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	const char *path = s->output;
 	struct stat sb;
 
 	if (s->no_render) {
-		if (s->user.output)
-			report_usage("--output: nothing is drawn with --no-render (drop one of them)");
 		out->kind = OUTPUTS_NONE;
-		return;
+		if (s->user.output)
+			return fail_usage(f, "--output: nothing is drawn with --no-render (drop one of them)");
+		return 0;
 	}
 	if (has_suffix(path, "/") || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
-		report_usage("--output: '%s' is a directory (for one PNG per frame: -o '%s%sf_%%05d.png')",
-		            path, path, has_suffix(path, "/") ? "" : "/");
+		return fail_usage(f, "--output: '%s' is a directory (for one PNG per frame: -o '%s%sf_%%05d.png')",
+		                  path, path, has_suffix(path, "/") ? "" : "/");
 	if (has_suffix(path, ".png"))
-		check_png_output(out, path);
-	else
-		check_video_output(out, path);
+		return check_png_output(out, path, f);
+	return check_video_output(out, path, f);
 }
 
 /* --trajectory, --metrics, --summary: writable (outputs_check_roles() saw that they are distinct). */
-static void check_side_files(struct outputs *out)
+static int check_side_files(struct outputs *out, struct fail *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	const char *opt[] = { "--trajectory", "--metrics", "--summary" };
 	const char *path[] = { s->trajectory, s->metrics, s->summary };
 
-	trajmeta_check(out->cfg);
+	if (trajmeta_check(out->cfg, f) != 0)
+		return f->status;
 	for (int i = 0; i < 3; i++) {
 		if (!path[i])
 			continue;
 		if (i == 2 && strcmp(path[i], "-") == 0)
 			continue; /* the summary may go to standard output */
-		check_writable(opt[i], path[i], s->overwrite);
+		if (check_writable(f, opt[i], path[i], s->overwrite) != 0)
+			return f->status;
 	}
+	return 0;
 }
 
 /*
@@ -278,8 +284,9 @@ struct roles {
 	long first, last;     /* the frame numbers the pattern makes in this run */
 };
 
-static void roles_add(struct roles *rs, const char *option, const char *path, int writes,
-                      unsigned flags)
+/* Adds a role; returns a status (fail.h: out of memory). */
+static int roles_add(struct roles *rs, const char *option, const char *path, int writes,
+                     unsigned flags, struct fail *f)
 {
 	struct role *r = &rs->r[rs->n++];
 
@@ -287,26 +294,26 @@ static void roles_add(struct roles *rs, const char *option, const char *path, in
 	r->path = path;
 	r->writes = writes;
 	r->pattern = (flags & PATHID_PATTERN) != 0;
-	if (pathid_get(&r->id, path, flags) != 0) {
-		report("out of memory");
-		report_exit(EXIT_FAILURE);
-	}
+	if (pathid_get(&r->id, path, flags) != 0)
+		return fail_runtime(f, "out of memory");
+	return 0;
 }
 
-/* Refuses role b landing on role a: one line naming both. */
-static void refuse_pair(const struct role *a, const struct role *b, long frame)
+/* Refuses role b landing on role a: one line naming both.  Returns EXIT_USAGE. */
+static int refuse_pair(struct fail *f, const struct role *a, const struct role *b, long frame)
 {
 	const char *bp = CLI_CUT_PATH(b->path), *ap = CLI_CUT_PATH(a->path);
 
 	if (a->pattern)
-		report_usage("%s: '%s' is also the %s (frame %ld of '%s'): one file, one role",
-		             b->option, bp, a->option, frame, ap);
+		return fail_usage(f, "%s: '%s' is also the %s (frame %ld of '%s'): one file, one role",
+		                  b->option, bp, a->option, frame, ap);
 	if (strcmp(a->path, b->path) == 0)
-		report_usage("%s: '%s' is also the %s: one file, one role", b->option, bp, a->option);
+		return fail_usage(f, "%s: '%s' is also the %s: one file, one role", b->option, bp, a->option);
 	if (strcmp(a->path, "-") == 0 && a->writes)
-		report_usage("%s: '%s' is also the %s (standard output): one file, one role",
-		             b->option, bp, a->option);
-	report_usage("%s: '%s' is also the %s ('%s'): one file, one role", b->option, bp, a->option, ap);
+		return fail_usage(f, "%s: '%s' is also the %s (standard output): one file, one role",
+		                  b->option, bp, a->option);
+	return fail_usage(f, "%s: '%s' is also the %s ('%s'): one file, one role", b->option, bp,
+	                  a->option, ap);
 }
 
 /* Is the normalised name the pattern role p makes for a frame of this run?  *frame says which. */
@@ -328,6 +335,7 @@ static const char *ext_of(const char *base)
  * Is b's name the form of a's temporary file, ".NAME.XXXXXX.EXT" beside
  * it (outfile.h)?  A temporary is made with O_EXCL, so it never lands on
  * a file; but an output renamed into place later could land on it.
+ * Returns 1, 0, or -ENOMEM.
  */
 static int is_temporary_of(const struct roles *rs, const struct role *a, const struct role *b)
 {
@@ -356,10 +364,8 @@ static int is_temporary_of(const struct roles *rs, const struct role *a, const s
 			continue;
 		}
 		struct pathid o;
-		if (pathid_get(&o, owner, 0) != 0) {
-			report("out of memory");
-			report_exit(EXIT_FAILURE);
-		}
+		if (pathid_get(&o, owner, 0) != 0)
+			return -ENOMEM;
 		int same = pathid_same(&o, &a->id);
 		pathid_release(&o);
 		if (same)
@@ -371,9 +377,9 @@ static int is_temporary_of(const struct roles *rs, const struct role *a, const s
 /*
  * Frames that exist already (-y) and are one of the other files (a hard
  * link, a symbolic link to it): looked up by identity, for the first
- * PNG_PRECHECK frames.
+ * PNG_PRECHECK frames.  Returns a status.
  */
-static void check_existing_frames(const struct roles *rs, const struct role *p)
+static int check_existing_frames(const struct roles *rs, const struct role *p, struct fail *f)
 {
 	char name[4096];
 	struct stat st;
@@ -387,73 +393,94 @@ static void check_existing_frames(const struct roles *rs, const struct role *p)
 		for (size_t j = 0; j < rs->n; j++) {
 			const struct role *b = &rs->r[j];
 			if (b != p && b->id.exists && b->id.dev == st.st_dev && b->id.ino == st.st_ino)
-				refuse_pair(p, b, k);
+				return refuse_pair(f, p, b, k);
 		}
 	}
+	return 0;
 }
 
-void outputs_check_roles(const struct config *c)
+/* Every file the settings name, as roles in rs (room for them all).  Returns a status. */
+static int roles_collect(struct roles *rs, const struct run_options *s, struct fail *f)
+{
+	char lock[PATH_MAX + 16], canon[PATH_MAX];
+	int st = 0;
+
+	rs->first = s->start_number;
+	rs->last = s->start_number + s->frames - 1;
+	if (s->init)
+		st = roles_add(rs, "--init", s->init, 0, 0, f);
+	for (size_t i = 0; i < s->configs_n && !st; i++)
+		st = roles_add(rs, "--config", s->configs[i], 0, 0, f);
+	const char *o = s->no_render ? NULL : s->output;
+	long field = o && has_suffix(o, ".png") ? framename_field(o) : -1;
+	if (!st && field >= 0) {
+		if (strchr(o + field, '/'))
+			return fail_usage(f, "--output: the frame number of '%s' must be in the file name, not in "
+			                  "a directory", CLI_CUT_PATH(o));
+		st = roles_add(rs, "--output", o, 1, PATHID_PATTERN, f);
+		/* the lock file: one for every spelling of the pattern (outputs_open()) */
+		if (!st && png_lock_key(o, canon, sizeof(canon)) == 0 &&
+		    outfile_lock_name(canon, lock, sizeof(lock)) == 0)
+			st = roles_add(rs, "--output's lock file", lock, 1, 0, f);
+	} else if (!st && o) {
+		st = roles_add(rs, "--output", o, 1, PATHID_DASH_STDOUT, f);
+	}
+	const char *opt[] = { "--trajectory", "--metrics", "--summary" };
+	const char *path[] = { s->trajectory, s->metrics, s->summary };
+	for (int i = 0; i < 3 && !st; i++)
+		if (path[i])
+			st = roles_add(rs, opt[i], path[i], 1, PATHID_DASH_STDOUT, f);
+	return st;
+}
+
+/* Refuses two roles that are one file (or one's temporary file).  Returns a status. */
+static int roles_compare(const struct roles *rs, struct fail *f)
+{
+	long frame;
+
+	for (size_t j = 1; j < rs->n; j++) {
+		const struct role *b = &rs->r[j];
+		for (size_t i = 0; i < j; i++) {
+			const struct role *a = &rs->r[i];
+			if (!a->writes && !b->writes)
+				continue; /* two inputs may be one file */
+			if (a->pattern && makes(rs, a, b->id.name, &frame))
+				return refuse_pair(f, a, b, frame);
+			if (!a->pattern && pathid_same(&a->id, &b->id) &&
+			    !(pathid_is_null(&a->id) && pathid_is_null(&b->id)))
+				return refuse_pair(f, a, b, 0);
+			int t = a->writes && b->writes ? is_temporary_of(rs, a, b) : 0;
+			if (t == 0 && a->writes && b->writes)
+				t = is_temporary_of(rs, b, a);
+			if (t < 0)
+				return fail_runtime(f, "out of memory");
+			if (t)
+				return fail_usage(f, "%s: '%s' has the form of the %s's temporary file, or the other "
+				                  "way round (.NAME.XXXXXX.EXT beside it): one file, one role",
+				                  b->option, CLI_CUT_PATH(b->path), a->option);
+		}
+	}
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->r[i].pattern && check_existing_frames(rs, &rs->r[i], f) != 0)
+			return f->status;
+	return 0;
+}
+
+int outputs_check_roles(const struct config *c, struct fail *f)
 {
 	const struct run_options *s = &c->run;
 	struct roles rs = { 0 };
-	char lock[PATH_MAX + 16], canon[PATH_MAX];
-	long frame;
 
 	rs.r = calloc(s->configs_n + 8, sizeof(*rs.r));
-	if (!rs.r) {
-		report("out of memory");
-		report_exit(EXIT_FAILURE);
-	}
-	rs.first = s->start_number;
-	rs.last = s->start_number + s->frames - 1;
-	if (s->init)
-		roles_add(&rs, "--init", s->init, 0, 0);
-	for (size_t i = 0; i < s->configs_n; i++)
-		roles_add(&rs, "--config", s->configs[i], 0, 0);
-	const char *o = s->no_render ? NULL : s->output;
-	long field = o && has_suffix(o, ".png") ? framename_field(o) : -1;
-	if (field >= 0) {
-		if (strchr(o + field, '/'))
-			report_usage("--output: the frame number of '%s' must be in the file name, not in "
-			             "a directory", CLI_CUT_PATH(o));
-		roles_add(&rs, "--output", o, 1, PATHID_PATTERN);
-		/* the lock file: one for every spelling of the pattern (outputs_open()) */
-		if (png_lock_key(o, canon, sizeof(canon)) == 0 &&
-		    outfile_lock_name(canon, lock, sizeof(lock)) == 0)
-			roles_add(&rs, "--output's lock file", lock, 1, 0);
-	} else if (o) {
-		roles_add(&rs, "--output", o, 1, PATHID_DASH_STDOUT);
-	}
-	if (s->trajectory)
-		roles_add(&rs, "--trajectory", s->trajectory, 1, PATHID_DASH_STDOUT);
-	if (s->metrics)
-		roles_add(&rs, "--metrics", s->metrics, 1, PATHID_DASH_STDOUT);
-	if (s->summary)
-		roles_add(&rs, "--summary", s->summary, 1, PATHID_DASH_STDOUT);
-
-	for (size_t j = 1; j < rs.n; j++) {
-		const struct role *b = &rs.r[j];
-		for (size_t i = 0; i < j; i++) {
-			const struct role *a = &rs.r[i];
-			if (!a->writes && !b->writes)
-				continue; /* two inputs may be one file */
-			if (a->pattern && makes(&rs, a, b->id.name, &frame))
-				refuse_pair(a, b, frame);
-			if (!a->pattern && pathid_same(&a->id, &b->id) &&
-			    !(pathid_is_null(&a->id) && pathid_is_null(&b->id)))
-				refuse_pair(a, b, 0);
-			if (a->writes && b->writes && (is_temporary_of(&rs, a, b) || is_temporary_of(&rs, b, a)))
-				report_usage("%s: '%s' has the form of the %s's temporary file, or the other "
-				             "way round (.NAME.XXXXXX.EXT beside it): one file, one role",
-				             b->option, CLI_CUT_PATH(b->path), a->option);
-		}
-	}
-	for (size_t i = 0; i < rs.n; i++)
-		if (rs.r[i].pattern)
-			check_existing_frames(&rs, &rs.r[i]);
+	if (!rs.r)
+		return fail_runtime(f, "out of memory");
+	int status = roles_collect(&rs, s, f);
+	if (!status)
+		status = roles_compare(&rs, f);
 	for (size_t i = 0; i < rs.n; i++)
 		pathid_release(&rs.r[i].id);
 	free(rs.r);
+	return status;
 }
 
 /* ----------------------------------------------------------------- writing */
@@ -481,14 +508,36 @@ int outputs_write_png(struct outputs *out, const unsigned char *px, int stride, 
 	return err;
 }
 
-int outputs_open(struct outputs *out)
+/* The PNG pattern's lock: two runs writing one pattern would interleave
+ * their frames; the lock is the pattern's, however it is spelt (f_%d,
+ * f_%01d, f_%05d).  Returns a status. */
+static int lock_pattern(struct outputs *out, struct fail *f)
+{
+	const char *path = out->cfg->run.output;
+	int err = png_lock_key(path, out->png_key, sizeof(out->png_key));
+
+	if (err)
+		return fail_cause(f, "cannot lock", path, err);
+	out->png_lock = outfile_lock(out->png_key);
+	if (out->png_lock == -EBUSY) {
+		char lock[PATH_MAX + 16] = "";
+		outfile_lock_name(out->png_key, lock, sizeof(lock));
+		return fail_runtime(f, "cannot write '%s': another run is writing this pattern (it holds "
+		                    "the lock file '%s')", path, lock);
+	}
+	if (out->png_lock < 0)
+		return fail_cause(f, "cannot lock", path, out->png_lock);
+	return 0;
+}
+
+int outputs_open(struct outputs *out, struct fail *f)
 {
 	const struct run_options *s = &out->cfg->run;
 	char why[256];
 	int err;
 
 	if (signals_caught())
-		return 128 + signals_caught(); /* narrows the gap before a FIFO's open() */
+		return fail_stop(f, signals_caught()); /* narrows the gap before a FIFO's open() */
 	if (s->trajectory) {
 		struct trajmeta tm;
 		err = trajmeta_init(&tm, out->cfg, s->boids);
@@ -496,47 +545,30 @@ int outputs_open(struct outputs *out)
 			err = trajout_open(&out->traj, &tm.opts);
 		trajmeta_release(&tm);
 		if (err)
-			return report_failure("cannot write", s->trajectory, err);
+			return fail_cause(f, "cannot write", s->trajectory, err);
 	}
 	if (s->metrics) {
 		err = outfile_begin(&out->metrics_file, s->metrics, s->overwrite);
 		if (!err)
 			err = metrics_write_header(out->metrics_file.fp);
 		if (err)
-			return report_failure("cannot write", s->metrics, err);
+			return fail_cause(f, "cannot write", s->metrics, err);
 	}
-	if (out->kind == OUTPUTS_PNG) {
-		/* two runs writing one pattern would interleave their frames: the
-		 * lock is the pattern's, however it is spelt (f_%d, f_%01d, f_%05d) */
-		err = png_lock_key(s->output, out->png_key, sizeof(out->png_key));
-		if (err)
-			return report_failure("cannot lock", s->output, err);
-		out->png_lock = outfile_lock(out->png_key);
-		if (out->png_lock == -EBUSY) {
-			char lock[PATH_MAX + 16] = "";
-			outfile_lock_name(out->png_key, lock, sizeof(lock));
-			report("cannot write '%s': another run is writing this pattern (it holds "
-			       "the lock file '%s')", s->output, lock);
-			return EXIT_FAILURE;
-		}
-		if (out->png_lock < 0)
-			return report_failure("cannot lock", s->output, out->png_lock);
-	}
-	if (out->kind == OUTPUTS_NONE || out->kind == OUTPUTS_PNG || out->kind == OUTPUTS_STILL)
+	if (out->kind == OUTPUTS_PNG)
+		return lock_pattern(out, f);
+	if (out->kind == OUTPUTS_NONE || out->kind == OUTPUTS_STILL)
 		return 0;
 	int fd = STDOUT_FILENO;
 	if (out->kind == OUTPUTS_VIDEO) {
 		err = outfile_begin(&out->video_file, s->output, s->overwrite);
 		if (err)
-			return report_failure("cannot create", s->output, err);
+			return fail_cause(f, "cannot create", s->output, err);
 		fd = out->video_file.fd; /* libavformat writes through it, never by name */
 	}
 	err = video_open_fd(&out->video, fd, s->output, out->pic_w, out->pic_h, (int)s->fps,
 	                    &out->vopt, why, sizeof(why));
-	if (err) {
-		report("cannot write '%s': %s", s->output, why);
-		return EXIT_FAILURE;
-	}
+	if (err)
+		return fail_runtime(f, "cannot write '%s': %s", s->output, why);
 	return 0;
 }
 
@@ -697,10 +729,11 @@ static int write_summary(struct outputs *out, double wall, int status)
 	return err ? report_failure("cannot write", s->summary, err) : 0;
 }
 
-void outputs_check(struct outputs *out)
+int outputs_check(struct outputs *out, struct fail *f)
 {
-	check_picture_output(out);
-	check_side_files(out);
+	if (check_picture_output(out, f) != 0)
+		return f->status;
+	return check_side_files(out, f);
 }
 
 void outputs_describe(const struct outputs *out, char *buf, size_t len)

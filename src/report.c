@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "signals.h"
-#include "video.h"
 
 static int json; /* --progress json: every line one JSON object */
 
@@ -147,36 +144,19 @@ void report_end(int status, const struct report_run *run)
 	fflush(stderr);
 }
 
-void report_exit(int status)
+int report_fail(const struct fail *f)
 {
-	report_end(status, NULL);
-	exit(status);
-}
-
-void report_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsay("error", fmt, ap);
-	va_end(ap);
-	report_exit(EXIT_USAGE);
+	if (f->msg[0])
+		report("%s", f->msg);
+	return f->status;
 }
 
 int report_failure(const char *what, const char *path, int err)
 {
-	char buf[128];
+	struct fail f;
 
-	if (err == -EINTR && signals_stop())
-		return EXIT_FAILURE; /* a signal ended a wait (a FIFO's open): not a failure to report */
-	if (err == -ESTALE) {
-		report("%s '%s': its temporary file was replaced by someone else; nothing written",
-		       what, path);
-		return EXIT_FAILURE;
-	}
-	video_strerror(err, buf, sizeof(buf));
-	report("%s '%s': %s", what, CLI_CUT_PATH(path), buf);
-	return EXIT_FAILURE;
+	fail_cause(&f, what, path, err);
+	return report_fail(&f);
 }
 
 int report_stdout_status(void)

@@ -46,9 +46,10 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  *   the trail ring;
  *   with --trajectory, the frames queued for its thread (trajout.h).
  *
- * The stated maximum is 80% of the machine's physical memory.
+ * The stated maximum is 80% of the machine's physical memory.  Returns a
+ * status (fail.h).
  */
-static void check_memory(const struct config *c, const struct start_budget *b)
+static int check_memory(const struct config *c, const struct start_budget *b, struct fail *e)
 {
 	const struct run_options *s = &c->run;
 	int d3 = c->sim.dims == 3;
@@ -72,22 +73,10 @@ static void check_memory(const struct config *c, const struct start_budget *b)
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
 	if (phys > 0 && bytes > 0.8 * phys)
-		report_usage("this run needs about %.1f GiB of memory, more than 80%% of the %.1f GiB here "
-		             "(fewer --boids, a shorter --trail or a smaller picture)",
-		             bytes / 1073741824.0, phys / 1073741824.0);
-}
-
-/*
- * Opens --init for reading; a FIFO's wait for a writer ends on a stop
- * signal, which exits 128 + the signal.  NULL with errno set otherwise.
- */
-static FILE *open_init(const char *path)
-{
-	FILE *f = signals_fopen(path);
-
-	if (!f && errno == EINTR && signals_caught())
-		exit(128 + signals_caught());
-	return f;
+		return fail_usage(e, "this run needs about %.1f GiB of memory, more than 80%% of the %.1f GiB "
+		                  "here (fewer --boids, a shorter --trail or a smaller picture)",
+		                  bytes / 1073741824.0, phys / 1073741824.0);
+	return 0;
 }
 
 /*
@@ -114,48 +103,58 @@ static int load_any(const char *path, FILE *f, long want, struct traj_state *st,
 	return err;
 }
 
-/* Reads --init into st; bad input exits 2, no memory exits 1, a stop signal 128 + it. */
-static void load_init(const struct run_options *s, struct traj_state *st)
+/* Why reading --init failed (err, te from load_any()): a status (fail.h) with its message. */
+static int init_refused(const char *path, int err, const struct traj_error *te, struct fail *e)
+{
+	const char *name = CLI_CUT_PATH(path);
+
+	if (signals_caught())
+		return fail_stop(e, signals_caught()); /* it ended a read from a slow writer */
+	if (err == -EBADMSG) /* zfile: not gzip or zstd data, or cut short */
+		return fail_usage(e, "--init: '%s' line %ld: the %s data is damaged or cut short", name, te->line,
+		                  zfile_kind_name(zfile_kind_of(path)));
+	if (err == -EINVAL && te->line)
+		return fail_usage(e, "--init: '%s' line %ld: %s", name, te->line, te->what);
+	if (err == -EINVAL)
+		return fail_usage(e, "--init: '%s': %s", name, te->what);
+	if (err == -ENOMEM) /* the machine's fault, not the file's */
+		return fail_runtime(e, "--init: cannot read '%s' (line %ld): %s", name, te->line, strerror(-err));
+	if (!te->line)
+		return fail_usage(e, "--init: cannot read '%s': %s", name, strerror(-err));
+	return fail_usage(e, "--init: cannot read '%s' (line %ld): %s", name, te->line, strerror(-err));
+}
+
+/*
+ * Reads --init into st: bad input is status 2, no memory 1, a stop signal
+ * (ending a FIFO's wait for a writer, or a read from a slow one) 128 + it.
+ */
+static int load_init(const struct run_options *s, struct traj_state *st, struct fail *e)
 {
 	struct traj_error te;
 	struct stat sb;
 	const char *name = CLI_CUT_PATH(s->init);
-	FILE *f = open_init(s->init);
+	FILE *f = signals_fopen(s->init);
 
-	if (!f && errno == ENOMEM) {
-		report("--init: cannot open '%s': %s", name, strerror(ENOMEM));
-		report_exit(EXIT_FAILURE);
-	}
+	if (!f && errno == EINTR && signals_caught())
+		return fail_stop(e, signals_caught());
+	if (!f && errno == ENOMEM)
+		return fail_runtime(e, "--init: cannot open '%s': %s", name, strerror(ENOMEM));
 	if (!f)
-		report_usage("--init: cannot open '%s': %s", name, strerror(errno));
-	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
-		report_usage("--init: '%s' is a directory", name);
+		return fail_usage(e, "--init: cannot open '%s': %s", name, strerror(errno));
 	char why[PATH_MAX + 256];
-	if (trajout_format_of(s->init) == TRAJOUT_HDF5 && traj_h5_ready(why, sizeof why) != 0) {
-		report("--init: %s", why); /* the plugin, before any file */
-		report_exit(EXIT_FAILURE);
-	}
-	int err = load_any(s->init, f, s->init_frame, st, &te);
+	int status;
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
+		status = fail_usage(e, "--init: '%s' is a directory", name);
+	else if (trajout_format_of(s->init) == TRAJOUT_HDF5 && traj_h5_ready(why, sizeof why) != 0)
+		status = fail_runtime(e, "--init: %s", why); /* the plugin, before any file */
+	else if ((status = load_any(s->init, f, s->init_frame, st, &te)) != 0)
+		status = init_refused(s->init, status, &te, e);
 	fclose(f);
-	if (err && signals_caught())
-		exit(128 + signals_caught()); /* it ended a read from a slow writer */
-	if (err == -EBADMSG) /* zfile: not gzip or zstd data, or cut short */
-		report_usage("--init: '%s' line %ld: the %s data is damaged or cut short", name, te.line,
-		             zfile_kind_name(zfile_kind_of(s->init)));
-	if (err == -EINVAL && te.line)
-		report_usage("--init: '%s' line %ld: %s", name, te.line, te.what);
-	if (err == -EINVAL)
-		report_usage("--init: '%s': %s", name, te.what);
-	if (err == -ENOMEM) { /* the machine's fault, not the file's */
-		report("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
-		report_exit(EXIT_FAILURE);
-	}
-	if (err && !te.line)
-		report_usage("--init: cannot read '%s': %s", name, strerror(-err));
-	if (err)
-		report_usage("--init: cannot read '%s' (line %ld): %s", name, te.line, strerror(-err));
+	if (status)
+		return status;
 	if (st->n > (size_t)CLI_MAX_BOIDS)
-		report_usage("--init: '%s' has %zu boids (at most %ld)", name, st->n, CLI_MAX_BOIDS);
+		return fail_usage(e, "--init: '%s' has %zu boids (at most %ld)", name, st->n, CLI_MAX_BOIDS);
+	return 0;
 }
 
 /*
@@ -187,22 +186,22 @@ static int fit_predators(struct config *c)
 	return *predators > c->run.boids;
 }
 
-void start_read(struct start *f, struct config *c)
+int start_read(struct start *f, struct config *c, struct fail *e)
 {
 	struct run_options *s = &c->run;
 
 	memset(f, 0, sizeof(*f));
-	if (s->init) {
-		load_init(s, &f->init);
-		if (take_file(c, &f->init) != 0)
-			report_usage("--init: '%s' holds a 3D flock (z and vz columns) but --dims is %d "
-			             "(leave --dims out, or give --dims 3)", CLI_CUT_PATH(s->init), c->sim.dims);
-	}
+	if (s->init && load_init(s, &f->init, e) != 0)
+		return e->status;
+	if (s->init && take_file(c, &f->init) != 0)
+		return fail_usage(e, "--init: '%s' holds a 3D flock (z and vz columns) but --dims is %d "
+		                  "(leave --dims out, or give --dims 3)", CLI_CUT_PATH(s->init), c->sim.dims);
 	if (fit_predators(c))
-		report_usage("--predators: %zu is more than the %zu boids", c->sim.predators, s->boids);
+		return fail_usage(e, "--predators: %zu is more than the %zu boids", c->sim.predators, s->boids);
+	return 0;
 }
 
-void start_preview(struct start *f, struct config *c)
+int start_preview(struct start *f, struct config *c, struct fail *e)
 {
 	struct stat sb;
 	char *init = c->run.init;
@@ -214,14 +213,15 @@ void start_preview(struct start *f, struct config *c)
 			            "so the boid count shown is --boids', not the file's", CLI_CUT_PATH(init));
 		c->run.init = NULL;
 	}
-	start_read(f, c);
+	int status = start_read(f, c, e);
 	c->run.init = init;
 	traj_state_release(&f->init);
+	return status;
 }
 
-void start_check(const struct config *c, const struct start_budget *b)
+int start_check(const struct config *c, const struct start_budget *b, struct fail *e)
 {
-	check_memory(c, b);
+	return check_memory(c, b, e);
 }
 
 /* A 3D flock from --init: the file's z and vz, or a 2D file's boids in the middle plane at rest in z. */
@@ -238,19 +238,19 @@ static void place_depth(struct sim *m, const struct traj_state *st)
 	}
 }
 
-void start_build(struct start *f, const struct config *c, int threads, const struct start_budget *b)
+int start_build(struct start *f, const struct config *c, int threads, const struct start_budget *b,
+                struct fail *e)
 {
 	const struct run_options *s = &c->run;
 	struct traj_state *st = &f->init;
 
-	start_check(c, b);
+	if (start_check(c, b, e) != 0)
+		return e->status;
 	signals_block(1); /* the pool's threads leave the stop signals to this one */
 	f->pool = pool_new(threads);
 	signals_block(0);
-	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0) {
-		report("out of memory for %zu boids", s->boids);
-		report_exit(EXIT_FAILURE);
-	}
+	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0)
+		return fail_runtime(e, "out of memory for %zu boids", s->boids);
 	/* with --init the seed still draws what a CSV does not hold (opengl's target speeds) */
 	sim_randomize(&f->sim, s->seed);
 	if (s->init) {
@@ -262,6 +262,7 @@ void start_build(struct start *f, const struct config *c, int threads, const str
 			place_depth(&f->sim, st);
 		traj_state_release(st);
 	}
+	return 0;
 }
 
 void start_release(struct start *f)

@@ -7,18 +7,19 @@
  * libhdf5 and the libraries Debian's build of it brings (libcurl, OpenSSL,
  * GnuTLS, Kerberos, LDAP).  The application calls traj_h5_ready() while it
  * checks its arguments, before any file exists, and reports a missing
- * plugin there; a later call that finds no plugin (a bug: a path that did
- * not ask first) reports and exits (report.h), as src/video_load.c does.
+ * plugin there; a later call that finds no plugin (a path that did not ask
+ * first) fails with -ELIBACC, as src/video_load.c's do: nothing here prints
+ * or exits.
  */
 #include "traj_h5_plugin.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "plugin.h"
-#include "report.h"
 
 static const struct traj_h5_plugin *plugin;
 static char why[PATH_MAX + 256];  /* why it could not be loaded */
@@ -44,50 +45,50 @@ int traj_h5_ready(char *err, size_t errlen)
 	return plugin ? 0 : -1;
 }
 
-/* The plugin's table; without one the process cannot go on. */
+/* The plugin's table, or NULL (then every call fails with -ELIBACC). */
 static const struct traj_h5_plugin *h5(void)
 {
-	char err[sizeof why];
-
-	if (traj_h5_ready(err, sizeof err) != 0) {
-		report("%s", err);
-		report_exit(EXIT_FAILURE);
-	}
+	pthread_once(&once, load);
 	return plugin;
 }
 
 int traj_h5_create(struct traj_h5 **out, const char *path, const struct traj_h5_info *info)
 {
-	return h5()->create(out, path, info);
+	*out = NULL;
+	return h5() ? h5()->create(out, path, info) : -ELIBACC;
 }
 
 int traj_h5_write(struct traj_h5 *h, long frame, const struct traj_cols *c)
 {
-	return h5()->write(h, frame, c);
+	return h5() ? h5()->write(h, frame, c) : -ELIBACC;
 }
 
 int traj_h5_finish(struct traj_h5 *h, const char *status)
 {
-	return h5()->finish(h, status);
+	return h5() ? h5()->finish(h, status) : -ELIBACC;
 }
 
 void traj_h5_free(struct traj_h5 *h)
 {
-	if (h)
+	if (h && h5())
 		h5()->free(h);
 }
 
 int traj_h5_load(const char *path, long want, struct traj_state *out, struct traj_error *err)
 {
-	return h5()->load(path, want, out, err);
+	if (h5())
+		return h5()->load(path, want, out, err);
+	memset(out, 0, sizeof *out);
+	memset(err, 0, sizeof *err);
+	return -ELIBACC;
 }
 
 int traj_h5_field(const char *path, double field[3])
 {
-	return h5()->field(path, field);
+	return h5() ? h5()->field(path, field) : 0;
 }
 
 const char *traj_h5_version(void)
 {
-	return h5()->version();
+	return h5() ? h5()->version() : "not loaded";
 }

@@ -14,46 +14,45 @@
 
 #include "cli.h"
 #include "model.h"
-#include "report.h"
 #include "zfile.h"
 
-void trajmeta_check(const struct config *c)
+int trajmeta_check(const struct config *c, struct fail *f)
 {
 	const struct run_options *s = &c->run;
 
 	if (s->init_frame >= 0 && !s->init)
-		report_usage("--init-frame: there is no --init to start from");
+		return fail_usage(f, "--init-frame: there is no --init to start from");
 	if (!s->trajectory) {
 		const char *given = s->traj_every != 1 ? "--trajectory-every" :
 		                    s->traj_single ? "--trajectory-precision" :
 		                    s->traj_compress >= 0 ? "--trajectory-compress" :
 		                    s->traj_predator ? "--trajectory-predator" : NULL;
 		if (given)
-			report_usage("%s: there is no --trajectory to write", given);
-		return;
+			return fail_usage(f, "%s: there is no --trajectory to write", given);
+		return 0;
 	}
 	const char *path = CLI_CUT_PATH(s->trajectory);
-	enum trajout_format f = trajout_format_of(s->trajectory);
+	enum trajout_format fmt = trajout_format_of(s->trajectory);
 	struct stat st;
-	if (s->traj_single && f != TRAJOUT_HDF5)
-		report_usage("--trajectory-precision: single is for HDF5 (.h5); '%s' is %s, whose numbers "
-		             "read back exactly", path, trajout_format_name(f));
-	if (f == TRAJOUT_HDF5 && (strcmp(s->trajectory, "-") == 0 ||
-	                          (stat(s->trajectory, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
-		report_usage("--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
-		             "stream .csv, .csv.gz or .csv.zst instead", path);
-	int max = f == TRAJOUT_HDF5 ? 9 : zfile_level_max(zfile_kind_of(s->trajectory));
-	if (s->traj_compress >= 0 && f == TRAJOUT_CSV)
-		report_usage("--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst or .h5)",
-		             path);
+	if (s->traj_single && fmt != TRAJOUT_HDF5)
+		return fail_usage(f, "--trajectory-precision: single is for HDF5 (.h5); '%s' is %s, whose "
+		                  "numbers read back exactly", path, trajout_format_name(fmt));
+	if (fmt == TRAJOUT_HDF5 && (strcmp(s->trajectory, "-") == 0 ||
+	                            (stat(s->trajectory, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
+		return fail_usage(f, "--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
+		                  "stream .csv, .csv.gz or .csv.zst instead", path);
+	int max = fmt == TRAJOUT_HDF5 ? 9 : zfile_level_max(zfile_kind_of(s->trajectory));
+	if (s->traj_compress >= 0 && fmt == TRAJOUT_CSV)
+		return fail_usage(f, "--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst "
+		                  "or .h5)", path);
 	if (s->traj_compress > max)
-		report_usage("--trajectory-compress: %ld is beyond %s's levels (0 to %d)", s->traj_compress,
-		             f == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(f), max);
+		return fail_usage(f, "--trajectory-compress: %ld is beyond %s's levels (0 to %d)",
+		                  s->traj_compress, fmt == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(fmt),
+		                  max);
 	char err[PATH_MAX + 256];
-	if (f == TRAJOUT_HDF5 && traj_h5_ready(err, sizeof err) != 0) { /* the plugin, before any file */
-		report("--trajectory: %s", err);
-		report_exit(EXIT_FAILURE);
-	}
+	if (fmt == TRAJOUT_HDF5 && traj_h5_ready(err, sizeof err) != 0) /* the plugin, before any file */
+		return fail_runtime(f, "--trajectory: %s", err);
+	return 0;
 }
 
 /* Keeps a copy of a string for the file's lifetime; NULL without memory. */

@@ -847,6 +847,13 @@ void video_free(struct video *v)
 
 /* ---------------------------------------------------------------- FFmpeg for the others */
 
+int video_ready(char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return 0; /* linked in */
+}
+
 void video_strerror(int err, char *buf, size_t len)
 {
 	if (len == 0)

@@ -9,14 +9,15 @@
  * from the C library until FFmpeg is there; the quiet log is applied when it
  * loads).
  *
- * With traj_h5_loader.c, a module below main that reports and exits (through report.h, so
- * that under --progress json the message is an "error" event and an "end"
- * event closes the stream): a binary whose plugin is missing or from
- * another build cannot go on, and the first video call is made while the
- * outputs are checked, before any file exists.
+ * Nothing here prints or exits: the outputs' checks call video_ready()
+ * before any other video call (main before --list-codecs), and report a
+ * plugin that is missing or from another build before any file exists; a
+ * call that finds no plugin (a path that did not ask first) fails with
+ * -ELIBACC.
  */
 #include "video_plugin.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -24,10 +25,10 @@
 #include <string.h>
 
 #include "plugin.h"
-#include "report.h"
 
 static const struct video_plugin *plugin;
 static int quiet;                     /* video_quiet_logs() was asked for */
+static char why[PATH_MAX + 256];      /* why it could not be loaded */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /*
@@ -54,16 +55,19 @@ static int try_load(char *err, size_t errlen)
 
 static void load(void)
 {
-	char err[PATH_MAX + 256];
+	try_load(why, sizeof why);
+}
 
-	if (try_load(err, sizeof err) != 0) {
-		report("%s", err); /* a JSON event under --progress json */
-		report_exit(EXIT_FAILURE);
-	}
+int video_ready(char *err, size_t errlen)
+{
+	pthread_once(&once, load);
+	if (!plugin)
+		snprintf(err, errlen, "%s", why);
+	return plugin ? 0 : -1;
 }
 
 /* The plugin's table, loaded on first use (the first call is main's, before
- * any thread; the once guards the rest). */
+ * any thread; the once guards the rest), or NULL: then the calls fail. */
 static const struct video_plugin *video(void)
 {
 	pthread_once(&once, load);
@@ -72,83 +76,95 @@ static const struct video_plugin *video(void)
 
 int video_path_supported(const char *path)
 {
-	return video()->path_supported(path);
+	return video() ? video()->path_supported(path) : 0;
 }
 
 int video_needs_file(const char *path)
 {
-	return video()->needs_file(path);
+	return video() ? video()->needs_file(path) : 0;
 }
 
 void video_list_codecs(FILE *f)
 {
-	video()->list_codecs(f);
+	if (video())
+		video()->list_codecs(f);
 }
 
 const char *video_extensions(void)
 {
-	return video()->extensions();
+	return video() ? video()->extensions() : "";
+}
+
+/* No plugin: what the calls that take a message buffer say. */
+static int missing(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s", why);
+	return -ELIBACC;
 }
 
 int video_check(const char *path, int w, int h, int fps,
                 const struct video_options *o, char *err, size_t errlen)
 {
-	return video()->check(path, w, h, fps, o, err, errlen);
+	return video() ? video()->check(path, w, h, fps, o, err, errlen) : missing(err, errlen);
 }
 
 int video_open_fd(struct video **out, int fd, const char *name,
                   int w, int h, int fps, const struct video_options *o,
                   char *err, size_t errlen)
 {
-	return video()->open_fd(out, fd, name, w, h, fps, o, err, errlen);
+	*out = NULL;
+	return video() ? video()->open_fd(out, fd, name, w, h, fps, o, err, errlen) : missing(err, errlen);
 }
 
 int video_open(struct video **out, const char *path, const char *name,
                int w, int h, int fps, const struct video_options *o,
                char *err, size_t errlen)
 {
-	return video()->open(out, path, name, w, h, fps, o, err, errlen);
+	*out = NULL;
+	return video() ? video()->open(out, path, name, w, h, fps, o, err, errlen) : missing(err, errlen);
 }
 
 int video_write_frame(struct video *v, const unsigned char *pixels, int stride)
 {
-	return video()->write_frame(v, pixels, stride);
+	return video() ? video()->write_frame(v, pixels, stride) : -ELIBACC;
 }
 
 int video_picture_new(const struct video *v, struct video_picture **out)
 {
-	return video()->picture_new(v, out);
+	*out = NULL;
+	return video() ? video()->picture_new(v, out) : -ELIBACC;
 }
 
 int video_picture_fill(struct video_picture *p, const unsigned char *pixels, int stride)
 {
-	return video()->picture_fill(p, pixels, stride);
+	return video() ? video()->picture_fill(p, pixels, stride) : -ELIBACC;
 }
 
 int video_write_picture(struct video *v, struct video_picture *p)
 {
-	return video()->write_picture(v, p);
+	return video() ? video()->write_picture(v, p) : -ELIBACC;
 }
 
 void video_picture_free(struct video_picture *p)
 {
-	if (p)
+	if (p && video())
 		video()->picture_free(p);
 }
 
 int video_close(struct video *v)
 {
-	return video()->close(v);
+	return video() ? video()->close(v) : -ELIBACC;
 }
 
 int video_close_stopped(struct video *v, double seconds, long *kept)
 {
-	return video()->close_stopped(v, seconds, kept);
+	*kept = 0;
+	return video() ? video()->close_stopped(v, seconds, kept) : -ELIBACC;
 }
 
 void video_free(struct video *v)
 {
-	if (v)
+	if (v && video())
 		video()->free(v);
 }
 
@@ -174,14 +190,14 @@ void video_quiet_logs(void)
 int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
                    char *buf, size_t len)
 {
-	return video()->describe(name, w, h, fps, o, buf, len);
+	return video() ? video()->describe(name, w, h, fps, o, buf, len) : missing(buf, len);
 }
 
 void video_print_versions(FILE *f)
 {
 	char err[PATH_MAX + 256];
 
-	if (!plugin && try_load(err, sizeof err) != 0) {
+	if (video_ready(err, sizeof err) != 0) {
 		fprintf(f, "  %-12s not loaded: %s (video output needs it)\n", "FFmpeg", err);
 		return;
 	}

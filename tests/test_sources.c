@@ -142,3 +142,74 @@ Test(sources, the_docs_name_features_not_issue_numbers)
 	regfree(&re);
 	cr_assert_eq(nfound, 0, "these docs speak of issue numbers, which mean nothing to a reader:\n%s", found);
 }
+
+/* The text of a C file without its comments and the contents of its string and character literals. */
+static void strip_c(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r;) {
+		if (r[0] == '/' && r[1] == '*') {
+			char *end = strstr(r + 2, "*/");
+			r = end ? end + 2 : r + strlen(r);
+		} else if (r[0] == '/' && r[1] == '/') {
+			r += strcspn(r, "\n");
+		} else if (*r == '"' || *r == '\'') {
+			char q = *r++;
+			*w++ = q;
+			while (*r && *r != q)
+				r += r[0] == '\\' && r[1] ? 2 : 1;
+			if (*r)
+				*w++ = *r++;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = 0;
+}
+
+static int exits_in_main, exits_elsewhere;
+static char exit_files[4096];
+
+static int count_exits(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	size_t len = strlen(path);
+	if (type != FTW_F || len < 2 || strcmp(path + len - 2, ".c") != 0)
+		return 0;
+	char *s = tc_slurp(path, NULL);
+	cr_assert_not_null(s, "%s", path);
+	strip_c(s);
+	regex_t re;
+	regmatch_t m;
+	cr_assert_eq(regcomp(&re, "(^|[^A-Za-z0-9_])(exit|_exit|_Exit|quick_exit|abort|report_exit|report_usage)[ \t]*\\(",
+	                     REG_EXTENDED), 0);
+	int n = 0;
+	for (const char *p = s; regexec(&re, p, 1, &m, 0) == 0; p += m.rm_eo)
+		n++;
+	regfree(&re);
+	free(s);
+	if (strcmp(path + len - strlen("/src/main.c"), "/src/main.c") == 0) {
+		exits_in_main += n;
+	} else if (n > 0) {
+		exits_elsewhere += n;
+		if (strlen(exit_files) + len + 2 < sizeof exit_files)
+			strcat(strcat(exit_files, path), "\n");
+	}
+	return 0;
+}
+
+/*
+ * Only main exits: every check and open below it returns a status with its
+ * message (include/fail.h) for main to print.  main.c itself has one exit,
+ * where a closed standard error leaves nowhere to say why.
+ */
+Test(sources, only_main_exits)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/src", SRCDIR);
+	exits_in_main = exits_elsewhere = 0;
+	exit_files[0] = 0;
+	cr_assert_eq(nftw(path, count_exits, 16, FTW_PHYS), 0, "%s", path);
+	cr_expect_eq(exits_elsewhere, 0, "%d exit calls below main, in:\n%s", exits_elsewhere, exit_files);
+	cr_expect_eq(exits_in_main, 1, "main.c has %d exit calls (standard_fds()'s alone expected)", exits_in_main);
+}

@@ -1,8 +1,10 @@
 /*
- * make deb: the package holds the binary, man page, completions and
- * examples; its dependencies come from the linked libraries and apt can
- * resolve them; the packaged binary runs, writes a clip and an HDF5
- * trajectory (its video and HDF5 plugins).  As root, the
+ * make deb: the package holds the binary, man page, completions, examples
+ * and the sweep tools (boids-sweep..., their Python package); its
+ * dependencies come from the linked libraries and apt can resolve them
+ * (the sweep's are recommended); the packaged binary runs, writes a clip
+ * and an HDF5 trajectory (its video and HDF5 plugins), and its sweep counts
+ * a grid.  As root, the
  * package is also installed into a bare Debian 12 root with dpkg -i
  * (refused: its libraries are missing), then apt-get -f install, and the
  * installed boids writes a clip there (deb-fresh-root.sh).
@@ -54,7 +56,10 @@ Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
 	                        "./usr/share/man/man1/boids.1.gz",
 	                        "./usr/share/bash-completion/completions/boids",
 	                        "./usr/share/zsh/vendor-completions/_boids",
-	                        "./usr/share/doc/boids/examples/default-clip.sh" };
+	                        "./usr/share/doc/boids/examples/default-clip.sh",
+	                        "./usr/bin/boids-sweep -> ../share/boids/scripts/sweep",
+	                        "./usr/bin/boids-chart -> ../share/boids/scripts/chart",
+	                        "./usr/share/boids/scripts/boidsweep/sweepmain.py" };
 	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
 		cr_expect(strstr(files, paths[i]), "the package lacks %s", paths[i]);
 	free(files);
@@ -68,6 +73,12 @@ Test(deb, the_package_lists_its_libraries_and_its_binary_runs)
 	cr_assert_eq(tc_sh("root/usr/bin/boids -q -f 3 -n 7 --no-render --trajectory t.h5 && "
 	                   "%s -c \"import h5py; assert h5py.File('t.h5', 'r')['positions'].shape == (3, 7, 2)\"",
 	                   tc_python()), 0);
+	/* the sweep tools run from where the package put them, and count a grid with its boids */
+	cr_assert_eq(tc_sh("root/usr/bin/boids-sweep --bin root/usr/bin/boids --grid 'seed=1,2' --grid "
+	                   "'align-weight=0,1,2' --count > count.txt 2>&1 && grep -qx 6 count.txt"), 0, "%s",
+	             tc_slurp("count.txt", NULL));
+	cr_assert_eq(tc_sh("dpkg-deb -f src/build/boids_*.deb Recommends | grep -q python3-scipy"), 0,
+	             "the package does not recommend what its sweep runs with");
 	cr_assert_eq(tc_sh("rm -rf root clip.mp4 t.h5"), 0);
 	install_into_a_bare_root();
 }

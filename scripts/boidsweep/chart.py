@@ -1,0 +1,301 @@
+"""scripts/chart: a metric of a sweep's table against a swept parameter,
+drawn by gnuplot, one line per combination of the other swept parameters;
+with --mean-over, each point the mean with its 95% interval, series moved
+sideways so that their bars do not overlap.
+"""
+import csv
+import math
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from .common import Failure, Usage, did_you_mean
+from .files import same_file
+from .stats import describe_values
+
+USAGE = """\
+Usage: scripts/chart [OPTION]... TABLE.csv
+Plot a metric of a sweep table (scripts/sweep's table.csv) against a swept
+parameter with gnuplot, one line per combination of the values of the other
+swept parameters.  Only complete runs count (a status column, when there is
+one, must say complete).
+
+  --x NAME          parameter on the x axis [the first swept column]
+  --y COLUMN        column on the y axis, such as polarization_mean or
+                    clusters_final [polarization_mean]
+  --mean-over NAME  average over this swept parameter (e.g. seed): each point
+                    is the mean, with an error bar for its 95% confidence
+                    interval (Student's t) when it has two runs or more,
+                    cut at the metric's range (a caption says so, and n);
+                    series are moved sideways so their bars do not overlap
+  --title TEXT      chart title [Y against X]
+  --size WxH        picture size in pixels [900x540]
+  --x-scale HOW     auto (log when the x values are spread by a constant
+                    factor, such as 0.001, 0.01, 0.1), linear or log [auto]
+  --caption-file F  also write the chart's caption (the interval, n) to F
+  --points-file F   also write what is drawn to F (tab-separated: series, x,
+                    x as drawn, n, mean, the interval's ends, colour, shape)
+  -o FILE           the PNG (or, named .svg, the SVG) to write [chart.png];
+                    never one of the inputs
+  -y                overwrite FILE when it exists (without -y: refused)
+  -h, --help        show this help and exit
+
+A numeric x parameter gives a numeric x axis; otherwise one tick per value.
+gnuplot reads the data and every label from data files it only reads; the
+PNG comes back on its standard output into a file this script creates.
+Exit status: 0 written, 1 failure (gnuplot, unreadable table), 2 bad usage.
+"""
+ME = "chart"
+NOT_PARAMS = {"run", "output", "summary", "trajectory", "metrics", "seconds", "wall_time_s",
+              "version", "status", "host", "frames", "frames_asked"}
+
+def label(s):
+    """Text safe inside a data file and a gnuplot string: printable, no quotes."""
+    s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if isinstance(s, str) else str(s)
+    s = re.sub(r"[\x00-\x1f\x7f]", " ", s)
+    return s.replace('"', "'").replace("\\", "/")
+
+
+def script_string(s):
+    """A gnuplot single-quoted string from a whitelist of characters."""
+    s = re.sub(r"[^A-Za-z0-9 _.,:;=+()/%<>\[\]#-]", "_", label(s))
+    return "'" + s + "'"
+
+
+def num(s):
+    try:
+        v = float(s)
+        return v if v == v and abs(v) != float("inf") else None
+    except (TypeError, ValueError):
+        return None
+
+
+BOUNDS = {"polarization": (0, 1), "milling": (0, 1), "mean_speed": (0, None), "nn_distance": (0, None),
+          "gyration_radius": (0, None), "clusters": (1, None)}
+# 12 colours told apart by most readers (Paul Tol's muted scheme and four of
+# his bright ones), then the point shapes: colour and shape repeat together
+# only after 84 series, and the line's dash changes every 12
+PALETTE = ("#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255",
+           "#AA4499", "#EE6677", "#4477AA", "#BBBBBB")
+SHAPES = (7, 5, 9, 11, 13, 6, 4)
+
+
+def fmt(v):
+    return "inf" if v is None else f"{v:g}"
+
+
+def log_spaced(vs):
+    """x values of one sign above 0 spread by a constant factor (three or more,
+    and not evenly spaced): 0.001, 0.01, 0.1 or 1, 2, 4, 8."""
+    vs = sorted(set(vs))
+    if len(vs) < 3 or vs[0] <= 0:
+        return False
+    diffs = [b - a for a, b in zip(vs, vs[1:])]
+    ratios = [b / a for a, b in zip(vs, vs[1:])]
+    return max(diffs) / min(diffs) > 1.5 and min(ratios) >= 1.5 and max(ratios) / min(ratios) <= 1.5
+
+
+def read_table(path):
+    """(columns, rows as dicts of text) of a CSV table with a header: a row
+    shorter than the header is padded with empty cells, a longer one cut.
+    Usage when it cannot be read as such (a NUL byte, a cell over the csv
+    module's limit, no header); Failure when it has no rows."""
+    try:
+        with open(path, newline="", encoding="utf-8", errors="surrogateescape") as f:
+            r = csv.reader(f)
+            cols = next(r, None)
+            if cols is None:
+                raise Failure(f"'{label(path)}' has no rows")
+            if not cols or any(c == "" for c in cols):
+                raise Usage(f"'{label(path)}' is not a table: its first line is not a header of names")
+            rows = [dict(zip(cols, cells + [""] * (len(cols) - len(cells)))) for cells in r]
+    except OSError as e:
+        raise Usage(f"cannot read '{label(path)}': {e.strerror}")
+    except csv.Error as e:
+        raise Usage(f"'{label(path)}' is not a CSV table: {label(str(e))} (line {r.line_num})")
+    except MemoryError:
+        raise Failure(f"'{label(path)}' is too large to hold")
+    if not rows:
+        raise Failure(f"'{label(path)}' has no rows")
+    return list(dict.fromkeys(cols)), rows
+
+
+def out_kind(path):
+    return "svg" if path.lower().endswith(".svg") else "png"
+
+
+def main(argv):
+    overwrite = False
+    o = {"--x": "", "--y": "polarization_mean", "--mean-over": "", "--title": "", "--size": "900x540", "-o": "chart.png",
+         "--x-scale": "auto", "--caption-file": "", "--points-file": ""}
+    table, i = None, 0
+    while i < len(argv):
+        a = argv[i]
+        i += 1
+        if a in ("-h", "--help"):
+            print(USAGE, end="")
+            return 0
+        if a in ("-y", "--overwrite"):
+            overwrite = True
+            continue
+        k, eq, v = a.partition("=") if a.startswith("--") else (a, "", "")
+        if k in o:
+            if not eq:
+                if i >= len(argv):
+                    raise Usage(f"{a} needs a value")
+                v = argv[i]
+                i += 1
+            o[k] = v
+        elif a.startswith("-") and a != "-":
+            raise Usage(f"unknown option '{label(a)}'" + (did_you_mean(
+                k, list(o) + ["-y", "--overwrite", "--help"]) or " (see --help)"))
+        elif table is not None:
+            raise Usage(f"one table only ('{label(table)}' and '{label(a)}')")
+        else:
+            table = a
+    if table is None:
+        raise Usage("no table given (see --help)")
+    m = re.fullmatch(r"([0-9]{1,5})x([0-9]{1,5})", o["--size"])
+    if not m or not (16 <= int(m.group(1)) <= 8192 and 16 <= int(m.group(2)) <= 8192):
+        raise Usage(f"--size: '{label(o['--size'])}' is not WIDTHxHEIGHT (16 to 8192)")
+    if not o["-o"]:
+        raise Usage("-o needs a file name")
+    if o["--x-scale"] not in ("auto", "linear", "log"):
+        raise Usage(f"--x-scale: '{label(o['--x-scale'])}' is not auto, linear or log"
+                    + did_you_mean(o["--x-scale"], ("auto", "linear", "log")))
+    if same_file(o["-o"], table):
+        raise Usage(f"-o '{label(o['-o'])}' is the table it reads; choose another file")
+    if os.path.lexists(o["-o"]) and not overwrite:
+        raise Usage(f"'{label(o['-o'])}' exists; -y overwrites it")
+    cols, rows = read_table(table)
+    if "status" in cols:
+        rows = [r for r in rows if r["status"] == "complete"]
+    x, y, over = o["--x"], o["--y"], o["--mean-over"]
+    is_metric = lambda c: c.endswith("_final") or c.endswith("_mean")
+    swept = [c for c in cols if c not in NOT_PARAMS and not is_metric(c) and len({r[c] for r in rows}) > 1]
+    if not x:
+        if not swept:
+            raise Usage("no parameter varies between the rows; give --x")
+        x = swept[0]
+    for name, what in ((x, "--x"), (y, "--y")) + (((over, "--mean-over"),) if over else ()):
+        if name not in cols:
+            raise Usage(f"{what}: no column '{label(name)}' in '{label(table)}'" + label(did_you_mean(name, cols)))
+    if not rows:
+        raise Failure(f"no complete run in '{label(table)}'")
+    by = [c for c in swept if c not in (x, over)]
+    groups = {}
+    for r in rows:
+        v = num(r[y])
+        if v is None:
+            continue  # not finite: no point
+        groups.setdefault(tuple(r[c] for c in by), {}).setdefault(r[x], []).append(v)
+    xs = list(dict.fromkeys(r[x] for r in rows))
+    numeric = all(num(v) is not None for v in xs)
+    if numeric:
+        xs.sort(key=float)
+    pos = {v: (float(v) if numeric else float(k)) for k, v in enumerate(xs)}
+
+    logx = {"log": True, "linear": False}.get(o["--x-scale"], numeric and log_spaced([pos[v] for v in xs]))
+    if logx and not (numeric and all(pos[v] > 0 for v in xs)):
+        raise Usage("--x-scale log: the x values must be numbers above 0")
+    bound = next((b for k, b in BOUNDS.items() if y.startswith(k + "_")), (None, None))
+
+    if not shutil.which("gnuplot"):
+        raise Failure("gnuplot is not installed (apt-get install gnuplot-nox)")
+    work = tempfile.mkdtemp(prefix="boids-chart-")
+    try:
+        plots, ns, cut, nseries, drawn = [], set(), 0, len(groups), []
+        # series side by side: each moved by a share of the smallest gap between
+        # x values (a factor on a log axis), so their error bars never overlap
+        xsorted = sorted(pos[v] for v in xs)
+        warp = (lambda v: math.log(v)) if logx else (lambda v: v)
+        gaps = [warp(b) - warp(a) for a, b in zip(xsorted, xsorted[1:]) if warp(b) > warp(a)]
+        step = (min(gaps) if gaps else 1.0) * 0.5 / max(nseries, 1) if over and nseries > 1 else 0.0
+        for gi, (key, pts) in enumerate(groups.items()):
+            name = ", ".join(f"{c}={k}" for c, k in zip(by, key)) or y
+            shift = (gi - (nseries - 1) / 2) * step
+            path = os.path.join(work, f"g{gi}.dat")
+            colour, shape = PALETTE[gi % len(PALETTE)], SHAPES[gi % len(SHAPES)]
+            with open(path, "w", encoding="utf-8") as d:
+                d.write('x\tmean\tlo\thi\ttick\t"' + label(name) + '"\n')
+                for xv in sorted(pts, key=lambda v: pos[v]):
+                    ds = describe_values(pts[xv])
+                    lo = ds["ci95_lo"] if ds["ci95_lo"] is not None else ds["mean"]
+                    hi = ds["ci95_hi"] if ds["ci95_hi"] is not None else ds["mean"]
+                    ns.add(ds["n"])
+                    # the mean lies in the metric's range: so does the drawn interval
+                    if bound[0] is not None and lo < min(bound[0], ds["mean"]):
+                        lo, cut = min(bound[0], ds["mean"]), cut + 1
+                    if bound[1] is not None and hi > max(bound[1], ds["mean"]):
+                        hi, cut = max(bound[1], ds["mean"]), cut + 1
+                    xpos = math.exp(math.log(pos[xv]) + shift) if logx else pos[xv] + shift
+                    d.write(f"{xpos!r}\t{ds['mean']!r}\t{lo!r}\t{hi!r}\t\"{label(xv)}\"\t0\n")
+                    drawn.append((label(name), label(xv), xpos, ds["n"], ds["mean"], lo, hi, colour, shape))
+            q = f"'{os.path.basename(path)}'"
+            tick = "" if numeric else ":xtic(5)"
+            style = f"lw 2 lc rgb '{colour}' pt {shape} ps 1.2 dt {1 + gi // len(PALETTE) % 5}"
+            if over:
+                plots.append(f"{q} using 1:2:3:4{tick} with yerrorlines {style} title columnheader(6)")
+            else:
+                plots.append(f"{q} using 1:2{tick} with linespoints {style} title columnheader(6)")
+        w, h = m.group(1), m.group(2)
+        ylabel = y.replace("_mean", " (mean over the frames)").replace("_final", " (final frame)")
+        title = o["--title"] or f"{ylabel} against {x}"
+        nrange = f"{min(ns)}" if len(ns) == 1 else f"{min(ns)} to {max(ns)}"
+        if over:
+            caption = (f"mean over {over} (n = {nrange}) with its 95% Student t-interval"
+                       + (f"; {cut} interval ends cut at the range of the metric "
+                          f"[{fmt(bound[0])}, {fmt(bound[1])}]" if cut else "")
+                       + ("; series moved sideways so their bars do not overlap" if step else "")
+                       + ("; n = 1 has no interval" if 1 in ns else ""))
+        else:
+            caption = "one run a point" + ("" if max(ns) <= 1 else f" (n = {nrange} averaged)")
+        caption += "; log x axis" if logx else ""
+        svg = out_kind(o["-o"]) == "svg"
+        with open(os.path.join(work, "plot.gp"), "w", encoding="utf-8") as g:
+            g.write(f"set terminal {'svg' if svg else 'pngcairo'} size {w},{h} noenhanced font ',11'"
+                    + (" background rgb 'white'" if svg else "") + "\n")
+            g.write("set datafile separator '\\t'\n")
+            g.write(f"set title {script_string(title)}\n")
+            g.write(f"set xlabel {script_string(x)}\nset ylabel {script_string(ylabel)}\n")
+            g.write("set grid\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n")
+            g.write("set key outside right top vertical\n" if nseries > 4 else "set key below\n")
+            if over:
+                g.write(f"set label 1 {script_string(caption)} at screen 0.01, screen 0.015 font ',9'\n")
+                g.write("set bmargin 5\n" if nseries > 4 else "")
+            if logx:
+                g.write("set logscale x\nset format x '%g'\n")
+            if not numeric:
+                g.write("set xtics rotate by -30\n")
+            g.write("plot " + ", \\\n     ".join(plots) + "\n")
+        if o["--points-file"]:
+            with open(o["--points-file"], "w", encoding="utf-8") as f:
+                f.write("series\tx\tx_drawn\tn\tmean\tlo\thi\tcolour\tshape\n")
+                f.writelines("\t".join(str(v) for v in r) + "\n" for r in drawn)
+        if o["--caption-file"]:
+            with open(o["--caption-file"], "w", encoding="utf-8") as f:
+                f.write(caption + "\n")
+        out = o["-o"]
+        d = os.path.dirname(os.path.abspath(out))
+        fd, tmp = tempfile.mkstemp(prefix=".chart.", suffix="." + out_kind(out) + ".tmp", dir=d)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                p = subprocess.run(["gnuplot", "plot.gp"], cwd=work, stdout=f, stderr=subprocess.PIPE,
+                                   stdin=subprocess.DEVNULL)
+            if p.returncode != 0 or os.path.getsize(tmp) == 0:
+                err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+                os.unlink(tmp)
+                raise Failure(f"gnuplot failed: {label(err[-1]) if err else 'no picture'}")
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, out)
+        except BaseException:
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError as e:
+        raise Failure(f"cannot write '{label(o['-o'])}': {e.strerror}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0

@@ -1,0 +1,110 @@
+/*
+ * The sweep's Python, without running a sweep: the package scripts/boidsweep/
+ * behind five thin entry points (no module loading another script by path,
+ * no module over ~500 lines, nothing written beside them), installed by
+ * `make install` where its entry points find it.
+ */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static void setup(void) { tc_tmpdir(); }
+static void teardown(void) { tc_cleanup(); }
+
+TestSuite(sweep_tools, .init = setup, .fini = teardown, .timeout = 120);
+
+/* the caller's environment may keep Python from writing bytecode anywhere */
+#define NOENV "env -u PYTHONDONTWRITEBYTECODE "
+
+static const char *const tools[] = { "sweep", "sweep-table", "sweep-report", "chart", "contact-sheet" };
+
+/* A command's status, its output in out.txt and err.txt. */
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	return tc_sh("%s >out.txt 2>err.txt", cmd);
+}
+
+/* Whether out.txt or err.txt holds want. */
+static int said(const char *file, const char *want)
+{
+	char *t = tc_slurp(file, NULL);
+	int yes = t && strstr(t, want);
+	free(t);
+	return yes;
+}
+
+/*
+ * Each tool is a few lines that import the package; no file of scripts/
+ * loads another through importlib (or by its path); every module is named
+ * .py and under 500 lines.
+ */
+Test(sweep_tools, the_tools_are_thin_entry_points_into_one_package)
+{
+	for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/scripts/%s", SRCDIR, tools[i]);
+		cr_assert_eq(run("test $(wc -l < '%s') -le 30", path), 0, "scripts/%s is not a thin entry point", tools[i]);
+		cr_assert_eq(run("grep -q '^from boidsweep import' '%s'", path), 0, "scripts/%s does not use the package",
+		             tools[i]);
+	}
+	cr_assert_neq(run("grep -rlE 'importlib|SourceFileLoader|exec\\(' '%s/scripts'", SRCDIR), 0,
+	              "a script loads another by its path: %s", tc_slurp("out.txt", NULL));
+	cr_assert_eq(run("ls '%s/scripts/boidsweep' | grep -v '\\.py$' | grep -v __pycache__ | wc -l | grep -qx 0",
+	                 SRCDIR), 0, "a module of boidsweep/ is not named .py");
+	cr_assert_eq(run("wc -l '%s'/scripts/boidsweep/*.py | awk '$2 != \"total\" && $1 > 500' | tee big.txt | wc -l | "
+	                 "grep -qx 0", SRCDIR), 0, "modules over 500 lines: %s", tc_slurp("big.txt", NULL));
+}
+
+/*
+ * `make install` puts the package beside the installed tools and links them
+ * into PREFIX/bin as boids-sweep...; each runs from there (by its link) and
+ * writes no bytecode, there or in the checkout.
+ */
+Test(sweep_tools, make_install_installs_the_package_and_its_tools_run_from_there)
+{
+	cr_assert_eq(run("make -s -C '%s' install-sweep DESTDIR=\"$PWD/root\" PREFIX=/usr", SRCDIR), 0,
+	             "make install-sweep: %s", tc_slurp("err.txt", NULL));
+	cr_assert_eq(run("(cd '%s/scripts/boidsweep' && for f in *.py; do cmp \"$f\" \"$OLDPWD/root/usr/share/boids/"
+	                 "scripts/boidsweep/$f\" || exit 1; done)", SRCDIR), 0, "a module is not installed: %s",
+	             tc_slurp("err.txt", NULL));
+	for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
+		char cmd[4096];
+		snprintf(cmd, sizeof cmd, NOENV "'%s' root/usr/bin/boids-%s --help", tc_python(), tools[i]);
+		cr_assert_eq(run("%s", cmd), 0, "boids-%s --help: %s", tools[i], tc_slurp("err.txt", NULL));
+		cr_assert(said("out.txt", "sage") || said("out.txt", "DIR"), "boids-%s --help says nothing", tools[i]);
+	}
+	/* the installed sweep asks the binary about its options and counts the grid */
+	cr_assert_eq(run(NOENV "'%s' root/usr/bin/boids-sweep --bin \"$BOIDS_BIN\" --grid 'seed=1,2,3' "
+	                 "--grid 'align-weight=0,1' --count", tc_python()), 0, "%s", tc_slurp("err.txt", NULL));
+	char *out = tc_slurp("out.txt", NULL);
+	cr_assert_str_eq(out, "6\n");
+	free(out);
+	cr_assert_eq(run(NOENV "'%s' root/usr/bin/boids-chart --sise 3 t.csv", tc_python()), 2);
+	cr_assert(said("err.txt", "chart: unknown option '--sise' (did you mean --size?)\n"), "%s",
+	          tc_slurp("err.txt", NULL));
+	cr_assert_eq(run("find root '%s/scripts' -name __pycache__ -o -name '*.pyc'", SRCDIR), 0);
+	cr_assert(!said("out.txt", "/"), "bytecode written beside the package: %s", tc_slurp("out.txt", NULL));
+}
+
+/*
+ * Every reader of what a sweep reads back (summaries, sweep.json, the grid,
+ * the job log, markers, a table given to chart) on random, deep (100,000
+ * nested brackets), huge, mistyped and undecodable inputs: a bad row or a
+ * one-line error, never a traceback (tests/sweep/fuzz_readers.py, seeded).
+ */
+Test(sweep_tools, the_readers_take_any_input_without_a_traceback)
+{
+	int st = run("'%s' '%s/tests/sweep/fuzz_readers.py' '%s'", tc_python(), SRCDIR, SRCDIR);
+	cr_assert_eq(st, 0, "%s%s", tc_slurp("out.txt", NULL), tc_slurp("err.txt", NULL));
+}
