@@ -140,6 +140,17 @@ struct flock_pass {
 	                         * the model may set after flock_begin(); NULL: index order */
 };
 
+/*
+ * Whether a boid that moved by (dx, dy, dz) in its turn of a sequential pass
+ * escapes its cell (the pass lists it: see flock.c, above sequential()):
+ * further than the slack allows.  dz 0 in a plane.
+ */
+static inline int flock_escapes(const struct flock_pass *f, double dx, double dy, double dz, int d3)
+{
+	double m2 = dx * dx + dy * dy + (d3 ? dz * dz : 0), allowed = f->slack * (1 + 1e-9);
+	return !(m2 <= allowed * allowed); /* (squares: no root a boid) */
+}
+
 /* Updates boid b; ctx is what the model handed to flock_run(). */
 typedef void flock_one_fn(void *ctx, size_t b);
 
@@ -371,38 +382,72 @@ FLOCK_INLINE int flock_near_next(struct flock_nbrs *n, struct flock_near *nb)
  *     struct flock_torus it;
  *     flock_torus_begin(&it, f, x, y, z, d3);
  *     for (struct flock_near nb; flock_torus_next(&it, &nb);) ...
+ *
+ * The minimum image costs no test a candidate: a run of cells lies on one
+ * side of the point, so its offsets are q - p plus the run's shift (0, or
+ * -W for cells across the left side seen from near it, +W across the
+ * right), which is the minimum image bit for bit ((q - p) - W either way)
+ * for every candidate within reach; only an axis the interval covers whole
+ * (a field under two spans across) takes the minimum image one by one.  A
+ * model whose loop is hot walks the runs itself (flock_torus_walk_run(),
+ * flock_torus_walk_chain(): abm, vicsek).
  */
 struct flock_axis {
 	uint32_t lo[2], hi[2];  /* ranges of cells, both ends included */
+	double shift[2];        /* each range's offset shift: 0, -side or +side */
 	int n;                  /* 1 or 2 ranges */
+	int wide;               /* the whole axis: the minimum image a candidate */
 };
 
-/* The cells of [x - span, x + span] on a circle of `side` cut into n cells of `cell`. */
+/* The cells of [x - span, x + span] on a circle of `side` cut into n cells (inv: 1 / their edge). */
 static inline void flock_axis_span(struct flock_axis *a, double x, double span, double side,
-                                   double cell, int n)
+                                   double inv, int n)
 {
 	a->n = 1;
 	a->lo[0] = 0;
 	a->hi[0] = (uint32_t)n - 1;
+	a->shift[0] = a->shift[1] = 0;
+	a->wide = 1;
 	if (n == 1 || 2 * span >= side)
 		return; /* the whole axis */
 	double lo = x - span, hi = x + span;
-	int wrapped = lo < 0 || hi >= side;
-	if (lo < 0)
+	int left = lo < 0, right = hi >= side; /* (not both: 2 span < side) */
+	if (left)
 		lo += side;
-	if (hi >= side)
+	if (right)
 		hi -= side;
-	uint32_t a0 = (uint32_t)grid_clamp_cell(lo, cell, n), b0 = (uint32_t)grid_clamp_cell(hi, cell, n);
-	if (!wrapped) {
+	/* (by the reciprocal: where rounding puts an end in the next cell, that cell's
+	 * points are farther than the reach by the span's margin: flock_begin()) */
+	uint32_t a0 = (uint32_t)grid_clamp_cell(lo * inv, 1, n), b0 = (uint32_t)grid_clamp_cell(hi * inv, 1, n);
+	if (!left && !right) {
 		a->lo[0] = a0;
 		a->hi[0] = b0;
-	} else if (b0 + 1 < a0) { /* [a0, n - 1] and [0, b0], apart */
+		a->wide = 0;
+	} else if (b0 + 1 < a0) { /* [0, b0] and [a0, n - 1], apart */
 		a->n = 2;
-		a->lo[0] = 0;
 		a->hi[0] = b0;
 		a->lo[1] = a0;
 		a->hi[1] = (uint32_t)n - 1;
+		a->shift[0] = right ? side : 0;  /* [0, b0]: past the right side */
+		a->shift[1] = left ? -side : 0;  /* [a0, n - 1]: past the left side */
+		a->wide = 0;
 	} /* else they meet: the whole axis */
+}
+
+/* The minimum image of an offset d on a circle of `side`: d, or d -+ side when that is shorter. */
+static inline double flock_torus_offset(double d, double side)
+{
+	if (d > side / 2)
+		return d - side;
+	if (d < -side / 2)
+		return d + side;
+	return d;
+}
+
+/* An offset on an axis: its run's shift, or the minimum image on a wide axis. */
+static inline double flock_torus_axis_offset(double d, double shift, int wide, double side)
+{
+	return wide ? flock_torus_offset(d, side) : d + shift;
 }
 
 /* Runs of consecutive cells: each row's ranges of x, the rows' of y, the layers' of z. */
@@ -420,12 +465,12 @@ FLOCK_INLINE void flock_torus_runs_begin(struct flock_torus_runs *r, const struc
 	const struct sim *s = f->s;
 	const struct grid *g = &s->grid;
 
-	flock_axis_span(&r->a[0], x, f->span, s->p.width, g->cell, g->nx);
-	flock_axis_span(&r->a[1], y, f->span, s->p.height, g->cell, g->ny);
+	flock_axis_span(&r->a[0], x, f->span, s->p.width, g->inv_cell, g->nx);
+	flock_axis_span(&r->a[1], y, f->span, s->p.height, g->inv_cell, g->ny);
 	if (g->nz > 1)
-		flock_axis_span(&r->a[2], z, f->span, s->p.depth, g->cell, g->nz);
+		flock_axis_span(&r->a[2], z, f->span, s->p.depth, g->inv_cell, g->nz);
 	else
-		r->a[2] = (struct flock_axis){ { 0, 0 }, { 0, 0 }, 1 };
+		r->a[2] = (struct flock_axis){ { 0, 0 }, { 0, 0 }, { 0, 0 }, 1, 1 };
 	r->nx = (uint32_t)g->nx;
 	r->ny = (uint32_t)g->ny;
 	r->xr = r->yr = r->zr = 0;
@@ -434,14 +479,16 @@ FLOCK_INLINE void flock_torus_runs_begin(struct flock_torus_runs *r, const struc
 	r->left = 1;
 }
 
-/* The next run: cells c0 .. c1 (both included); 0 when there is none. */
-FLOCK_INLINE int flock_torus_runs_next(struct flock_torus_runs *r, uint32_t *c0, uint32_t *c1)
+/* The next run: cells c0 .. c1 (both included) and its shifts; 0 when there is none. */
+FLOCK_INLINE int flock_torus_runs_next(struct flock_torus_runs *r, uint32_t *c0, uint32_t *c1,
+                                       struct flock_vec *shift)
 {
 	if (!r->left)
 		return 0;
 	uint32_t row = (r->z * r->ny + r->y) * r->nx;
 	*c0 = row + r->a[0].lo[r->xr];
 	*c1 = row + r->a[0].hi[r->xr];
+	*shift = (struct flock_vec){ r->a[0].shift[r->xr], r->a[1].shift[r->yr], r->a[2].shift[r->zr] };
 	if (++r->xr < r->a[0].n)
 		return 1;
 	r->xr = 0;
@@ -463,19 +510,92 @@ FLOCK_INLINE int flock_torus_runs_next(struct flock_torus_runs *r, uint32_t *c0,
 	return 1;
 }
 
-struct flock_torus {
+/*
+ * A query's walk in two phases: the runs of copies in its cells, escaped
+ * boids among them (s->escf[k] set: the caller leaves those out), then
+ * the escaped boids chained in those cells, one at a time.  Each comes
+ * with the shift of its run (struct flock_axis); on a wide axis the caller
+ * takes the minimum image (w->wide[]).
+ */
+struct flock_torus_walk {
 	struct flock_torus_runs runs;  /* the cells, a run at a time */
-	struct flock_torus_runs cells; /* the chains' phase: the same cells again */
-	const struct sim *s;
+	struct flock_torus_runs cells; /* the chains' phase: the same cells again (set then) */
+	const struct flock_pass *f;
+	double x, y, z;         /* the point */
 	const uint32_t *start;  /* the grid's offsets into its items */
-	const unsigned char *escf;
 	const uint32_t *eschead, *escnext;
 	int nesc;               /* anything listed this step */
-	uint32_t k, k1;         /* current run of copies */
+	int chains;             /* the chains' phase has begun */
 	uint32_t c, c1;         /* the chains' phase: next cell, last of its run */
 	uint32_t e;             /* next listed boid in the current chain, or UINT32_MAX */
+	struct flock_vec shift; /* the chains' phase: the current run's */
+	int wide[3];            /* x, y, z: the minimum image a candidate */
+};
+
+FLOCK_INLINE void flock_torus_walk_begin(struct flock_torus_walk *w, const struct flock_pass *f,
+                                         double x, double y, double z)
+{
+	const struct sim *s = f->s;
+
+	flock_torus_runs_begin(&w->runs, f, x, y, z);
+	w->f = f;
+	w->x = x, w->y = y, w->z = z;
+	w->start = s->grid.start;
+	w->eschead = s->eschead;
+	w->escnext = s->escnext;
+	w->nesc = f->nesc > 0;
+	w->chains = 0;
+	w->c = 1, w->c1 = 0; /* no cell yet */
+	w->e = UINT32_MAX;
+	w->shift = (struct flock_vec){ 0, 0, 0 };
+	for (int a = 0; a < 3; a++)
+		w->wide[a] = w->runs.a[a].wide;
+}
+
+/* The next run of copies [*k, *k1) and its shift; 0 when the runs are done. */
+FLOCK_INLINE int flock_torus_walk_run(struct flock_torus_walk *w, uint32_t *k, uint32_t *k1,
+                                      struct flock_vec *shift)
+{
+	uint32_t c0, c1;
+
+	if (!flock_torus_runs_next(&w->runs, &c0, &c1, shift))
+		return 0;
+	*k = w->start[c0];
+	*k1 = w->start[c1 + 1];
+	return 1;
+}
+
+/* After the runs: the next escaped boid chained in the query's cells, and its shift; 0 when none is left. */
+FLOCK_INLINE int flock_torus_walk_chain(struct flock_torus_walk *w, uint32_t *k, struct flock_vec *shift)
+{
+	if (!w->nesc)
+		return 0;
+	if (!w->chains) { /* the query's cells again, begun only when needed */
+		flock_torus_runs_begin(&w->cells, w->f, w->x, w->y, w->z);
+		w->chains = 1;
+	}
+	for (;;) {
+		if (w->e != UINT32_MAX) {
+			*k = w->e;
+			*shift = w->shift;
+			w->e = w->escnext[w->e];
+			return 1;
+		}
+		if (w->c > w->c1 && !flock_torus_runs_next(&w->cells, &w->c, &w->c1, &w->shift))
+			return 0;
+		w->e = w->eschead[w->c++];
+	}
+}
+
+struct flock_torus {
+	struct flock_torus_walk w;
+	const struct sim *s;
+	const unsigned char *escf;
+	uint32_t k, k1;         /* current run of copies */
+	int chains;             /* in the chains' phase */
+	struct flock_vec shift; /* the current run's */
 	double x, y, z;         /* the point */
-	double w, h, d;         /* the torus' sides */
+	double w_, h, d;        /* the torus' sides */
 	double reach2;
 	int d3;                 /* in a box: a constant where the caller's is */
 };
@@ -485,71 +605,46 @@ FLOCK_INLINE void flock_torus_begin(struct flock_torus *t, const struct flock_pa
 {
 	const struct sim *s = f->s;
 
-	flock_torus_runs_begin(&t->runs, f, x, y, z);
-	t->cells = t->runs;
+	flock_torus_walk_begin(&t->w, f, x, y, z);
 	t->s = s;
-	t->start = s->grid.start;
 	t->escf = s->escf;
-	t->eschead = s->eschead;
-	t->escnext = s->escnext;
-	t->nesc = f->nesc > 0;
 	t->k = t->k1 = 0;
-	t->c = 1, t->c1 = 0; /* no cell yet */
-	t->e = UINT32_MAX;
+	t->chains = 0;
+	t->shift = (struct flock_vec){ 0, 0, 0 };
 	t->x = x, t->y = y, t->z = z;
-	t->w = s->p.width, t->h = s->p.height, t->d = s->p.depth;
+	t->w_ = s->p.width, t->h = s->p.height, t->d = s->p.depth;
 	t->reach2 = f->reach2;
 	t->d3 = d3;
 }
 
-/* The next candidate copy k (flock_cands_next() on the torus' cells). */
-FLOCK_INLINE int flock_torus_cand(struct flock_torus *t, uint32_t *k)
+/* The next candidate copy k and its shift (flock_cands_next() on the torus' cells). */
+FLOCK_INLINE int flock_torus_cand(struct flock_torus *t, uint32_t *k, struct flock_vec *shift)
 {
-	do {
+	while (!t->chains) {
 		while (t->k < t->k1) {
 			uint32_t kk = t->k++;
 			if (!t->escf[kk]) {
 				*k = kk;
+				*shift = t->shift;
 				return 1;
 			}
 		}
-		uint32_t c0, c1;
-		if (!flock_torus_runs_next(&t->runs, &c0, &c1))
-			break;
-		t->k = t->start[c0];
-		t->k1 = t->start[c1 + 1];
-	} while (1);
-	if (!t->nesc)
-		return 0;
-	for (;;) {
-		if (t->e != UINT32_MAX) {
-			*k = t->e;
-			t->e = t->escnext[t->e];
-			return 1;
-		}
-		if (t->c > t->c1 && !flock_torus_runs_next(&t->cells, &t->c, &t->c1))
-			return 0;
-		t->e = t->eschead[t->c++];
+		if (!flock_torus_walk_run(&t->w, &t->k, &t->k1, &t->shift))
+			t->chains = 1;
 	}
-}
-
-/* The minimum image of an offset d on a circle of `side`: d, or d -+ side when that is shorter. */
-static inline double flock_torus_offset(double d, double side)
-{
-	if (d > side / 2)
-		return d - side;
-	if (d < -side / 2)
-		return d + side;
-	return d;
+	return flock_torus_walk_chain(&t->w, k, shift);
 }
 
 /* The next neighbour within reach into *nb (its offsets the minimum image): 1, or 0 when none is left. */
 FLOCK_INLINE int flock_torus_next(struct flock_torus *t, struct flock_near *nb)
 {
-	for (uint32_t k; flock_torus_cand(t, &k);) {
+	struct flock_vec sh;
+
+	for (uint32_t k; flock_torus_cand(t, &k, &sh);) {
 		struct flock_vec q = flock_copy_at(t->s, k, t->d3);
-		double dx = flock_torus_offset(q.x - t->x, t->w), dy = flock_torus_offset(q.y - t->y, t->h);
-		double dz = t->d3 ? flock_torus_offset(q.z - t->z, t->d) : 0;
+		double dx = flock_torus_axis_offset(q.x - t->x, sh.x, t->w.wide[0], t->w_);
+		double dy = flock_torus_axis_offset(q.y - t->y, sh.y, t->w.wide[1], t->h);
+		double dz = t->d3 ? flock_torus_axis_offset(q.z - t->z, sh.z, t->w.wide[2], t->d) : 0;
 		double d2 = dx * dx + dy * dy;
 		if (t->d3)
 			d2 += dz * dz;

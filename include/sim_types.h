@@ -258,7 +258,8 @@ struct sim {
 	uint32_t *gpos;         /* index of boid i in grid order: the grid's own
 	                         * s->grid.place, set by each flock_begin() */
 	uint32_t *esc;          /* sequential: boids that left their cell this step */
-	unsigned char *escf;    /* the same as flags, in grid order */
+	unsigned char *escf;    /* the same as flags, in grid order (n + 8 of them: the
+	                         * last 8 always 0, for reads a few at a time) */
 	uint32_t *escnext;      /* the next listed boid in the same new cell, or UINT32_MAX */
 	uint32_t *eschead;      /* per grid cell: its first listed boid, or UINT32_MAX */
 	size_t eschead_cap;     /* cells eschead has room for */

@@ -196,6 +196,111 @@ setup_rows() {
 }
 alone setup setup_rows
 
+# Section 12 (see the top): the ABM frameworks comparison's Flocking beside
+# MASON, the comparison's own Java program, compiled here into a temporary
+# directory from MASON_DIR (default ../shared/peers/mason beside the
+# checkout: mason.22.jar and the four .java files; never copied into the
+# repository).  The steps alone, like for like: MASON's JobTime (the
+# comparison's measure: 100 steps, after the JVM started and the model was
+# built), the median over its -repeat runs, against boids' CPU for the same
+# number of steps (a run of 1 + K frames minus a run of 1, so the start and
+# the set-up cancel out), alternating; then each whole process from the
+# shell, and the JVM's start alone.  BENCH_ONLY=abm runs this part alone.
+abm_rows() {
+	local here dir jar m b i t
+	here=$(cd "$(dirname "$BOIDS")/.." && pwd)
+	dir=${MASON_DIR:-$here/../shared/peers/mason}
+	jar=$dir/mason.22.jar
+	echo "the ABM frameworks' Flocking (-m abm) beside MASON 22 (its comparison's Java program):"
+	if [ ! -f "$jar" ] || [ ! -f "$dir/Flocking_small.java" ]; then
+		echo "  skipped: no MASON in '$dir' (mason.22.jar and the comparison's .java files; set MASON_DIR)"
+		return 0
+	fi
+	if ! command -v javac >/dev/null || ! command -v java >/dev/null; then
+		echo "  skipped: no java/javac (scripts/install-deps.sh bench: default-jdk-headless)"
+		return 0
+	fi
+	m=$work/mason
+	mkdir -p "$m"
+	cp "$dir"/Flocking_small.java "$dir"/Flocker_small.java "$dir"/Flocking_large.java "$dir"/Flocker_large.java "$m"/
+	# the FLAME GPU fork's 80,000 birds in 400x400 (vision 5), and 1M at that density: the
+	# small program with those numbers, made here
+	abm_java 80k 400.0 80000
+	abm_java 1m 1414.2135623730951 1000000
+	if ! (cd "$m" && javac -cp ".:$jar" ./*.java) >"$work/javac.log" 2>&1; then
+		echo "  skipped: javac failed: $(head -1 "$work/javac.log")"
+		return 0
+	fi
+	local reps=$REPS big=100 huge=10
+	[ -n "$QUICK" ] && big=20 huge=3
+	printf '  %-40s %12s %12s %9s
+' "steps alone (ms for 100 steps)" "MASON" "boids" "MASON/boids"
+	abm_row small "" 100 20 1000 10
+	abm_row large "--abm-size large" 100 20 1000 10
+	abm_row 80k "-n 80000 --field 400x400 --abm-vision 5" "$big" 3 "$big" 1
+	abm_row 1m "-n 1000000 --field 1414.2135623730951x1414.2135623730951 --abm-vision 5" "$huge" 1 "$huge" 1
+	echo "  targets: boids >= 10x MASON at small and large, >= 20x at 80,000 birds"
+	# whole processes from the shell: 100 steps of the small version each, and the JVM's start
+	local jw=() jc=() bw=() bc=() sw=() sc=()
+	for ((i = 0; i < reps; i++)); do
+		t=$(time_cmd "cd '$m' && java -cp '.:$jar' Flocking_small -seed $((i + 1)) -for 100 -quiet")
+		jw+=("${t% *}"); jc+=("${t#* }")
+		t=$(time_cmd "'$BOIDS' -q -m abm -f 101 --no-render --threads 1 --seed $((i + 1))")
+		bw+=("${t% *}"); bc+=("${t#* }")
+		t=$(time_cmd "java -version")
+		sw+=("${t% *}"); sc+=("${t#* }")
+	done
+	local a c e
+	a=$(median "${jw[@]}") c=$(median "${bw[@]}") e=$(median "${sw[@]}")
+	printf '  %-40s %7.3f s wall (CPU %.3f s)
+' "MASON, whole process, 100 steps (small)" "$a" "$(median "${jc[@]}")"
+	printf '  %-40s %7.3f s wall (CPU %.3f s)
+' "the JVM's start alone (java -version)" "$e" "$(median "${sc[@]}")"
+	printf '  %-40s %7.3f s wall (CPU %.3f s): x%.1f faster than MASON, x%.1f than the JVM'"'"'s start (target > 1: %s)\n' \
+		"boids, whole process, 100 steps (small)" "$c" "$(median "${bc[@]}")" "$(echo "$a / $c" | bc -l)" \
+		"$(echo "$e / $c" | bc -l)" "$([ "$(echo "$e > $c" | bc -l)" = 1 ] && echo met || echo MISSED)"
+	echo "  the comparison's published ratios (time / Agents.jl's): Flocking-small Ark.jl 0.73, MASON 1.42,"
+	echo "  NetLogo 15.37, Mesa 159.29; Flocking-large Ark.jl 0.36, MASON 0.61, NetLogo 19.14, Mesa 59.5"
+}
+
+# cpu_us CMD...: the CPU (user + system) CMD took, in microseconds (time's %U
+# has hundredths: a 1000-step run of the small flock takes a few of them)
+cpu_us() {
+	/usr/bin/python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(round((r.ru_utime + r.ru_stime) * 1e6))' "$@"
+}
+
+# abm_java NAME SIDE BIRDS: Flocking_NAME.java and Flocker_NAME.java in $m, the small
+# program with another space and flock (made at run time from the comparison's files)
+abm_java() {
+	sed -e "s/Flocking_small/Flocking_$1/g; s/Flocker_small/Flocker_$1/g" \
+		-e "s/this.width = 100.0;/this.width = $2;/; s/this.height = 100.0;/this.height = $2;/" \
+		-e "s/this.numFlockers = 200;/this.numFlockers = $3;/" "$m/Flocking_small.java" >"$m/Flocking_$1.java"
+	sed -e "s/Flocking_small/Flocking_$1/g; s/Flocker_small/Flocker_$1/g" "$m/Flocker_small.java" >"$m/Flocker_$1.java"
+}
+
+# abm_row NAME "BOIDS OPTIONS" STEPS REPEATS BOIDS_STEPS PER: MASON's median JobTime for STEPS
+# steps (REPEATS runs a JVM), boids' CPU for BOIDS_STEPS steps; both as ms per 100 steps
+abm_row() {
+	local name=$1 opts=$2 steps=$3 rep=$4 bsteps=$5 i t one many ms=() bs=()
+	for ((i = 0; i < REPS; i++)); do
+		while read -r t; do ms+=("$(echo "$t / 1000000 * 100 / $steps" | bc -l)"); done < <(
+			cd "$m" && java -cp ".:$jar" "Flocking_$name" -seed $((i + 1)) -for "$steps" -repeat "$rep" -quiet 2>/dev/null |
+				sed -n 's/^JobTime: //p')
+		# shellcheck disable=SC2086 # the options, split on purpose
+		many=$(cpu_us "$BOIDS" -q -m abm $opts -f $((bsteps + 1)) --no-render --threads 1 --seed $((i + 1)))
+		# shellcheck disable=SC2086
+		one=$(cpu_us "$BOIDS" -q -m abm $opts -f 1 --no-render --threads 1 --seed $((i + 1)))
+		bs+=("$(echo "($many - $one) / 1000 * 100 / $bsteps" | bc -l)")
+	done
+	local a b
+	a=$(median "${ms[@]}") b=$(median "${bs[@]}")
+	printf '  %-40s %12.3f %12.3f %8.1fx\n' "$name" "$a" "$b" "$(echo "$a / $b" | bc -l)"
+}
+alone abm abm_rows
+
 # peak_kb ARGS...: the peak resident set of `boids ARGS`, in KiB
 peak_kb() { /usr/bin/time -f %M -o rss "$BOIDS" -q -y "$@" >/dev/null 2>&1; tail -1 rss; }
 

@@ -170,9 +170,10 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
  *   k passed the filter: fl(d2) <= fl(reach^2 (1 + 1e-9)), and fl(d2) is
  *     at least d2 (1 - 4u) (three squares, two additions), so the true
  *     |p - q| <= reach sqrt(1 + 1e-9) (1 + 4u) <= reach (1 + 0.51e-9);
- *   k was not listed: fl(|p - o|) <= fl(slack (1 + 1e-9)); the
- *     differences, squares, sums and root add at most 6u, so the true
- *     |p - o| <= slack (1 + 1e-9) (1 + 7u) <= slack (1 + 1.01e-9);
+ *   k was not listed: fl(|p - o|^2) <= fl(fl(slack (1 + 1e-9))^2)
+ *     (flock_escapes(): squares, no root); the differences, squares and
+ *     sums add at most 6u to the one and 3u to the other, so the true
+ *     |p - o| <= slack (1 + 1e-9) (1 + 5u) <= slack (1 + 1.01e-9);
  *   together |o - q| <= (reach + slack) (1 + 1.01e-9) on each axis;
  *   the cell c = fl((reach + slack) (1 + 2e-9)) >= (reach + slack)
  *     (1 + 1.99e-9) (grid_build_box() only ever makes it larger), so
@@ -241,7 +242,6 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 #define TURN(i) (ordered ? (size_t)order[i] : (size_t)(i)) /* whose turn the i-th is */
 	int brute = s->p.search == SIM_SEARCH_BRUTE;
 	int still = f->still; /* one() moves nobody (include/flock.h) */
-	double allowed = f->slack * (1 + 1e-9); /* see the proof above */
 	/* the cells are prefetched only where that pays (BOX_AHEAD_MIN) */
 	int ahead = !brute && s->n >= BOX_AHEAD_MIN;
 	/* the flags only where a query reads them (nobody escapes a still pass) */
@@ -304,7 +304,7 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		if (still || brute)
 			continue;
 		double dx = s->x[b] - x0, dy = s->y[b] - y0, dz = d3 ? s->z[b] - z0 : 0;
-		if (!(flock_length(dx, dy, FLOCK_Z(d3, dz)) <= allowed))
+		if (flock_escapes(f, dx, dy, dz, d3))
 			escape(f, b, k);
 	}
 	for (size_t e = 0; e < f->nesc; e++) { /* empty the chains for the next step */

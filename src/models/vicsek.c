@@ -45,23 +45,66 @@ static struct flock_vec cone(struct flock_vec d, double eta, double u1, double u
 		                   ca * d.z + sa * (c * e1.z + s * e2.z) };
 }
 
+/*
+ * The sum of the velocities within reach of (x, y, z), the particle
+ * itself included (at distance 0): the runs of the query's cells, then the
+ * escaped particles chained there.  A candidate is added times 1 or 0, not
+ * behind a branch (whether it is within r is a coin toss to the
+ * processor); wide: an axis the query covers whole takes the minimum
+ * image a candidate, the others their run's shift (include/flock.h); esc:
+ * the pass has listed somebody, whose old copy the runs leave out (never
+ * in the synchronous order).
+ */
+FLOCK_INLINE struct flock_vec vicsek_sum_runs(struct flock_torus_walk *it, const struct flock_pass *f,
+                                              double x, double y, double z, int d3, int wide, int esc)
+{
+	const struct sim *s = f->s;
+	const unsigned char *escf = s->escf;
+	double reach2 = f->reach2, w = s->p.width, h = s->p.height, dd = s->p.depth;
+	double sx = 0, sy = 0, sz = 0;
+	struct flock_vec sh;
+
+	for (uint32_t k, k1; flock_torus_walk_run(it, &k, &k1, &sh);)
+		for (; k < k1; k++) {
+			struct flock_vec q = flock_copy_at(s, k, d3), v = flock_copy_vel(s, k, d3);
+			double dx = wide ? flock_torus_axis_offset(q.x - x, sh.x, it->wide[0], w) : q.x - x + sh.x;
+			double dy = wide ? flock_torus_axis_offset(q.y - y, sh.y, it->wide[1], h) : q.y - y + sh.y;
+			double dz = !d3 ? 0 : wide ? flock_torus_axis_offset(q.z - z, sh.z, it->wide[2], dd) : q.z - z + sh.z;
+			double d2 = dx * dx + dy * dy + (d3 ? dz * dz : 0);
+			double in = (double)((d2 <= reach2) & (!esc || !escf[k])); /* esc: anybody listed yet */
+			sx += v.x * in;
+			sy += v.y * in;
+			if (d3)
+				sz += v.z * in;
+		}
+	for (uint32_t k; flock_torus_walk_chain(it, &k, &sh);) {
+		struct flock_vec q = flock_copy_at(s, k, d3), v = flock_copy_vel(s, k, d3);
+		double dx = flock_torus_axis_offset(q.x - x, sh.x, it->wide[0], w);
+		double dy = flock_torus_axis_offset(q.y - y, sh.y, it->wide[1], h);
+		double dz = d3 ? flock_torus_axis_offset(q.z - z, sh.z, it->wide[2], dd) : 0;
+		double in = dx * dx + dy * dy + (d3 ? dz * dz : 0) <= reach2 ? 1 : 0;
+		sx += v.x * in;
+		sy += v.y * in;
+		if (d3)
+			sz += v.z * in;
+	}
+	return (struct flock_vec){ sx, sy, sz };
+}
+
 /* Particle b: the mean heading of those within r, the noise, the move (d3: in a box). */
 FLOCK_INLINE void vicsek_particle(const struct flock_pass *f, size_t b, int d3)
 {
 	struct sim *s = f->s;
 	const struct sim_params *p = &s->p;
 	double x = s->x[b], y = s->y[b], z = d3 ? s->z[b] : 0, v = p->vicsek.speed, eta = p->vicsek.noise;
-	double sx = 0, sy = 0, sz = 0;
-	struct flock_torus it;
+	struct flock_torus_walk it;
 
-	flock_torus_begin(&it, f, x, y, z, d3);
-	for (struct flock_near nb; flock_torus_next(&it, &nb);) { /* itself too, at distance 0 */
-		struct flock_vec w = flock_copy_vel(s, nb.k, d3);
-		sx += w.x;
-		sy += w.y;
-		if (d3)
-			sz += w.z;
-	}
+	flock_torus_walk_begin(&it, f, x, y, z);
+	int wide = it.wide[0] || it.wide[1] || (d3 && it.wide[2]);
+	struct flock_vec sum = wide ? vicsek_sum_runs(&it, f, x, y, z, d3, 1, 1) :
+	                       it.nesc ? vicsek_sum_runs(&it, f, x, y, z, d3, 0, 1) :
+	                       vicsek_sum_runs(&it, f, x, y, z, d3, 0, 0);
+	double sx = sum.x, sy = sum.y, sz = sum.z;
 	struct flock_vec d;
 	if (d3) {
 		d = (struct flock_vec){ sx, sy, sz };

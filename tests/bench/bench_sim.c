@@ -23,6 +23,9 @@
  * drawn to MP4).  --rows TEXT keeps the cases whose label ("steering 3D
  * sequential (1 thread)") contains TEXT, to measure one row again.
  *
+ * --abm NAME STEPS SEEDS: the ABM frameworks' Flocking timed in-process,
+ * for the MASON section of scripts/bench.sh (abm_steps()).
+ *
  * --points: --draw points' rate, 10M boids spread over a 151,800 px field
  * (the default density) fitted into 3840x2160, on 1 and on 2 threads (one
  * renderer each, drawing frames side by side as the pipeline's drawing
@@ -877,6 +880,51 @@ static double points_rate_by(int quick, enum render_color_by by)
 	return cpu_rate[1];
 }
 
+/* ------------------------------------------------------------- abm */
+
+/*
+ * --abm NAME STEPS SEEDS: the ABM frameworks' Flocking (-m abm) as `boids
+ * -m abm` runs it (the same flock, field, vision and seeds), timed in this
+ * process: for each seed 1 .. SEEDS, the CPU time of STEPS steps from the
+ * start, as ms per 100 steps, a line each (scripts/bench.sh's MASON
+ * section takes their median, beside MASON's JobTime for as many steps
+ * from its start).  NAME: small, large (the declaration's), 80k (80,000
+ * birds in 400 x 400, vision 5) or 1m (1M at that density).
+ */
+static int abm_steps(const char *name, int steps, int seeds)
+{
+	static const struct { const char *name; size_t n; double side, vision; } sizes[] = {
+		{ "small", 200, 100, 5 }, { "large", 400, 150, 15 },
+		{ "80k", 80000, 400, 5 }, { "1m", 1000000, 1414.2135623730951, 5 },
+	};
+	size_t i = 0;
+	while (i < 4 && strcmp(sizes[i].name, name) != 0)
+		i++;
+	if (i == 4 || steps < 1 || seeds < 1) {
+		fprintf(stderr, "bench_sim: --abm small|large|80k|1m STEPS SEEDS\n");
+		return 2;
+	}
+	for (int seed = 1; seed <= seeds; seed++) {
+		struct sim_params p;
+		struct sim s;
+		sim_params_default(&p, sizes[i].side, sizes[i].side);
+		p.model = model_at(ABM);
+		p.predators = 0;
+		p.abm.vision = sizes[i].vision;
+		p.noise_seed = (uint64_t)seed;
+		if (sim_init(&s, &p, sizes[i].n, NULL) != 0)
+			return 1;
+		sim_randomize(&s, (uint64_t)seed);
+		double c0 = cpu_now();
+		for (int t = 0; t < steps; t++)
+			if (sim_step(&s) != 0)
+				return 1;
+		printf("%.6f\n", (cpu_now() - c0) * 1e3 * 100 / steps);
+		sim_release(&s);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int quick = 0, scaling = 0, only = 0, box_only = 0, drawing = 0;
@@ -894,11 +942,13 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--points") == 0) {
 			points_rate(quick);
 			return 0;
+		} else if (strcmp(argv[i], "--abm") == 0 && i + 3 < argc) {
+			return abm_steps(argv[i + 1], atoi(argv[i + 2]), atoi(argv[i + 3]));
 		} else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc)
 			scale_rows = argv[++i];
 		else {
 			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --3d-only | "
-			                "--drawing-only | --points] [--rows TEXT]\n");
+			                "--drawing-only | --points | --abm NAME STEPS SEEDS] [--rows TEXT]\n");
 			return 2;
 		}
 	}
