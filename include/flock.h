@@ -126,6 +126,8 @@ FLOCK_INLINE void flock_trickle_one(struct flock_trickle *t)
 	t->left--;
 }
 
+enum { FLOCK_LANES = 4 }; /* a model's own arrays a pass hints (struct flock_pass) */
+
 /* One pass of a step over the flock. */
 struct flock_pass {
 	struct sim *s;
@@ -138,6 +140,9 @@ struct flock_pass {
 	struct flock_trickle *trickle; /* or NULL: lines to ask for while reading */
 	const uint32_t *order;  /* sequential: the boids' turns, a permutation of 0..n-1
 	                         * the model may set after flock_begin(); NULL: index order */
+	struct grid_array lanes[FLOCK_LANES]; /* arrays of its own in grid order the model's */
+	int nlanes;             /* queries read, asked for ahead with the copies (set after
+	                         * flock_begin(): abm's lane-friendly copies); 0: none */
 };
 
 /*

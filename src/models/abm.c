@@ -366,6 +366,13 @@ static int abm_step(struct sim *s)
 		f.order = st->order;
 		for (size_t k = 0; st->x && k < s->n; k++) /* the copies, lane-friendly */
 			st->x[k] = s->g2[k].x, st->y[k] = s->g2[k].y, st->vx[k] = s->g2[k].vx, st->vy[k] = s->g2[k].vy;
+		if (st->x) { /* asked for ahead as the copies are, in large flocks */
+			f.lanes[0] = (struct grid_array){ st->x, sizeof(double) };
+			f.lanes[1] = (struct grid_array){ st->y, sizeof(double) };
+			f.lanes[2] = (struct grid_array){ st->vx, sizeof(double) };
+			f.lanes[3] = (struct grid_array){ st->vy, sizeof(double) };
+			f.nlanes = 4;
+		}
 	}
 	flock_run(&f, s->z ? abm_one3 : abm_one, &f);
 	return 0;

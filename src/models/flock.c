@@ -124,6 +124,7 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	f->nesc = 0;
 	f->trickle = NULL;
 	f->order = NULL;
+	f->nlanes = 0;
 	s->order = NULL;
 	s->escaped = 0;
 	s->stopped = 0;
@@ -245,8 +246,12 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	/* the cells are prefetched only where that pays (BOX_AHEAD_MIN) */
 	int ahead = !brute && s->n >= BOX_AHEAD_MIN;
 	/* the flags only where a query reads them (nobody escapes a still pass) */
-	const struct grid_array copies[] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
+	struct grid_array copies[2 + FLOCK_LANES] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
 	int ncopies = still ? 1 : 2;
+	if (f->nlanes) /* the model's queries read its own arrays instead */
+		ncopies = 0;
+	for (int l = 0; l < f->nlanes && l < FLOCK_LANES; l++)
+		copies[ncopies++] = f->lanes[l];
 	/* a plane's hints: a later boid's cells found (and their offsets asked
 	 * for) 2 AHEAD boids ahead, its runs asked for AHEAD ahead (grid.h) */
 	struct grid_hint hint[2 * AHEAD];

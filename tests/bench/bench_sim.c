@@ -427,38 +427,56 @@ struct scale_case {
 	enum sim_update update;
 	int threads;            /* 1: no pool */
 	int dims;               /* 2: the plane; 3: a cube at SCALE_CUBE_1M's density */
+	double room;            /* px^2 (3D: px^3) a boid, the model's own density; 0: the table's */
 };
 
+/*
+ * The models of the field's literature at their own densities, which the
+ * table's would leave empty: vicsek at its paper's rho = 4 (a quarter px^2
+ * a particle, r = 1: some 12 neighbours), abm at its benchmark's 80,000
+ * birds in 400 x 400 with vision 5 (2 px^2 a bird: some 39 neighbours).
+ */
+#define VICSEK_ROOM 0.25
+#define ABM_ROOM 2.0
+
 static const struct scale_case scale_cases[] = {
-	{ HARDEN, SIM_SEQUENTIAL, 1, 2 },
-	{ HARDEN, SIM_SYNCHRONOUS, 1, 2 },
-	{ HARDEN, SIM_SYNCHRONOUS, 2, 2 },
-	{ PROCESSING, SIM_SEQUENTIAL, 1, 2 },
-	{ PROCESSING, SIM_SYNCHRONOUS, 1, 2 },
-	{ PROCESSING, SIM_SYNCHRONOUS, 2, 2 },
-	{ STEERING, SIM_SEQUENTIAL, 1, 2 },
-	{ STEERING, SIM_SYNCHRONOUS, 1, 2 },
-	{ STEERING, SIM_SYNCHRONOUS, 2, 2 },
-	{ CANVAS, SIM_SEQUENTIAL, 1, 2 },
-	{ CANVAS, SIM_SYNCHRONOUS, 1, 2 },
-	{ CANVAS, SIM_SYNCHRONOUS, 2, 2 },
-	{ HARDEN, SIM_SEQUENTIAL, 1, 3 },
-	{ HARDEN, SIM_SYNCHRONOUS, 2, 3 },
-	{ PROCESSING, SIM_SEQUENTIAL, 1, 3 },
-	{ PROCESSING, SIM_SYNCHRONOUS, 2, 3 },
-	{ STEERING, SIM_SEQUENTIAL, 1, 3 },
-	{ STEERING, SIM_SYNCHRONOUS, 2, 3 },
-	{ CANVAS, SIM_SEQUENTIAL, 1, 3 },
-	{ CANVAS, SIM_SYNCHRONOUS, 2, 3 },
+	{ HARDEN, SIM_SEQUENTIAL, 1, 2, 0 },
+	{ HARDEN, SIM_SYNCHRONOUS, 1, 2, 0 },
+	{ HARDEN, SIM_SYNCHRONOUS, 2, 2, 0 },
+	{ PROCESSING, SIM_SEQUENTIAL, 1, 2, 0 },
+	{ PROCESSING, SIM_SYNCHRONOUS, 1, 2, 0 },
+	{ PROCESSING, SIM_SYNCHRONOUS, 2, 2, 0 },
+	{ STEERING, SIM_SEQUENTIAL, 1, 2, 0 },
+	{ STEERING, SIM_SYNCHRONOUS, 1, 2, 0 },
+	{ STEERING, SIM_SYNCHRONOUS, 2, 2, 0 },
+	{ CANVAS, SIM_SEQUENTIAL, 1, 2, 0 },
+	{ CANVAS, SIM_SYNCHRONOUS, 1, 2, 0 },
+	{ CANVAS, SIM_SYNCHRONOUS, 2, 2, 0 },
+	{ HARDEN, SIM_SEQUENTIAL, 1, 3, 0 },
+	{ HARDEN, SIM_SYNCHRONOUS, 2, 3, 0 },
+	{ PROCESSING, SIM_SEQUENTIAL, 1, 3, 0 },
+	{ PROCESSING, SIM_SYNCHRONOUS, 2, 3, 0 },
+	{ STEERING, SIM_SEQUENTIAL, 1, 3, 0 },
+	{ STEERING, SIM_SYNCHRONOUS, 2, 3, 0 },
+	{ CANVAS, SIM_SEQUENTIAL, 1, 3, 0 },
+	{ CANVAS, SIM_SYNCHRONOUS, 2, 3, 0 },
+	{ VICSEK, SIM_SYNCHRONOUS, 1, 2, VICSEK_ROOM },
+	{ VICSEK, SIM_SYNCHRONOUS, 2, 2, VICSEK_ROOM },
+	{ VICSEK, SIM_SEQUENTIAL, 1, 2, VICSEK_ROOM },
+	{ ABM, SIM_SEQUENTIAL, 1, 2, ABM_ROOM },
+	{ ABM, SIM_SYNCHRONOUS, 1, 2, ABM_ROOM },
+	{ ABM, SIM_SYNCHRONOUS, 2, 2, ABM_ROOM },
 };
 
 #define SCALE_CASES (sizeof(scale_cases) / sizeof(scale_cases[0]))
 
 static const size_t scale_sizes[] = { 1000, 10000, 100000, 1000000 };
 
-/* The field's side for n boids: a square at 268 px^2 a boid, or a cube. */
+/* The field's side for n boids: a square at 268 px^2 a boid, or a cube (or the case's own room). */
 static double scale_side(const struct scale_case *c, size_t n)
 {
+	if (c->room > 0)
+		return c->dims == 3 ? cbrt((double)n * c->room) : sqrt((double)n * c->room);
 	return c->dims == 3 ? SCALE_CUBE_1M * cbrt((double)n / 1e6) : SCALE_SIDE_1M * sqrt((double)n / 1e6);
 }
 
@@ -470,6 +488,7 @@ static void scale_setup(const struct scale_case *c, double side, struct sim_para
 	p->update = c->update;
 	p->dims = c->dims;
 	p->depth = side;
+	p->abm.vision = 5; /* the benchmark's 80,000 birds' */
 }
 
 /* The update order's name, as the table prints it. */
@@ -739,7 +758,8 @@ static void scaling_table(int quick)
 	       "field),\n  the side growing with sqrt(N); 3D: 17867 px^3 a boid (a harden boid's "
 	       "neighbours in the\n  plane), 1M boids in a %.0f px cube; median step after one "
 	       "warm-up step; peak memory\n  of a child process per row; growth: CPU time for 10x "
-	       "boids (linear: x10)\n", SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M);
+	       "boids (linear: x10); vicsek at %.2f px^2 a particle and abm at %.0f px^2 a bird (their\n"
+	       "  own densities, bench_sim.c)\n", SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M, VICSEK_ROOM, ABM_ROOM);
 	printf("  %-10s %3s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "", "order", "thr", "boids",
 	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
 	for (size_t i = 0; i < SCALE_CASES; i++)
