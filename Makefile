@@ -164,7 +164,23 @@ $(BUILD)/tests/integration/run: $(LIB_OBJS) $(IOBJS) $(BUILD)/plugins/caption_pa
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(IOBJS) $(LIB_OBJS) $(BUILD)/plugins/caption_pango.o $(TEST_LIBS) $(LIBS) $(CAPTION_LIBS)
 
-$(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS) $(BUILD)/tests/boids_main.o $(BUILD)/plugins/caption_pango.o
+# Test plugins (tests/plugins/): what the loader must refuse, built as
+# shared objects that may leave symbols undefined (no -z defs).
+TEST_PLUGINS = $(patsubst tests/plugins/%.c,$(BUILD)/tests/plugins/%.so,$(wildcard tests/plugins/*.c))
+$(BUILD)/tests/plugins/%.so: tests/plugins/%.c | pkgcheck
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $<
+
+# The durability test's LD_PRELOAD library (tests/preload/fsync-log.c),
+# built plainly: it is preloaded into the sanitizer builds too.
+$(BUILD)/tests/fsync-log.so: tests/preload/fsync-log.c
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) -shared -fPIC -O1 -o $@ $< -ldl
+
+$(BUILD)/tests/run: $(LIB_OBJS) $(TOBJS) $(BUILD)/tests/boids_main.o $(BUILD)/plugins/caption_pango.o | $(TEST_PLUGINS) \
+		$(BUILD)/tests/fsync-log.so
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TOBJS) $(BUILD)/tests/boids_main.o $(LIB_OBJS) \
 		$(BUILD)/plugins/caption_pango.o $(TEST_LIBS) $(LIBS) $(CAPTION_LIBS)
@@ -187,7 +203,8 @@ deps:
 test:
 	@scripts/install-deps.sh build test
 	@$(MAKE) --no-print-directory NEED_TESTS=1 $(BUILD)/boids $(BUILD)/tests/run
-	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run $(TESTFLAGS)
+	@BOIDS_BIN=$(abspath $(BUILD)/boids) $(BUILD)/tests/run --xml=$(BUILD)/tests/times.xml $(TESTFLAGS); \
+		status=$$?; [ ! -s $(BUILD)/tests/times.xml ] || awk -f tests/slowest.awk $(BUILD)/tests/times.xml; exit $$status
 
 # The machine tier: ssh sweeps on loopback, Slurm when it can start, full
 # disks, signals, a clean clone as an ordinary user; then valgrind.  What a

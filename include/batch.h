@@ -36,11 +36,17 @@ typedef int batch_check(struct config *c, void *arg, struct fail *f);
 /*
  * Runs --check-configs for the command line argc/argv, which cli_parse()
  * read into c (c->run.check_configs and config_dir set); each line's
- * settings are parsed into c again and go through check(c, arg, f).  Prints
- * and returns the exit status: 0 every line accepted, 2 a line refused or
- * bad input (FILE or DIR unusable), 1 a write failed.  A refusal by
- * check() ends the run there (its status), its message prefixed with the
- * line's FILE:LINE as the others are.
+ * settings are parsed into c again and go through check(c, arg, f).  Every
+ * line is checked: a refusal by check() is reported with the line's
+ * FILE:LINE as the parser's are, and the checking goes on.  Prints the
+ * verdicts and returns the exit status: 0 every line accepted, 2 a line
+ * refused or bad input (FILE or DIR unusable), 1 a runtime failure (a
+ * write, out of memory, check()'s status 1), which ends the checking, 128
+ * + the signal after a stop, which ends it too, even while FILE waits for
+ * its writer.  When lines were refused, or on a stop, a closing line
+ * says how many were checked and refused: "boids: FILE: 2 of 9 lines
+ * refused", "boids: FILE: stopped by a signal after 9 lines: 8 accepted,
+ * 1 refused".
  */
 int batch_check_configs(int argc, char **argv, struct config *c, batch_check *check, void *arg);
 

@@ -20,13 +20,17 @@
  *
  * Presets (enum camera_mode): the front camera sees the whole box from the
  * front (z < 0), CAMERA_ELEVATION degrees above its centre, as near as
- * keeps every corner inside the picture with a margin; the orbit circles
- * the box's vertical axis at the same height and distance, one turn every
- * `orbit_frames` frames, a function of the frame number alone, and
- * camera_follow() then brings it to the flock (around the flock's centre,
- * as near as frames it).
+ * keeps every corner inside the picture with a margin; the orbit looks
+ * down at the box CAMERA_ORBIT_ELEVATION degrees, one turn around its vertical
+ * axis every `orbit_frames` frames, a function of the frame number alone,
+ * at each angle from the point and the distance that centre the box's
+ * projection and make it fill the picture less CAMERA_ORBIT_MARGIN along
+ * the side that binds (the default box then spans at least 80% of the
+ * picture's height all the way round).
+ * A window (--view, --follow: camera_aim()) then moves the eye along its
+ * line of sight to look at a point of the field from a given distance.
  *
- * Start at camera_place() (and camera_follow()), then camera_project() per point.
+ * Start at camera_place() (and camera_aim()), then camera_project() per point.
  */
 #ifndef BOIDS_CAMERA_H
 #define BOIDS_CAMERA_H
@@ -34,11 +38,11 @@
 #include <stddef.h>
 
 #define CAMERA_FOV 50.0        /* default vertical field of view, degrees */
-#define CAMERA_ELEVATION 20.0  /* presets: degrees above the box's centre */
-#define CAMERA_MARGIN 0.05     /* presets: picture fraction kept clear on each side */
+#define CAMERA_ELEVATION 20.0  /* the front camera: degrees above the box's centre */
+#define CAMERA_ORBIT_ELEVATION 30.0 /* the orbit's line of sight: degrees below the horizon */
+#define CAMERA_MARGIN 0.05     /* the front camera: picture fraction kept clear on each side */
+#define CAMERA_ORBIT_MARGIN 0.02 /* the orbit's, which fills the picture with the box */
 #define CAMERA_MAX_SIZE 16.0   /* size factor at the near plane */
-#define CAMERA_FOLLOW_SPREAD 2.5 /* orbit: the flock's radius at most this times its radius of gyration */
-#define CAMERA_FOLLOW_MIN 0.1  /* orbit: and at least this fraction of the picture's smaller half-side */
 
 enum camera_mode {
 	CAMERA_FRONT, /* the whole box from the front, slightly above */
@@ -102,22 +106,12 @@ void camera_direction(const struct camera *c, const double p[3], const double ve
                       double *du, double *dv);
 
 /*
- * The orbit framing the flock rather than the box (CAMERA_ORBIT; any other
- * mode leaves c as camera_place() put it): after camera_place(), the eye
- * keeps its line of sight but looks at the flock's centre (the mean of the
- * n boids' finite positions) from as near as keeps the flock's sphere in
- * the picture less the margin.  The sphere's radius is the farthest boid's
- * distance from the centre, at most CAMERA_FOLLOW_SPREAD times the flock's
- * radius of gyration (a stray or two do not widen the view) and at least
- * CAMERA_FOLLOW_MIN of the picture's smaller half-side; the eye comes no
- * farther than the box's view.  Centre and radius move continuously with
- * the boids, so the view glides; boids at the centre are drawn at their 2D
- * size (c->ref is the new distance).  A function of the positions in index
- * order and of the frame alone: the same bytes at any thread count.  No
- * finite boid: the box's view.
+ * A window (--view, --follow): after camera_place(), the eye keeps its
+ * line of sight and moves to look at `at` from as far as shows w units
+ * across the picture's width there; things at `at` are drawn at size
+ * factor 1 (c->ref is the new distance).  w > 0.
  */
-void camera_follow(struct camera *c, const struct camera_setup *s, const double *x, const double *y,
-                   const double *z, size_t n);
+void camera_aim(struct camera *c, const double at[3], double w);
 
 /* The size factor at depth d (> 0): c->ref / d. */
 double camera_size(const struct camera *c, double depth);

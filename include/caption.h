@@ -28,21 +28,26 @@ struct caption {
 };
 
 /*
- * Checks a caption's fields before any work: 0, or -1 with a one-line
- * message in err naming the first field that is no setting (or a lone
- * brace).
+ * Checks a caption before any work: 0, or -1 with a one-line message in
+ * err naming the first byte that is not UTF-8 (its offset), or the first
+ * field that is no setting (or a lone brace).
  */
 int caption_check(const char *text, char *err, size_t errlen);
 
-/* The caption of frame `frame` into out (cut to len - 1 bytes, whole UTF-8 characters). */
+/*
+ * The caption of frame `frame` into out (cut to len - 1 bytes, whole UTF-8
+ * characters).  A field's value that is not UTF-8 (a file name in Latin-1)
+ * shows each such byte as U+FFFD, the replacement character.
+ */
 void caption_format(const struct config *c, const char *text, long frame, char *out, size_t len);
 
 /*
  * Loads the plugin for c's caption (linked in, next to the executable,
- * else ../lib/boids/): 0, or -1 with a message naming the file and the
- * loader's reason in err.
+ * else ../lib/boids/; include/plugin.h): 0, or -1 with a message naming the
+ * file and the loader's reason in err.  What its libraries (GLib, Pango)
+ * would print goes to log instead, from any drawing thread (NULL: dropped).
  */
-int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen);
+int caption_load(struct caption *cap, const struct config *c, caption_plugin_log *log, char *err, size_t errlen);
 
 /* --version: the Pango the plugin runs with ("1.50.12"), loading the
  * plugin to ask; NULL with the reason in err when it cannot be loaded. */

@@ -4,10 +4,13 @@
  * dlopen() only by a run with --caption: every other run, drawing or not,
  * never maps Pango, HarfBuzz, fontconfig and GLib.
  *
- * The plugin exports CAPTION_PLUGIN_SYMBOL, a caption_plugin_draw function
- * (and CAPTION_PLUGIN_VERSION, for --version); src/caption.c finds it (linked in, as the
- * test binaries have it, else next to the executable, else in
- * ../lib/boids/ as make install puts it).
+ * The plugin exports one symbol, CAPTION_PLUGIN_SYMBOL, a struct
+ * caption_plugin; src/caption.c loads it (include/plugin.h: where it is
+ * looked for, and what it must be) or, in the test binaries, finds it
+ * linked in.  Libraries never print: the plugin routes GLib's log (Pango's
+ * warnings, GObject's criticals) to the function set_log() gives it, which
+ * boids turns into its own messages, and prepare() takes what fontconfig
+ * prints when it reads its configuration there too.
  */
 #ifndef BOIDS_CAPTION_PLUGIN_H
 #define BOIDS_CAPTION_PLUGIN_H
@@ -16,9 +19,11 @@
 #include <stdint.h>
 
 #include "config.h" /* enum caption_pos */
+#include "plugin.h"
 
 #define CAPTION_PLUGIN_FILE   "boids-caption.so"
-#define CAPTION_PLUGIN_SYMBOL "boids_caption_draw"
+#define CAPTION_PLUGIN_SYMBOL "boids_caption_plugin"
+#define CAPTION_PLUGIN_ABI    1 /* the first table */
 
 /*
  * Draws text (UTF-8, one or more lines) into cr, a picture width x height
@@ -30,8 +35,24 @@
 typedef int caption_plugin_draw(cairo_t *cr, const char *text, double size, enum caption_pos pos,
                                 int width, int height);
 
-/* The plugin's second symbol: the version of the Pango it runs with. */
-#define CAPTION_PLUGIN_VERSION "boids_caption_version"
-typedef const char *caption_plugin_version(void);
+/* How bad a library's message is: GLib's error and critical, warning and message. */
+enum caption_log_level { CAPTION_LOG_ERROR, CAPTION_LOG_WARNING };
+
+/* Where a library's message goes: its domain ("Pango", "GLib-GObject") and text. */
+typedef void caption_plugin_log(enum caption_log_level level, const char *domain, const char *message);
+
+struct caption_plugin {
+	struct plugin_head head;        /* CAPTION_PLUGIN_ABI and the size of the build that made it */
+	caption_plugin_draw *draw;
+	const char *(*version)(void);   /* the version of the Pango it runs with: "1.50.12" */
+	/* From now on GLib's messages go to log (debug and info ones are
+	 * dropped, as GLib does by default), never to stderr.  Call once, before
+	 * drawing; log may be called from any thread that draws. */
+	void (*set_log)(caption_plugin_log *log);
+	/* Loads the fonts (fontconfig reads its configuration then) with what
+	 * fontconfig prints on stderr taken to log too: call after set_log(),
+	 * while no other thread writes on stderr. */
+	void (*prepare)(void);
+};
 
 #endif

@@ -35,6 +35,14 @@
 #define CLI_MAX_FRAMES  100000000L
 #define CLI_MAX_TRAIL   1000
 
+/* The default picture, and field: -s's default (cli_defaults()). */
+#define CLI_DEFAULT_WIDTH  640
+#define CLI_DEFAULT_HEIGHT 360
+
+/* A flock with more neighbours per boid than this many times its model's
+ * default scene's is announced (cli_crowding()). */
+#define CLI_CROWD_FACTOR 4.0
+
 enum cli_type {               /* what a value looks like, and the field it goes to */
 	CLI_LONG,    /* whole number in [min, max] (long) */
 	CLI_INT,     /* the same, stored as int */
@@ -55,6 +63,9 @@ enum cli_type {               /* what a value looks like, and the field it goes 
 	CLI_CAMERA,  /* front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ: render.camera (struct camera_setup) */
 	CLI_RATE,    /* N, N/D, a decimal (29.97) or ffmpeg's names (ntsc, pal, film, ntsc-film),
 	              * in [min, max]: run.fps then run.fps_den, reduced (longs) */
+	CLI_VIEW,    /* CX,CY,W: a window of the field, into double[3] (numbers within 1e9, W above 0);
+	              * empty: none (all 0) */
+	CLI_RANGE,   /* LO,HI with min <= LO < HI <= max, into double[2]; auto: none (both 0) */
 	CLI_ACTION,  /* --help, --version, --print-config, --config: no field */
 };
 
@@ -203,6 +214,17 @@ void cli_print_models(FILE *f);
 
 /* Frees the strings in c. */
 void cli_release(struct config *c);
+
+/*
+ * The resolve step's check of the flock's density, once its boid count is
+ * known (after --init is read): when the neighbours a boid can expect
+ * (sim_neighbours(): the flock spread evenly over the field) are more than
+ * CLI_CROWD_FACTOR times those of the model's default scene (its program's
+ * boid count and picture, the model's radii), writes one line into msg
+ * saying so and naming the --field that gives the default density, and
+ * returns 1; else 0 (msg untouched).
+ */
+int cli_crowding(const struct config *c, char *msg, size_t len);
 
 /*
  * A user's value quoted in a message: at most len - 4 bytes of s (never

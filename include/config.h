@@ -59,6 +59,8 @@ struct run_options {
 	uint64_t seed;          /* initial flock, processing's noise, the noise background */
 	long warmup;            /* steps before frame 0 */
 	long substeps;          /* steps per frame [1..1000] */
+	double steps_per_second; /* flock steps a second of video; below 0.001: auto (fps x substeps) */
+	long step_num, step_den; /* set by cli_resolve(): steps a frame, num/den reduced (tween.h) */
 	long threads;           /* worker threads [1..256]; 0: one per core */
 	long frames;            /* frames to write; --duration resolved into it */
 	double duration;        /* seconds; -1: not given (frames rules); -1 after cli_resolve() */
@@ -97,6 +99,11 @@ struct run_options {
 	                         * the field is -s (then drawn at --scale) */
 	double typed_size[2];   /* with --field: -s as given (sim.width is the field's) */
 	double typed_scale;     /* with --field: --scale as given (render.scale is the fit) */
+	double view[3];         /* --view CX,CY,W: the window the first frame shows, field px;
+	                         * W 0: the whole field (view.h) */
+	double view_end[3];     /* --view-end: the last frame's; W 0: none (the view stays) */
+	int follow;             /* --follow: the window's centre on the largest cluster (a model's
+	                         * program_defaults may set it: "follow=yes") */
 
 	/* set by cli_resolve(): which settings the user gave, for what main
 	 * decides later (an --init file's flock, the encoder's sizes, -v) */

@@ -111,6 +111,21 @@ void metrics_ctx_release(struct metrics_ctx *c);
  */
 int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struct metrics *out);
 
+#define METRICS_CORE 0.95 /* metrics_largest(): its radius holds this share of the cluster */
+
+/*
+ * The largest of the frame's clusters (the `clusters` above: the same
+ * links), for a view that follows the flock: its centre into centre[]
+ * (the mean of its members' positions; on a torus of their minimum-image
+ * offsets from one of them, reduced into the field; z 0 in 2D) and into
+ * *radius the distance from it within which METRICS_CORE of its members
+ * lie (to within 1/1024 of the farthest's distance, above: a halo of
+ * stragglers does not widen it).  Of clusters of one size, the one holding the boid that comes
+ * first in the cluster grid's order (a function of the positions).
+ * Returns 0, -EINVAL (as metrics_compute(), or no boids) or -ENOMEM.
+ */
+int metrics_largest(struct metrics_ctx *c, const struct metrics_input *in, double centre[3], double *radius);
+
 /*
  * Name of metric i < METRICS_COUNT as in the CSV header and the summary:
  * polarization, milling, mean_speed, nn_distance, gyration_radius, clusters.

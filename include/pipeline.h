@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "framing.h"
 #include "outputs.h"
 #include "progress.h"
 #include "render.h"
@@ -80,6 +81,11 @@ struct pipeline {
 	pthread_mutex_t fail_lock;
 	int failed;                  /* an exit status once a stage failed */
 	struct progress *bar;        /* shows a step in progress; NULL: nothing shown */
+	struct framing framing;      /* what each frame shows (the producer's) */
+	long at;                     /* steps made since frame 0 */
+	double *tw;                  /* a frame between steps starts from this step's state (x, y,
+	                              * vx, vy[, z, vz], n each); NULL when none falls between */
+	long tw_at;                  /* the step tw holds; -1: none */
 	long stepping;               /* frames before the one being stepped */
 };
 
@@ -105,6 +111,13 @@ int pipeline_use_video(struct pipeline *p, struct video *v);
  * the signal when a signal stopped it, or 1 after a failure (reported).
  */
 int pipeline_step(struct pipeline *p, long n);
+
+/*
+ * Makes the --warmup steps before frame 0, bar showing them as the warm-up
+ * ("warm-up k/N steps"), not as frames; the frames' clock starts when it
+ * ends.  Returns what pipeline_step() returns.
+ */
+int pipeline_warmup(struct pipeline *p, struct progress *bar);
 
 /*
  * Has bar show each step of the flock moving (the fraction of its boids

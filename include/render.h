@@ -101,6 +101,31 @@ enum render_draw {
 	RENDER_DRAW_FAST,
 	RENDER_DRAW_POINTS, /* each boid a point one pixel in area, added up (points.h): for
 	                     * millions of boids; no outlines, trails or ranges */
+	RENDER_DRAW_AUTO,   /* level of detail, the default: a boid spanning RENDER_LOD_DART
+	                     * pixels or more drawn exactly (RENDER_DRAW_EXACT's bytes), one
+	                     * under RENDER_LOD_POINT as a point (RENDER_DRAW_POINTS's), in
+	                     * between both, the outline at alpha a = (span - POINT) / (DART -
+	                     * POINT) over a point of weight 1 - a: no popping in a zoom */
+	RENDER_DRAW_DENSITY, /* the flock as a density image (density.c): each pixel's
+	                      * brightness the log of the boids' coverage under it between
+	                      * fixed bounds, its hue their mean heading (the heading wheel) */
+};
+
+#define RENDER_LOD_DART 3.0  /* pixels a boid spans (its outline's longer side) to be drawn as a dart */
+#define RENDER_LOD_POINT 1.5 /* pixels below which it is a point alone */
+
+/*
+ * One frame's window onto the field, in field units (--view, --view-end,
+ * --follow, worked out per frame by the caller).  2D: the picture shows
+ * the rectangle centred on (cx, cy), w wide and as tall as the picture's
+ * aspect makes it.  3D: the camera looks at (cx, cy, cz) from its mode's
+ * direction, from as far as shows w field units across the picture at
+ * that point.  Unset (set 0): the whole field, as the params place it.
+ */
+struct render_window {
+	int set;
+	double cx, cy, cz;          /* centre (cz: 3D only) */
+	double w;                   /* width at the centre, field units, > 0 */
 };
 
 /* --color-by: what a boid's colour says (predators keep predator_color). */
@@ -150,7 +175,9 @@ struct render_params {
 	enum render_trail_style trail_style;
 	int show_ranges;            /* the OpenGL version's "Ranges": around the last boid */
 	double range_near, range_far; /* radii drawn, field units (separation, cohesion) */
-	enum render_draw draw;      /* exact (Cairo) or fast (own coverage fill) */
+	enum render_draw draw;      /* auto (the default), exact, fast, points or density */
+	double density_range[2];    /* RENDER_DRAW_DENSITY's bounds, boids per picture pixel,
+	                             * 0 < lo < hi; {0, 0}: the view's own, else the frame's */
 	enum render_color_by color_by; /* boids coloured by role (default), heading or speed */
 
 	/* 3D only (a render_view with z): the box, the camera, the depth cues */
@@ -184,6 +211,12 @@ struct render_view {
 	double target_x, target_y;
 	double target_z;        /* 3D: the target's depth */
 	long frame;             /* the frame's number: the orbit camera's angle (3D) */
+	struct render_window window; /* the part of the field shown; unset: all of it */
+	int has_speed_range;    /* --color-by speed: the range below is the whole flock's (a view
+	                         * holding part of it); else the range of these n boids */
+	double speed_lo, speed_hi;
+	double density[2];      /* RENDER_DRAW_DENSITY: the clip's bounds (render_density_bounds()),
+	                         * used when the params give none; {0, 0}: this frame's own */
 };
 
 struct renderer;
@@ -204,8 +237,28 @@ int render_frame(struct renderer *r, const struct render_view *v);
 /* The surface's pixels (see the pixel format above) and its stride in bytes. */
 const unsigned char *render_pixels(const struct renderer *r, int *stride);
 
+/* --color-by speed: the slowest and the fastest boid of v (predators aside, finite speeds). */
+void render_speed_range(const struct render_view *v, double *lo, double *hi);
+
 /* Heading of a velocity in radians for cairo_rotate(), from GetAngle(). */
 double render_heading(double vx, double vy);
+
+/*
+ * The rectangle of the field a frame of window w shows (unset: the whole
+ * picture as the params place the field), widened on every side by the
+ * reach of the biggest boid (its outline, stroke and antialiased fringe):
+ * rect = { x0, y0, x1, y1 }, field units.  A boid outside it leaves no
+ * pixel on the picture, in any drawing mode.  2D.
+ */
+void render_window_rect(const struct renderer *r, const struct render_window *w, double rect[4]);
+
+/*
+ * RENDER_DRAW_DENSITY's bounds as this view would fix them for a clip
+ * (the first frame's: see src/density.c), in boids per picture pixel, into
+ * out[0] < out[1].  Uses r's accumulator, which it leaves clear; r must be
+ * a density renderer.  Returns 0, or -EINVAL when r is not one.
+ */
+int render_density_bounds(struct renderer *r, const struct render_view *v, double out[2]);
 
 /* Frees the renderer; render_free(NULL) does nothing. */
 void render_free(struct renderer *r);

@@ -54,6 +54,8 @@ struct report_run {
 	double seconds;         /* wall time */
 	const char *output;     /* the picture output, or NULL */
 	int signal;             /* the stop signal, or 0 */
+	long warmup_steps;      /* --warmup steps made before the frames */
+	double warmup_seconds;  /* their wall time, part of seconds */
 };
 
 /*

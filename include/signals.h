@@ -76,7 +76,18 @@ double signals_since(void);
  */
 int signals_open(const char *path, int flags, mode_t mode);
 
-/* fopen(path, "r") through signals_open(): NULL with errno (EINTR: a stop signal). */
+/*
+ * fopen(path, "r") through signals_open(): NULL with errno (EINTR: a stop
+ * signal).  Every read fails with EINTR (ferror(), errno EINTR) once a stop
+ * signal came, and a stream that is not a regular file (a FIFO, a pipe, a
+ * device) waits for data through poll(), so that a stop ends the wait
+ * whenever it came, before the read began too.  The stream has no
+ * descriptor (fileno() is -1), except a directory's (fopen()'s stream).
+ */
 FILE *signals_fopen(const char *path);
+
+/* The same for an open descriptor (standard input), read through a copy of
+ * it: fclose() leaves fd open.  NULL with errno. */
+FILE *signals_fdopen(int fd);
 
 #endif

@@ -84,6 +84,16 @@ void sim_watch(struct sim *s, int (*watch)(void *arg, size_t done), void *arg);
 double sim_neighbours(const struct sim_params *p, size_t n);
 
 /*
+ * A rough estimate of the CPU seconds one step of n boids spread evenly
+ * over p's field takes on one core: n x (250 ns + 16 ns a neighbour), as
+ * measured for harden's sequential step (10,000 to 100,000 boids at the
+ * default density: 175 to 190 ns a boid; 3,000 to 20,000 boids in a
+ * small field: 15 to 16 ns a neighbour; 10M: some 350 ns a boid).  A flock
+ * that gathers (steering's swarm on its target) costs more than this.
+ */
+double sim_step_seconds(const struct sim_params *p, size_t n);
+
+/*
  * The target the next sim_step() steers toward, in pixels, for drawing:
  * (target_x, target_y), or the Lissajous point at t = s->steps, or the
  * field's centre for SIM_TARGET_NONE.  Returns 1 when the model uses it
@@ -98,6 +108,12 @@ int sim_target(const struct sim *s, double *x, double *y);
  * NULL.
  */
 int sim_target_box(const struct sim *s, double *x, double *y, double *z);
+
+/*
+ * sim_target_box() as it was `back` steps ago (back <= s->steps): where the
+ * target stood for an earlier step, for a frame drawn between two steps.
+ */
+int sim_target_back(const struct sim *s, uint64_t back, double *x, double *y, double *z);
 
 /*
  * Does the field wrap around for this flock?  True with --edges wrap or

@@ -32,6 +32,18 @@
  */
 #define TRAJ_VALUE_MAX 1e9
 
+/*
+ * The most boids a frame may hold (the flock's limit, CLI_MAX_BOIDS), and
+ * the most columns a CSV header may name.  The readers refuse more before
+ * they hold it: a CSV at the first row past the limit (so reading any file
+ * takes at most the memory of a flock at the limit), an HDF5 file by the
+ * shape it declares, before anything is read.
+ */
+#define TRAJ_BOIDS_MAX 10000000L
+#define TRAJ_COLUMNS_MAX 1024
+/* The most frames an HDF5 file may declare: a run's most (CLI_MAX_FRAMES). */
+#define TRAJ_FRAMES_MAX 100000000L
+
 /* One frame's columns, only read. */
 struct traj_cols {
 	size_t n;                      /* boids */
@@ -85,7 +97,10 @@ struct traj_error {
  * frame must list ids 0..n-1 in order (without an id column: the rows'
  * order), frames must increase (without a frame column: one frame, 0),
  * every number must be finite and within +-TRAJ_VALUE_MAX.
- * Lines are at most LINEREAD_MAX bytes.  Returns 0, -EINVAL (malformed:
+ * Lines are at most LINEREAD_MAX bytes, the header at most
+ * TRAJ_COLUMNS_MAX columns, a frame at most TRAJ_BOIDS_MAX rows (-EINVAL
+ * at the first row past it: what is held never grows beyond a flock at
+ * the limit, whatever the file's size).  Returns 0, -EINVAL (malformed:
  * err says where and why, naming the column), or -ENOMEM / the stream's
  * -errno on a read error (err->line is then the line being read); never
  * takes a failed read for the end of the file.

@@ -90,7 +90,11 @@ void traj_h5_free(struct traj_h5 *h);
  * into out, as traj_load() does for a CSV: positions and velocities of rank
  * 3 and the same shape, dims 2 or 3, at least one boid and one frame, every
  * number finite and within +-TRAJ_VALUE_MAX; out->predators from
- * /predator (which must flag the first boids), -1 without it.  Returns 0,
+ * /predator (which must flag the first boids), -1 without it.  The shapes
+ * are checked before anything is read: at most TRAJ_BOIDS_MAX boids and
+ * TRAJ_FRAMES_MAX frames, chunks of at most a frame or 64 MiB (what
+ * libhdf5 holds to read any of one); the frame numbers are searched a
+ * block at a time.  So what it holds is one frame, twice.  Returns 0,
  * -EINVAL (not an HDF5 file, or not a trajectory: err->what says why;
  * err->line is 0), -ENOMEM, or another negative errno.
  */

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 
+#include "plugin.h"
 #include "traj_h5.h"
 
 #define TRAJ_H5_PLUGIN_FILE   "boids-hdf5.so"
@@ -26,12 +27,10 @@
 /* Bumped when the table or the meaning of traj_h5.h's types changes (a
  * change of their size is caught by the sizes below): a binary and a
  * plugin from different builds refuse each other instead of crashing. */
-#define TRAJ_H5_PLUGIN_ABI    2
+#define TRAJ_H5_PLUGIN_ABI    3 /* 3: struct plugin_head */
 
 struct traj_h5_plugin {
-	int abi;              /* TRAJ_H5_PLUGIN_ABI of the build that made it */
-	size_t size;          /* sizeof(struct traj_h5_plugin) there */
-	size_t types;         /* TRAJ_H5_PLUGIN_TYPES there */
+	struct plugin_head head; /* TRAJ_H5_PLUGIN_ABI, the size and TRAJ_H5_PLUGIN_TYPES there */
 	int (*create)(struct traj_h5 **out, const char *path, const struct traj_h5_info *info);
 	int (*write)(struct traj_h5 *h, long frame, const struct traj_cols *c);
 	int (*finish)(struct traj_h5 *h, const char *status);

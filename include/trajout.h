@@ -4,7 +4,8 @@
  *
  * The format comes from the name: NAME.h5 (.hdf5, .he5) is HDF5
  * (traj_h5.h), NAME.csv.gz and NAME.csv.zst are the CSV compressed
- * (zfile.h), anything else is the CSV (traj.h).  trajout_frame() copies the
+ * (zfile.h), NAME.csv, standard output, a device or a FIFO the CSV
+ * (traj.h); trajout_name_check() refuses any other name.  trajout_frame() copies the
  * frame's columns into a bounded queue (two to four frames, fewer for huge
  * flocks) and returns; the writer thread formats and writes them in order.
  * A write that fails is remembered and returned by the next
@@ -37,6 +38,26 @@ enum trajout_format trajout_format_of(const char *path);
 
 /* "CSV", "gzip CSV", "zstd CSV", "HDF5", for messages. */
 const char *trajout_format_name(enum trajout_format f);
+
+/* The name's ending of each format: ".csv", ".csv.gz", ".csv.zst", ".h5". */
+const char *trajout_format_ext(enum trajout_format f);
+
+/*
+ * Is path a name a trajectory may have?  0 when it ends (in any case) with
+ * .csv, .csv.gz, .csv.zst, .h5, .hdf5 or .he5, or is "-", a name under
+ * /dev/ (/dev/stdout, /dev/fd/3) or an existing file that is not a regular
+ * one (a FIFO): a CSV stream; else
+ * -EINVAL and the reason in err, to follow the quoted name: "names no
+ * trajectory format (did you mean .csv.gz?): end it with .csv, ...".
+ */
+int trajout_name_check(const char *path, char *err, size_t errlen);
+
+/*
+ * The compression levels format f takes (--trajectory-compress): 0 and
+ * *min..*max with the level *dflt used when none is given; -1 for a plain
+ * CSV, which takes none.
+ */
+int trajout_levels(enum trajout_format f, int *min, int *max, int *dflt);
 
 struct trajout_options {
 	const char *path;         /* the final name */

@@ -10,10 +10,8 @@
  * functions in the binary by calling through it.  The test binaries link the
  * video module directly instead.
  *
- * Where the plugin is looked for (src/video_load.c): next to the executable
- * (the build tree: build/boids, build/boids-video.so), then
- * ../lib/boids/ from the executable's directory (make install, the .deb:
- * PREFIX/bin/boids, PREFIX/lib/boids/boids-video.so).
+ * Where the plugin is looked for, and what it must be to be loaded:
+ * include/plugin.h.
  */
 #ifndef BOIDS_VIDEO_PLUGIN_H
 #define BOIDS_VIDEO_PLUGIN_H
@@ -21,17 +19,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "plugin.h"
 #include "video.h"
 
 #define VIDEO_PLUGIN_FILE   "boids-video.so"
 #define VIDEO_PLUGIN_SYMBOL "boids_video_plugin"
 /* Bumped when the table or video.h's types change: a binary and a plugin
  * from different builds refuse each other instead of crashing. */
-#define VIDEO_PLUGIN_ABI    3 /* 2: video_options.fps_den, print_versions; 3: close_stopped */
+#define VIDEO_PLUGIN_ABI    4 /* 2: video_options.fps_den, print_versions; 3: close_stopped;
+                                 * 4: struct plugin_head */
 
 struct video_plugin {
-	int abi;              /* VIDEO_PLUGIN_ABI of the build that made it */
-	size_t size;          /* sizeof(struct video_plugin) there */
+	struct plugin_head head; /* VIDEO_PLUGIN_ABI and the size of the build that made it */
 	int (*path_supported)(const char *path);
 	int (*needs_file)(const char *path);
 	void (*list_codecs)(FILE *f);

@@ -11,12 +11,21 @@
  * close the underlying stream, which the caller closes (or commits) after.
  * Errors come back as stdio errors with errno set: the underlying stream's
  * errno for a failed write or read, EBADMSG for data that is not a valid
- * compressed stream (corrupt, truncated or of the other kind), ENOMEM.
+ * compressed stream (corrupt, truncated or of the other kind), EOVERFLOW
+ * for a zstd frame whose window is beyond ZFILE_WINDOW_LOG_MAX, ENOMEM.
+ *
+ * A reader holds a constant amount of memory whatever the data: zlib's
+ * 32 KiB window, and a zstd window of at most 2^ZFILE_WINDOW_LOG_MAX bytes
+ * (128 MiB, what zstd itself decodes without --memory: every level, and
+ * --long up to 27), besides the buffers here.
  */
 #ifndef BOIDS_ZFILE_H
 #define BOIDS_ZFILE_H
 
 #include <stdio.h>
+
+/* The largest zstd window a reader takes, as a power of two. */
+#define ZFILE_WINDOW_LOG_MAX 27
 
 enum zfile_kind {
 	ZFILE_PLAIN,  /* not compressed */
@@ -31,16 +40,20 @@ enum zfile_kind zfile_kind_of(const char *path);
 const char *zfile_kind_name(enum zfile_kind kind);
 
 /*
- * The highest level a kind accepts (9 for gzip, 19 for zstd without its
- * extra memory-hungry levels, 0 for plain) and its default (6, 3, 0).
+ * The levels a kind accepts, from the lowest (0 for gzip, stored; 1 for
+ * zstd, whose 0 means its default and negative levels trade ratio for
+ * speed) to the highest (9 for gzip, 19 for zstd without its extra
+ * memory-hungry levels; 0..0 for plain), and its default (6, 3, 0).
  */
+int zfile_level_min(enum zfile_kind kind);
 int zfile_level_max(enum zfile_kind kind);
 int zfile_level_default(enum zfile_kind kind);
 
 /*
  * A stream that compresses into `under` (kept open, not owned) at `level`
- * (0..zfile_level_max(kind)).  kind must not be ZFILE_PLAIN.  Returns the
- * stream, or NULL with errno set (ENOMEM, EINVAL).  fclose() it to finish
+ * (zfile_level_min(kind)..zfile_level_max(kind)).  kind must not be
+ * ZFILE_PLAIN.  Returns the stream, or NULL with errno set (ENOMEM,
+ * EINVAL).  fclose() it to finish
  * the compressed data; a failed write of the compressed bytes shows as a
  * write error of this stream with the underlying errno.
  */

@@ -42,14 +42,24 @@
 #      grid, scripts; targets <= 5 s and <= 50 s), the time per point of
 #      the two (linear: x1), their peak memory, and --task on the last point
 #      of each (flat: x1).  BENCH_ONLY=setup runs this part alone.
-#  12. the ABM frameworks comparison's Flocking (-m abm) beside MASON, its
+#  12. pictures at every scale: a frame zoomed onto about 1,000 boids of a
+#      1M-boid flock (--view; bench_sim --zoom), the window, copy, drawing
+#      and encoding against its simulation step (CPU; target <= 0.3), the
+#      whole-field --draw density frame of
+#      10M boids at 3840x2160 (bench_sim --density, target <= 0.25 s of
+#      CPU), and 50,000 boids at the default density after 600 warm-up
+#      steps against the same boids scattered (frame 0), --draw density
+#      --density-range 0.02,2 and --draw points: the coefficient of
+#      variation of brightness over 16x16 blocks (tests/bench/block_cv.py,
+#      target >= 2x); this section alone with BENCH_ONLY=view
+#  13. the ABM frameworks comparison's Flocking (-m abm) beside MASON, its
 #      comparison's Java program (MASON_DIR, default ../shared/peers/mason;
 #      skipped with a line when absent): the steps alone at the declared
 #      small and large sizes (targets >= x10), 80,000 birds in 400x400
 #      (target >= x20) and 1M at that density, each as the medians and
 #      their ratio; whole processes and the JVM's start alone (target: a
 #      whole boids run faster than it).  BENCH_ONLY=abm runs this part alone
-#  13. Vicsek et al.'s Fig. 2a at N = 10,000 (rho = 4): v_a against the
+#  14. Vicsek et al.'s Fig. 2a at N = 10,000 (rho = 4): v_a against the
 #      noise, and the time a point takes.  BENCH_ONLY=vicsek runs it alone
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
@@ -205,7 +215,7 @@ setup_rows() {
 }
 alone setup setup_rows
 
-# Section 12 (see the top): the ABM frameworks comparison's Flocking beside
+# Section 13 (see the top): the ABM frameworks comparison's Flocking beside
 # MASON, the comparison's own Java program, compiled here into a temporary
 # directory from MASON_DIR (default ../shared/peers/mason beside the
 # checkout: mason.22.jar and the four .java files; never copied into the
@@ -326,7 +336,7 @@ abm_row() {
 }
 alone abm abm_rows
 
-# Section 13 (see the top): Vicsek's Fig. 2a at the paper's largest flock, N = 10,000 at
+# Section 14 (see the top): Vicsek's Fig. 2a at the paper's largest flock, N = 10,000 at
 # rho = 4 (L = 50): v_a (the metrics' polarization, mean over the frames) against the
 # noise, as docs/MODELS-FIELD.md's sweep gives it for 40 to 4000, and the time a point
 # takes.  BENCH_ONLY=vicsek runs this part alone.
@@ -393,6 +403,28 @@ ten_rows() {
 	"$BENCH_SIM" ${QUICK:+--quick} --points
 }
 alone ten ten_rows
+
+# Section 12 (see the top): pictures at every scale.  The zoomed frame's cost
+# and the density frame's are measured around their calls by bench_sim
+# (--zoom, --density): a whole run's drawing is a few per cent of its CPU,
+# below the noise of whole runs on a shared machine.  BENCH_ONLY=view runs
+# this part alone.
+view_rows() {
+	echo "pictures at every scale:"
+	"$BENCH_SIM" ${QUICK:+--quick} --zoom | sed 's/^/  /'
+	"$BENCH_SIM" ${QUICK:+--quick} --density | sed 's/^/  /'
+	local cv="-n 50000 --field 14400x8100 -s 640x360 -f 1" look w c r
+	for look in "--draw density --density-range 0.02,2" "--draw points"; do
+		"$BOIDS" -q -y $cv --warmup 600 $look -o out/warm.y4m
+		"$BOIDS" -q -y $cv $look -o out/cold.y4m
+		w=$(python3 "$SCRIPTS/../tests/bench/block_cv.py" out/warm.y4m)
+		c=$(python3 "$SCRIPTS/../tests/bench/block_cv.py" out/cold.y4m)
+		r=$(echo "$w / $c" | bc -l)
+		printf '  %-58s %.3f / %.3f = x%.2f%s\n' "50,000 boids, 600 warm-up / scattered, block CV, ${look%% --density-range*}" \
+			"$w" "$c" "$r" "$([ "${look#--draw density}" != "$look" ] && echo "  (target >= 2: $(verdict 2 "$r"))")"
+	done
+}
+alone view view_rows
 
 # Section 9 (see the top): trajectories against the simulation alone.
 # BENCH_ONLY=traj runs this part alone.
@@ -524,6 +556,8 @@ if [[ $encoders == *libsvtav1* ]]; then
 	codec_row "libsvtav1 preset 10 CRF 35" mp4 "-c:v libsvtav1 -preset 10 -crf 35"
 fi
 rm -f codec.y4m
+echo
+view_rows
 echo
 sweep_row
 echo

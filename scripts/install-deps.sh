@@ -12,9 +12,11 @@
 #   test         what the hermetic suite calls: Criterion, ffmpeg, python3, zsh
 #                to check the completion script it parses, groff to format the
 #                manual, python3-yaml to read the CI templates; h5py, h5dump,
-#                gzip and zstd read trajectories back independently (make test)
+#                gzip and zstd read trajectories back independently; NumPy and
+#                SciPy for the sweep's statistics (make test)
 #   sweep        scripts/sweep, chart, contact-sheet and sweep-report: GNU
-#                parallel, the ssh client, gnuplot, ImageMagick, python3, the
+#                parallel, the ssh client, gnuplot, ImageMagick, python3 with
+#                NumPy and SciPy (the statistics, the sampled designs), the
 #                DejaVu font, jQuery and DataTables (inlined into report.html)
 #   integration  the machine-level tier: an ssh server for loopback sweeps, a
 #                single-node Slurm with munge, valgrind, headless Chromium for
@@ -33,8 +35,9 @@ pkgs_run="libcairo2 libpng16-16 libavformat59 libavcodec59 libavutil57 libswscal
 pkgs_build="gcc libc6-dev make pkg-config
 	libcairo2-dev libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
 	libhdf5-dev zlib1g-dev libzstd-dev libpango1.0-dev"
-pkgs_test="libcriterion-dev ffmpeg python3 zsh groff python3-yaml python3-h5py hdf5-tools zstd gzip"
-pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 fonts-dejavu-core
+pkgs_test="libcriterion-dev ffmpeg python3 zsh groff python3-yaml python3-h5py hdf5-tools zstd gzip
+	python3-numpy python3-scipy"
+pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 python3-numpy python3-scipy fonts-dejavu-core
 	libjs-jquery libjs-jquery-datatables"
 pkgs_integration="openssh-server slurm-wlm munge valgrind chromium python3-pandas python3-zstandard"
 pkgs_dev="clang libclang-rt-14-dev valgrind"

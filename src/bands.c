@@ -16,13 +16,15 @@
 #include "render_int.h"
 
 /*
- * Can boid b be drawn as a mask in bands?  When a mask holds it and it is
- * at most BAND_BOID_MAX pixels across (bigger masks cost more than bands
- * save), or when it is off the picture (nothing to draw either way).
+ * Can boid b be drawn as a mask in bands?  When a mask holds it, it is
+ * opaque (an outline blended by --draw auto is Cairo's) and at most
+ * BAND_BOID_MAX pixels across (bigger masks cost more than bands save), or
+ * when it is off the picture (nothing to draw either way).
  */
 static int bandable(const struct renderer *r, const struct placed *b)
 {
-	return (b->size <= r->mask_size && render_mask_side(r, b->size) <= BAND_BOID_MAX) || !render_on_picture(r, b);
+	return (b->alpha >= 1 && b->size <= r->mask_size && render_mask_side(r, b->size) <= BAND_BOID_MAX) ||
+	       !render_on_picture(r, b);
 }
 
 /*

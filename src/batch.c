@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "lineread.h"
 #include "report.h"
+#include "signals.h"
 #include "summary.h"
 
 /* One line's settings: pointers into the line, which parse_line() rewrites. */
@@ -326,6 +327,7 @@ struct batch {
 	const char *file, *dir; /* --check-configs, --config-dir (argv's) */
 	struct pairs s;         /* the line's pairs, and its number */
 	long refused;           /* lines refused so far */
+	long done;              /* lines given their verdict (hash or "-") */
 };
 
 /* A refused line: reported with its number, "-" on standard output.  Returns 0: go on. */
@@ -333,6 +335,7 @@ static int refuse(struct batch *b, const char *why)
 {
 	report("%s:%ld: %s", CLI_CUT_PATH(b->file), b->s.lineno, why);
 	b->refused++;
+	b->done++;
 	puts("-");
 	return 0;
 }
@@ -344,15 +347,39 @@ static int out_of_memory(void)
 }
 
 /*
+ * The run's checks for the line's settings (in b->c): notes say the line's
+ * FILE:LINE, as its refusal does.  Returns 0 accepted, EXIT_USAGE refused
+ * (said, and "-" written), or the status that ends the run: 1 when they
+ * failed (out of memory, a plugin missing; said), 128 + a signal.
+ */
+static int run_checks(struct batch *b)
+{
+	char where[300];
+	struct fail f = { 0, "" };
+
+	snprintf(where, sizeof where, "%s:%ld", CLI_CUT_PATH(b->file), b->s.lineno);
+	report_context(where);
+	int status = b->check(b->c, b->arg, &f);
+	if (status && signals_caught())
+		status = 128 + signals_caught();
+	else if (status && status != EXIT_USAGE)
+		report_fail(&f);
+	report_context(NULL);
+	if (status == EXIT_USAGE)
+		refuse(b, f.msg);
+	return status;
+}
+
+/*
  * Checks one line (len bytes, NUL-terminated) and writes its verdict: its
- * hash, or "-" after its refusal.  Returns 0 to go on, or the status that
- * ends the run (a write failed, out of memory, a check refused it).
+ * hash, or "-" after its refusal, which is reported with the line's number.
+ * Returns 0 to go on, or the status that ends the run (a write failed, out
+ * of memory, a stop).
  */
 static int one_line(struct batch *b, char *line, size_t len)
 {
-	char err[1024], hash[72], path[4096], where[300];
+	char err[1024], hash[72], path[4096];
 	const char *why;
-	struct fail f = { 0, "" };
 
 	b->s.lineno++;
 	int e = len != strlen(line) ? (why = "NUL byte in the line", -1) : parse_line(line, &b->s, &why);
@@ -364,43 +391,71 @@ static int one_line(struct batch *b, char *line, size_t len)
 	int r = cli_parse_with(b->c, b->argc, b->argv, apply, &b->s, err, sizeof err);
 	if (r == CLI_NOMEM)
 		return out_of_memory();
+	if (r != CLI_CHECK_CONFIGS && signals_caught())
+		return 128 + signals_caught(); /* it ended the reading of a --config */
 	if (r != CLI_CHECK_CONFIGS)
 		return refuse(b, err);
-	snprintf(where, sizeof where, "%s:%ld", CLI_CUT_PATH(b->file), b->s.lineno);
-	report_context(where); /* the checks' messages: notes, and the refusal */
-	int status = b->check(b->c, b->arg, &f) != 0 ? report_fail(&f) : 0;
-	report_context(NULL);
-	if (status)
-		return status;
+	if ((r = run_checks(b)) != 0)
+		return r == EXIT_USAGE ? 0 : r;
 	e = finish_line(b->c, b->dir, b->s.lineno - 1, hash, path, sizeof path);
 	if (e == -ENOMEM)
 		return out_of_memory();
 	if (e)
 		return report_failure("cannot write", path, e);
 	puts(hash);
+	b->done++;
 	return 0;
+}
+
+/* Skips the rest of a line too long to hold.  Returns 0, LINEREAD_EOF, or -errno. */
+static int skip_line(FILE *in)
+{
+	int c;
+
+	while ((c = getc(in)) != EOF && c != '\n')
+		;
+	return c != EOF ? 0 : ferror(in) ? (errno ? -errno : -EIO) : LINEREAD_EOF;
 }
 
 /* Reads the lines of in and checks each.  Returns the status. */
 static int all_lines(struct batch *b, FILE *in)
 {
-	char *line = NULL;
+	char *line = NULL, why[64];
 	size_t cap = 0;
-	ssize_t len;
+	ssize_t len = LINEREAD_EOF;
 	int status = 0;
 
-	while (status == 0 && (len = lineread_next(in, &line, &cap, LINEREAD_MAX)) >= 0)
-		status = one_line(b, line, (size_t)len);
-	free(line);
-	if (status)
-		return status;
-	if (len == -E2BIG) {
-		report("%s:%ld: line longer than %ld bytes", CLI_CUT_PATH(b->file), b->s.lineno + 1,
-		       LINEREAD_MAX);
-		b->refused++;
-		return 0;
+	while (!status && !signals_caught() && (len = lineread_next(in, &line, &cap, LINEREAD_MAX)) != LINEREAD_EOF) {
+		if (len >= 0) {
+			status = one_line(b, line, (size_t)len);
+			continue;
+		}
+		if (len != -E2BIG)
+			break;
+		b->s.lineno++;
+		snprintf(why, sizeof why, "line longer than %ld bytes", LINEREAD_MAX);
+		refuse(b, why);
+		if ((len = skip_line(in)) < 0 && len != LINEREAD_EOF)
+			break;
 	}
-	return len == LINEREAD_EOF ? 0 : report_failure("cannot read", b->file, (int)len);
+	free(line);
+	if (!status && signals_caught())
+		return 128 + signals_caught(); /* between lines, or it ended a read */
+	if (status || len >= 0 || len == LINEREAD_EOF)
+		return status;
+	return report_failure("cannot read", b->file, (int)len);
+}
+
+/* The closing line of a run that refused lines or was stopped: what was checked. */
+static void say_checked(const struct batch *b, int status)
+{
+	long n = b->done;
+
+	if (status > 128)
+		report("%s: stopped by a signal after %ld %s: %ld accepted, %ld refused", CLI_CUT_PATH(b->file),
+		       n, n == 1 ? "line" : "lines", n - b->refused, b->refused);
+	else if (!status && b->refused)
+		report("%s: %ld of %ld %s refused", CLI_CUT_PATH(b->file), b->refused, n, n == 1 ? "line" : "lines");
 }
 
 /* ------------------------------------------------------------------ API */
@@ -408,12 +463,14 @@ static int all_lines(struct batch *b, FILE *in)
 int batch_check_configs(int argc, char **argv, struct config *c, batch_check *check, void *arg)
 {
 	struct batch b = { argc, argv, c, check, arg, c->run.check_configs, c->run.config_dir,
-	                   { NULL, 0, 0, 0 }, 0 };
+	                   { NULL, 0, 0, 0 }, 0, 0 };
 	struct stat st;
 	int status = EXIT_USAGE;
-	FILE *in = strcmp(b.file, "-") == 0 ? stdin : fopen(b.file, "r");
+	FILE *in = strcmp(b.file, "-") == 0 ? signals_fdopen(STDIN_FILENO) : signals_fopen(b.file);
 
-	if (!in)
+	if (!in && errno == EINTR && signals_caught())
+		status = 128 + signals_caught(); /* it ended the wait for a FIFO's writer */
+	else if (!in)
 		report("--check-configs: cannot open '%s': %s", CLI_CUT_PATH(b.file), strerror(errno));
 	else if (b.dir && (stat(b.dir, &st) != 0 || !S_ISDIR(st.st_mode)))
 		report("--config-dir: '%s' is not a directory", CLI_CUT_PATH(b.dir));
@@ -421,9 +478,11 @@ int batch_check_configs(int argc, char **argv, struct config *c, batch_check *ch
 		status = all_lines(&b, in);
 	cli_release(c);
 	free(b.s.kv);
-	if (in && in != stdin)
+	if (in)
 		fclose(in);
 	if (!status && report_stdout_status() != 0)
 		status = EXIT_FAILURE;
+	fflush(stdout); /* stopped: what was checked so far */
+	say_checked(&b, status);
 	return status ? status : b.refused ? EXIT_USAGE : 0;
 }

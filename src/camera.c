@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <math.h>
 
-#define ORBIT_SAMPLES 64 /* angles the orbit's distance is fitted at */
 
 static double dot(const double a[3], const double b[3])
 {
@@ -88,9 +87,9 @@ static void look_along(struct camera *c, const double fwd[3])
 }
 
 /* The line of sight of a preset at orbit angle a (0: the front camera). */
-static void preset_fwd(double a, double fwd[3])
+static void preset_fwd(double a, double elevation, double fwd[3])
 {
-	double e = CAMERA_ELEVATION * M_PI / 180;
+	double e = elevation * M_PI / 180;
 
 	/* the eye stands at centre - dist * fwd: in front (z < 0) and above (y < centre) */
 	fwd[0] = -sin(a) * cos(e);
@@ -118,29 +117,109 @@ static double fit_distance(struct camera *c, const double box[3], double half_w,
 	return t;
 }
 
-/* A preset's eye: the front camera, or the orbit's at this frame. */
-static void preset_eye(struct camera *c, const struct camera_setup *s, const double box[3],
-                       double half_w, double half_h, long frame, const double centre[3])
+#define FIT_HALVINGS 40 /* fit_box(): halvings of the distance's interval */
+#define AIM_ROUNDS 24   /* centre(): rounds of moving the aim */
+#define AIM_PULL 0.7    /* of the offset moved a round (all of it overshoots: the near side moves more) */
+#define NEAR_ROOM (1.25 * CAMERA_MAX_SIZE / (CAMERA_MAX_SIZE - 1)) /* t / the nearest corner's offset, at least */
+
+/* The box's corners projected from an eye at aim - t fwd, about the picture's centre: lo[2], hi[2]. */
+static void box_bounds(const struct camera *c, const double box[3], const double aim[3], double t,
+                       double lo[2], double hi[2])
 {
-	double fwd[3], t = 0;
+	lo[0] = lo[1] = HUGE_VAL;
+	hi[0] = hi[1] = -HUGE_VAL;
+	for (int i = 0; i < 8; i++) {
+		double q[3] = { i & 1 ? box[0] : 0, i & 2 ? box[1] : 0, i & 4 ? box[2] : 0 };
+		for (int k = 0; k < 3; k++)
+			q[k] -= aim[k] - t * c->fwd[k];
+		double d = dot(q, c->fwd), u = c->focal * dot(q, c->right) / d, v = c->focal * dot(q, c->down) / d;
+		lo[0] = fmin(lo[0], u), hi[0] = fmax(hi[0], u);
+		lo[1] = fmin(lo[1], v), hi[1] = fmax(hi[1], v);
+	}
+}
+
+/*
+ * At distance t, the aim (from the box's centre, moved across the line of
+ * sight) that centres the box's projection; returns how far the
+ * projection then reaches from the centre, in half pictures less the
+ * margin (at most 1: it fits).
+ */
+static double centre(const struct camera *c, const double box[3], double t, double half_w, double half_h,
+                     double aim[3])
+{
+	double lo[2], hi[2];
+
+	box_centre(box, aim);
+	for (int round = 0; round < AIM_ROUNDS; round++) {
+		box_bounds(c, box, aim, t, lo, hi);
+		double mu = (lo[0] + hi[0]) / 2, mv = (lo[1] + hi[1]) / 2;
+		for (int k = 0; k < 3; k++) /* the offset at the aim's depth t, in field units */
+			aim[k] += AIM_PULL * (mu * c->right[k] + mv * c->down[k]) * t / c->focal;
+	}
+	box_bounds(c, box, aim, t, lo, hi);
+	return fmax(fmax(-lo[0], hi[0]) / half_w, fmax(-lo[1], hi[1]) / half_h);
+}
+
+/*
+ * A preset looking along c->fwd at the box: the point it looks at (*aim)
+ * and its distance (returned), as near as keeps the box's projection,
+ * centred (centre()), inside the picture less the margin: it then fills
+ * the picture along the side that binds.  The distance is halved down
+ * from fit_distance()'s (every corner within the margin about the box's
+ * centre, which perspective and the camera's height leave off-centre:
+ * half the picture's height at 20 degrees), never nearer than keeps the
+ * box's nearest corner at a fifth of it.  A function of the box, the
+ * picture and fwd alone.
+ */
+static double fit_box(struct camera *c, const double box[3], double half_w, double half_h, double aim[3])
+{
+	double far = fit_distance(c, box, half_w, half_h), near = 0, mid[3];
+
+	for (int i = 0; i < 8; i++) { /* the nearest corner's offset toward the eye */
+		double q[3] = { (i & 1 ? .5 : -.5) * box[0], (i & 2 ? .5 : -.5) * box[1], (i & 4 ? .5 : -.5) * box[2] };
+		near = fmax(near, -dot(q, c->fwd));
+	}
+	near *= NEAR_ROOM;
+	if (near >= far || centre(c, box, near, half_w, half_h, mid) <= 1) {
+		centre(c, box, fmax(near, 1e-9), half_w, half_h, aim);
+		return fmax(near, 1e-9);
+	}
+	for (int h = 0; h < FIT_HALVINGS; h++) { /* near does not fit, far does */
+		double t = (near + far) / 2;
+		if (centre(c, box, t, half_w, half_h, mid) <= 1)
+			far = t;
+		else
+			near = t;
+	}
+	centre(c, box, far, half_w, half_h, aim);
+	return far;
+}
+
+/*
+ * A preset's eye: the front camera's, looking at the box's centre from as
+ * near as keeps every corner within the margin (fit_distance()), or the
+ * orbit's at this frame, at the aim and distance that centre the box and
+ * fill the picture (fit_box()): it comes nearer where the box looks
+ * smaller, so that it fills the picture at every angle.
+ */
+static void preset_eye(struct camera *c, const struct camera_setup *s, const double box[3],
+                       double pic_w, double pic_h, long frame)
+{
+	double fwd[3], aim[3], t;
 
 	if (s->mode == CAMERA_ORBIT) {
-		/* one distance for the whole turn: the box neither breathes nor leaves the picture */
-		for (int k = 0; k < ORBIT_SAMPLES; k++) {
-			preset_fwd(2 * M_PI * k / ORBIT_SAMPLES, fwd);
-			look_along(c, fwd);
-			t = fmax(t, fit_distance(c, box, half_w, half_h));
-		}
 		long n = s->orbit_frames, k = frame % n;
-		preset_fwd(2 * M_PI * (double)(k < 0 ? k + n : k) / (double)n, fwd);
+		preset_fwd(2 * M_PI * (double)(k < 0 ? k + n : k) / (double)n, CAMERA_ORBIT_ELEVATION, fwd);
 		look_along(c, fwd);
+		t = fit_box(c, box, pic_w / 2 * (1 - CAMERA_ORBIT_MARGIN), pic_h / 2 * (1 - CAMERA_ORBIT_MARGIN), aim);
 	} else {
-		preset_fwd(0, fwd);
+		preset_fwd(0, CAMERA_ELEVATION, fwd);
 		look_along(c, fwd);
-		t = fit_distance(c, box, half_w, half_h);
+		box_centre(box, aim);
+		t = fit_distance(c, box, pic_w / 2 * (1 - CAMERA_MARGIN), pic_h / 2 * (1 - CAMERA_MARGIN));
 	}
 	for (int k = 0; k < 3; k++)
-		c->eye[k] = centre[k] - t * c->fwd[k];
+		c->eye[k] = aim[k] - t * c->fwd[k];
 	c->ref = t;
 }
 
@@ -148,7 +227,6 @@ void camera_place(struct camera *c, const struct camera_setup *s, const double b
                   double pic_w, double pic_h, long frame)
 {
 	double centre[3];
-	double half_w = pic_w / 2 * (1 - CAMERA_MARGIN), half_h = pic_h / 2 * (1 - CAMERA_MARGIN);
 
 	box_centre(box, centre);
 	c->focal = pic_h / 2 / tan(s->fov * M_PI / 360);
@@ -164,44 +242,17 @@ void camera_place(struct camera *c, const struct camera_setup *s, const double b
 		c->ref = normalize(fwd);
 		look_along(c, fwd);
 	} else {
-		preset_eye(c, s, box, half_w, half_h, frame, centre);
+		preset_eye(c, s, box, pic_w, pic_h, frame);
 	}
 	c->near = c->ref / CAMERA_MAX_SIZE;
 }
 
-void camera_follow(struct camera *c, const struct camera_setup *s, const double *x, const double *y,
-                   const double *z, size_t n)
+void camera_aim(struct camera *c, const double at[3], double w)
 {
-	double sum[3] = { 0, 0, 0 }, centre[3];
-	size_t m = 0;
+	double t = w * c->focal / (2 * c->cu); /* across the picture at depth t: 2 cu t / focal */
 
-	if (s->mode != CAMERA_ORBIT)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(x[i]) && isfinite(y[i]) && isfinite(z[i]))
-			sum[0] += x[i], sum[1] += y[i], sum[2] += z[i], m++;
-	if (!m)
-		return; /* nothing to follow: the box's view */
 	for (int k = 0; k < 3; k++)
-		centre[k] = sum[k] / (double)m;
-	double far2 = 0, sq = 0; /* the farthest boid's squared distance, and the mean one */
-	for (size_t i = 0; i < n; i++) {
-		if (!(isfinite(x[i]) && isfinite(y[i]) && isfinite(z[i])))
-			continue;
-		double d[3] = { x[i] - centre[0], y[i] - centre[1], z[i] - centre[2] }, d2 = dot(d, d);
-		far2 = fmax(far2, d2);
-		sq += d2;
-	}
-	double radius = fmin(sqrt(far2), CAMERA_FOLLOW_SPREAD * sqrt(sq / (double)m));
-	radius = fmax(radius, CAMERA_FOLLOW_MIN * fmin(c->cu, c->cv));
-	/* a sphere of radius R at distance t fills the half-angle asin(R / t) */
-	double half_w = c->cu * (1 - CAMERA_MARGIN), half_h = c->cv * (1 - CAMERA_MARGIN);
-	double half_angle = atan(fmin(half_w, half_h) / c->focal);
-	double t = fmin(c->ref, radius / sin(half_angle));
-	if (!isfinite(t))
-		return;
-	for (int k = 0; k < 3; k++)
-		c->eye[k] = centre[k] - t * c->fwd[k];
+		c->eye[k] = at[k] - t * c->fwd[k];
 	c->ref = t;
 	c->near = t / CAMERA_MAX_SIZE;
 }

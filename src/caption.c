@@ -4,6 +4,7 @@
  */
 #include "caption.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "cli.h"
 #include "plugin.h"
 #include "suggest.h"
+#include "utf8.h"
 
 /* The field at *p (after its '{'): its name into name; returns the '}' or NULL. */
 static const char *field_name(const char *p, char *name, size_t len)
@@ -49,6 +51,13 @@ static size_t near_fields(const char *name, char *out, size_t outlen)
 int caption_check(const char *text, char *err, size_t errlen)
 {
 	char name[64];
+	long bad = utf8_invalid(text);
+
+	if (bad >= 0) { /* Pango would warn on every frame and draw it mangled */
+		snprintf(err, errlen, "--caption: byte 0x%02x at offset %ld is not UTF-8 (a caption is UTF-8 text)",
+		         (unsigned char)text[bad], bad);
+		return -1;
+	}
 
 	for (const char *p = text; *p; p++) {
 		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
@@ -97,7 +106,7 @@ static void put(char *out, size_t len, size_t *n, const char *s)
 
 void caption_format(const struct config *c, const char *text, long frame, char *out, size_t len)
 {
-	char name[64], value[512];
+	char name[64], value[512], shown[3 * sizeof value];
 	size_t n = 0;
 
 	out[0] = 0;
@@ -122,51 +131,76 @@ void caption_format(const struct config *c, const char *text, long frame, char *
 			cli_format_value(c, o, value, sizeof value);
 		else
 			value[0] = 0; /* caption_check() refused it */
-		put(out, len, &n, value);
+		utf8_repair(value, shown, sizeof shown); /* a Latin-1 file name in {output}: U+FFFD, as the summary */
+		put(out, len, &n, shown);
 		p = end;
 	}
 	while (n > 0 && ((unsigned char)out[n - 1] & 0xc0) == 0x80 && n + 1 >= len)
 		out[--n] = 0; /* cut: no half character */
 }
 
-/* Set when the plugin's object is linked in (the test binaries); NULL in boids. */
-extern caption_plugin_draw boids_caption_draw __attribute__((weak));
-extern caption_plugin_version boids_caption_version __attribute__((weak));
+/* ------------------------------------------------------------- the plugin */
 
-/*
- * The plugin's symbol `name`: linked in (linked), else from the plugin
- * file (include/plugin.h).  NULL with a message naming the file and the
- * loader's reason in err.
- */
-static void *caption_symbol(void *linked, const char *name, char *err, size_t errlen)
+/* The plugin when its object is linked in (the test binaries); NULL in boids, which loads it. */
+extern const struct caption_plugin boids_caption_plugin __attribute__((weak));
+
+static caption_plugin_log *sink; /* caption_load()'s: where the libraries' messages go */
+
+/* What the plugin's libraries say, to the sink (none yet: dropped, never printed). */
+static void library_said(enum caption_log_level level, const char *domain, const char *message)
 {
-	return linked ? linked : plugin_symbol(CAPTION_PLUGIN_FILE, name, "caption", err, errlen);
+	caption_plugin_log *to = sink;
+
+	if (to)
+		to(level, domain, message);
 }
 
-int caption_load(struct caption *cap, const struct config *c, char *err, size_t errlen)
+static void loaded(const void *table)
 {
-	void *linked, *sym;
+	((const struct caption_plugin *)table)->set_log(library_said);
+}
+
+static struct plugin slot = PLUGIN_INIT(CAPTION_PLUGIN_FILE, CAPTION_PLUGIN_SYMBOL, "caption", CAPTION_PLUGIN_ABI,
+                                        sizeof(struct caption_plugin), 0, loaded);
+static pthread_once_t linked_once = PTHREAD_ONCE_INIT;
+
+static void linked_loaded(void)
+{
+	loaded(&boids_caption_plugin);
+}
+
+/* The plugin's table, linked in or loaded once; NULL with the reason in err. */
+static const struct caption_plugin *caption_plugin(char *err, size_t errlen)
+{
+	if (&boids_caption_plugin) {
+		pthread_once(&linked_once, linked_loaded);
+		return &boids_caption_plugin;
+	}
+	return plugin_table(&slot, err, errlen);
+}
+
+int caption_load(struct caption *cap, const struct config *c, caption_plugin_log *log, char *err, size_t errlen)
+{
+	const struct caption_plugin *p;
+
+	sink = log; /* before the plugin starts GLib */
+	p = caption_plugin(err, errlen);
 
 	cap->cfg = c;
 	cap->size = c->run.caption_size >= 4 ? c->run.caption_size
 	                                     : (c->render.height / 24 > 12 ? c->render.height / 24 : 12);
-	memcpy(&linked, &(caption_plugin_draw *){ boids_caption_draw }, sizeof linked);
-	if (!(sym = caption_symbol(boids_caption_draw ? linked : NULL, CAPTION_PLUGIN_SYMBOL, err, errlen)))
+	if (!p)
 		return -1;
-	memcpy(&cap->draw, &sym, sizeof cap->draw); /* POSIX: a data pointer to a function pointer */
+	p->prepare(); /* main's thread, before the drawing threads: fontconfig's words to log too */
+	cap->draw = p->draw;
 	return 0;
 }
 
 const char *caption_pango_version(char *err, size_t errlen)
 {
-	void *linked, *sym;
-	caption_plugin_version *get;
+	const struct caption_plugin *p = caption_plugin(err, errlen);
 
-	memcpy(&linked, &(caption_plugin_version *){ boids_caption_version }, sizeof linked);
-	if (!(sym = caption_symbol(boids_caption_version ? linked : NULL, CAPTION_PLUGIN_VERSION, err, errlen)))
-		return NULL;
-	memcpy(&get, &sym, sizeof get);
-	return get();
+	return p ? p->version() : NULL;
 }
 
 int caption_draw(const struct caption *cap, unsigned char *pixels, int stride, int w, int h, long frame)

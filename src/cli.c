@@ -205,8 +205,8 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 int cli_defaults(struct config *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
-	sim_params_default(&c->sim, 640, 360);
-	render_params_default(&c->render, 640, 360);
+	sim_params_default(&c->sim, CLI_DEFAULT_WIDTH, CLI_DEFAULT_HEIGHT);
+	render_params_default(&c->render, CLI_DEFAULT_WIDTH, CLI_DEFAULT_HEIGHT);
 	video_options_default(&c->video);
 	for (size_t i = 0; i < CLI_NOPTS; i++) {
 		const char *def = cli_table[i].def;

@@ -17,6 +17,7 @@
 #include "lineread.h"
 #include "model.h"
 #include "traj.h"
+#include "trajout.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -30,6 +31,17 @@ static void format_obstacle(const struct config *c, const struct sim_obstacle *o
 		snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g", o->x, o->y, o->z, o->r);
 	else
 		snprintf(buf, len, "%.17g,%.17g,%.17g", o->x, o->y, o->r);
+}
+
+/* A window CX,CY,W (empty: none) or a range LO,HI (auto: none), as they read back. */
+static void format_tuple(enum cli_type type, const double *v, char *buf, size_t len)
+{
+	if (type == CLI_VIEW && v[2] > 0)
+		snprintf(buf, len, "%.17g,%.17g,%.17g", v[0], v[1], v[2]);
+	else if (type == CLI_RANGE && v[1] > 0)
+		snprintf(buf, len, "%.17g,%.17g", v[0], v[1]);
+	else
+		snprintf(buf, len, "%s", type == CLI_RANGE ? "auto" : "");
 }
 
 /* The string field of a CLI_STRING row, NULL when unset. */
@@ -155,6 +167,10 @@ void cli_format_value(const struct config *c, const struct cli_option *o, char *
 			snprintf(buf, len, "%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2]);
 		break;
 	}
+	case CLI_VIEW:
+	case CLI_RANGE:
+		format_tuple(o->type, field, buf, len);
+		break;
 	case CLI_ACTION:
 		buf[0] = 0;
 		break;
@@ -300,6 +316,29 @@ static void put_json_bound(FILE *f, const char *name, const struct cli_option *o
 		fprintf(f, ", \"%s\": null", name);
 }
 
+/*
+ * ", "ranges": [...]": for an option whose range depends on another setting
+ * (--trajectory-compress on the format), each case's bounds and default;
+ * null for the others, whose min and max say it all.
+ */
+static void put_json_ranges(FILE *f, const struct cli_option *o)
+{
+	static const enum trajout_format compressed[] = { TRAJOUT_CSV_GZ, TRAJOUT_CSV_ZST, TRAJOUT_HDF5 };
+	int min, max, dflt;
+
+	if (o != &cli_table[OPT_TRAJECTORY_COMPRESS]) {
+		fputs(", \"ranges\": null", f);
+		return;
+	}
+	fputs(", \"ranges\": [", f);
+	for (size_t i = 0; i < sizeof compressed / sizeof *compressed; i++) {
+		trajout_levels(compressed[i], &min, &max, &dflt);
+		fprintf(f, "%s{\"depends_on\": \"trajectory\", \"ends_with\": \"%s\", \"min\": %d, \"max\": %d, "
+		        "\"default\": %d}", i ? ", " : "", trajout_format_ext(compressed[i]), min, max, dflt);
+	}
+	fputc(']', f);
+}
+
 void cli_print_options_json(FILE *f)
 {
 	static const char *const type_names[] = {
@@ -308,7 +347,7 @@ void cli_print_options_json(FILE *f)
 		[CLI_STRING] = "string", [CLI_ENUM] = "choice", [CLI_MODEL] = "choice",
 		[CLI_COLOR] = "color", [CLI_FLAG] = "flag", [CLI_CIRCLES] = "circles",
 		[CLI_TARGET] = "target", [CLI_CAMERA] = "camera", [CLI_ACTION] = "action",
-		[CLI_RATE] = "rate",
+		[CLI_RATE] = "rate", [CLI_VIEW] = "view", [CLI_RANGE] = "range",
 	};
 
 	fprintf(f, "{\"program\": \"boids\", \"version\": \"%s\", \"options\": [", BOIDS_VERSION);
@@ -355,8 +394,10 @@ void cli_print_options_json(FILE *f)
 		put_json_bound(f, "min", o, o->min);
 		put_json_bound(f, "max", o, o->max);
 		/* the parser's own test: CLI_GT_MIN refuses the minimum itself */
-		fprintf(f, ", \"min_exclusive\": %s, \"max_exclusive\": false}",
+		fprintf(f, ", \"min_exclusive\": %s, \"max_exclusive\": false",
 		        o->flags & CLI_GT_MIN ? "true" : "false");
+		put_json_ranges(f, o);
+		fputc('}', f);
 	}
 	fputs("\n]}\n", f);
 }
@@ -395,7 +436,8 @@ void cli_print_help(FILE *f, int all)
 	        "Usage: boids [OPTION]...\n"
 	        "Simulate a flock (Harden's \"Boids in C#\" and four more models, in 2D or 3D)\n"
 	        "and write it as video, PNG frames, y4m on standard output or a trajectory CSV.\n"
-	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n");
+	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n"
+	        "--view shows a window of the field; --draw density, flocks under a pixel.\n");
 	for (size_t i = 0; i < CLI_NOPTS; i++) {
 		const struct cli_option *o = &cli_table[i];
 		char left[96], text[320];

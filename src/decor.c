@@ -206,3 +206,30 @@ void render_paint_background(struct renderer *r)
 	cairo_paint(r->cr);
 	cairo_restore(r->cr);
 }
+
+uint32_t render_line_rgb(const struct renderer *r)
+{
+	uint32_t out = 0, bg = r->p.background;
+
+	for (int sh = 16; sh >= 0; sh -= 8) { /* each channel half way to 255, rounded */
+		double c = bg >> sh & 255;
+		out |= (uint32_t)lround(c + (255 - c) * .5) << sh;
+	}
+	return out;
+}
+
+void render_draw_walls(struct renderer *r, const struct render_view *v)
+{
+	cairo_t *cr = r->cr;
+	double w = r->p.box[0], h = r->p.box[1];
+
+	if (!v->window.set || !render_finite2(w, h))
+		return;
+	cairo_save(cr);
+	render_set_color(cr, render_line_rgb(r));
+	cairo_set_line_width(cr, 1 / r->scale); /* a pixel at any zoom */
+	cairo_new_path(cr);
+	cairo_rectangle(cr, 0, 0, w, h);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,9 @@
  * a step; a million there, 3.4e10, take about 10 minutes).
  */
 #define LONG_STEP_VISITS 2e8
+
+/* A warm-up estimated longer than this is announced (say_long_warmup()). */
+#define LONG_WARMUP_SECONDS 5.0
 
 /* Everything one run holds; released by run_release(). */
 struct run {
@@ -161,6 +165,24 @@ static void say_plan(const struct run *r)
 	report_info("output: %s", line);
 }
 
+enum { SAID_MAX = 5 };     /* a library's messages shown; one on every frame says so once */
+
+/*
+ * What the caption's libraries (GLib, Pango, fontconfig) would have printed,
+ * as boids's own notes (warning events under --progress json: the run goes
+ * on), a critical one or an error marked so; from any drawing thread.
+ */
+static void library_said(enum caption_log_level level, const char *domain, const char *message)
+{
+	static atomic_int said;
+	int n = atomic_fetch_add(&said, 1);
+
+	if (n < SAID_MAX)
+		report_note("%s%s: %s", domain, level == CAPTION_LOG_ERROR ? " (error)" : "", message);
+	else if (n == SAID_MAX)
+		report_note("%s: more messages from the caption's libraries are not shown", domain);
+}
+
 /*
  * Everything a user can get wrong is refused (status 2) before any file
  * exists: the inputs first (--config was read with the command line), then
@@ -180,7 +202,7 @@ static int check_run(struct run *r, int preview, struct fail *f)
 	r->cfg.render.height = r->out.pic_h;
 	if (r->cfg.run.caption && r->out.kind != OUTPUTS_NONE) { /* Pango only for a run with a caption */
 		char err[PATH_MAX + 256];
-		if (caption_load(&r->caption, &r->cfg, err, sizeof err) != 0)
+		if (caption_load(&r->caption, &r->cfg, r->cfg.run.quiet ? NULL : library_said, err, sizeof err) != 0)
 			return fail_runtime(f, "%s", err);
 	}
 	say_plan(r);
@@ -203,6 +225,32 @@ static void say_long_steps(const struct run *r)
 	       "(a larger field, -s/--size%s, or fewer boids, -n/--boids, spreads the flock)",
 	       nb, s->n, (double)s->n * nb < 15 * LONG_STEP_VISITS ? "seconds" : "minutes",
 	       s->p.dims == 3 ? " or --depth" : "");
+}
+
+/* A flock far denser than its model's default scene says so, and which --field spreads it, unless -q. */
+static void say_crowded(const struct run *r)
+{
+	char msg[512];
+
+	if (!r->cfg.run.quiet && cli_crowding(&r->cfg, msg, sizeof msg))
+		report_note("%s", msg);
+}
+
+/*
+ * A warm-up estimated to take longer than a few seconds says so, with its
+ * estimate (sim_step_seconds(): a flock spread evenly), before its first
+ * step, unless -q; the progress then measures it.
+ */
+static void say_long_warmup(const struct run *r)
+{
+	const struct sim *s = &r->start.sim;
+	double step = sim_step_seconds(&s->p, s->n), t = step * (double)r->cfg.run.warmup;
+
+	if (r->cfg.run.quiet || t < LONG_WARMUP_SECONDS)
+		return;
+	int secs = (int)(t + 0.5);
+	report_note("the warm-up of %ld steps may take about %d:%02d:%02d (%.2g s a step of %zu boids)",
+	            r->cfg.run.warmup, secs / 3600, secs / 60 % 60, secs % 60, step, s->n);
 }
 
 /* What the pipeline will hold, for the memory check. */
@@ -295,7 +343,7 @@ static int run_frames(struct run *r, int status)
 	progress_start(&r->bar, stderr, pipeline_progress_mode(s), s->frames, s->progress_interval);
 	pipeline_show_steps(&r->pipe, &r->bar);
 	if (!status)
-		status = pipeline_step(&r->pipe, s->warmup);
+		status = pipeline_warmup(&r->pipe, &r->bar);
 	if (!status && !signals_caught())
 		status = pipeline_run(&r->pipe, &r->bar);
 	progress_end(&r->bar);
@@ -317,6 +365,25 @@ static int finish(struct run *r, int status)
 }
 
 /*
+ * The rate of the closing line: the frames' (the warm-up's time apart),
+ * and the warm-up's steps and seconds, e.g. "30.1 fps, after a warm-up of
+ * 300 steps in 3.80 s".
+ */
+static void frames_rate(const struct run *r, char *buf, size_t len)
+{
+	long done = r->pipe.frames_done, warmup = r->bar.warmup, made = r->bar.warm_done;
+	double warm = progress_warmup_seconds(&r->bar), t = r->wall - warm;
+	int n = snprintf(buf, len, "%.1f fps", t > 0 ? (double)done / t : 0.0);
+
+	if (n < 0 || (size_t)n >= len || warmup <= 0)
+		return;
+	if (made < warmup) /* stopped in it */
+		snprintf(buf, len, "in the warm-up, %ld of %ld steps in %.2f s", made, warmup, warm);
+	else
+		snprintf(buf + n, len - (size_t)n, ", after a warm-up of %ld steps in %.2f s", warmup, warm);
+}
+
+/*
  * The closing line, unless -q or the run failed; with --progress json the
  * "end" event, always.
  */
@@ -332,15 +399,18 @@ static void say_done(const struct run *r, int status)
 	if (report_is_json()) {
 		struct report_run run = { done, r->start.sim.n, t,
 		                          r->out.kind == OUTPUTS_NONE ? NULL :
-		                          r->out.kind == OUTPUTS_STDOUT ? "-" : r->cfg.run.output, sig };
+		                          r->out.kind == OUTPUTS_STDOUT ? "-" : r->cfg.run.output, sig,
+		                          r->bar.warm_done, progress_warmup_seconds(&r->bar) };
 		report_end(status, &run);
 		return;
 	}
 	if (r->cfg.run.quiet || (status != 0 && status != 128 + sig))
 		return;
-	report_info("%ld %s of %zu %s in %.2f s (%.1f fps) -> %s%s", done, done == 1 ? "frame" : "frames",
-	            r->start.sim.n, r->start.sim.n == 1 ? "boid" : "boids", t,
-	            t > 0 ? (double)done / t : 0.0, outputs_name(&r->out), sig ? " (stopped by a signal)" : "");
+	char rate[128];
+	frames_rate(r, rate, sizeof rate);
+	report_info("%ld %s of %zu %s in %.2f s (%s) -> %s%s", done, done == 1 ? "frame" : "frames",
+	            r->start.sim.n, r->start.sim.n == 1 ? "boid" : "boids", t, rate,
+	            outputs_name(&r->out), sig ? " (stopped by a signal)" : "");
 }
 
 static void run_release(struct run *r)
@@ -382,7 +452,9 @@ int main(int argc, char **argv)
 	struct fail f = { 0, "" };
 	if (check_run(&r, 0, &f) != 0 || set_up(&r, &f) != 0)
 		return refused(&r, &f);
+	say_crowded(&r);
 	say_long_steps(&r);
+	say_long_warmup(&r);
 	status = open_outputs(&r);
 	status = run_frames(&r, status);
 	status = finish(&r, status);

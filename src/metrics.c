@@ -773,11 +773,31 @@ static int index_points(struct metrics_ctx *c, struct grid *g, size_t n, const s
 	return 0;
 }
 
+/* The space of an input: its torus, or open space (the box is the flock's, place()). */
+static struct space space_of(const struct metrics_input *in)
+{
+	return (struct space){ .wrap = in->wrap != 0, .three = in->z != NULL, .w = in->width, .h = in->height,
+	                       .d = in->depth };
+}
+
+/* The clusters of the n placed boids: the `link` grid (p its points, u's sets over its order); how many. */
+static int link_clusters(struct metrics_ctx *c, size_t n, const struct space *sp, double r, struct points *p,
+                         long *groups)
+{
+	/* A cell's diagonal under r, see cluster_pass: 0.7071 < 1/sqrt(2), 0.5773 < 1/sqrt(3). */
+	int err = index_points(c, &c->link, n, sp, (sp->three ? 0.5773 : 0.7071) * r, c->linkx, c->linky, c->linkz, p);
+
+	if (err)
+		return err;
+	struct sets u = { c->parent, c->size };
+	*groups = cluster_pass(&c->link, p, n, &u, r);
+	return 0;
+}
+
 int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struct metrics *out)
 {
 	size_t n = in->n;
-	struct space sp = { .wrap = in->wrap != 0, .three = in->z != NULL,
-	                    .w = in->width, .h = in->height, .d = in->depth };
+	struct space sp = space_of(in);
 	double r = in->cluster_radius, lo[3], hi[3];
 	struct points p;
 	int err;
@@ -806,14 +826,87 @@ int metrics_compute(struct metrics_ctx *c, const struct metrics_input *in, struc
 		return err;
 	m.nn_distance = n < 2 ? 0 : nn_pass(&c->near, &p) / (double)n;
 
-	/* A cell's diagonal under r, see cluster_pass: 0.7071 < 1/sqrt(2), 0.5773 < 1/sqrt(3). */
-	if ((err = index_points(c, &c->link, n, &sp, (sp.three ? 0.5773 : 0.7071) * r,
-	                        c->linkx, c->linky, c->linkz, &p)))
+	if ((err = link_clusters(c, n, &sp, r, &p, &m.clusters)))
 		return err;
-	struct sets u = { c->parent, c->size };
-	m.clusters = cluster_pass(&c->link, &p, n, &u, r);
-
 	*out = m;
+	return 0;
+}
+
+/* -------------------------------------------------------- largest cluster */
+
+/*
+ * The centre and radius of the largest set of u (ties: the one whose root
+ * comes first in grid order), in the placed coordinates: its members'
+ * mean offset (the short way round on a torus) from the root, and the
+ * distance from it within which METRICS_CORE of them lie, to the upper
+ * edge of its bin of RADIUS_BINS over [0, the farthest's]: a straggler or
+ * a halo does not widen it.  dist: room for n distances (scratch).
+ */
+#define RADIUS_BINS 1024
+
+static void largest_of(const struct points *p, struct sets *u, size_t n, double *dist, double centre[3],
+                       double *radius)
+{
+	const struct space *sp = p->sp;
+	const double period[3] = { sp->w, sp->h, sp->d };
+	uint32_t best = 0, count[RADIUS_BINS] = { 0 };
+	double sum[3] = { 0, 0, 0 }, far = 0;
+	size_t m = 0;
+
+	for (uint32_t k = 0; k < (uint32_t)n; k++)
+		if (u->parent[k] == k && (u->parent[best] != best || u->size[k] > u->size[best]))
+			best = k;
+	double ref[3] = { p->x[best], p->y[best], sp->three ? p->z[best] : 0 };
+	for (uint32_t k = 0; k < (uint32_t)n; k++) {
+		if (find(u->parent, k) != best)
+			continue;
+		double at[3] = { p->x[k], p->y[k], sp->three ? p->z[k] : 0 };
+		for (int a = 0; a < 3; a++)
+			sum[a] += sep(at[a] - ref[a], sp->wrap, period[a]);
+	}
+	for (int a = 0; a < 3; a++)
+		centre[a] = ref[a] + sum[a] / u->size[best];
+	for (uint32_t k = 0; k < (uint32_t)n; k++) {
+		if (find(u->parent, k) != best)
+			continue;
+		double at[3] = { p->x[k], p->y[k], sp->three ? p->z[k] : 0 }, d2 = 0;
+		for (int a = 0; a < 3; a++) {
+			double d = sep(at[a] - centre[a], sp->wrap, period[a]);
+			d2 += d * d;
+		}
+		dist[m++] = sqrt(d2);
+		far = greater(far, dist[m - 1]);
+	}
+	for (size_t k = 0; far > 0 && k < m; k++) {
+		size_t b = (size_t)(dist[k] / far * RADIUS_BINS);
+		count[b < RADIUS_BINS ? b : RADIUS_BINS - 1]++;
+	}
+	size_t seen = 0, b = 0, want = (size_t)ceil(METRICS_CORE * (double)m);
+	while (far > 0 && b < RADIUS_BINS - 1 && (seen += count[b]) < want)
+		b++;
+	*radius = far * (double)(b + 1) / RADIUS_BINS;
+}
+
+int metrics_largest(struct metrics_ctx *c, const struct metrics_input *in, double centre[3], double *radius)
+{
+	size_t n = in->n;
+	struct space sp = space_of(in);
+	double lo[3], hi[3];
+	struct points p;
+	long groups;
+	int err;
+
+	c->visits = 0;
+	if ((err = check_input(in, &sp, lo, hi)) || (!n && (err = -EINVAL)) || (err = reserve(c, n, sp.three)))
+		return err;
+	place(c, in, &sp, lo, hi);
+	if ((err = link_clusters(c, n, &sp, in->cluster_radius, &p, &groups)))
+		return err;
+	largest_of(&p, &(struct sets){ c->parent, c->size }, n, c->px, centre, radius); /* px: placed, free now */
+	for (int a = 0; a < (sp.three ? 3 : 2); a++) /* back from the grids' box */
+		centre[a] = sp.wrap ? reduce(centre[a], a == 0 ? sp.w : a == 1 ? sp.h : sp.d) : centre[a] + lo[a];
+	if (!sp.three)
+		centre[2] = 0;
 	return 0;
 }
 

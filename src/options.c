@@ -57,7 +57,8 @@ static const struct cli_choice caption_pos_names[] = {
 	{ "bottom-left", CAPTION_BOTTOM_LEFT }, { "bottom", CAPTION_BOTTOM }, { "bottom-right", CAPTION_BOTTOM_RIGHT },
 	{ "top-left", CAPTION_TOP_LEFT }, { "top", CAPTION_TOP }, { "top-right", CAPTION_TOP_RIGHT }, END };
 static const struct cli_choice draw_names[] = {
-	{ "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST }, { "points", RENDER_DRAW_POINTS }, END };
+	{ "auto", RENDER_DRAW_AUTO }, { "exact", RENDER_DRAW_EXACT }, { "fast", RENDER_DRAW_FAST },
+	{ "points", RENDER_DRAW_POINTS }, { "density", RENDER_DRAW_DENSITY }, END };
 static const struct cli_choice bg_names[] = { { "flat", RENDER_BG_FLAT }, { "noise", RENDER_BG_NOISE }, END };
 static const struct cli_choice precision_names[] = { { "double", 0 }, { "single", 1 }, END }; /* run.traj_single */
 static const struct cli_choice proc_limit_names[] = { { "length", 0 }, { "components", 1 }, END }; /* proc_limit_components */
@@ -96,6 +97,8 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
 #define T_CAMERA      CLI_CAMERA, AT(render.camera, struct camera_setup)
 #define T_RATE        CLI_RATE, AT(run.fps, long)                /* and run.fps_den */
+#define T_VIEW(f)     CLI_VIEW, AT(f[0], double)                /* and f[1], f[2] */
+#define T_RANGE(f)    CLI_RANGE, AT(f[0], double)               /* and f[1] */
 #define T_ACTION      CLI_ACTION, 0
 
 static const char S_MODEL[] = "Model (defaults are the C# article's)";

@@ -44,6 +44,32 @@ static const double triangle_pts[NPTS][2] = {
 	{ 0, 5 }, { 3, -5 }, { -3, -5 }, { 0, 5 }, { 0, 5 },
 };
 
+#define SPAN_SAMPLES 64 /* points a segment is sampled at for its extent */
+
+/*
+ * r->span: the outline's longer side, outline units: the larger of its
+ * extents along x and y, the segments sampled (a Bézier's extent, not its
+ * control points'), for --draw auto's "a boid spanning 3 pixels".
+ */
+static void outline_span(struct renderer *r)
+{
+	double lo[2] = { r->start[0], r->start[1] }, hi[2] = { r->start[0], r->start[1] }, at[2];
+
+	for (int i = 0; i < r->nseg; i++) {
+		const double *s = r->seg[i], *from = i ? r->seg[i - 1] + 4 : r->start;
+		for (int k = 1; k <= (r->curved ? SPAN_SAMPLES : 1); k++) {
+			double t = (double)k / (r->curved ? SPAN_SAMPLES : 1), u = 1 - t;
+			for (int c = 0; c < 2; c++)
+				at[c] = r->curved ? u * u * u * from[c] + 3 * u * u * t * s[c] + 3 * u * t * t * s[2 + c] +
+				                    t * t * t * s[4 + c]
+				                  : s[4 + c];
+			for (int c = 0; c < 2; c++)
+				lo[c] = fmin(lo[c], at[c]), hi[c] = fmax(hi[c], at[c]);
+		}
+	}
+	r->span = fmax(hi[0] - lo[0], hi[1] - lo[1]);
+}
+
 /*
  * Turns the shape's points into the start point and segments of r.
  * Curves: a closed cardinal spline, as GDI+ draws it — tangent
@@ -65,6 +91,7 @@ void render_build_outline(struct renderer *r)
 		r->curved = 0;
 		r->nseg = 0;
 		r->reach = CIRCLE_RADIUS;
+		r->span = 2 * CIRCLE_RADIUS;
 		return;
 	}
 	r->start[0] = pts[0][0];
@@ -77,6 +104,7 @@ void render_build_outline(struct renderer *r)
 			r->seg[i - 1][5] = pts[i][1];
 			r->reach = fmax(r->reach, hypot(pts[i][0], pts[i][1]));
 		}
+		outline_span(r);
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -97,6 +125,7 @@ void render_build_outline(struct renderer *r)
 		for (int c = 0; c < 3; c++)
 			r->reach = fmax(r->reach, hypot(s[2 * c], s[2 * c + 1]));
 	}
+	outline_span(r);
 }
 
 void render_append_outline(const struct renderer *r, cairo_t *cr)

@@ -15,6 +15,7 @@
 #include "frameq.h"
 #include "report.h"
 #include "signals.h"
+#include "tween.h"
 #include "video.h"
 
 /* What one pipeline slot carries: a copy of the flock and a renderer. */
@@ -26,6 +27,7 @@ struct slot_data {
 	size_t trail_len;
 	int has_target;              /* the steering model's target, where it is */
 	double target_x, target_y, target_z;
+	struct render_view shown;    /* what the frame shows (n, predators, window, ranges: frame_of()) */
 	struct renderer *renderer;
 	struct video_picture *pic;   /* the drawn frame, converted for the encoder */
 };
@@ -68,6 +70,21 @@ int pipeline_step(struct pipeline *p, long n)
 	return 0;
 }
 
+int pipeline_warmup(struct pipeline *p, struct progress *bar)
+{
+	long n = p->cfg->run.warmup;
+	int st = 0;
+
+	progress_warmup_start(bar, n, (double)p->cfg->run.step_num / (double)p->cfg->run.step_den);
+	for (long i = 0; i < n && !st; i++) {
+		st = pipeline_step(p, 1);
+		if (!st)
+			progress_warmup(bar, i + 1);
+	}
+	progress_warmup_end(bar);
+	return st;
+}
+
 /* Inside a step, every few boids, from the stepping threads: cheap. */
 static int watch_step(void *arg, size_t done)
 {
@@ -84,18 +101,18 @@ void pipeline_show_steps(struct pipeline *p, struct progress *bar)
 }
 
 
-/* Adds the current positions to the trail ring. */
-static void push_trail(struct pipeline *p)
+/* Adds a frame's positions (a slot's: a step's, or between two) to the trail ring. */
+static void push_trail(struct pipeline *p, const struct slot_data *d)
 {
 	size_t n = p->sim->n, bytes = n * sizeof(double);
 	long len = p->cfg->run.trail;
 
 	if (len < 2)
 		return;
-	memcpy(p->hist_x + (size_t)p->hist_next * n, p->sim->x, bytes);
-	memcpy(p->hist_y + (size_t)p->hist_next * n, p->sim->y, bytes);
+	memcpy(p->hist_x + (size_t)p->hist_next * n, d->x, bytes);
+	memcpy(p->hist_y + (size_t)p->hist_next * n, d->y, bytes);
 	if (p->hist_z)
-		memcpy(p->hist_z + (size_t)p->hist_next * n, p->sim->z, bytes);
+		memcpy(p->hist_z + (size_t)p->hist_next * n, d->z, bytes);
 	p->hist_next = (p->hist_next + 1) % len;
 	if (p->hist_count < len)
 		p->hist_count++;
@@ -117,47 +134,153 @@ static void copy_trail(const struct pipeline *p, struct slot_data *d)
 	}
 }
 
+/* ------------------------------------------------- frames between steps */
+
+/*
+ * Keeps the flock's state (the step a frame between two steps starts
+ * from) in p->tw: x, y, vx, vy (and z, vz) one after another.
+ */
+static void keep_state(struct pipeline *p)
+{
+	const struct sim *m = p->sim;
+	size_t n = m->n, bytes = n * sizeof(double);
+	const double *cols[6] = { m->x, m->y, m->vx, m->vy, m->z, m->vz };
+
+	for (int c = 0; c < (m->z ? 6 : 4); c++)
+		memcpy(p->tw + (size_t)c * n, cols[c], bytes);
+}
+
+/*
+ * Steps the flock to where frame k stands (tween.h): its step, or for a
+ * frame between two steps (`between`: it will be drawn) the later one,
+ * the earlier kept in p->tw.  *part: 0 on a step, else how far past it,
+ * in run.step_den-ths.  Returns pipeline_step()'s status.
+ */
+static int reach_frame(struct pipeline *p, long k, int between, long *part)
+{
+	const struct run_options *s = &p->cfg->run;
+	long step;
+
+	tween_at(k, s->step_num, s->step_den, &step, part);
+	if (*part && between && p->tw_at == step && p->at == step + 1)
+		return 0; /* another frame between the same two steps */
+	int st = pipeline_step(p, step - p->at);
+	if (st)
+		return st;
+	p->at = step;
+	if (!*part || !between)
+		return 0;
+	keep_state(p);
+	p->tw_at = step;
+	if ((st = pipeline_step(p, 1)) == 0)
+		p->at = step + 1;
+	return st;
+}
+
+/*
+ * Copies the flock as frame k shows it into slot d: the live state on a
+ * step, else the state `part` step_den-ths of the way from the kept step
+ * (p->tw) to the live one, positions and velocities alike (a wrapping
+ * model's boid that crossed an edge goes the short way round); the target
+ * likewise.  Velocities only when the drawing needs them (vel).
+ */
+static void frame_state(struct pipeline *p, struct slot_data *d, long part, int vel)
+{
+	const struct sim *m = p->sim;
+	size_t n = m->n, bytes = n * sizeof(double);
+	double *to[6] = { d->x, d->y, d->vx, d->vy, d->z, d->vz };
+	const double *now[6] = { m->x, m->y, m->vx, m->vy, m->z, m->vz };
+	int wraps = sim_wraps(m), cols = m->z ? 6 : 4;
+	double span[6] = { wraps ? m->p.width : 0, wraps ? m->p.height : 0, 0, 0, wraps ? m->p.depth : 0, 0 };
+	double t = (double)part / (double)p->cfg->run.step_den;
+
+	d->has_target = sim_target_box(m, &d->target_x, &d->target_y, &d->target_z);
+	for (int c = 0; c < cols; c++) {
+		if (!vel && (c == 2 || c == 3 || c == 5))
+			continue;
+		if (!part)
+			memcpy(to[c], now[c], bytes);
+		else
+			tween_lerp(to[c], p->tw + (size_t)c * n, now[c], n, t, span[c]);
+	}
+	if (part) {
+		double was[3], at[3] = { d->target_x, d->target_y, d->target_z };
+		sim_target_back(m, 1, &was[0], &was[1], &was[2]);
+		tween_lerp(was, was, at, 3, t, 0);
+		d->target_x = was[0], d->target_y = was[1], d->target_z = was[2];
+	}
+}
+
+/*
+ * What frame k shows, into slot d (producer thread, frames in order): its
+ * window, the boids it shows (framing.h: on a step all of them, unless a
+ * window shows a small part of a plane's flock; between two steps all of
+ * them, interpolated by frame_state(), `part` of the way) and the view the
+ * drawing thread draws, with --draw density's bounds for the clip.
+ * Velocities only when the drawing needs them (vel).  0 or -errno.
+ */
+static int frame_of(struct pipeline *p, struct slot_data *d, long k, long part, int vel)
+{
+	struct render_window w;
+	struct framing_copy c = { d->x, d->y, d->vx, d->vy, d->z, d->vz, .velocities = vel };
+	int err = framing_window(&p->framing, p->sim, k, &w);
+
+	if (err)
+		return err;
+	if (part) { /* between two steps: every boid, as they are drawn there */
+		frame_state(p, d, part, vel);
+		c.n = p->sim->n;
+		c.predators = p->sim->p.predators < c.n ? p->sim->p.predators : c.n;
+	} else {
+		if ((err = framing_copy(&p->framing, p->sim, &w, d->renderer, &c)) != 0)
+			return err;
+		d->has_target = sim_target_box(p->sim, &d->target_x, &d->target_y, &d->target_z);
+	}
+	d->shown = (struct render_view){ .n = c.n, .predators = c.predators, .x = d->x, .y = d->y,
+	                                 .vx = d->vx, .vy = d->vy, .z = d->z, .vz = d->vz, .frame = k,
+	                                 .window = w, .has_speed_range = c.has_speed_range,
+	                                 .speed_lo = c.speed_lo, .speed_hi = c.speed_hi };
+	return framing_density(&p->framing, d->renderer, &d->shown);
+}
+
 /*
  * Producer: steps the flock and hands a copy of each frame's state on.
  * Stops early on a signal or a failure elsewhere, then closes the queue at
- * the frames it made, so the later stages finish those and no more.
+ * the frames it made, so the later stages finish those and no more.  The
+ * trajectory and metrics record the frames that fall on a step.
  */
 static void *produce(void *arg)
 {
 	struct pipeline *p = arg;
 	const struct run_options *s = &p->cfg->run;
-	size_t bytes = p->sim->n * sizeof(double);
+	/* points have no heading: the velocities' pages stay untouched, unless the
+	 * colour says the heading or the speed */
+	int vel = p->cfg->render.draw != RENDER_DRAW_POINTS || p->cfg->render.color_by != RENDER_COLOR_ROLE;
 	long k;
 
 	for (k = 0; k < s->frames; k++) {
 		if (signals_caught() || has_failed(p))
 			break;
 		p->stepping = k;
-		int st = k > 0 ? pipeline_step(p, s->substeps) : 0;
+		long part;
+		int st = reach_frame(p, k, 1, &part);
 		if (st == EXIT_FAILURE)
 			stage_failed(p, NULL, NULL, 0);
 		if (st)
 			break; /* failed, or a signal: frame k is not made */
-		outputs_record(p->out, p->sim, k);
-		push_trail(p);
+		if (!part)
+			outputs_record(p->out, p->sim, k);
 		struct frameq_slot *slot = frameq_get_empty(p->queue);
 		if (!slot)
 			break;
 		struct slot_data *d = slot->user;
-		memcpy(d->x, p->sim->x, bytes);
-		memcpy(d->y, p->sim->y, bytes);
-		if (d->z)
-			memcpy(d->z, p->sim->z, bytes);
-		if (p->cfg->render.draw != RENDER_DRAW_POINTS || p->cfg->render.color_by != RENDER_COLOR_ROLE) {
-			/* points have no heading: the velocities' pages stay untouched, unless the
-			 * colour says the heading or the speed */
-			memcpy(d->vx, p->sim->vx, bytes);
-			memcpy(d->vy, p->sim->vy, bytes);
-			if (d->z)
-				memcpy(d->vz, p->sim->vz, bytes);
+		int err = frame_of(p, d, k, part, vel);
+		if (err) { /* the queue is abandoned: the slot goes with it */
+			stage_failed(p, "cannot draw a frame of", p->cfg->run.output, err);
+			break;
 		}
+		push_trail(p, d);
 		copy_trail(p, d);
-		d->has_target = sim_target_box(p->sim, &d->target_x, &d->target_y, &d->target_z);
 		slot->frame = k;
 		frameq_put_stepped(p->queue, slot);
 	}
@@ -189,14 +312,15 @@ static void *draw(void *arg)
 
 	while ((slot = frameq_get_stepped(p->queue))) {
 		struct slot_data *d = slot->user;
-		struct render_view v = { .n = p->sim->n, .predators = p->cfg->sim.predators,
-		                         .x = d->x, .y = d->y, .vx = d->vx, .vy = d->vy,
-		                         .z = d->z, .vz = d->vz,
-		                         .trail_len = d->trail_len, .trail_x = d->trail_x,
-		                         .trail_y = d->trail_y, .trail_z = d->trail_z,
-		                         .has_target = d->has_target, .target_x = d->target_x,
-		                         .target_y = d->target_y, .target_z = d->target_z,
-		                         .frame = slot->frame };
+		struct render_view v = d->shown; /* with the trail and the target as the producer left them */
+		v.trail_len = d->trail_len;
+		v.trail_x = d->trail_x;
+		v.trail_y = d->trail_y;
+		v.trail_z = d->trail_z;
+		v.has_target = d->has_target;
+		v.target_x = d->target_x;
+		v.target_y = d->target_y;
+		v.target_z = d->target_z;
 		if (!outputs_draws(p->out, slot->frame) || (p->video && signals_caught())) {
 			/* not the poster, or a stopped video (the frame is dropped): nothing to draw */
 			frameq_put_drawn(p->queue, slot);
@@ -262,6 +386,8 @@ static int make_slots(struct pipeline *p, const struct render_params *rp)
 		p->hist_y = p->hist_x + cells;
 		p->hist_z = per == 3 ? p->hist_x + 2 * cells : NULL;
 	}
+	if (p->cfg->run.step_den > 1 && !(p->tw = malloc(2 * per * (n ? n : 1) * sizeof(double))))
+		return -ENOMEM; /* a frame may fall between two steps */
 	p->queue = frameq_new(p->drawers + 3);
 	if (!p->queue)
 		return -ENOMEM;
@@ -316,10 +442,12 @@ static int run_inline(struct pipeline *p, struct progress *bar)
 
 	for (long k = 0; k < s->frames && !signals_caught(); k++) {
 		p->stepping = k;
-		int st = k > 0 ? pipeline_step(p, s->substeps) : 0;
+		long part;
+		int st = reach_frame(p, k, 0, &part);
 		if (st)
 			return st == EXIT_FAILURE ? st : 0; /* a signal: frame k is not made */
-		outputs_record(p->out, p->sim, k);
+		if (!part) /* the frames on a step, as when drawing */
+			outputs_record(p->out, p->sim, k);
 		p->frames_done = k + 1;
 		progress_update(bar, p->frames_done);
 	}
@@ -403,7 +531,9 @@ int pipeline_init(struct pipeline *p, const struct config *c, struct sim *sim,
 	p->sim = sim;
 	p->out = out;
 	p->drawers = drawers < 1 ? 1 : drawers > PIPELINE_DRAW_MAX ? PIPELINE_DRAW_MAX : drawers;
+	p->tw_at = -1;
 	pthread_mutex_init(&p->fail_lock, NULL);
+	framing_init(&p->framing, c, sim);
 	sim_watch(sim, watch_step, p); /* a stop signal ends a step in its middle */
 	return out->kind == OUTPUTS_NONE ? 0 : make_slots(p, rp);
 }
@@ -425,6 +555,9 @@ void pipeline_release(struct pipeline *p)
 	if (p->sim)
 		sim_watch(p->sim, NULL, NULL);
 	free_slots(p);
+	framing_release(&p->framing);
+	free(p->tw);
+	p->tw = NULL;
 	free(p->hist_x);
 	p->hist_x = p->hist_y = p->hist_z = NULL;
 	pthread_mutex_destroy(&p->fail_lock);

@@ -37,6 +37,8 @@ void points_release(struct points *pt)
 	free(pt->held);
 	free(pt->col);
 	free(pt->rec_rgb);
+	free(pt->dir);
+	pt->dir = NULL;
 	pt->acc = NULL;
 	pt->rec = NULL;
 	pt->held = NULL;
@@ -46,27 +48,18 @@ void points_release(struct points *pt)
 
 static void add_band(struct points *pt, int b);
 
-int points_use_colours(struct points *pt)
+/* Bands of `words` sums a pixel within BAND_BYTES: rec and held for them, as points_init() makes. */
+static int rebands(struct points *pt, int words)
 {
-	if (pt->col)
-		return 0;
-	for (int b = 0; b < pt->bands; b++)
-		add_band(pt, b); /* nothing is held after points_init(), but be sure */
-	/* 5 sums a pixel, not 1: bands of a fifth as many rows, to stay in the cache */
 	int shift = 0;
-	while (shift < 14 && ((size_t)pt->width << (shift + 1)) * 5 * sizeof(uint32_t) <= BAND_BYTES)
+	while (shift < 14 && ((size_t)pt->width << (shift + 1)) * (size_t)words * sizeof(uint32_t) <= BAND_BYTES)
 		shift++;
 	int bands = ((pt->height - 1) >> shift) + 1;
 	struct points_rec *rec = malloc((size_t)bands * POINTS_BUCKET * sizeof(*rec));
 	uint32_t *held = calloc((size_t)bands, sizeof(*held));
-	pt->col = calloc((size_t)pt->width * (size_t)pt->height * 4, sizeof(*pt->col));
-	pt->rec_rgb = malloc((size_t)bands * POINTS_BUCKET * sizeof(*pt->rec_rgb));
-	if (!rec || !held || !pt->col || !pt->rec_rgb) {
+	if (!rec || !held) {
 		free(rec);
 		free(held);
-		free(pt->col);
-		free(pt->rec_rgb);
-		pt->col = pt->rec_rgb = NULL;
 		return -ENOMEM;
 	}
 	free(pt->rec);
@@ -75,6 +68,38 @@ int points_use_colours(struct points *pt)
 	pt->held = held;
 	pt->shift = shift;
 	pt->bands = bands;
+	return 0;
+}
+
+int points_use_colours(struct points *pt)
+{
+	if (pt->col)
+		return 0;
+	if (pt->dir)
+		return -ENOMEM; /* one or the other */
+	for (int b = 0; b < pt->bands; b++)
+		add_band(pt, b); /* nothing is held after points_init(), but be sure */
+	pt->col = calloc((size_t)pt->width * (size_t)pt->height * 4, sizeof(*pt->col));
+	if (!pt->col || rebands(pt, 5) != 0 || /* 5 sums a pixel, not 1: bands of a fifth as many rows */
+	    !(pt->rec_rgb = malloc((size_t)pt->bands * POINTS_BUCKET * sizeof(*pt->rec_rgb)))) {
+		free(pt->col);
+		pt->col = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int points_use_directions(struct points *pt)
+{
+	if (pt->dir)
+		return 0;
+	if (pt->col || !(pt->dir = calloc((size_t)pt->width * (size_t)pt->height * 2, sizeof(*pt->dir))))
+		return -ENOMEM;
+	if (rebands(pt, 3) != 0) { /* 3 sums a pixel: coverage and the two components */
+		free(pt->dir);
+		pt->dir = NULL;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -163,6 +188,36 @@ static void add_band_rgb(struct points *pt, int b)
 	pt->held[b] = 0;
 }
 
+/* add_band() with directions: the record's high bytes are its two components (signed). */
+static void add_band_dir(struct points *pt, int b)
+{
+	const struct points_rec *r = pt->rec + (size_t)b * POINTS_BUCKET;
+	size_t W = (size_t)pt->width;
+	uint32_t w[4];
+
+	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
+		uint32_t *p = pt->acc + r[k].at, *d = pt->dir + 2 * (size_t)r[k].at;
+		uint32_t cx = (uint32_t)(int32_t)(int8_t)(r[k].w >> 16), cy = (uint32_t)(int32_t)(int8_t)(r[k].w >> 24);
+		shares(r[k].w & 255, r[k].w >> 8 & 255, POINTS_WHOLE, w);
+		add_sat(p, w[0]);
+		add_sat(p + 1, w[1]);
+		add_sat(p + W, w[2]);
+		add_sat(p + W + 1, w[3]);
+		/* whole-number wrapping sums, any order the same words: pixels p, p + 1 are 4 words, twice */
+		sums4 top = { cx * ((w[0] + 128) >> 8), cy * ((w[0] + 128) >> 8), cx * ((w[1] + 128) >> 8),
+		              cy * ((w[1] + 128) >> 8) };
+		sums4 low = { cx * ((w[2] + 128) >> 8), cy * ((w[2] + 128) >> 8), cx * ((w[3] + 128) >> 8),
+		              cy * ((w[3] + 128) >> 8) }, v;
+		memcpy(&v, d, sizeof(v));
+		v += top;
+		memcpy(d, &v, sizeof(v));
+		memcpy(&v, d + 2 * W, sizeof(v));
+		v += low;
+		memcpy(d + 2 * W, &v, sizeof(v));
+	}
+	pt->held[b] = 0;
+}
+
 /* Adds band b's held points to the sums (within the band and the row after it). */
 static void add_band(struct points *pt, int b)
 {
@@ -172,6 +227,10 @@ static void add_band(struct points *pt, int b)
 
 	if (pt->col) {
 		add_band_rgb(pt, b);
+		return;
+	}
+	if (pt->dir) {
+		add_band_dir(pt, b);
 		return;
 	}
 	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
@@ -199,6 +258,11 @@ static void add_edge(struct points *pt, int i0, int j0, unsigned fx, unsigned fy
 			add_sat(pt->acc + at, w[k]);
 			if (pt->col)
 				add_rgb(pt->col + 4 * at, w[k], rgb);
+			if (pt->dir) { /* rgb: the components in its high bytes, as a record's */
+				uint32_t ws = (w[k] + 128) >> 8;
+				pt->dir[2 * at] += (uint32_t)(int32_t)(int8_t)(rgb >> 16) * ws;
+				pt->dir[2 * at + 1] += (uint32_t)(int32_t)(int8_t)(rgb >> 24) * ws;
+			}
 		}
 	}
 }
@@ -218,7 +282,7 @@ void add_point(struct points *pt, double u, double v, unsigned q, uint32_t rgb)
 	int b = j0 >> pt->shift;
 	uint32_t k = pt->held[b]++;
 	pt->rec[(size_t)b * POINTS_BUCKET + k] = (struct points_rec){
-		(uint32_t)j0 * (uint32_t)pt->width + (uint32_t)i0, fx | fy << 8 | q << 16 };
+		(uint32_t)j0 * (uint32_t)pt->width + (uint32_t)i0, pt->dir ? fx | fy << 8 | (rgb & 0xFFFF0000u) : fx | fy << 8 | q << 16 };
 	if (pt->rec_rgb)
 		pt->rec_rgb[(size_t)b * POINTS_BUCKET + k] = rgb;
 	if (k + 1 == POINTS_BUCKET)
@@ -250,6 +314,52 @@ void points_plane_rgb(struct points *pt, const double *x, const double *y, size_
 		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE, rgb(arg, i));
 }
 
+void points_flush(struct points *pt)
+{
+	for (int b = 0; b < pt->bands; b++)
+		add_band(pt, b);
+}
+
+static inline __attribute__((always_inline)) uint32_t direction(double dx, double dy)
+{
+	double s2 = dx * dx + dy * dy;
+
+	if (!(s2 > 0 && s2 < INFINITY))
+		return 0; /* no direction */
+	double k = 127 / sqrt(s2);
+	/* round(127 c) for c in [-1, 1]: truncation of a positive number is floor, without a libm call */
+	int cx = (int)(dx * k + 128.5) - 128, cy = (int)(dy * k + 128.5) - 128;
+	cx = cx > 127 ? 127 : cx < -127 ? -127 : cx;
+	cy = cy > 127 ? 127 : cy < -127 ? -127 : cy;
+	return (uint32_t)(uint8_t)(int8_t)cx << 16 | (uint32_t)(uint8_t)(int8_t)cy << 24;
+}
+
+uint32_t points_direction(double dx, double dy)
+{
+	return direction(dx, dy);
+}
+
+void points_add_dir(struct points *pt, double u, double v, uint32_t dir)
+{
+	add_point(pt, u, v, POINTS_WHOLE, dir);
+}
+
+void points_add_dir_weighted(struct points *pt, double u, double v, uint32_t dir, unsigned q)
+{
+	int i0, j0;
+	unsigned fx, fy;
+
+	if (axis(u, pt->width, &i0, &fx) == 0 && axis(v, pt->height, &j0, &fy) == 0)
+		add_edge(pt, i0, j0, fx, fy, q, dir); /* straight into the sums, every share checked */
+}
+
+void points_plane_dir(struct points *pt, const double *x, const double *y, const double *dx, const double *dy,
+                      size_t from, size_t to, double scale, double ox, double oy)
+{
+	for (size_t i = from; i < to; i++)
+		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE, direction(dx[i], dy[i]));
+}
+
 /* d moved toward c by a / 65536 (a in [0, 65536]), rounded to nearest. */
 static inline uint32_t mix(uint32_t d, uint32_t c, uint32_t a)
 {
@@ -265,8 +375,7 @@ static inline uint32_t blend(uint32_t px, uint32_t rgb, uint32_t a)
 
 void points_compose(struct points *pt, unsigned char *data, int stride, uint32_t rgb)
 {
-	for (int b = 0; b < pt->bands; b++)
-		add_band(pt, b);
+	points_flush(pt);
 	for (int j = 0; j < pt->height; j++) {
 		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
 		uint32_t *d = (uint32_t *)(void *)(data + (size_t)j * (size_t)stride);
@@ -288,8 +397,7 @@ static inline uint32_t mean(uint32_t s, uint32_t n)
 
 void points_compose_rgb(struct points *pt, unsigned char *data, int stride)
 {
-	for (int b = 0; b < pt->bands; b++)
-		add_band(pt, b);
+	points_flush(pt);
 	for (int j = 0; j < pt->height; j++) {
 		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
 		uint32_t *c = pt->col + 4 * (size_t)j * (size_t)pt->width;

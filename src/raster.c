@@ -37,7 +37,7 @@ static int flatten_outline(struct renderer *r, struct flat_outline *fo, double s
 
 	cairo_save(cr);
 	cairo_identity_matrix(cr);
-	cairo_scale(cr, r->p.scale * size, r->p.scale * size);
+	cairo_scale(cr, r->scale * size, r->scale * size);
 	cairo_new_path(cr);
 	if (r->p.shape == RENDER_CIRCLE)
 		cairo_arc(cr, 0, 0, CIRCLE_RADIUS, 0, 2 * M_PI);
@@ -79,13 +79,13 @@ fail:
  * outline's reach, a stroke's half width and the antialiased fringe. */
 double render_boid_reach(const struct renderer *r, double size)
 {
-	return (r->reach * size + 1) * r->p.scale + 1;
+	return (r->reach * size + 1) * r->scale + 1;
 }
 
 /* The side of a square buffer that holds a boid of outline scale `size` (its mask, its fill). */
 double render_mask_side(const struct renderer *r, double size)
 {
-	return 2 * (r->reach * size * r->p.scale + 2) + 4;
+	return 2 * (r->reach * size * r->scale + 2) + 4;
 }
 
 /* RENDER_DRAW_FAST's own fill: the outlines flattened, an accumulation buffer side x side. */
@@ -159,7 +159,7 @@ int render_masks_setup(struct renderer *r)
 		return -ENOMEM;
 	if ((size_t)r->stride * (size_t)p->height <= CACHED_BYTES)
 		return 0; /* boid after boid */
-	if (p->draw == RENDER_DRAW_EXACT && (err = cairo_masks_setup(r, r->acc_w)) != 0)
+	if (p->draw != RENDER_DRAW_FAST && (err = cairo_masks_setup(r, r->acc_w)) != 0) /* exact, auto */
 		return err;
 	r->bg_row = malloc(4 * (size_t)p->width);
 	if (!r->bg_row)
@@ -170,6 +170,33 @@ int render_masks_setup(struct renderer *r)
 	}
 	r->masks = 1;
 	return 0;
+}
+
+void render_masks_release(struct renderer *r)
+{
+	if (r->mcr)
+		cairo_destroy(r->mcr);
+	if (r->msurf)
+		cairo_surface_destroy(r->msurf);
+	r->mcr = NULL;
+	r->msurf = NULL;
+	for (int k = 0; k < 2; k++) {
+		free(r->flat[k].pts);
+		r->flat[k].pts = NULL;
+	}
+	free(r->acc);
+	free(r->rowspan);
+	free(r->dev);
+	free(r->one);
+	free(r->bg_row);
+	r->acc = NULL;
+	r->rowspan = NULL;
+	r->dev = NULL;
+	r->one = NULL;
+	r->bg_row = NULL;
+	r->fast = r->masks = 0;
+	r->mask_size = 0;
+	r->acc_w = r->acc_h = 0;
 }
 
 /*
@@ -400,11 +427,16 @@ static void cairo_fill_boid(const struct renderer *r, cairo_t *cr, const struct 
 void render_cairo_boid(struct renderer *r, const struct placed *b, long *color)
 {
 	cairo_t *cr = r->cr;
+	long key = b->alpha < 1 ? (long)b->rgb | (long)lround(b->alpha * 65535) << 24 : (long)b->rgb;
 
-	if (b->rgb != *color) {
+	if (key != *color) {
 		/* set outside save/restore, so it survives them */
-		render_set_color(cr, b->rgb);
-		*color = b->rgb;
+		if (b->alpha < 1)
+			cairo_set_source_rgba(cr, (double)(b->rgb >> 16 & 0xFF) / 255, (double)(b->rgb >> 8 & 0xFF) / 255,
+			                      (double)(b->rgb & 0xFF) / 255, b->alpha);
+		else
+			render_set_color(cr, b->rgb);
+		*color = key;
 	}
 	if (r->p.paint == RENDER_STROKE && r->p.shape != RENDER_CIRCLE) {
 		cairo_save(cr);
@@ -497,7 +529,7 @@ int render_cairo_mask_at(struct renderer *r, const struct placed *b, const cairo
 /* Is boid b's outline (within its reach of its centre) on the picture?  Never NaN or infinity to Cairo. */
 int render_on_picture(const struct renderer *r, const struct placed *b)
 {
-	double px = b->x * r->p.scale + r->p.offset[0], py = b->y * r->p.scale + r->p.offset[1];
+	double px = b->x * r->scale + r->offset[0], py = b->y * r->scale + r->offset[1];
 	double reach = render_boid_reach(r, b->size);
 
 	return isfinite(px) && isfinite(py) && px >= -reach && px <= r->p.width + reach &&

@@ -67,7 +67,6 @@
 
 #include <cairo.h>
 
-#include "colormap.h"
 #include "render_int.h"
 
 /* Every drawing setting's default, written here once: the option table
@@ -100,7 +99,8 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->show_ranges = 0;
 	p->range_near = 20;
 	p->range_far = 50;
-	p->draw = RENDER_DRAW_EXACT;
+	p->draw = RENDER_DRAW_AUTO;
+	p->density_range[0] = p->density_range[1] = 0; /* the clip's first frame's */
 	p->box[0] = width;
 	p->box[1] = height;
 	p->box[2] = width < height ? width : height;
@@ -134,7 +134,10 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->predator_size) && p->predator_size > 0 &&
 	       (p->background_style == RENDER_BG_FLAT || p->background_style == RENDER_BG_NOISE) &&
 	       (p->obstacles_n == 0 || p->obstacles) &&
-	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST || p->draw == RENDER_DRAW_POINTS) &&
+	       (p->draw == RENDER_DRAW_EXACT || p->draw == RENDER_DRAW_FAST || p->draw == RENDER_DRAW_POINTS ||
+	        p->draw == RENDER_DRAW_AUTO || p->draw == RENDER_DRAW_DENSITY) &&
+	       ((p->density_range[0] == 0 && p->density_range[1] == 0) ||
+	        (p->density_range[0] > 0 && p->density_range[1] > p->density_range[0] && isfinite(p->density_range[1]))) &&
 	       (p->color_by == RENDER_COLOR_ROLE || p->color_by == RENDER_COLOR_HEADING ||
 	        p->color_by == RENDER_COLOR_SPEED) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
@@ -168,6 +171,14 @@ static int make_surface(struct renderer *r)
 	return render_cairo_error_code(cairo_surface_status(r->surface));
 }
 
+/* Are boids drawn through masks (render_masks_setup())?  Filled outlines, antialiased. */
+static int masked(const struct renderer *r)
+{
+	const struct render_params *p = &r->p;
+
+	return p->draw != RENDER_DRAW_POINTS && p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE;
+}
+
 int render_new(struct renderer **out, const struct render_params *p)
 {
 	struct renderer *r;
@@ -180,6 +191,9 @@ int render_new(struct renderer **out, const struct render_params *p)
 	if (!r)
 		return -ENOMEM;
 	r->p = *p;
+	r->scale = p->scale;
+	r->offset[0] = p->offset[0];
+	r->offset[1] = p->offset[1];
 	render_build_outline(r);
 	err = make_surface(r);
 	if (err)
@@ -194,21 +208,16 @@ int render_new(struct renderer **out, const struct render_params *p)
 	r->data = cairo_image_surface_get_data(r->surface);
 	r->stride = cairo_image_surface_get_stride(r->surface);
 	if (p->draw == RENDER_DRAW_POINTS ? (err = points_init(&r->pts, p->width, p->height)) != 0 :
-	    p->paint == RENDER_FILL && p->antialias != RENDER_AA_NONE && (err = render_masks_setup(r)) != 0)
+	    masked(r) && (err = render_masks_setup(r)) != 0)
+		goto fail;
+	if (p->draw == RENDER_DRAW_DENSITY && (err = render_density_setup(r)) != 0)
 		goto fail;
 	if (p->background_style == RENDER_BG_NOISE && (err = render_make_backdrop(r)) != 0)
 		goto fail;
-	if (p->color_by != RENDER_COLOR_ROLE) {
-		if (!(r->cmap = malloc(RENDER_CMAP * sizeof(*r->cmap)))) {
-			err = -ENOMEM;
-			goto fail;
-		}
-		for (int k = 0; k < RENDER_CMAP; k++) /* heading: angle 2 pi k / N; speed: t = k / (N - 1) */
-			r->cmap[k] = p->color_by == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP)
-			                                                 : colormap_speed((double)k / (RENDER_CMAP - 1));
-		if (p->draw == RENDER_DRAW_POINTS && (err = points_use_colours(&r->pts)) != 0)
-			goto fail;
-	}
+	if ((err = render_tint_setup(r)) != 0)
+		goto fail;
+	if (r->cmap && p->draw == RENDER_DRAW_POINTS && (err = points_use_colours(&r->pts)) != 0)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -230,79 +239,96 @@ static void place_flat(const struct renderer *r, const struct render_view *v, si
 	if (p->shape == RENDER_CIRCLE) { /* no heading; predators the same size */
 		b->angle = 0;
 		b->size = p->boid_size;
-		return;
+	} else {
+		b->angle = render_heading(v->vx[i], v->vy[i]);
+		b->size = predator ? p->boid_size * p->predator_size : p->boid_size;
 	}
-	b->angle = render_heading(v->vx[i], v->vy[i]);
-	b->size = predator ? p->boid_size * p->predator_size : p->boid_size;
+	b->alpha = render_lod_alpha(r, b->size);
 }
 
-/* A boid's speed: in the plane, or in the box with vz. */
-static double speed_of(const struct render_view *v, size_t i)
-{
-	double s2 = v->vx[i] * v->vx[i] + v->vy[i] * v->vy[i];
-
-	return sqrt(v->z ? s2 + v->vz[i] * v->vz[i] : s2);
-}
-
-uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator)
+/* The outline scale of a 2D view's boids (predator 0) or predators (1). */
+static double flat_size(const struct renderer *r, int predator)
 {
 	const struct render_params *p = &r->p;
 
-	if (predator || !r->cmap)
-		return predator ? p->predator_color : p->boid_color;
-	if (p->color_by == RENDER_COLOR_HEADING) {
-		double a = v->z ? atan2(v->vz[i], v->vx[i]) : atan2(v->vy[i], v->vx[i]); /* NaN: 0 */
-		long k = isfinite(a) ? lround(a / (2 * M_PI) * RENDER_CMAP) : 0;
-		return r->cmap[((k % RENDER_CMAP) + RENDER_CMAP) % RENDER_CMAP];
-	}
-	double span = r->speed_hi - r->speed_lo, s = speed_of(v, i);
-	double t = span > 0 ? (s - r->speed_lo) / span : .5;
-	return r->cmap[isfinite(t) ? lround((t < 0 ? 0 : t > 1 ? 1 : t) * (RENDER_CMAP - 1)) : 0];
+	return predator && p->shape != RENDER_CIRCLE ? p->boid_size * p->predator_size : p->boid_size;
 }
 
-/* --color-by speed: the frame's slowest and fastest boid (predators aside; finite speeds). */
-static void speed_range(struct renderer *r, const struct render_view *v)
+/*
+ * --draw auto's points in 2D, before any outline (the background painted
+ * under them): the boids of opacity ab < 1 added as points of weight 1 -
+ * ab (np .. n: the predators aside), composed, then the predators of
+ * opacity ap < 1 as points over them, as --draw points draws them.
+ */
+static int lod_points_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                         double ab, double ap, size_t np)
 {
-	double lo = INFINITY, hi = -INFINITY;
+	unsigned q = render_lod_weight(ab);
+	int err = render_lod_points(r);
 
-	for (size_t i = v->predators; i < v->n; i++) {
-		double s = speed_of(v, i);
-		if (isfinite(s)) {
-			lo = s < lo ? s : lo;
-			hi = s > hi ? s : hi;
-		}
+	if (err)
+		return err;
+	cairo_surface_flush(r->surface);
+	struct render_tinted c = { r, v };
+	if (q == POINTS_WHOLE && r->cmap)
+		points_plane_rgb(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0, render_point_rgb, &c);
+	else if (q == POINTS_WHOLE)
+		points_plane(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0);
+	for (size_t i = np; q > 0 && q < POINTS_WHOLE && i < v->n; i++) {
+		double u = v->x[i] * base->xx + base->x0, w = v->y[i] * base->yy + base->y0;
+		if (r->cmap)
+			points_add_rgb(&r->pts, u, w, q, render_point_rgb(&c, i));
+		else
+			points_add(&r->pts, u, w, q);
 	}
-	r->speed_lo = lo;
-	r->speed_hi = hi > lo ? hi : lo;
+	render_lod_compose(r);
+	for (size_t i = 0, qp = render_lod_weight(ap); qp > 0 && i < np; i++)
+		points_blend_one(r->data, r->stride, r->p.width, r->p.height, v->x[i] * base->xx + base->x0,
+		                 v->y[i] * base->yy + base->y0, (unsigned)qp, r->p.predator_color);
+	cairo_surface_mark_dirty(r->surface);
+	return 0;
 }
 
 /*
  * The 2D pass of render_frame(), under the field's matrix `base`: the
- * obstacles, the trails, the boids placed in index order and drawn by
- * render_draw_run() (*paint: as there), the target marker and the ranges.
+ * obstacles, a window's walls, the trails, --draw auto's points
+ * (lod_points_2d()), the boids drawn as outlines placed in index order and
+ * drawn by render_draw_run() (*paint: as there), the target marker and the
+ * ranges.
  */
 static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint)
 {
 	int tails = v->trail_len > 1 && r->p.trail_style == RENDER_TRAIL_OPENGL;
+	double ab = render_lod_alpha(r, flat_size(r, 0)), ap = render_lod_alpha(r, flat_size(r, 1));
+	size_t np = v->predators < v->n ? v->predators : v->n;
 
 	size_t part = v->n < DRAW_PART ? v->n : DRAW_PART;
 	if (grow(&r->list, &r->list_cap, part, part + part / 2, sizeof(*r->list)) != 0)
 		return -ENOMEM;
 	render_draw_obstacles(r);
+	render_draw_walls(r, v);
 	if (v->trail_len > 1 && !tails)
 		render_draw_trails(r, v, v->trail_x, v->trail_y, r->p.trail_width);
 	if (tails) {
 		cairo_set_line_width(r->cr, 2);
 		cairo_set_line_cap(r->cr, CAIRO_LINE_CAP_BUTT);
 	}
-	size_t k = 0;
+	int lod = ab < 1 || ap < 1;
+	for (size_t i = 0; lod && tails && i < v->n; i++) /* auto: every tail under every boid */
+		render_draw_tail(r, v, v->trail_x, v->trail_y, i, i < np ? r->p.predator_color : r->p.boid_color);
+	int err = !lod ? 0 : r->p.draw == RENDER_DRAW_DENSITY ? (render_density_2d(r, v, base, ab, ap, np, NULL), 0) :
+	          lod_points_2d(r, v, base, ab, ap, np);
+	if (err)
+		return err;
+	/* the outlines: every boid's, or only the predators' or only the others' (auto) */
+	size_t k = ap > 0 ? 0 : np, end = ab > 0 ? v->n : np;
 	do { /* DRAW_PART boids at a time, in index order (an empty flock: its background) */
-		size_t m = v->n - k < part ? v->n - k : part;
+		size_t m = end - k < part ? end - k : part;
 		for (size_t i = 0; i < m; i++)
 			place_flat(r, v, k + i, &r->list[i]);
-		render_draw_run(r, v, r->list, m, base, tails ? v->trail_x : NULL, v->trail_y, paint);
+		render_draw_run(r, v, r->list, m, base, tails && !lod ? v->trail_x : NULL, v->trail_y, paint);
 		k += m;
-	} while (k < v->n);
+	} while (k < end);
 	if (v->has_target)
 		render_draw_target(r, v->target_x, v->target_y);
 	if (r->p.show_ranges)
@@ -317,67 +343,19 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
  * points, points.h), then the predators one by one over them, then the target
  * marker; no trails, no --show-ranges.  The field's matrix `base` takes a
  * position to the picture (it only scales and moves).  3D: render3d.c.
+ * Also --draw auto's bytes when every boid spans under RENDER_LOD_POINT.
  */
-struct boid_colours {
-	const struct renderer *r;
-	const struct render_view *v;
-};
-
-/*
- * atan2(y, x) in [-pi, pi] within 1e-9 rad, without a libm call: --draw
- * points colours millions of boids a frame by heading, where libm's atan2
- * took most of the time.  NaN stays NaN; (0, 0) is 0.
- */
-static double quick_atan2(double y, double x)
-{
-	double ax = fabs(x), ay = fabs(y), hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
-
-	if (!(hi > 0))
-		return hi == 0 ? 0 : NAN;
-	double t = lo / hi, base = 0; /* [0, 1] (NaN: infinities) */
-	if (t > 0.41421356237309503) { /* tan(pi/8): atan t = pi/4 + atan((t - 1)/(t + 1)) */
-		base = M_PI / 4;
-		t = (t - 1) / (t + 1);
-	}
-	/* Taylor to t^23: |t| <= tan(pi/8), the rest below 1e-10 */
-	double t2 = t * t;
-	double s = -1.0 / 3 + t2 * (1.0 / 5 + t2 * (-1.0 / 7 + t2 * (1.0 / 9 + t2 * (-1.0 / 11 +
-	           t2 * (1.0 / 13 + t2 * (-1.0 / 15 + t2 * (1.0 / 17 + t2 * (-1.0 / 19 +
-	           t2 * (1.0 / 21 + t2 * (-1.0 / 23))))))))));
-	double a = base + t + t * t2 * s;
-	if (ay > ax)
-		a = M_PI / 2 - a;
-	if (x < 0)
-		a = M_PI - a;
-	return y < 0 ? -a : a;
-}
-
-static uint32_t boid_rgb(const void *arg, size_t i)
-{
-	const struct boid_colours *c = arg;
-	const struct render_view *v = c->v;
-
-	if (c->r->p.color_by != RENDER_COLOR_HEADING)
-		return render_boid_rgb(c->r, v, i, 0);
-	/* render_boid_rgb()'s map index, from quick_atan2() (a tie may round the other way) */
-	double a = quick_atan2(v->vy[i], v->vx[i]), k = floor(a / (2 * M_PI) * RENDER_CMAP + .5);
-	long j = isfinite(k) ? (long)k % RENDER_CMAP : 0;
-	return c->r->cmap[j < 0 ? j + RENDER_CMAP : j];
-}
-
 static int draw_points(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
 {
 	const struct render_params *p = &r->p;
 	size_t np = v->predators < v->n ? v->predators : v->n;
 
-	render_paint_background(r); /* (the sums are all 0: points_compose() leaves them so) */
-	if (v->z)
-		return render_points_3d(r, v, base);
-	render_draw_obstacles(r);
+	render_draw_obstacles(r); /* over the background (the sums are all 0: compose leaves them so) */
+	render_draw_walls(r, v);
 	cairo_surface_flush(r->surface);
 	if (r->cmap) { /* --color-by: each point its own colour, in each pixel their weighted mean */
-		struct boid_colours c = { r, v };
-		points_plane_rgb(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0, boid_rgb, &c);
+		struct render_tinted c = { r, v };
+		points_plane_rgb(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0, render_point_rgb, &c);
 		points_compose_rgb(&r->pts, r->data, r->stride);
 	} else {
 		points_plane(&r->pts, v->x, v->y, np, v->n, base->xx, base->x0, base->y0);
@@ -392,32 +370,116 @@ static int draw_points(struct renderer *r, const struct render_view *v, const ca
 	return 0;
 }
 
-int render_frame(struct renderer *r, const struct render_view *v)
+/* The scale and origin of window w (2D), else the params'. */
+static void window_transform(const struct renderer *r, const struct render_window *w, double *scale, double o[2])
+{
+	const struct render_params *p = &r->p;
+
+	*scale = p->scale;
+	o[0] = p->offset[0];
+	o[1] = p->offset[1];
+	if (!w->set)
+		return;
+	*scale = p->width / w->w;
+	o[0] = p->width / 2.0 - w->cx * *scale;
+	o[1] = p->height / 2.0 - w->cy * *scale;
+}
+
+/* This frame's scale and origin (2D: its window's); masks follow a new scale.  0, -EINVAL, -ENOMEM. */
+static int frame_transform(struct renderer *r, const struct render_view *v)
+{
+	const struct render_window *w = &v->window;
+	double scale;
+
+	if (w->set && !(isfinite(w->cx) && isfinite(w->cy) && isfinite(w->cz) && w->w > 0 && isfinite(w->w)))
+		return -EINVAL;
+	if (v->z) /* 3D: the window moves the camera, the picture keeps its scale */
+		return 0;
+	window_transform(r, w, &scale, r->offset);
+	if (scale == r->scale)
+		return 0;
+	r->scale = scale;
+	if (!masked(r))
+		return 0;
+	render_masks_release(r);
+	return render_masks_setup(r);
+}
+
+/* The drawing of a frame, under the field's matrix `base`, in its mode. */
+static int draw(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
+{
+	const struct render_params *p = &r->p;
+
+	if (r->tint == RENDER_COLOR_SPEED && v->has_speed_range)
+		r->speed_lo = v->speed_lo, r->speed_hi = v->speed_hi;
+	else if (r->tint == RENDER_COLOR_SPEED)
+		render_speed_range(v, &r->speed_lo, &r->speed_hi);
+	if (p->draw == RENDER_DRAW_POINTS) {
+		render_paint_background(r);
+		return v->z ? render_points_3d(r, v, base, NULL) : draw_points(r, v, base);
+	}
+	/* nothing but the background under the boids (3D: obstacles come between runs): the
+	 * bands paint it band by band */
+	int lod = !v->z && (render_lod_alpha(r, flat_size(r, 0)) < 1 || render_lod_alpha(r, flat_size(r, 1)) < 1);
+	int paint = r->masks && v->trail_len <= 1 && !lod &&
+	            (v->z ? !p->ground && !p->box_edges : !p->obstacles_n && !v->window.set);
+	if (!paint)
+		render_paint_background(r);
+	return v->z ? render_draw_3d(r, v, base, &paint) : draw_2d(r, v, base, &paint);
+}
+
+/* render_frame(), or with `measure` render_density_bounds(): the frame's bounds, nothing drawn. */
+static int frame(struct renderer *r, const struct render_view *v, double *measure)
 {
 	cairo_t *cr = r->cr;
 	const struct render_params *p = &r->p;
 	cairo_matrix_t base; /* the field's matrix: masks start from it */
 
 	assert(v->n == 0 || (v->x && v->y && v->vx && v->vy));
+	int err = frame_transform(r, v);
+	if (err)
+		return err;
 	cairo_save(cr);
 	if (p->grid == RENDER_GRID_GDI)
 		cairo_translate(cr, .5, .5); /* whole coordinates on pixel centres */
-	if (p->offset[0] != 0 || p->offset[1] != 0)
-		cairo_translate(cr, p->offset[0], p->offset[1]); /* --field: centred */
-	cairo_scale(cr, p->scale, p->scale);
+	if (r->offset[0] != 0 || r->offset[1] != 0)
+		cairo_translate(cr, r->offset[0], r->offset[1]); /* --field: centred; a window */
+	cairo_scale(cr, r->scale, r->scale);
 	cairo_get_matrix(cr, &base);
-	/* nothing but the background under the boids (3D: obstacles come between runs): the
-	 * bands paint it band by band */
-	if (p->color_by == RENDER_COLOR_SPEED)
-		speed_range(r, v);
-	int paint = r->masks && v->trail_len <= 1 && (v->z ? !p->ground && !p->box_edges : !p->obstacles_n);
-	if (!paint && p->draw != RENDER_DRAW_POINTS)
-		render_paint_background(r);
-	int err = p->draw == RENDER_DRAW_POINTS ? draw_points(r, v, &base) :
-	          v->z ? render_draw_3d(r, v, &base, &paint) : draw_2d(r, v, &base, &paint);
+	if (measure && v->z)
+		err = render_points_3d(r, v, &base, measure);
+	else if (measure)
+		render_density_2d(r, v, &base, render_lod_alpha(r, flat_size(r, 0)), render_lod_alpha(r, flat_size(r, 1)),
+		                  v->predators < v->n ? v->predators : v->n, measure);
+	else
+		err = draw(r, v, &base);
 	cairo_restore(cr);
 	cairo_surface_flush(r->surface);
 	return err ? err : render_cairo_error_code(cairo_status(cr));
+}
+
+int render_frame(struct renderer *r, const struct render_view *v)
+{
+	return frame(r, v, NULL);
+}
+
+int render_density_bounds(struct renderer *r, const struct render_view *v, double out[2])
+{
+	return r->p.draw == RENDER_DRAW_DENSITY ? frame(r, v, out) : -EINVAL;
+}
+
+void render_window_rect(const struct renderer *r, const struct render_window *w, double rect[4])
+{
+	const struct render_params *p = &r->p;
+	double s, o[2];
+
+	window_transform(r, w, &s, o);
+	double big = fmax(flat_size(r, 0), flat_size(r, 1));
+	double m = r->reach * big + 1 + 2 / s; /* outline and stroke, fringe, half-pixel grid, a point */
+	rect[0] = -o[0] / s - m;
+	rect[1] = -o[1] / s - m;
+	rect[2] = (p->width - o[0]) / s + m;
+	rect[3] = (p->height - o[1]) / s + m;
 }
 
 const unsigned char *render_pixels(const struct renderer *r, int *stride)
@@ -450,6 +512,9 @@ void render_free(struct renderer *r)
 	free(r->dev);
 	free(r->one);
 	free(r->bg_row);
+	free(r->dhue);
+	free(r->dtone);
+	free(r->dinv);
 	free(r->bands.mask);
 	free(r->bands.list);
 	free(r->bands.start); /* held[] too */

@@ -44,6 +44,12 @@ static double depth_place(const struct fog_range *f, double d)
 	return fmin(1, fmax(0, (d - f->near) / (f->far - f->near)));
 }
 
+/* A point's weight at depth d: the fog lightens it as it would blend its colour. */
+static unsigned point_weight(const struct renderer *r, const struct fog_range *f, double d)
+{
+	return (unsigned)lround(POINTS_WHOLE * (1 - r->p.fog * depth_place(f, d)));
+}
+
 /* rgb moved the fraction t toward `to`, each channel rounded to a whole 255th. */
 static uint32_t mix_rgb(uint32_t rgb, uint32_t to, double t)
 {
@@ -62,18 +68,12 @@ static uint32_t fogged(const struct renderer *r, const struct fog_range *f, uint
 	return r->p.fog > 0 ? mix_rgb(rgb, r->p.background, r->p.fog * depth_place(f, d)) : rgb;
 }
 
-/* The lines of the box and the ground: the background half way to white. */
-static uint32_t line_rgb(const struct renderer *r)
-{
-	return mix_rgb(r->p.background, 0xFFFFFF, .5);
-}
-
 /* The segment a-b, cut to the part in front of the camera, stroked at the alpha of its middle's depth. */
 static void stroke_3d(struct renderer *r, const struct camera *cam, const struct fog_range *f,
                       const double a0[3], const double b0[3], double alpha_near, double alpha_far)
 {
 	double a[3] = { a0[0], a0[1], a0[2] }, b[3] = { b0[0], b0[1], b0[2] }, au, av, bu, bv, da, db;
-	uint32_t rgb = line_rgb(r);
+	uint32_t rgb = render_line_rgb(r);
 
 	if (!camera_clip(cam, a, b) || !camera_project(cam, a, &au, &av, &da) ||
 	    !camera_project(cam, b, &bu, &bv, &db))
@@ -199,14 +199,75 @@ static struct fog_range flock_depths(const struct depth_key *k, size_t m, const 
 	return (struct fog_range){ mean - half, mean + half };
 }
 
+/* The camera of frame v: its mode's, moved by the frame's window if it has one. */
+static void frame_camera(const struct renderer *r, const struct render_view *v, struct camera *cam)
+{
+	const struct render_params *p = &r->p;
+
+	camera_place(cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
+	if (v->window.set)
+		camera_aim(cam, (double[3]){ v->window.cx, v->window.cy, v->window.cz }, v->window.w);
+}
+
 /*
- * Projects every boid: its place, heading, size and colour, fogged over
- * the flock's depths (flock_depths(), left in *f) into r->placed[i], and
- * the ones in front of the camera into r->order, back to front.  Returns
- * how many are in front.
+ * --draw auto: the boids of r->order[0 .. m) (in front, fog f) whose
+ * outline is below full opacity, added as points of weight 1 - alpha of
+ * their fogged weight (predators aside); --draw density: to its image,
+ * with their compass headings and no fog.  Returns how many outlines are
+ * left to draw, r->order kept to those (alpha above 0), in its order.
+ */
+static size_t lod_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                            const struct fog_range *f, size_t m)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < m; k++) {
+		const struct placed *b = &r->placed[r->order[k].i];
+		unsigned q = render_lod_weight(b->alpha) * point_weight(r, f, r->order[k].depth) / POINTS_WHOLE;
+		double u = b->x * base->xx + base->x0, w = b->y * base->yy + base->y0;
+		if (b->alpha < 1 && !b->predator && r->p.draw == RENDER_DRAW_DENSITY) /* whole weights: no fog */
+			render_density_add(r, u, w, points_direction(v->vx[b->i], v->vz[b->i]), render_lod_weight(b->alpha));
+		else if (b->alpha < 1 && q && !b->predator && r->cmap)
+			points_add_rgb(&r->pts, u, w, q, render_boid_rgb(r, v, b->i, 0));
+		else if (b->alpha < 1 && q && !b->predator)
+			points_add(&r->pts, u, w, q);
+		if (b->alpha > 0)
+			r->order[kept++] = r->order[k];
+	}
+	return kept;
+}
+
+/* Auto's points onto the picture (its background painted first if *paint), the predators' over them. */
+static void lod_compose_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                           const struct fog_range *f, const double *depth, int *paint)
+{
+	if (*paint)
+		render_paint_background(r);
+	*paint = 0;
+	cairo_surface_flush(r->surface);
+	if (r->p.draw == RENDER_DRAW_DENSITY)
+		render_density_finish(r, v, NULL);
+	else
+		render_lod_compose(r);
+	for (size_t i = 0; i < v->predators && i < v->n; i++) { /* in index order, over the flock */
+		const struct placed *b = &r->placed[i];
+		unsigned q = depth[i] > 0 ? render_lod_weight(b->alpha) * point_weight(r, f, depth[i]) / POINTS_WHOLE : 0;
+		if (b->alpha < 1 && q)
+			points_blend_one(r->data, r->stride, r->p.width, r->p.height, b->x * base->xx + base->x0,
+			                 b->y * base->yy + base->y0, q, r->p.predator_color);
+	}
+	cairo_surface_mark_dirty(r->surface);
+}
+
+/*
+ * Projects every boid: its place, heading, size, opacity (--draw auto)
+ * and colour, fogged over the flock's depths (flock_depths(), left in *f)
+ * into r->placed[i], and the ones in front of the camera into r->order,
+ * back to front.  Returns how many are in front; *points: how many of them
+ * auto draws as points, or partly.
  */
 static size_t place_3d(struct renderer *r, const struct render_view *v, const struct camera *cam,
-                       struct fog_range *f)
+                       struct fog_range *f, size_t *points)
 {
 	const struct render_params *p = &r->p;
 	size_t m = 0;
@@ -226,12 +287,15 @@ static size_t place_3d(struct renderer *r, const struct render_view *v, const st
 		b->angle = p->shape == RENDER_CIRCLE ? 0 : render_heading(du, dw);
 		b->size = camera_size(cam, d) *
 		          (predator && p->shape != RENDER_CIRCLE ? p->boid_size * p->predator_size : p->boid_size);
+		b->alpha = render_lod_alpha(r, b->size);
 		r->order[m++] = (struct depth_key){ d, i };
 	}
 	*f = flock_depths(r->order, m, f);
+	*points = 0;
 	for (size_t k = 0; k < m; k++) {
 		struct placed *b = &r->placed[r->order[k].i];
 		b->rgb = fogged(r, f, render_boid_rgb(r, v, b->i, b->predator), r->order[k].depth);
+		*points += b->alpha < 1;
 	}
 	if (m > 1)
 		qsort(r->order, m, sizeof(*r->order), back_to_front);
@@ -293,6 +357,32 @@ static void project_trail(struct renderer *r, const struct render_view *v, const
 }
 
 /*
+ * --draw auto's points of the m boids in r->order (back to front): added,
+ * composed, the predators' over them; *m the outlines left to draw in
+ * r->order (still back to front: the points' were taken out in place).
+ * 0 or -ENOMEM.
+ */
+static int lod_points(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                      const struct fog_range *f, size_t *m, int *paint)
+{
+	int err = r->p.draw == RENDER_DRAW_DENSITY ? 0 : render_lod_points(r);
+	double *depth = NULL;
+
+	if (err)
+		return err;
+	if (v->predators && !(depth = calloc(v->predators, sizeof(*depth))))
+		return -ENOMEM;
+	for (size_t k = 0; k < *m; k++) /* the predators' depths, for their points' fog */
+		if (r->order[k].i < v->predators)
+			depth[r->order[k].i] = r->order[k].depth;
+	cairo_surface_flush(r->surface);
+	*m = lod_points_3d(r, v, base, f, *m);
+	lod_compose_3d(r, v, base, f, depth, paint);
+	free(depth);
+	return 0;
+}
+
+/*
  * The 3D pass of render_frame(), under the field's matrix `base`: the
  * camera for this frame, the ground and box lines, the trails, then the
  * boids back to front with the obstacles among them in depth order, the
@@ -311,8 +401,7 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 	assert(v->n == 0 || v->vz);
 	if (err)
 		return err;
-	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
-	camera_follow(&cam, &p->camera, v->x, v->y, v->z, v->n);
+	frame_camera(r, v, &cam);
 	struct fog_range f = box_depths(&cam, p->box);
 	cairo_save(cr);
 	if (p->ground)
@@ -330,7 +419,9 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 		cairo_set_line_width(cr, 2);
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
 	}
-	size_t m = place_3d(r, v, &cam, &f), ns = place_spheres(r, &cam); /* f: the flock's now */
+	size_t points, m = place_3d(r, v, &cam, &f, &points), ns = place_spheres(r, &cam); /* f: the flock's now */
+	if (points && (err = lod_points(r, v, base, &f, &m, paint)) != 0)
+		return err;
 	for (size_t k = 0, next = 0;;) {
 		size_t end = k; /* the run: boids in front of every obstacle not yet drawn */
 		while (end < m && !(next < ns && r->spheres[next].depth > r->order[end].depth))
@@ -358,13 +449,30 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 
 /* --------------------------------------------------------------- points */
 
-/* A point's weight at depth d: the fog lightens it as it would blend its colour. */
-static unsigned point_weight(const struct renderer *r, const struct fog_range *f, double d)
+/* The points of every boid but the predators through the camera: --draw points' (its colour or
+ * --color-by's, weighted by the fog) or density's (their headings, whole). */
+static void add_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base,
+                          const struct camera *cam, const struct fog_range *f, size_t np)
 {
-	return (unsigned)lround(POINTS_WHOLE * (1 - r->p.fog * depth_place(f, d)));
+	int density = r->p.draw == RENDER_DRAW_DENSITY;
+	double at[3], u, w, d;
+
+	for (size_t i = np; i < v->n; i++) {
+		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
+		if (!camera_project(cam, at, &u, &w, &d))
+			continue;
+		u = u * base->xx + base->x0;
+		w = w * base->yy + base->y0;
+		if (density) /* the compass heading, as --color-by heading */
+			points_add_rgb(&r->pts, u, w, POINTS_WHOLE, points_direction(v->vx[i], v->vz[i]));
+		else if (r->cmap) /* --color-by: each point its colour, counted by its fogged weight */
+			points_add_rgb(&r->pts, u, w, point_weight(r, f, d), render_boid_rgb(r, v, i, 0));
+		else
+			points_add(&r->pts, u, w, point_weight(r, f, d));
+	}
 }
 
-int render_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base)
+int render_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double *measure)
 {
 	const struct render_params *p = &r->p;
 	size_t np = v->predators < v->n ? v->predators : v->n;
@@ -374,30 +482,26 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 
 	if (err)
 		return err;
-	camera_place(&cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
-	camera_follow(&cam, &p->camera, v->x, v->y, v->z, v->n);
+	frame_camera(r, v, &cam);
 	struct fog_range f = box_depths(&cam, p->box);
-	if (p->ground)
-		draw_ground(r, &cam, &f);
-	if (p->box_edges)
-		draw_box_edges(r, &cam, &f);
-	for (size_t k = 0, m = place_spheres(r, &cam); k < m; k++)
-		draw_sphere(r, &cam, &f, &p->obstacles[r->spheres[k].i]);
-	cairo_surface_flush(r->surface);
-	for (size_t i = np; i < v->n; i++) {
-		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
-		if (!camera_project(&cam, at, &u, &w, &d))
-			continue;
-		if (r->cmap) /* --color-by: each point its colour, counted by its fogged weight */
-			points_add_rgb(&r->pts, u * base->xx + base->x0, w * base->yy + base->y0,
-			               point_weight(r, &f, d), render_boid_rgb(r, v, i, 0));
-		else
-			points_add(&r->pts, u * base->xx + base->x0, w * base->yy + base->y0, point_weight(r, &f, d));
+	if (!measure) {
+		if (p->ground)
+			draw_ground(r, &cam, &f);
+		if (p->box_edges)
+			draw_box_edges(r, &cam, &f);
+		for (size_t k = 0, m = place_spheres(r, &cam); k < m; k++)
+			draw_sphere(r, &cam, &f, &p->obstacles[r->spheres[k].i]);
+		cairo_surface_flush(r->surface);
 	}
-	if (r->cmap)
+	add_points_3d(r, v, base, &cam, &f, np);
+	if (p->draw == RENDER_DRAW_DENSITY)
+		render_density_finish(r, v, measure);
+	else if (r->cmap)
 		points_compose_rgb(&r->pts, r->data, r->stride);
 	else
 		points_compose(&r->pts, r->data, r->stride, p->boid_color);
+	if (measure)
+		return 0;
 	for (size_t i = 0; i < np; i++) { /* the predators, in index order, over the flock */
 		at[0] = v->x[i], at[1] = v->y[i], at[2] = v->z[i];
 		if (camera_project(&cam, at, &u, &w, &d))

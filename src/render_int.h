@@ -2,8 +2,8 @@
  * render_int — what the files of the renderer share and nothing else sees:
  * struct renderer, the records of a boid as drawn and as a mask, and the
  * functions one file of them calls in another, bottom up: outline.c (the
- * outline, the Cairo helpers), decor.c (what is drawn besides the boids),
- * backdrop.c (the noise background), raster.c (one boid's coverage and
+ * outline, the Cairo helpers), tint.c (a boid's colour), decor.c (what is
+ * drawn besides the boids), backdrop.c (the noise background), raster.c (one boid's coverage and
  * blend), bands.c (a list of boids in bands), render3d.c (the 3D pass),
  * render.c (the lifecycle and the 2D pass: it alone calls up).  Not part
  * of the API: include/render.h is.
@@ -57,6 +57,7 @@ struct placed {
 	double angle;                /* cairo_rotate() angle, radians (circles: none) */
 	double size;                 /* outline scale (circles: radius / CIRCLE_RADIUS) */
 	uint32_t rgb;                /* 0xRRGGBB */
+	double alpha;                /* --draw auto's blend: the outline's opacity, (0, 1] (else 1) */
 	int predator;                /* fast: which flattened outline */
 	size_t i;                    /* the boid's index in the view (its tail) */
 };
@@ -111,7 +112,12 @@ struct flat_outline {
 struct renderer {
 	/* the picture (render.c) and its outline (outline.c) */
 	struct render_params p;      /* as given to render_new(), validated */
-	uint32_t *cmap;              /* --color-by heading or speed: RENDER_CMAP colours, or NULL */
+	double scale;                /* this frame's pixels per field unit: p.scale, or its window's */
+	double offset[2];            /* where this frame puts the field's origin, pixels */
+	double span;                 /* the outline's longer side, outline units (--draw auto) */
+	enum render_color_by tint;   /* what a boid's colour says: --color-by's, heading for the
+	                              * density look's darts (render_tint_setup()) */
+	uint32_t *cmap;              /* heading or speed: RENDER_CMAP colours, or NULL */
 	double speed_lo, speed_hi;   /* --color-by speed: this frame's slowest and fastest boid */
 	unsigned char *data;         /* the surface's pixels */
 	int stride;
@@ -155,8 +161,12 @@ struct renderer {
 	size_t trail_cap;
 	struct depth_key *spheres;   /* 3D: the obstacles in front of the camera, back to front */
 
-	/* --draw points (render.c, render3d.c) */
-	struct points pts;           /* the coverage sums (points.h) */
+	/* --draw points, auto's points, density (render.c, render3d.c, density.c) */
+	struct points pts;           /* the coverage sums (points.h); auto: made when first needed */
+	uint32_t *dhue;              /* density: the colour of a mean heading, HUE_N x HUE_N */
+	unsigned char *dtone;        /* density: the tone of a coverage class, for the bounds below */
+	double *dinv;                /* density: per coverage class, its direction sums to table steps */
+	double dtone_lo, dtone_hi;
 };
 
 /* ---- outline.c: the outline, the Cairo helpers */
@@ -185,6 +195,10 @@ void render_draw_ranges_at(struct renderer *r, double x, double y, double angle,
 void render_draw_ranges(struct renderer *r, const struct render_view *v);
 void render_draw_target(struct renderer *r, double x, double y);
 void render_paint_background(struct renderer *r);
+/* With a window (v->window.set), the field's edges: a 1-pixel line round [0, box[0]] x [0, box[1]]. */
+void render_draw_walls(struct renderer *r, const struct render_view *v);
+/* The lines of a 3D box and a window's walls: the background half way to white. */
+uint32_t render_line_rgb(const struct renderer *r);
 
 /* ---- backdrop.c: the noise background */
 
@@ -196,12 +210,12 @@ int render_make_backdrop(struct renderer *r);
 /* The boid's reach on the picture, pixels; the side of a square that holds its mask. */
 double render_boid_reach(const struct renderer *r, double size);
 double render_mask_side(const struct renderer *r, double size);
-/* Sets up the masks and the fast fill for filled, antialiased boids.  0, -ENOMEM, ... */
+/* Sets up the masks and the fast fill for filled, antialiased boids at r->scale.  0, -ENOMEM, ... */
 int render_masks_setup(struct renderer *r);
+/* Frees what render_masks_setup() made (before a new scale): r is as before it. */
+void render_masks_release(struct renderer *r);
 /* Blends mask mk (bytes m) into picture rows [y0, y1). */
 void render_mask_blend(struct renderer *r, const struct boid_mask *mk, const unsigned char *m, int y0, int y1);
-/* Boid i's colour as --color-by says (before 3D's fog). */
-uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator);
 
 /* Boid b by Cairo into the picture; *color: the source set now (-1 none). */
 void render_cairo_boid(struct renderer *r, const struct placed *b, long *color);
@@ -215,19 +229,63 @@ void render_fast_boid_now(struct renderer *r, const struct placed *b, const cair
 /* Is boid b's outline on the picture? */
 int render_on_picture(const struct renderer *r, const struct placed *b);
 
+/* ---- lod.c: --draw auto's level of detail */
+
+/* The outline's opacity for a boid of outline scale `size` at this frame's scale: 1 at
+ * RENDER_LOD_DART pixels and more (and in every mode but auto and density), 0 under
+ * RENDER_LOD_POINT. */
+double render_lod_alpha(const struct renderer *r, double size);
+/* The weight of the point drawn under an outline of opacity a: (1 - a) of a whole one. */
+unsigned render_lod_weight(double alpha);
+/* Auto's points: r->pts made (with colours under --color-by) if it is not yet.  0 or -ENOMEM. */
+int render_lod_points(struct renderer *r);
+/* The points added so far onto the picture, each pixel toward its colour (boid_color, or its
+ * points' mean under --color-by); the sums left 0. */
+void render_lod_compose(struct renderer *r);
+
+/* ---- tint.c: a boid's colour (a leaf: it calls no other file of the renderer) */
+
+/* r->tint, and for heading or speed r->cmap, RENDER_CMAP colours sampled from the map.  0 or -ENOMEM. */
+int render_tint_setup(struct renderer *r);
+/* Boid i's colour as --color-by says (before 3D's fog). */
+uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, size_t i, int predator);
+/* atan2(y, x) within 1e-9 rad, without libm (millions of points a frame). */
+double render_quick_atan2(double y, double x);
+/* The colour of point i for points_plane_rgb(): arg a struct render_tinted. */
+struct render_tinted {
+	const struct renderer *r;
+	const struct render_view *v;
+};
+uint32_t render_point_rgb(const void *arg, size_t i);
+
 /* ---- bands.c: a list of placed boids drawn boid after boid or in bands */
 
 /* Draws list[0 .. n), placed boids in drawing order (tx, ty: tails; *paint: background pending). */
 void render_draw_run(struct renderer *r, const struct render_view *v, const struct placed *list, size_t n,
                      const cairo_matrix_t *base, const double *tx, const double *ty, int *paint);
 
+/* ---- density.c: --draw density */
+
+/* The accumulator with its heading sums and the colour table.  0 or -ENOMEM. */
+int render_density_setup(struct renderer *r);
+/* The 2D image under the field's matrix, before any outline: the boids (np .. n) of opacity
+ * ab < 1 added with weight 1 - ab, composed, the predators of opacity ap < 1 over them as
+ * points of weight 1 - ap (measure: only the frame's bounds into it, nothing drawn). */
+void render_density_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double ab,
+                       double ap, size_t np, double *measure);
+/* Adds a point of direction dir (points_direction()) and weight q (whole: bucketed) at (u, v). */
+void render_density_add(struct renderer *r, double u, double v, uint32_t dir, unsigned q);
+/* The points added, composed by the clip's bounds (or measured into `measure`); the sums left 0. */
+void render_density_finish(struct renderer *r, const struct render_view *v, double *measure);
+
 /* ---- render3d.c */
 
 /* The 3D pass of render_frame().  0 or -ENOMEM. */
 int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint);
-/* --draw points in 3D, over the painted background (r->pts all 0): the floor, the box's
- * edges and the spheres back to front, then the points through the camera, the fog their
- * weight, the predators over them, the target.  0 or -ENOMEM. */
-int render_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base);
+/* --draw points or density in 3D, over the painted background (r->pts all 0): the floor,
+ * the box's edges and the spheres back to front, then the points through the camera (points:
+ * the fog their weight), the predators over them, the target.  measure: density's bounds
+ * of the frame into it, nothing drawn.  0 or -ENOMEM. */
+int render_points_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double *measure);
 
 #endif

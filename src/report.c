@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 
 static int json; /* --progress json: every line one JSON object */
 
@@ -20,30 +21,6 @@ void report_json(int on)
 int report_is_json(void)
 {
 	return json;
-}
-
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629), or 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned c = p[0], lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-	else
-		return 0;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
 }
 
 void report_json_string(FILE *f, const char *s)
@@ -83,9 +60,11 @@ static void vsay(const char *event, const char *fmt, va_list ap)
 		n = 0;
 	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
 	if (json) {
+		flockfile(stderr); /* one line, whole: a library's message may come from a drawing thread */
 		fprintf(stderr, "{\"event\":\"%s\",\"message\":", event);
 		report_json_string(stderr, msg);
 		fputs("}\n", stderr);
+		funlockfile(stderr);
 		return;
 	}
 	for (char *c = msg; *c; c++)
@@ -127,9 +106,9 @@ void report_end(int status, const struct report_run *run)
 		return;
 	fprintf(stderr, "{\"event\":\"end\",\"status\":%d", status);
 	if (run) {
+		double t = run->seconds - run->warmup_seconds; /* the frames' own */
 		fprintf(stderr, ",\"frames\":%ld,\"boids\":%zu,\"seconds\":%.3f,\"fps\":%.3f,\"output\":",
-		        run->frames, run->boids, run->seconds,
-		        run->seconds > 0 ? (double)run->frames / run->seconds : 0.0);
+		        run->frames, run->boids, run->seconds, t > 0 ? (double)run->frames / t : 0.0);
 		if (run->output)
 			report_json_string(stderr, run->output);
 		else
@@ -139,6 +118,8 @@ void report_end(int status, const struct report_run *run)
 			fprintf(stderr, "%d", run->signal);
 		else
 			fputs("null", stderr);
+		fprintf(stderr, ",\"warmup_steps\":%ld,\"warmup_seconds\":%.3f", run->warmup_steps,
+		        run->warmup_seconds);
 	}
 	fputs("}\n", stderr);
 	fflush(stderr);

@@ -5,7 +5,9 @@
  * between options, and what the modules read but nobody types.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -30,6 +32,9 @@
  *   quality_defaults() --quality draft's half-size picture
  *   check_across()     the checks between options; --duration into frames;
  *                      --no-render against --output
+ *   check_names()      --trajectory and --init name a format (trajout.h)
+ *   frame_steps()      the steps a frame makes: --substeps, or
+ *                      --steps-per-second / --fps (a fraction)
  *   init_field()       --init from an HDF5 file: the field it was written in,
  *                      for a --field not given
  *   fit_field()        the picture size (-s x --scale); with --field the
@@ -309,6 +314,59 @@ static int init_field(struct config *c, char *err, size_t errlen)
 	return fill_in(c, "field", v, err, errlen);
 }
 
+/* --trajectory and --init name one of the formats (or a stream): trajout_name_check(). */
+static int check_names(const struct config *c, char *err, size_t errlen)
+{
+	const char *opt[] = { "--trajectory", "--init" }, *path[] = { c->run.trajectory, c->run.init };
+	char why[256];
+
+	for (int i = 0; i < 2; i++)
+		if (path[i] && *path[i] && trajout_name_check(path[i], why, sizeof why) != 0)
+			return cli_errf(err, errlen, "%s: '%s' %s", opt[i], CLI_CUT_PATH(path[i]), why);
+	return 0;
+}
+
+static long gcd_of(long a, long b)
+{
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The steps a frame makes, as a fraction (run.step_num / run.step_den, the
+ * producer's and tween.h's): --substeps, or --steps-per-second / --fps
+ * when that is given (to a millionth of a step a second).  Both on the
+ * command line contradict each other; from different places the command
+ * line wins, and in one config file (--print-config writes both) the rate.
+ * 0 or -1 (err says why).
+ */
+static int frame_steps(struct config *c, char *err, size_t errlen)
+{
+	struct run_options *run = &c->run;
+	int gs = cli_given(c, OPT_SUBSTEPS), gr = cli_given(c, OPT_STEPS_PER_SECOND);
+
+	if (gs == 2 && gr == 2 && run->steps_per_second > 0)
+		return cli_errf(err, errlen, "--substeps and --steps-per-second contradict each other: give one");
+	if (!(run->steps_per_second > 0) || gs > gr) {
+		run->step_num = run->substeps;
+		run->step_den = 1;
+		return 0;
+	}
+	long num = (long)llround(run->steps_per_second * 1e6) * run->fps_den, den = 1000000L * run->fps;
+	long g = gcd_of(num, den);
+	run->step_num = num / g;
+	run->step_den = den / g;
+	if ((double)run->step_num > 1000.0 * (double)run->step_den)
+		return cli_errf(err, errlen, "--steps-per-second: %g at %.10g fps is %.6g steps a frame (at most 1000)",
+		                run->steps_per_second, (double)run->fps / (double)run->fps_den,
+		                (double)run->step_num / (double)run->step_den);
+	return 0;
+}
+
 /* What the modules read that nobody types: each from the settings it follows. */
 static void link_modules(struct config *c)
 {
@@ -361,7 +419,9 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 	if (model_defaults(c, err, errlen) != 0 || density_scene(c, err, errlen) != 0 ||
 	    opengl_look(c, err, errlen) != 0 ||
 	    quality_defaults(c, err, errlen) != 0 ||
-	    check_across(c, err, errlen) != 0 || init_field(c, err, errlen) != 0 ||
+	    check_across(c, err, errlen) != 0 || check_names(c, err, errlen) != 0 ||
+	    frame_steps(c, err, errlen) != 0 ||
+	    init_field(c, err, errlen) != 0 ||
 	    fit_field(c, err, errlen) != 0)
 		return -1;
 	link_modules(c);
@@ -370,4 +430,94 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 	if (c->run.caption && caption_check(c->run.caption, err, errlen) != 0)
 		return -1;
 	return 0;
+}
+
+/* ---------------------------------------------------------------- crowding */
+
+/* The value of `key` in a list of "key=value" (a model's program_defaults or scene), or NULL. */
+static const char *list_value(const char *const *kv, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (; kv && *kv; kv++)
+		if (strncmp(*kv, key, n) == 0 && (*kv)[n] == '=')
+			return *kv + n + 1;
+	return NULL;
+}
+
+/* The list's numbers for the model's own parameters ("abm-vision=15") into d, a
+ * struct sim_params as the option table places it in struct config. */
+static void list_params(const char *const *kv, struct sim_params *d)
+{
+	size_t at = offsetof(struct config, sim);
+
+	for (; kv && *kv; kv++) {
+		char key[64];
+		const char *eq = strchr(*kv, '=');
+		snprintf(key, sizeof key, "%.*s", (int)(eq - *kv), *kv);
+		const struct cli_option *o = cli_find(key);
+		if (o && o->type == CLI_DOUBLE && o->offset >= at && o->offset + sizeof(double) <= at + sizeof(*d))
+			*(double *)(void *)((char *)d + (o->offset - at)) = strtod(eq + 1, NULL);
+	}
+}
+
+/*
+ * The neighbours per boid of the model's default scene, in the run's
+ * dimensions: its program's boids (the table's default otherwise) in its
+ * program's field or picture (the default picture otherwise), with its
+ * radii; a scene that depends on the model's settings (abm's --abm-size)
+ * is the one they pick.
+ */
+static double default_neighbours(const struct config *c)
+{
+	const struct boids_model *m = c->sim.model;
+	const char *const *scene = m->scene ? m->scene(&c->sim) : NULL;
+	const char *boids = list_value(scene, "boids"), *size = list_value(scene, "field");
+	double w = CLI_DEFAULT_WIDTH, h = CLI_DEFAULT_HEIGHT;
+	struct sim_params d;
+
+	if (!boids)
+		boids = list_value(m->program_defaults, "boids");
+	if (!size)
+		size = list_value(m->program_defaults, "field");
+	if (!size)
+		size = list_value(m->program_defaults, "size");
+	if (size)
+		(void)sscanf(size, "%lfx%lf", &w, &h);
+	sim_params_default(&d, w, h);
+	d.model = m;
+	d.dims = c->sim.dims;
+	list_params(m->program_defaults, &d);
+	list_params(scene, &d);
+	return sim_neighbours(&d, (size_t)strtoul(boids ? boids : cli_table[OPT_BOIDS].def, NULL, 10));
+}
+
+int cli_crowding(const struct config *c, char *msg, size_t len)
+{
+	const struct sim_params *p = &c->sim;
+	double base = default_neighbours(c), nb = sim_neighbours(p, c->run.boids);
+	int d3 = p->dims == 3;
+
+	if (!(base > 0) || nb <= CLI_CROWD_FACTOR * base)
+		return 0;
+	/* the field, grown alike on every side, whose spread flock sees `base` neighbours */
+	double near, far;
+	p->model->ranges(p, &near, &far);
+	double r = fmax(near, far), others = (double)(c->run.boids - 1);
+	double room = d3 ? others * 4.0 / 3 * M_PI * r * r * r / base : others * M_PI * r * r / base;
+	double k = d3 ? cbrt(room / (p->width * p->height * p->depth)) : sqrt(room / (p->width * p->height));
+	double fw = fmin(ceil(p->width * k), CLI_MAX_SPAN), fh = fmin(ceil(p->height * k), CLI_MAX_SPAN);
+	char now[96], want[96];
+	if (d3) {
+		snprintf(now, sizeof now, "%.0fx%.0fx%.0f", p->width, p->height, p->depth);
+		snprintf(want, sizeof want, "%.0fx%.0fx%.0f", fw, fh, fmin(ceil(p->depth * k), CLI_MAX_SPAN));
+	} else {
+		snprintf(now, sizeof now, "%.0fx%.0f", p->width, p->height);
+		snprintf(want, sizeof want, "%.0fx%.0f", fw, fh);
+	}
+	snprintf(msg, len, "%zu boids in a %s field see about %.0f neighbours each, %.*fx the density "
+	         "of %s's default scene (%.2g): the field, not the picture, sets the density; "
+	         "--field %s gives the default density", c->run.boids, now, nb, nb / base < 10 ? 1 : 0,
+	         nb / base, p->model->name, base, want);
+	return 1;
 }

@@ -1,6 +1,7 @@
 /*
  * signals — stop signals; see include/signals.h.
  */
+#define _GNU_SOURCE /* fopencookie */
 #include "signals.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -176,6 +178,76 @@ int signals_open(const char *path, int flags, mode_t mode)
 	return fd;
 }
 
+/* What a stream that honours a stop reads. */
+struct stop_reader {
+	int fd;
+	int wait;       /* not a regular file (a pipe, a FIFO, a terminal): data may be slow to come */
+};
+
+/*
+ * Fails with EINTR once a stop signal came, and waits for slow data with
+ * poll(), WAIT_MS at a time, so that a signal that came at any moment
+ * (between two reads too, where no read() is there to be interrupted)
+ * ends the wait.
+ */
+static ssize_t stop_read(void *cookie, char *buf, size_t size)
+{
+	struct stop_reader *r = cookie;
+	struct pollfd p = { .fd = r->fd, .events = POLLIN };
+
+	for (;;) {
+		if (signals_stop()) {
+			errno = EINTR;
+			return -1;
+		}
+		int n = r->wait ? poll(&p, 1, WAIT_MS) : 1;
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (n <= 0)
+			continue;
+		ssize_t got = read(r->fd, buf, size);
+		if (got >= 0 || (errno != EINTR && errno != EAGAIN))
+			return got;
+	}
+}
+
+static int stop_close(void *cookie)
+{
+	struct stop_reader *r = cookie;
+	int e = close(r->fd);
+
+	free(r);
+	return e;
+}
+
+/* fd as a stream that honours a stop (a directory as it is: reading it fails); takes fd. */
+static FILE *stop_stream(int fd)
+{
+	struct stat st;
+	struct stop_reader *r;
+	FILE *f = NULL;
+	int e, known = fstat(fd, &st) == 0;
+
+	if (known && S_ISDIR(st.st_mode)) {
+		f = fdopen(fd, "r");
+	} else if ((r = malloc(sizeof *r)) != NULL) {
+		r->fd = fd;
+		r->wait = !known || !S_ISREG(st.st_mode);
+		f = fopencookie(r, "r", (cookie_io_functions_t){ .read = stop_read, .close = stop_close });
+		if (!f) {
+			e = errno;
+			free(r);
+			errno = e;
+		}
+	}
+	if (!f) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
 FILE *signals_fopen(const char *path)
 {
 	int fd = signals_open(path, O_RDONLY | O_CLOEXEC, 0);
@@ -184,11 +256,12 @@ FILE *signals_fopen(const char *path)
 		errno = -fd;
 		return NULL;
 	}
-	FILE *f = fdopen(fd, "r");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		errno = e;
-	}
-	return f;
+	return stop_stream(fd);
+}
+
+FILE *signals_fdopen(int fd)
+{
+	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+	return copy < 0 ? NULL : stop_stream(copy);
 }

@@ -179,6 +179,11 @@ double sim_neighbours(const struct sim_params *p, size_t n)
 	return seen < 1 ? others * seen : others;
 }
 
+double sim_step_seconds(const struct sim_params *p, size_t n)
+{
+	return (double)n * (250e-9 + 16e-9 * sim_neighbours(p, n));
+}
+
 int sim_target(const struct sim *s, double *x, double *y)
 {
 	return sim_target_box(s, x, y, NULL);
@@ -186,7 +191,12 @@ int sim_target(const struct sim *s, double *x, double *y)
 
 int sim_target_box(const struct sim *s, double *x, double *y, double *z)
 {
-	flock_target(&s->p, s->steps, x, y, z);
+	return sim_target_back(s, 0, x, y, z);
+}
+
+int sim_target_back(const struct sim *s, uint64_t back, double *x, double *y, double *z)
+{
+	flock_target(&s->p, s->steps - (back < s->steps ? back : s->steps), x, y, z);
 	return (s->p.model->flags & MODEL_TARGET) && s->p.target_mode != SIM_TARGET_NONE;
 }
 

@@ -23,6 +23,7 @@
 #include "zfile.h"
 
 _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock can hold");
+_Static_assert(TRAJ_BOIDS_MAX == CLI_MAX_BOIDS && TRAJ_FRAMES_MAX == CLI_MAX_FRAMES, "--init's limits are the run's");
 
 /*
  * Refuses, before allocating, a run whose memory would not fit.  It counts
@@ -44,6 +45,8 @@ _Static_assert(TRAJ_VALUE_MAX == SIM_STATE_MAX, "--init accepts what the flock c
  *                  16 bytes a pixel more and 96 KB buckets for bands of a
  *                  fifth as many rows);
  *   the trail ring;
+ *   with --steps-per-second apart from the frame rate, the state of the
+ *   step a frame between two steps starts from (4 doubles, 6 in 3D);
  *   with --trajectory, the frames queued for its thread (trajout.h).
  *
  * The stated maximum is 80% of the machine's physical memory.  Returns a
@@ -68,6 +71,8 @@ static int check_memory(const struct config *c, const struct start_budget *b, st
 	               (c->render.draw == RENDER_DRAW_POINTS && c->render.color_by == RENDER_COLOR_ROLE ? 1 : 2);
 	               /* points: no velocities, unless --color-by needs them */
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
+	if (slots && s->step_den > 1) /* a frame may fall between two steps: one kept (pipeline.h) */
+		bytes += n * (d3 ? 6 : 4) * 8;
 	if (s->trajectory) /* the frames queued for the trajectory's thread */
 		bytes += trajout_queue_bytes(s->boids, c->sim.dims);
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);

@@ -3,7 +3,9 @@
  */
 #include "traj.h"
 #include "fmtnum.h"
+#include "grow.h"
 #include "lineread.h"
+#include "zfile.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -156,20 +158,42 @@ struct cols {
 	double *col[VALUES_3D];  /* col[0] owns the block */
 };
 
+/*
+ * Moves the block's columns from `from` to `to` doubles apart, in place
+ * (the first stays): up from the last when the room grew, down from the
+ * second when it shrinks.
+ */
+static void spread(double *a, int nv, size_t n, size_t from, size_t to)
+{
+	for (int i = 1; i < nv; i++) {
+		size_t k = (size_t)(to > from ? nv - i : i);
+		memmove(a + k * to, a + k * from, n * sizeof(double));
+	}
+}
+
+static void point_cols(struct cols *c, double *a, size_t cap)
+{
+	for (int k = 0; k < c->nv; k++)
+		c->col[k] = a + (size_t)k * cap;
+	c->cap = cap;
+}
+
+/*
+ * One row more.  The block grows by realloc(), which moves a large block
+ * by remapping it: what is held is the block alone, never an old and a new
+ * copy (at the limit, TRAJ_BOIDS_MAX rows of nv doubles).
+ */
 static int cols_push(struct cols *c, const double *v)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 256;
-		double *a = malloc((size_t)c->nv * cap * sizeof(double));
-		if (!a)
+		double *a = c->col[0];
+		if (cap > (size_t)TRAJ_BOIDS_MAX)
+			cap = (size_t)TRAJ_BOIDS_MAX; /* take_line() refuses a row beyond it */
+		if (grow_to(&a, (size_t)c->nv * cap, sizeof(double)) != 0)
 			return -ENOMEM;
-		for (int k = 0; k < c->nv; k++)
-			if (c->n)
-				memcpy(a + (size_t)k * cap, c->col[k], c->n * sizeof(double));
-		free(c->col[0]);
-		for (int k = 0; k < c->nv; k++)
-			c->col[k] = a + (size_t)k * cap;
-		c->cap = cap;
+		spread(a, c->nv, c->n, c->cap, cap);
+		point_cols(c, a, cap);
 	}
 	for (int k = 0; k < c->nv; k++)
 		c->col[k][c->n] = v[k];
@@ -264,11 +288,16 @@ static int take_line(char *line, ssize_t len, long lineno, const struct layout *
 	}
 	if ((size_t)id != cur->n)
 		return fail(err, lineno, "id %ld where %zu was expected", id, cur->n);
+	if (cur->n == (size_t)TRAJ_BOIDS_MAX)
+		return fail(err, lineno, "frame %ld has more than %ld boids (at most %ld)", at->frame,
+		            TRAJ_BOIDS_MAX, TRAJ_BOIDS_MAX);
 	if (pred && cur->predators != cur->n)
 		return fail(err, lineno, "predator 1 after a boid that is not one (predators are the "
 		            "first boids)");
 	cur->predators += (size_t)pred;
-	return cols_push(cur, v);
+	if ((ret = cols_push(cur, v)) != 0)
+		err->line = lineno;
+	return ret;
 }
 
 /* Is name (len bytes, blanks around it already cut) column k's? */
@@ -292,6 +321,8 @@ static int take_header(char *line, struct layout *lay, struct cols *cur, struct 
 	lay->ncols = 1;
 	for (const char *p = line; *p; p++)
 		lay->ncols += *p == ',';
+	if (lay->ncols > TRAJ_COLUMNS_MAX)
+		return fail(err, 1, "the header has %d columns (at most %d)", lay->ncols, TRAJ_COLUMNS_MAX);
 	lay->slot = malloc((size_t)lay->ncols * sizeof(int));
 	if (!lay->slot)
 		return err->line = 1, -ENOMEM;
@@ -326,24 +357,26 @@ static int take_header(char *line, struct layout *lay, struct cols *cur, struct 
 	return 0;
 }
 
-/* Hands the frame read over in one tight block; pred_col: the file flags predators. */
-static int hand_over(const struct cols *cur, long frame, int pred_col, struct traj_state *out)
+/*
+ * Hands the frame read over in one tight block, the columns' own (packed in
+ * place, then shrunk: no second copy); pred_col: the file flags predators.
+ */
+static void hand_over(struct cols *cur, long frame, int pred_col, struct traj_state *out)
 {
 	size_t n = cur->n;
-	double *a = malloc((size_t)cur->nv * n * sizeof(double));
+	double *a = cur->col[0];
 	double **to[VALUES_3D] = { &out->x, &out->y, &out->vx, &out->vy, &out->z, &out->vz };
 
-	if (!a)
-		return -ENOMEM;
+	spread(a, cur->nv, n, cur->cap, n);
+	if (grow_to(&a, (size_t)cur->nv * n, sizeof(double)) != 0)
+		a = cur->col[0]; /* not shrunk: it still holds the columns */
+	cur->col[0] = NULL;
 	out->n = n;
 	out->frame = frame;
 	out->dims = cur->nv == VALUES_3D ? 3 : 2;
 	out->predators = pred_col ? (long)cur->predators : -1;
-	for (int k = 0; k < cur->nv; k++) {
+	for (int k = 0; k < cur->nv; k++)
 		*to[k] = a + (size_t)k * n;
-		memcpy(*to[k], cur->col[k], n * sizeof(double));
-	}
-	return 0;
 }
 
 int traj_load(FILE *f, struct traj_state *out, struct traj_error *err)
@@ -381,6 +414,10 @@ int traj_load_frame(FILE *f, long want, struct traj_state *out, struct traj_erro
 		;
 	else if (len == -E2BIG)
 		ret = fail(err, lineno + 1, "line longer than %ld bytes", LINEREAD_MAX);
+	else if (len == -EOVERFLOW) /* zfile.h: a zstd frame's window beyond the reader's */
+		ret = fail(err, lineno + 1, "its zstd data needs a window larger than %d MiB to decode "
+		           "(written with zstd --long=%d or more?)", 1 << (ZFILE_WINDOW_LOG_MAX - 20),
+		           ZFILE_WINDOW_LOG_MAX + 1);
 	else if (len != LINEREAD_EOF) /* a read error is not the end of the file */
 		err->line = lineno + 1, ret = (int)len;
 	else if (lineno == 0)
@@ -390,7 +427,7 @@ int traj_load_frame(FILE *f, long want, struct traj_state *out, struct traj_erro
 	if (!ret && want >= 0 && at.frame != want)
 		ret = fail(err, 0, "no frame %ld in it (its first frame is %ld)", want, at.first);
 	if (!ret)
-		ret = hand_over(&cur, at.frame, lay.has[COL_PREDATOR], out);
+		hand_over(&cur, at.frame, lay.has[COL_PREDATOR], out);
 	free(cur.col[0]);
 	free(lay.slot);
 	free(line);

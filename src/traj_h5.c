@@ -19,6 +19,7 @@
 #define STR(x) STR_(x)
 
 enum { CHUNK_BOIDS = 1 << 18, FRAME_CHUNK = 1024 };
+enum { CHUNK_READ_MAX = 64 << 20 }; /* bytes of a chunk the reader takes, when more than a frame */
 
 struct traj_h5 {
 	hid_t file, pos, vel, frames;  /* the file and its three growing datasets */
@@ -448,33 +449,97 @@ static int read_row(hid_t d, hsize_t row, const hsize_t *dims, double *buf)
 	return ok ? 0 : -1;
 }
 
-/* The row of frame number want (-1: the last) in /frame; -1 and a message when absent. */
-static int find_row(struct reading *r, hsize_t rows, long want, hsize_t *row, struct traj_error *err)
+/* Reads count numbers of the 1-D dataset d from row `from` into out; -1 on failure. */
+static int read_numbers(hid_t d, hsize_t from, hsize_t count, long long *out)
+{
+	hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &count, NULL);
+	int ok = fs >= 0 && ms >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, &from, NULL, &count, NULL) >= 0 &&
+	         H5Dread(d, H5T_NATIVE_LLONG, ms, fs, H5P_DEFAULT, out) >= 0;
+
+	if (ms >= 0)
+		H5Sclose(ms);
+	if (fs >= 0)
+		H5Sclose(fs);
+	return ok ? 0 : -1;
+}
+
+enum { NUMBERS_BLOCK = 4096 }; /* frame numbers read at a time: the list is never held whole */
+
+/*
+ * The row of frame number want (-1: the last) in /frame, and its number;
+ * a message when absent.  The list is read NUMBERS_BLOCK numbers at a
+ * time, so a file declaring 10^8 frames costs no more memory than one.
+ */
+static int find_row(struct reading *r, hsize_t rows, long want, hsize_t *row, long *number,
+                    struct traj_error *err)
 {
 	hid_t s = H5Dget_space(r->frames);
 	hsize_t len = 0;
+	long long first, last;
 	int ok = s >= 0 && H5Sget_simple_extent_ndims(s) == 1 && H5Sget_simple_extent_dims(s, &len, NULL) == 1;
 
 	if (s >= 0)
 		H5Sclose(s);
 	if (!ok || len != rows)
 		return fail(err, "'frame' is not a list of %llu frame numbers", (unsigned long long)rows);
-	r->numbers = malloc(rows * sizeof(long long));
-	if (!r->numbers)
-		return -ENOMEM;
-	if (H5Dread(r->frames, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, r->numbers) < 0)
+	if (read_numbers(r->frames, 0, 1, &first) != 0 || read_numbers(r->frames, rows - 1, 1, &last) != 0)
 		return fail(err, "cannot read its frame numbers ('frame')");
 	if (want < 0) {
 		*row = rows - 1;
+		*number = (long)last;
 		return 0;
 	}
-	for (hsize_t i = 0; i < rows; i++)
-		if (r->numbers[i] == want) {
-			*row = i;
-			return 0;
-		}
-	return fail(err, "no frame %ld in it (its frames go from %lld to %lld)", want, r->numbers[0],
-	            r->numbers[rows - 1]);
+	if (!(r->numbers = malloc(NUMBERS_BLOCK * sizeof(long long))))
+		return -ENOMEM;
+	for (hsize_t at = 0; at < rows; at += NUMBERS_BLOCK) {
+		hsize_t k = rows - at < NUMBERS_BLOCK ? rows - at : NUMBERS_BLOCK;
+		if (read_numbers(r->frames, at, k, r->numbers) != 0)
+			return fail(err, "cannot read its frame numbers ('frame')");
+		for (hsize_t i = 0; i < k; i++)
+			if (r->numbers[i] == want) {
+				*row = at + i;
+				*number = want;
+				return 0;
+			}
+	}
+	return fail(err, "no frame %ld in it (its frames go from %lld to %lld)", want, first, last);
+}
+
+/*
+ * Whether dataset d is stored whole or in chunks of at most `most` bytes:
+ * HDF5 holds a whole chunk in memory to read any of it, and a chunk may
+ * be up to 4 GiB whatever the file's size (a compressed one).
+ */
+static int chunks_fit(hid_t d, double most, double *bytes)
+{
+	hid_t plist = H5Dget_create_plist(d), t = H5Dget_type(d);
+	hsize_t dims[H5S_MAX_RANK];
+	int ok = plist >= 0 && t >= 0;
+
+	*bytes = 0;
+	if (ok && H5Pget_layout(plist) == H5D_CHUNKED) {
+		int rank = H5Pget_chunk(plist, H5S_MAX_RANK, dims);
+		*bytes = (double)H5Tget_size(t);
+		for (int i = 0; i < rank; i++)
+			*bytes *= (double)dims[i];
+		ok = rank > 0 && *bytes <= most;
+	}
+	if (t >= 0)
+		H5Tclose(t);
+	if (plist >= 0)
+		H5Pclose(plist);
+	return ok;
+}
+
+/* Refuses a dataset whose chunks are beyond one frame of the flock (or 64 MiB, if more). */
+static int check_chunks(hid_t d, const char *name, double frame_bytes, struct traj_error *err)
+{
+	double most = frame_bytes > CHUNK_READ_MAX ? frame_bytes : CHUNK_READ_MAX, bytes;
+
+	if (chunks_fit(d, most, &bytes))
+		return 0;
+	return fail(err, "'%s' is stored in chunks of %.0f MiB, more than boids reads (%.0f MiB: %s)", name,
+	            bytes / 1048576, most / 1048576, most > CHUNK_READ_MAX ? "one frame" : "a frame, or 64 MiB");
 }
 
 /* /predator, when there: the count of predators, which must be the first boids. */
@@ -491,6 +556,9 @@ static int read_predators(struct reading *r, size_t n, long *predators, struct t
 		H5Sclose(s);
 	if (!ok || len != n)
 		return fail(err, "'predator' is not a list of %zu flags", n);
+	int ret = check_chunks(r->pred, "predator", 0, err);
+	if (ret)
+		return ret;
 	if (!(r->flag = malloc(n)))
 		return -ENOMEM;
 	if (H5Dread(r->pred, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, r->flag) < 0)
@@ -578,10 +646,46 @@ int traj_h5_field(const char *path, double field[3])
 	return got;
 }
 
+/*
+ * Opens /positions, /velocities and /frame and checks their shapes against
+ * the limits before anything is read: dims 2 or 3, at least one frame and
+ * one boid, at most TRAJ_BOIDS_MAX boids and TRAJ_FRAMES_MAX frames, chunks
+ * check_chunks() takes.  pdims gets [frames][boids][dims].
+ */
+static int open_datasets(struct reading *r, hsize_t *pdims, struct traj_error *err)
+{
+	hsize_t vdims[3];
+
+	if (H5Lexists(r->file, "positions", H5P_DEFAULT) <= 0 || H5Lexists(r->file, "velocities", H5P_DEFAULT) <= 0 ||
+	    H5Lexists(r->file, "frame", H5P_DEFAULT) <= 0)
+		return fail(err, "not a boids trajectory (no 'positions', 'velocities' and 'frame' datasets)");
+	r->pos = H5Dopen2(r->file, "positions", H5P_DEFAULT);
+	r->vel = H5Dopen2(r->file, "velocities", H5P_DEFAULT);
+	r->frames = H5Dopen2(r->file, "frame", H5P_DEFAULT);
+	if (r->pos < 0 || r->vel < 0 || r->frames < 0 || shape3(r->pos, pdims) || shape3(r->vel, vdims) ||
+	    memcmp(pdims, vdims, 3 * sizeof(hsize_t)) != 0)
+		return fail(err, "'positions' and 'velocities' are not numbers of one shape [frames][boids][dims]");
+	if (pdims[2] != 2 && pdims[2] != 3)
+		return fail(err, "dims is %llu (2 or 3 expected)", (unsigned long long)pdims[2]);
+	if (pdims[0] == 0 || pdims[1] == 0)
+		return fail(err, pdims[0] == 0 ? "no frames in it" : "no boids in it");
+	if (pdims[1] > (hsize_t)TRAJ_BOIDS_MAX)
+		return fail(err, "it has %llu boids (at most %ld)", (unsigned long long)pdims[1], TRAJ_BOIDS_MAX);
+	if (pdims[0] > (hsize_t)TRAJ_FRAMES_MAX)
+		return fail(err, "it has %llu frames (at most %ld)", (unsigned long long)pdims[0], TRAJ_FRAMES_MAX);
+	double frame = (double)pdims[1] * (double)pdims[2] * sizeof(double);
+	int ret = check_chunks(r->pos, "positions", frame, err);
+	if (!ret)
+		ret = check_chunks(r->vel, "velocities", frame, err);
+	if (!ret)
+		ret = check_chunks(r->frames, "frame", 0, err);
+	return ret;
+}
+
 int traj_h5_load(const char *path, long want, struct traj_state *out, struct traj_error *err)
 {
 	struct reading r = { -1, -1, -1, -1, -1, NULL, NULL, NULL };
-	hsize_t pdims[3], vdims[3], row = 0;
+	hsize_t dims[3], row = 0;
 	int ret;
 
 	quiet();
@@ -598,45 +702,19 @@ int traj_h5_load(const char *path, long want, struct traj_state *out, struct tra
 		ret = fail(err, "cannot open it as HDF5 (damaged?)");
 		goto done;
 	}
-	if (H5Lexists(r.file, "positions", H5P_DEFAULT) <= 0 || H5Lexists(r.file, "velocities", H5P_DEFAULT) <= 0 ||
-	    H5Lexists(r.file, "frame", H5P_DEFAULT) <= 0) {
-		ret = fail(err, "not a boids trajectory (no 'positions', 'velocities' and 'frame' datasets)");
+	if ((ret = open_datasets(&r, dims, err)) != 0 || (ret = find_row(&r, dims[0], want, &row, &out->frame, err)) != 0)
 		goto done;
-	}
-	r.pos = H5Dopen2(r.file, "positions", H5P_DEFAULT);
-	r.vel = H5Dopen2(r.file, "velocities", H5P_DEFAULT);
-	r.frames = H5Dopen2(r.file, "frame", H5P_DEFAULT);
-	if (r.pos < 0 || r.vel < 0 || r.frames < 0 || shape3(r.pos, pdims) || shape3(r.vel, vdims) ||
-	    memcmp(pdims, vdims, sizeof(pdims)) != 0) {
-		ret = fail(err, "'positions' and 'velocities' are not numbers of one shape [frames][boids][dims]");
-		goto done;
-	}
-	if (pdims[2] != 2 && pdims[2] != 3) {
-		ret = fail(err, "dims is %llu (2 or 3 expected)", (unsigned long long)pdims[2]);
-		goto done;
-	}
-	if (pdims[0] == 0 || pdims[1] == 0) {
-		ret = fail(err, pdims[0] == 0 ? "no frames in it" : "no boids in it");
-		goto done;
-	}
-	if (pdims[1] > SIZE_MAX / 8 / 3 / 2) {
-		ret = fail(err, "too many boids (%llu)", (unsigned long long)pdims[1]);
-		goto done;
-	}
-	if ((ret = find_row(&r, pdims[0], want, &row, err)) != 0)
-		goto done;
-	size_t n = (size_t)pdims[1], d = (size_t)pdims[2];
+	size_t n = (size_t)dims[1], d = (size_t)dims[2];
 	if ((ret = read_predators(&r, n, &out->predators, err)) != 0)
 		goto done;
 	if (!(r.buf = malloc(2 * n * d * sizeof(double)))) {
 		ret = -ENOMEM;
 		goto done;
 	}
-	if (read_row(r.pos, row, pdims, r.buf) != 0 || read_row(r.vel, row, vdims, r.buf + n * d)) {
+	if (read_row(r.pos, row, dims, r.buf) != 0 || read_row(r.vel, row, dims, r.buf + n * d)) {
 		ret = fail(err, "cannot read frame row %llu (damaged?)", (unsigned long long)row);
 		goto done;
 	}
-	out->frame = (long)r.numbers[row];
 	ret = take_values(r.buf, r.buf + n * d, n, (int)d, out, row, err);
 done:
 	reading_close(&r);

@@ -14,42 +14,22 @@
 #include "traj_h5_plugin.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "plugin.h"
 
-static const struct traj_h5_plugin *plugin;
-static char why[PATH_MAX + 256];  /* why it could not be loaded */
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void)
-{
-	const struct traj_h5_plugin *p = plugin_symbol(TRAJ_H5_PLUGIN_FILE, TRAJ_H5_PLUGIN_SYMBOL, "HDF5",
-	                                               why, sizeof why);
-
-	if (p && (p->abi != TRAJ_H5_PLUGIN_ABI || p->size != sizeof *p || p->types != TRAJ_H5_PLUGIN_TYPES))
-		snprintf(why, sizeof why, "cannot load the HDF5 module '%s': it is from another build of boids "
-		         "(reinstall boids)", plugin_file(p));
-	else
-		plugin = p;
-}
+static struct plugin slot = PLUGIN_INIT(TRAJ_H5_PLUGIN_FILE, TRAJ_H5_PLUGIN_SYMBOL, "HDF5", TRAJ_H5_PLUGIN_ABI,
+                                        sizeof(struct traj_h5_plugin), TRAJ_H5_PLUGIN_TYPES, NULL);
 
 int traj_h5_ready(char *err, size_t errlen)
 {
-	pthread_once(&once, load);
-	if (!plugin)
-		snprintf(err, errlen, "%s", why);
-	return plugin ? 0 : -1;
+	return plugin_table(&slot, err, errlen) ? 0 : -1;
 }
 
 /* The plugin's table, or NULL (then every call fails with -ELIBACC). */
 static const struct traj_h5_plugin *h5(void)
 {
-	pthread_once(&once, load);
-	return plugin;
+	return plugin_table(&slot, NULL, 0);
 }
 
 int traj_h5_create(struct traj_h5 **out, const char *path, const struct traj_h5_info *info)

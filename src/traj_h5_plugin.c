@@ -9,9 +9,7 @@ __attribute__((visibility("default")))
 extern const struct traj_h5_plugin boids_hdf5_plugin;
 
 const struct traj_h5_plugin boids_hdf5_plugin = {
-	.abi = TRAJ_H5_PLUGIN_ABI,
-	.size = sizeof(struct traj_h5_plugin),
-	.types = TRAJ_H5_PLUGIN_TYPES,
+	.head = { TRAJ_H5_PLUGIN_ABI, sizeof(struct traj_h5_plugin), TRAJ_H5_PLUGIN_TYPES },
 	.create = traj_h5_create,
 	.write = traj_h5_write,
 	.finish = traj_h5_finish,

@@ -41,14 +41,14 @@ int trajmeta_check(const struct config *c, struct fail *f)
 	                            (stat(s->trajectory, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
 		return fail_usage(f, "--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
 		                  "stream .csv, .csv.gz or .csv.zst instead", path);
-	int max = fmt == TRAJOUT_HDF5 ? 9 : zfile_level_max(zfile_kind_of(s->trajectory));
-	if (s->traj_compress >= 0 && fmt == TRAJOUT_CSV)
+	int min, max, dflt;
+	if (s->traj_compress >= 0 && trajout_levels(fmt, &min, &max, &dflt) != 0)
 		return fail_usage(f, "--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst "
 		                  "or .h5)", path);
-	if (s->traj_compress > max)
-		return fail_usage(f, "--trajectory-compress: %ld is beyond %s's levels (0 to %d)",
-		                  s->traj_compress, fmt == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(fmt),
-		                  max);
+	if (s->traj_compress >= 0 && (s->traj_compress < min || s->traj_compress > max))
+		return fail_usage(f, "--trajectory-compress: %ld is out of range for %s (expected a whole number "
+		                  "from %d to %d)", s->traj_compress,
+		                  fmt == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(fmt), min, max);
 	char err[PATH_MAX + 256];
 	if (fmt == TRAJOUT_HDF5 && traj_h5_ready(err, sizeof err) != 0) /* the plugin, before any file */
 		return fail_runtime(f, "--trajectory: %s", err);

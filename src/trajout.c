@@ -5,6 +5,7 @@
  */
 #include "trajout.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -12,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "outfile.h"
 #include "signals.h"
+#include "suggest.h"
 #include "zfile.h"
 
 enum { MAX_SLOTS = 4, CSV_BUF = 1 << 20 };
@@ -45,24 +48,29 @@ struct trajout {
 	int err;                    /* the writer's first error (it then writes nothing more) */
 };
 
-/* Does path name an HDF5 file by its extension (.h5, .hdf5, .he5; any case)? */
-static int hdf5_name(const char *path)
-{
-	static const char *const ext[] = { ".h5", ".hdf5", ".he5" };
-	size_t n = strlen(path);
+/* The names a trajectory may have, by how they end (any case), and what each means. */
+static const struct {
+	const char *ext;
+	enum trajout_format format;
+} names[] = {
+	{ ".csv", TRAJOUT_CSV }, { ".csv.gz", TRAJOUT_CSV_GZ }, { ".csv.zst", TRAJOUT_CSV_ZST },
+	{ ".h5", TRAJOUT_HDF5 }, { ".hdf5", TRAJOUT_HDF5 }, { ".he5", TRAJOUT_HDF5 },
+};
+enum { NNAMES = sizeof(names) / sizeof(names[0]) };
 
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		size_t m = strlen(ext[i]);
-		if (n > m && strcasecmp(path + n - m, ext[i]) == 0)
-			return 1;
-	}
-	return 0;
+/* Does path end with ext, in any case? */
+static int ends_with(const char *path, const char *ext)
+{
+	size_t n = strlen(path), m = strlen(ext);
+
+	return n > m && strcasecmp(path + n - m, ext) == 0;
 }
 
 enum trajout_format trajout_format_of(const char *path)
 {
-	if (hdf5_name(path))
-		return TRAJOUT_HDF5;
+	for (size_t i = 3; i < NNAMES; i++) /* .h5, .hdf5, .he5 */
+		if (ends_with(path, names[i].ext))
+			return TRAJOUT_HDF5;
 	switch (zfile_kind_of(path)) {
 	case ZFILE_GZIP:
 		return TRAJOUT_CSV_GZ;
@@ -75,9 +83,72 @@ enum trajout_format trajout_format_of(const char *path)
 
 const char *trajout_format_name(enum trajout_format f)
 {
-	static const char *const names[] = { "CSV", "gzip CSV", "zstd CSV", "HDF5" };
+	static const char *const what[] = { "CSV", "gzip CSV", "zstd CSV", "HDF5" };
 
-	return names[f];
+	return what[f];
+}
+
+const char *trajout_format_ext(enum trajout_format f)
+{
+	return names[f].ext; /* the first rows are the formats in order */
+}
+
+int trajout_levels(enum trajout_format f, int *min, int *max, int *dflt)
+{
+	enum zfile_kind k = f == TRAJOUT_CSV_GZ ? ZFILE_GZIP : f == TRAJOUT_CSV_ZST ? ZFILE_ZSTD : ZFILE_PLAIN;
+
+	if (f == TRAJOUT_HDF5) { /* shuffle + deflate: zlib's levels, none by default */
+		*min = 0, *max = 9, *dflt = 0;
+		return 0;
+	}
+	if (k == ZFILE_PLAIN)
+		return -1;
+	*min = zfile_level_min(k), *max = zfile_level_max(k), *dflt = zfile_level_default(k);
+	return 0;
+}
+
+/*
+ * " (did you mean .csv.gz?)" for the ending of path nearest a format's:
+ * its last part (".gzip") or last two (".csv.bz2"), lowercased.
+ */
+static void near_ending(const char *path, char *out, size_t outlen)
+{
+	const char *base = strrchr(path, '/'), *dot[2] = { NULL, NULL };
+	const char *exts[NNAMES];
+
+	base = base ? base + 1 : path;
+	for (const char *p = base; *p; p++)
+		if (*p == '.' && p > base)
+			dot[1] = dot[0], dot[0] = p;
+	for (size_t i = 0; i < NNAMES; i++)
+		exts[i] = names[i].ext;
+	out[0] = 0;
+	for (int k = 1; k >= 0 && !out[0]; k--) {
+		char word[SUGGEST_MAX_LEN + 1];
+		size_t len = dot[k] ? strlen(dot[k]) : 0;
+		if (!len || len > SUGGEST_MAX_LEN)
+			continue;
+		for (size_t i = 0; i < len; i++)
+			word[i] = (char)tolower((unsigned char)dot[k][i]);
+		suggest_phrase(out, outlen, "", "", word, len, exts, NNAMES, sizeof(exts[0]));
+	}
+}
+
+int trajout_name_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char near[96];
+
+	for (size_t i = 0; i < NNAMES; i++)
+		if (ends_with(path, names[i].ext))
+			return 0;
+	if (strcmp(path, "-") == 0 || strncmp(path, "/dev/", 5) == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+		return 0; /* standard output (also /dev/stdout to a file), a device, a FIFO: a CSV stream
+		           * (a directory is refused as one) */
+	near_ending(path, near, sizeof near);
+	snprintf(err, errlen, "names no trajectory format%s: end it with .csv, .csv.gz, .csv.zst or .h5 "
+	         "(.hdf5, .he5), in any case", near);
+	return -EINVAL;
 }
 
 /* The columns of a queued frame. */

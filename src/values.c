@@ -534,6 +534,40 @@ static int parse_camera(struct camera_setup *cam, const struct cli_option *o, co
 	return 0;
 }
 
+/* --view CX,CY,W: the window's centre and width in field units; empty: none. */
+static int parse_view(const struct cli_option *o, const char *v, double w[3], char *err, size_t errlen)
+{
+	double c[3];
+
+	if (!*v) {
+		w[0] = w[1] = w[2] = 0;
+		return 0;
+	}
+	if (commas(v) != 2 || parse_tuple(v, c, 3) != 0 || !(c[2] > 0))
+		return cli_errf(err, errlen, "--%s: '%s' is not CX,CY,W (numbers within 1e9, W above 0)",
+		                o->name, CUT(v));
+	for (int k = 0; k < 3; k++)
+		w[k] = c[k];
+	return 0;
+}
+
+/* A range LO,HI within the row's [min, max], LO below HI; auto (or empty): none. */
+static int parse_range(const struct cli_option *o, const char *v, double b[2], char *err, size_t errlen)
+{
+	double c[2];
+
+	if (!*v || strcmp(v, "auto") == 0) {
+		b[0] = b[1] = 0;
+		return 0;
+	}
+	if (commas(v) != 1 || parse_tuple(v, c, 2) != 0 || !(c[0] >= o->min && c[0] < c[1] && c[1] <= o->max))
+		return cli_errf(err, errlen, "--%s: '%s' is not LO,HI or auto (%g <= LO < HI <= %g)",
+		                o->name, CUT(v), o->min, o->max);
+	b[0] = c[0];
+	b[1] = c[1];
+	return 0;
+}
+
 /* Parses v (NULL for a flag on the command line) into the option's field. */
 int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
                      char *err, size_t errlen)
@@ -603,6 +637,10 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 		return parse_camera(&c->render.camera, o, v, err, errlen);
 	case CLI_RATE:
 		return parse_rate(o, v, &c->run.fps, &c->run.fps_den, err, errlen);
+	case CLI_VIEW:
+		return parse_view(o, v, field, err, errlen);
+	case CLI_RANGE:
+		return parse_range(o, v, field, err, errlen);
 	case CLI_ACTION:
 		break;
 	}

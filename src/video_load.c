@@ -18,60 +18,34 @@
 #include "video_plugin.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plugin.h"
 
-static const struct video_plugin *plugin;
 static int quiet;                     /* video_quiet_logs() was asked for */
-static char why[PATH_MAX + 256];      /* why it could not be loaded */
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/*
- * Loads the plugin (include/plugin.h says where it is looked for): 0, or
- * -1 with the file tried and the reason in err.
- */
-static int try_load(char *err, size_t errlen)
+static void loaded(const void *table)
 {
-	const struct video_plugin *p = plugin_symbol(VIDEO_PLUGIN_FILE, VIDEO_PLUGIN_SYMBOL, "video",
-	                                             err, errlen);
-
-	if (!p)
-		return -1;
-	if (p->abi != VIDEO_PLUGIN_ABI || p->size != sizeof *p) {
-		snprintf(err, errlen, "cannot load the video module '%s': it is from another build of boids "
-		         "(reinstall boids)", plugin_file(p));
-		return -1;
-	}
 	if (quiet)
-		p->quiet_logs();
-	plugin = p;
-	return 0;
+		((const struct video_plugin *)table)->quiet_logs();
 }
 
-static void load(void)
-{
-	try_load(why, sizeof why);
-}
+static struct plugin slot = PLUGIN_INIT(VIDEO_PLUGIN_FILE, VIDEO_PLUGIN_SYMBOL, "video", VIDEO_PLUGIN_ABI,
+                                        sizeof(struct video_plugin), 0, loaded);
 
 int video_ready(char *err, size_t errlen)
 {
-	pthread_once(&once, load);
-	if (!plugin)
-		snprintf(err, errlen, "%s", why);
-	return plugin ? 0 : -1;
+	return plugin_table(&slot, err, errlen) ? 0 : -1;
 }
 
-/* The plugin's table, loaded on first use (the first call is main's, before
- * any thread; the once guards the rest), or NULL: then the calls fail. */
+/* The plugin's table, loaded on first use (include/plugin.h says where and
+ * how; the first call is main's, before any thread), or NULL: then the
+ * calls fail. */
 static const struct video_plugin *video(void)
 {
-	pthread_once(&once, load);
-	return plugin;
+	return plugin_table(&slot, NULL, 0);
 }
 
 int video_path_supported(const char *path)
@@ -98,7 +72,7 @@ const char *video_extensions(void)
 /* No plugin: what the calls that take a message buffer say. */
 static int missing(char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s", why);
+	plugin_table(&slot, err, errlen); /* its reason */
 	return -ELIBACC;
 }
 
@@ -170,6 +144,8 @@ void video_free(struct video *v)
 
 void video_strerror(int err, char *buf, size_t len)
 {
+	const struct video_plugin *plugin = plugin_loaded(&slot);
+
 	if (len == 0)
 		return;
 	if (plugin)
@@ -182,6 +158,8 @@ void video_strerror(int err, char *buf, size_t len)
 
 void video_quiet_logs(void)
 {
+	const struct video_plugin *plugin = plugin_loaded(&slot);
+
 	quiet = 1;
 	if (plugin)
 		plugin->quiet_logs();
@@ -195,9 +173,10 @@ int video_describe(const char *name, int w, int h, int fps, const struct video_o
 
 void video_print_versions(FILE *f)
 {
-	char err[PATH_MAX + 256];
+	char err[sizeof slot.why];
+	const struct video_plugin *plugin = plugin_table(&slot, err, sizeof err);
 
-	if (video_ready(err, sizeof err) != 0) {
+	if (!plugin) {
 		fprintf(f, "  %-12s not loaded: %s (video output needs it)\n", "FFmpeg", err);
 		return;
 	}

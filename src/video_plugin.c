@@ -9,8 +9,7 @@ __attribute__((visibility("default")))
 extern const struct video_plugin boids_video_plugin;
 
 const struct video_plugin boids_video_plugin = {
-	.abi = VIDEO_PLUGIN_ABI,
-	.size = sizeof(struct video_plugin),
+	.head = { VIDEO_PLUGIN_ABI, sizeof(struct video_plugin), 0 },
 	.path_supported = video_path_supported,
 	.needs_file = video_needs_file,
 	.list_codecs = video_list_codecs,

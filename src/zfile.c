@@ -48,6 +48,11 @@ const char *zfile_kind_name(enum zfile_kind kind)
 	return kind == ZFILE_GZIP ? "gzip" : kind == ZFILE_ZSTD ? "zstd" : "plain";
 }
 
+int zfile_level_min(enum zfile_kind kind)
+{
+	return kind == ZFILE_ZSTD ? 1 : 0;
+}
+
 int zfile_level_max(enum zfile_kind kind)
 {
 	return kind == ZFILE_GZIP ? 9 : kind == ZFILE_ZSTD ? 19 : 0;
@@ -205,7 +210,9 @@ static ssize_t zst_read(struct zcookie *z, char *p, size_t n)
 		}
 		size_t ret = ZSTD_decompressStream(z->zd, &out, &z->zin);
 		if (ZSTD_isError(ret)) {
-			errno = ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation ? ENOMEM : EBADMSG;
+			ZSTD_ErrorCode e = ZSTD_getErrorCode(ret);
+			errno = e == ZSTD_error_memory_allocation ? ENOMEM :
+			        e == ZSTD_error_frameParameter_windowTooLarge ? EOVERFLOW : EBADMSG;
 			return -1;
 		}
 		z->zfrom = ret;
@@ -266,7 +273,8 @@ static struct zcookie *cookie_new(FILE *under, enum zfile_kind kind, int writing
 		     !ZSTD_isError(ZSTD_CCtx_setParameter(z->zc, ZSTD_c_compressionLevel, level)) &&
 		     !ZSTD_isError(ZSTD_CCtx_setParameter(z->zc, ZSTD_c_checksumFlag, 1));
 	else
-		ok = (z->zd = ZSTD_createDStream()) != NULL && !ZSTD_isError(ZSTD_initDStream(z->zd));
+		ok = (z->zd = ZSTD_createDStream()) != NULL && !ZSTD_isError(ZSTD_initDStream(z->zd)) &&
+		     !ZSTD_isError(ZSTD_DCtx_setParameter(z->zd, ZSTD_d_windowLogMax, ZFILE_WINDOW_LOG_MAX));
 	if (!ok) {
 		cookie_free(z); /* zlib's End functions take a stream that never started */
 		errno = ENOMEM;
@@ -291,7 +299,7 @@ static FILE *open_stream(struct zcookie *z, const char *mode, cookie_io_function
 
 FILE *zfile_writer(FILE *under, enum zfile_kind kind, int level)
 {
-	if (kind == ZFILE_PLAIN || level < 0 || level > zfile_level_max(kind)) {
+	if (kind == ZFILE_PLAIN || level < zfile_level_min(kind) || level > zfile_level_max(kind)) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -30,6 +30,30 @@ def files_named(text):
     return re.findall(r"\b((?:scripts|examples)/[\w./-]+\w)", text)
 
 
+def demo_clip(step, who):
+    """The publishing step gives publish-demo.sh the clip make demo wrote
+    (CLIP=flock.mp4), rendered with publish-demo.sh's settings, and the
+    script renders the MP4 only without CLIP and the poster as one frame."""
+    make = open(os.path.join(SRC, "Makefile")).read()
+    demo = re.search(r"^demo:.*\n(?:\t.*\n)*", make, re.M)
+    line = re.search(r"\$\(BUILD\)/boids (.*)", demo.group(0)) if demo else None
+    args = line.group(1).split() if line else []
+    out = args[args.index("-o") + 1] if "-o" in args else None
+    need(re.search(r"\bCLIP=" + re.escape(out or "?") + r"\b", step), "%s: publish-demo.sh is not given make demo's "
+                                                                     "clip (CLIP=%s): %s" % (who, out, step))
+    pub = open(os.path.join(SRC, "examples/publish-demo.sh")).read()
+    mp4 = re.findall(r'"\$BOIDS" (.*) -o "\$OUT/flock\.mp4" (.*)', pub)
+    want = sorted(a for a in args if a not in ("-y", "-q", "-o", out))
+    got = sorted(a for a in " ".join(mp4[0] if mp4 else ()).split() if a not in ("-y", "-q"))
+    need(mp4 and got == sorted(want + ["--frames", '"$frames"']) and "frames=300" in pub,
+         "publish-demo.sh renders its MP4 with other settings than make demo (%s against %s)" % (got, want))
+    need(re.search(r'if \[ -n "\$\{CLIP:-\}" \]; then\s+cp "\$CLIP" "\$OUT/flock\.mp4"', pub),
+         "publish-demo.sh does not publish CLIP as it is")
+    poster = re.findall(r'-o "\$OUT/poster\.png" (.*)', pub)
+    need(poster and "--frames 1" in poster[0] and "--warmup 300" in poster[0],
+         "publish-demo.sh renders more than the one frame its poster shows: %s" % poster)
+
+
 def github(path):
     raw = open(path).read()
     d = yaml.safe_load(raw)
@@ -54,20 +78,28 @@ def github(path):
     checkout = index(uses("actions/checkout@"), "actions/checkout")
     cache = index(uses("actions/cache@"), "actions/cache")
     keep = index(runs(r"docker-clean"), "that keeps downloaded packages")
-    apt = index(runs(r"apt-get install"), "installing with apt-get")
+    update = index(runs(r"apt-get update"), "running apt-get update")
+    listing = index(runs(r"--print-uris"), "listing what the archive would send (apt-get --print-uris)")
     build = index(runs(r"\bmake demo\b"), "make demo")
     publish = index(runs(r"examples/publish-demo\.sh"), "running examples/publish-demo.sh")
     upload = index(uses("actions/upload-pages-artifact@"), "actions/upload-pages-artifact")
     release = index(lambda s: "release" in str(s.get("uses", "")), "attaching to the release")
     need(0 <= checkout < cache, "github: the cache (its key hashes a file of the checkout) comes before "
                                 "actions/checkout")
-    need(keep < cache < apt, "github: the apt cache must be restored after docker-clean is removed and "
-                             "before apt-get runs")
+    need(keep < cache < build, "github: the apt cache must be restored after docker-clean is removed and "
+                               "before make demo installs the packages")
+    need(update <= listing < cache, "github: the cache key must be worked out from the archive (apt-get update, "
+                                    "then --print-uris) before the cache is restored")
     need(checkout < build < publish < upload, "github: build, render and upload are out of order")
     key = steps[cache]["with"]["key"] if cache >= 0 else ""
-    for f in re.findall(r"hashFiles\('([^']+)'\)", key):
-        need(os.path.exists(os.path.join(SRC, f)), "github: the cache key hashes %s, which is not there" % f)
-    need("hashFiles(" in key, "github: the cache key hashes no file: %s" % key)
+    # the key follows the archive: it hashes the file the listing step writes,
+    # the URIs and SHA-256 of the packages of install-deps.sh's build list
+    text = str(steps[listing].get("run", "")) if listing >= 0 else ""
+    written = re.findall(r"--print-uris[^\n>]*\$\(sh scripts/install-deps\.sh --list build\)[^\n>]*>\s*(\S+)", text)
+    hashed = re.findall(r"hashFiles\('([^']+)'\)", key)
+    need(written and hashed == written, "github: the cache key (%s) does not hash the packages the archive would send "
+                                        "for install-deps.sh's build list (%s)" % (key, written))
+    demo_clip(steps[publish].get("run", "") if publish >= 0 else "", "github")
     need(steps[cache]["with"]["path"] == "/var/cache/apt/archives", "github: the cache keeps the wrong path")
     made = published()
     need(steps[upload]["with"]["path"] == "public", "github: Pages uploads %s, not public/" % steps[upload]["with"]["path"])
@@ -101,6 +133,14 @@ def gitlab(path):
     build = [i for i, c in enumerate(script) if re.search(r"\bmake demo\b", c)]
     publish = [i for i, c in enumerate(script) if "examples/publish-demo.sh" in c]
     need(build and publish and build[0] < publish[0], "gitlab: make demo does not come before publish-demo.sh")
+    # a key can only hash the commit's files: the cache follows the archive by
+    # being saved every time, after apt-get autoclean dropped what Debian replaced
+    clean = [i for i, c in enumerate(script) if re.search(r"apt-get autoclean", c)]
+    need(clean and build and clean[0] > build[0], "gitlab: no apt-get autoclean after make demo installs: the cache "
+                                                  "would keep every version Debian replaced")
+    need(d["cache"].get("policy", "pull-push") == "pull-push", "gitlab: the cache is not saved after each pipeline")
+    if publish:
+        demo_clip(script[publish[0]], "gitlab")
     for c in before + script:
         for f in files_named(c):
             need(os.path.exists(os.path.join(SRC, f)), "gitlab: a command runs %s, which is not there" % f)

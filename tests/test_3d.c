@@ -21,7 +21,7 @@
 
 #define NEAR(a, b) cr_assert_float_eq((a), (b), 1e-12, "%s = %.17g, expected %.17g", #a, (double)(a), (double)(b))
 
-/* The processing listing has no limits (its flock races ever faster); these tests take boids' old ones. */
+/* The processing listing has no limits (its flock races ever faster): the sketch's (the default), set here. */
 static void calm(struct sim_params *p)
 {
 	if (p->model == model_at(PROCESSING)) {

@@ -125,21 +125,104 @@ Test(batch, the_command_line_wins_and_bad_use_is_refused)
 	cr_expect(strstr(tc_stderr(), "'nodir' is not a directory"), "%s", tc_stderr());
 }
 
-/* Past parsing, the run's own checks (outputs, --init, memory), as
- * --print-config makes them: a refusal there ends the list, named by line. */
-Test(batch, the_runs_checks_refuse_a_line_as_print_config_does)
+/*
+ * Past parsing, the run's own checks (outputs, --init, memory), as
+ * --print-config makes them: a line they refuse is named by its number,
+ * "-" on standard output, and the checking goes on to the end; a closing
+ * line counts the refused, and the exit status is 2.
+ */
+Test(batch, the_runs_checks_refuse_a_line_as_print_config_does_and_checking_goes_on)
 {
+	write_text("exists.csv", "x\n");
 	write_text("p.jsonl", "{\"seed\": 1}\n"
 	                      "{\"trajectory\": \"t.csv\", \"metrics\": \"t.csv\"}\n"
-	                      "{\"seed\": 3}\n");
+	                      "{\"seed\": 3}\n"
+	                      "{\"trajectory-every\": 2}\n"
+	                      "{\"metrics\": \"exists.csv\"}\n"
+	                      "{\"seed\": 4}\n");
 	cr_expect_eq(tc_boids(BASE " --check-configs p.jsonl"), 2);
 	char *err = strdup(tc_stderr()), *out = strdup(tc_stdout());
-	cr_assert_eq(tc_boids(BASE " --trajectory t.csv --metrics t.csv --print-config"), 2);
-	char want[600];
-	snprintf(want, sizeof want, "boids: p.jsonl:2: %s", tc_stderr() + strlen("boids: "));
-	cr_expect_str_eq(err, want);
-	cr_expect(strncmp(out, "sha256:", 7) == 0 && strchr(out, '\n') == out + strlen(out) - 1,
-	          "line 1 only: %s", out);
+	static const char *const alone[] = { "--trajectory t.csv --metrics t.csv", "--trajectory-every 2",
+	                                     "--metrics exists.csv" };
+	static const int lineno[] = { 2, 4, 5 };
+	for (int i = 0; i < 3; i++) { /* each refusal as --print-config gives it, with its line */
+		cr_assert_eq(tc_boids(BASE " %s --print-config", alone[i]), 2, "%s", alone[i]);
+		char want[600];
+		snprintf(want, sizeof want, "boids: p.jsonl:%d: %s", lineno[i], tc_stderr() + strlen("boids: "));
+		cr_expect(strstr(err, want), "want %s in:\n%s", want, err);
+	}
+	cr_expect(strstr(err, "boids: p.jsonl: 3 of 6 lines refused\n"), "%s", err);
+	for (int i = 0; i < 6; i++) {
+		char *l = line_of(out, i);
+		int refused = i == 1 || i == 3 || i == 4;
+		cr_expect(refused ? strcmp(l, "-") == 0 : strncmp(l, "sha256:", 7) == 0,
+		          "stdout line %d: %s", i + 1, l);
+		free(l);
+	}
 	free(err);
 	free(out);
+}
+
+/* A line too long to hold is refused alone: the next lines are still read and checked. */
+Test(batch, a_line_too_long_is_refused_and_the_next_ones_are_checked)
+{
+	FILE *f = fopen("p.jsonl", "w");
+	cr_assert(f);
+	fputs("{\"seed\": 1}\n{\"caption\": \"", f);
+	for (int i = 0; i < (1 << 20); i++)
+		fputc('a', f);
+	fputs("\"}\n{\"seed\": 2}\n", f);
+	cr_assert_eq(fclose(f), 0);
+	cr_expect_eq(tc_boids(BASE " --check-configs p.jsonl"), 2);
+	cr_expect(strstr(tc_stderr(), "boids: p.jsonl:2: line longer than 1048576 bytes\n"), "%s", tc_stderr());
+	const char *out = tc_stdout();
+	cr_expect(strncmp(out, "sha256:", 7) == 0, "%s", out);
+	char *l = line_of(out, 1), *l3 = line_of(out, 2);
+	cr_expect_str_eq(l, "-");
+	cr_expect(strncmp(l3, "sha256:", 7) == 0, "line 3: %s", l3);
+	free(l);
+	free(l3);
+}
+
+/*
+ * JSON's \u escapes decode to the UTF-8 of their code points (RFC 8259 and
+ * RFC 3629, bytes written here by hand): each boundary of the 1-, 2-, 3-
+ * and 4-byte forms, U+0800 (was written as an invalid 2-byte form),
+ * U+FFFF, and surrogate pairs, first and last; a lone surrogate is refused.
+ * The value reaches the config written for the line byte for byte.
+ */
+Test(batch, unicode_escapes_decode_to_their_utf8_bytes)
+{
+	static const struct { const char *escape, *utf8; } cases[] = {
+		{ "\\u0041", "A" },                       /* the 1-byte form */
+		{ "\\u0080", "\xc2\x80" },
+		{ "\\u07FF", "\xdf\xbf" },
+		{ "\\u0800", "\xe0\xa0\x80" },
+		{ "\\ud7ff", "\xed\x9f\xbf" },            /* just below the surrogates */
+		{ "\\ue000", "\xee\x80\x80" },            /* just above them */
+		{ "\\uFFFF", "\xef\xbf\xbf" },
+		{ "\\ud800\\udc00", "\xf0\x90\x80\x80" }, /* U+10000 */
+		{ "\\uD83D\\uDC26", "\xf0\x9f\x90\xa6" }, /* U+1F426, a bird */
+		{ "\\udbff\\udfff", "\xf4\x8f\xbf\xbf" }, /* U+10FFFF */
+	};
+	char all[4096] = "";
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		snprintf(all + strlen(all), sizeof all - strlen(all), "{\"preset\": \"a%sb\"}\n", cases[i].escape);
+	strcat(all, "{\"preset\": \"\\ud800\"}\n{\"preset\": \"\\udc00\\ud800\"}\n");
+	write_text("p.jsonl", all);
+	cr_assert_eq(tc_sh("mkdir d"), 0);
+	cr_expect_eq(tc_boids(BASE " --check-configs p.jsonl --config-dir d"), 2);
+	char *err = strdup(tc_stderr());
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char name[32], want[64];
+		snprintf(name, sizeof name, "d/%zu.cfg", i);
+		char *got = tc_slurp(name, NULL);
+		cr_assert_not_null(got, "line %zu (%s) was refused: %s", i + 1, cases[i].escape, err);
+		snprintf(want, sizeof want, "\npreset = a%sb\n", cases[i].utf8);
+		cr_expect(strstr(got, want), "%s: the config holds %s", cases[i].escape, strstr(got, "\npreset"));
+		free(got);
+	}
+	cr_expect(strstr(err, ":11: ") && strstr(err, "a lone UTF-16 surrogate"), "%s", err);
+	cr_expect(strstr(err, ":12: ") && strstr(err, "a lone UTF-16 surrogate"), "%s", err);
+	free(err);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "caption.h"
 #include "cli.h"
@@ -123,4 +124,121 @@ Test(caption, a_binary_without_its_plugin_names_the_file_and_exits_1)
 	cr_expect_eq(tc_sh("test ! -e c.png"), 0, "a picture was written without its caption");
 	/* a run without a caption needs no plugin */
 	cr_expect_eq(tc_sh("bin/boids -f 1 -n 5 -o d.png 2>/dev/null"), 0);
+}
+
+/*
+ * A caption that is not UTF-8 is refused before any work, naming the byte
+ * and its offset (Pango used to print "Invalid UTF-8 string passed to
+ * pango_layout_set_text()" on every frame and draw it mangled).
+ */
+Test(caption, a_caption_that_is_not_utf8_is_refused_naming_the_byte)
+{
+	static const char *const bad[][2] = {
+		{ "caf\\351 {frame}", "byte 0xe9 at offset 3 is not UTF-8" },            /* Latin-1 */
+		{ "\\300\\257", "byte 0xc0 at offset 0 is not UTF-8" },                  /* overlong */
+		{ "ok \\355\\240\\200", "byte 0xed at offset 3 is not UTF-8" },          /* a surrogate */
+		{ "\\342\\202", "byte 0xe2 at offset 0 is not UTF-8" },                  /* cut short */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		cr_expect_eq(tc_boids("-f 2 -n 5 -s 64x36 --caption \"$(printf '%s')\" -o x.png", bad[i][0]), 2,
+		             "%s: %s", bad[i][0], tc_stderr());
+		cr_expect(strncmp(tc_stderr(), "boids: --caption: ", 18) == 0 && strstr(tc_stderr(), bad[i][1]),
+		          "%s: %s", bad[i][0], tc_stderr());
+		cr_expect_eq(tc_count_files("."), 0, "%s left a file", bad[i][0]);
+	}
+	/* UTF-8 itself is drawn: 2, 3 and 4 bytes */
+	cr_expect_eq(tc_boids("-q -f 1 -n 5 -s 64x36 --caption \"$(printf 'caf\\303\\251 \\342\\202\\254 "
+	                      "\\360\\237\\220\\246')\" -o u.png"), 0, "%s", tc_stderr());
+}
+
+/*
+ * A file name that is not UTF-8, shown by {output}, is drawn with U+FFFD
+ * for each such byte (as the summary shows it): the same pixels as the
+ * caption typed that way; and nothing from Pango on stderr, every line
+ * JSON under --progress json.
+ */
+Test(caption, a_latin1_file_name_in_a_caption_is_shown_repaired_and_pango_says_nothing)
+{
+	cr_assert_eq(tc_sh("'%s' -f 1 -n 5 -s 160x90 --caption 'to {output}' --progress json "
+	                   "-o \"$(printf 'caf\\351_%%%%d.png')\" 2>err.txt", getenv("BOIDS_BIN")), 0);
+	cr_assert_eq(tc_sh("'%s' -q -f 1 -n 5 -s 160x90 --caption \"$(printf 'to caf\\357\\277\\275_%%%%d.png')\" "
+	                   "-o 'typed_%%d.png'", getenv("BOIDS_BIN")), 0);
+	cr_assert_eq(tc_sh("'%s' -q -f 1 -n 5 -s 160x90 -o 'none_%%d.png'", getenv("BOIDS_BIN")), 0);
+	cr_assert_eq(tc_sh("mv \"$(printf 'caf\\351_0.png')\" latin_0.png"), 0);
+	cr_expect(tc_same_file("latin_0.png", "typed_0.png"), "{output} is not drawn as the name with U+FFFD");
+	long out;
+	cr_expect_gt(differ("latin_0.png", "none_0.png", 0, 0, 160, 90, &out), 0, "no caption drawn");
+	char *err = tc_slurp("err.txt", NULL);
+	cr_assert_not_null(err);
+	cr_expect(!strstr(err, "Pango") && !strstr(err, "WARNING"), "a library printed: %s", err);
+	cr_assert_eq(tc_sh("'%s' -c 'import json, sys\nfor l in open(\"err.txt\", \"rb\"): json.loads(l)'", tc_python()),
+	             0, "a line on stderr is not JSON: %s", err);
+	free(err);
+}
+
+/* What the plugin's libraries say goes to the function set_log() gives, never to stderr. */
+static char heard[512];
+static void hear(enum caption_log_level level, const char *domain, const char *message)
+{
+	snprintf(heard + strlen(heard), sizeof heard - strlen(heard), "[%d %s: %s]", (int)level, domain, message);
+}
+
+/*
+ * Pango's warning about text that is not UTF-8 (what {output} used to make
+ * it print) reaches boids's function, in a child whose stderr is a file:
+ * the file stays empty.
+ */
+Test(caption, glib_and_pango_messages_go_to_boids_not_stderr)
+{
+	extern const struct caption_plugin boids_caption_plugin;
+	fflush(stderr);
+	FILE *log = fopen("stderr.txt", "w");
+	cr_assert_not_null(log);
+	int saved = dup(2);
+	cr_assert_geq(saved, 0);
+	cr_assert_geq(dup2(fileno(log), 2), 0);
+	boids_caption_plugin.set_log(hear);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 64, 36);
+	cairo_t *cr = cairo_create(s);
+	int ret = boids_caption_plugin.draw(cr, "caf\xe9", 12, CAPTION_BOTTOM_LEFT, 64, 36);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(log);
+	cr_expect_eq(ret, 0);
+	cr_expect(strstr(heard, "[1 Pango: ") && strstr(heard, "UTF-8"), "heard: %s", heard);
+	char *printed = tc_slurp("stderr.txt", NULL);
+	cr_expect(printed && !*printed, "printed on stderr: %s", printed ? printed : "?");
+	free(printed);
+}
+
+/*
+ * Fontconfig prints its own warnings when it reads its configuration (a
+ * broken fonts.conf): taken while the fonts are loaded, they are boids's
+ * notes, warning events under --progress json (every line JSON), nothing
+ * with -q; the caption is still drawn.
+ */
+Test(caption, what_fontconfig_prints_is_a_note_or_a_json_event)
+{
+	cr_assert_eq(tc_sh("printf '<fontconfig><bogus/></fontconfig>' > bad.conf"), 0);
+	const char *run = "-f 1 -n 5 -s 64x36 --caption hi -y";
+	cr_assert_eq(tc_sh("FONTCONFIG_FILE=\"$PWD/bad.conf\" '%s' %s -o a.png 2>plain.txt", getenv("BOIDS_BIN"), run), 0);
+	cr_assert_eq(tc_sh("FONTCONFIG_FILE=\"$PWD/bad.conf\" '%s' %s -o b.png --progress json 2>json.txt",
+	                   getenv("BOIDS_BIN"), run), 0);
+	cr_assert_eq(tc_sh("FONTCONFIG_FILE=\"$PWD/bad.conf\" '%s' %s -o c.png -q 2>quiet.txt", getenv("BOIDS_BIN"), run),
+	             0);
+	char *plain = tc_slurp("plain.txt", NULL), *json = tc_slurp("json.txt", NULL), *quiet = tc_slurp("quiet.txt", NULL);
+	cr_assert(plain && json && quiet);
+	cr_expect(strstr(plain, "boids: note: Fontconfig: ") && strstr(plain, "bogus"), "%s", plain);
+	cr_expect(!strstr(plain, "\nFontconfig") && strncmp(plain, "Fontconfig", 10) != 0, "fontconfig printed: %s",
+	          plain);
+	cr_expect(strstr(json, "{\"event\":\"warning\",\"message\":\"Fontconfig: ") && strstr(json, "bogus"), "%s", json);
+	cr_expect_eq(tc_sh("'%s' -c 'import json\nfor l in open(\"json.txt\", \"rb\"): json.loads(l)'", tc_python()), 0,
+	             "a line on stderr is not JSON: %s", json);
+	cr_expect_str_eq(quiet, "", "-q: %s", quiet);
+	free(plain);
+	free(json);
+	free(quiet);
 }

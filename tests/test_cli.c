@@ -149,8 +149,9 @@ static void in_help_all(const char *name, const char *def, void *ctx)
 	char key[96];
 	snprintf(key, sizeof(key), "--%s", name);
 	const char *at = NULL;
-	for (const char *c = strstr(h, key); c && !at; c = strstr(c + 1, key))
-		if (!((c[strlen(key)] >= 'a' && c[strlen(key)] <= 'z') || c[strlen(key)] == '-'))
+	for (const char *c = strstr(h, key); c && !at; c = strstr(c + 1, key)) /* its entry: "  --x" or "-x, --x" */
+		if (!((c[strlen(key)] >= 'a' && c[strlen(key)] <= 'z') || c[strlen(key)] == '-') && c - h >= 2 &&
+		    c[-1] == ' ' && (c[-2] == ' ' || c[-2] == ','))
 			at = c;
 	cr_expect(at, "--help-all does not list %s", key);
 	if (!at || !def || strcmp(def, "none") == 0)
@@ -693,7 +694,7 @@ Test(cli, print_config_refuses_what_the_run_refuses)
 		"--init missing.csv",                       /* an input that is not there */
 		"--init bad.csv",                           /* a column missing */
 		"-o v.mp4",                                 /* an output there, without -y */
-		"-o s.png --trajectory s.png -y",           /* one file, two roles */
+		"-o s.png --metrics s.png -y",              /* one file, two roles */
 		"-o s.png --poster 5 -f 3",                 /* a poster past the last frame */
 		"--codec libx265 -o v.webm",                /* a codec the container refuses */
 		"-n 10000000 --trail 1000 -o w.mp4",        /* more memory than the machine has */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "colormap.h"
 #include "common.h"
 
 TestSuite(colorby, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout = 120);
@@ -318,4 +319,107 @@ Test(colorby, points_in_3d_mix_by_weight_in_any_order)
 		cr_expect_eq(best[2][k], (int)floor((best[0][k] + best[1][k]) / 2.0 + .5),
 		             "channel %d: the mixed cluster is not the mean of %d and %d", k, best[0][k], best[1][k]);
 	free(px);
+}
+
+/* ------------------------------------------------- the maps, value by value */
+
+/* OKLab to linear sRGB (Ottosson's inverse, as the article prints it), unclamped. */
+static void oklab_linear(double L, double a, double b, double lin[3])
+{
+	double l = pow(L + 0.3963377774 * a + 0.2158037573 * b, 3);
+	double m = pow(L - 0.1055613458 * a - 0.0638541728 * b, 3);
+	double s = pow(L - 0.0894841775 * a - 1.2914855480 * b, 3);
+	lin[0] = 4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s;
+	lin[1] = -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s;
+	lin[2] = -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s;
+}
+
+/* The sRGB encoding (IEC 61966-2-1) of linear light clamped to [0, 1], times 255, unrounded. */
+static double encoded(double c)
+{
+	c = fmin(fmax(c, 0), 1);
+	return 255 * (c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055);
+}
+
+/* Linear sRGB to OKLab, the article's forward transform: an independent way back. */
+static void linear_oklab(const double lin[3], double lab[3])
+{
+	double l = cbrt(0.4122214708 * lin[0] + 0.5363325363 * lin[1] + 0.0514459929 * lin[2]);
+	double m = cbrt(0.2119034982 * lin[0] + 0.6806995451 * lin[1] + 0.1073969566 * lin[2]);
+	double s = cbrt(0.0883024619 * lin[0] + 0.2817188376 * lin[1] + 0.6299787005 * lin[2]);
+	lab[0] = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s;
+	lab[1] = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s;
+	lab[2] = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s;
+}
+
+static double decoded(int v)
+{
+	double e = v / 255.0;
+	return e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4);
+}
+
+/*
+ * One colour of a map at OKLab (L, a, b): each 8-bit channel is the sRGB
+ * encoding rounded to the nearest level (not truncated: half of all
+ * values would be one level darker), exactly, unless the value lies within
+ * 1e-9 of a half level (where two roundings of the same formula may
+ * differ); and decoded and taken back to OKLab by the forward transform it
+ * is within a level's step of (L, a, b) when no channel was clamped.
+ * Returns how many channels were checked exactly.
+ */
+static int expect_colour(uint32_t got, double L, double a, double b, const char *what, double at)
+{
+	double lin[3], back[3], lab[3];
+	int rgb[3] = { (int)(got >> 16 & 255), (int)(got >> 8 & 255), (int)(got & 255) }, exact = 0, clamped = 0;
+
+	oklab_linear(L, a, b, lin);
+	for (int k = 0; k < 3; k++) {
+		double e = encoded(lin[k]);
+		double frac = e - floor(e);
+		clamped |= lin[k] < 0 || lin[k] > 1;
+		if (fabs(frac - 0.5) < 1e-9)
+			continue;
+		cr_expect_eq(rgb[k], (int)floor(e + 0.5), "%s at %.17g: channel %d is %d, the formula %.6f", what, at, k,
+		             rgb[k], e);
+		exact++;
+	}
+	if (clamped)
+		return exact;
+	for (int k = 0; k < 3; k++)
+		back[k] = decoded(rgb[k]);
+	linear_oklab(back, lab);
+	cr_expect(fabs(lab[0] - L) < 0.01 && fabs(lab[1] - a) < 0.01 && fabs(lab[2] - b) < 0.01,
+	          "%s at %.17g: #%02x%02x%02x is OKLab (%.4f %.4f %.4f), not (%.4f %.4f %.4f)", what, at, rgb[0], rgb[1],
+	          rgb[2], lab[0], lab[1], lab[2], L, a, b);
+	return exact;
+}
+
+/*
+ * Both maps against their documented formulas computed here (OKLab's
+ * published matrices, the sRGB transfer function, rounding), 3600 headings
+ * and 1001 speeds, every channel exact; and the colours read back through
+ * the article's forward transform land where the formula aimed.  (The
+ * drawn-pixel tests above allow 2 levels for antialiasing: truncating
+ * instead of rounding went through them.)
+ */
+Test(colorby, the_maps_are_their_formulas_to_the_level)
+{
+	int exact = 0;
+	for (int i = 0; i < 3600; i++) {
+		double angle = (i - 1800) * M_PI / 1800;
+		exact += expect_colour(colormap_heading(angle), 0.75, 0.125 * cos(angle), 0.125 * sin(angle), "heading", angle);
+	}
+	for (int i = 0; i <= 1000; i++) {
+		double t = i / 1000.0, h = (290 - 190 * t) * M_PI / 180, C = 0.13 - 0.05 * sin(M_PI * t);
+		exact += expect_colour(colormap_speed(t), 0.32 + 0.61 * t, C * cos(h), C * sin(h), "speed", t);
+	}
+	cr_expect_gt(exact, 3 * 4601 - 10, "only %d channels checked exactly", exact);
+	/* the ends: below 0 and NaN are 0, above 1 is 1; an infinite heading is 0 */
+	cr_expect_eq(colormap_speed(-1), colormap_speed(0));
+	cr_expect_eq(colormap_speed(NAN), colormap_speed(0));
+	cr_expect_eq(colormap_speed(7), colormap_speed(1));
+	cr_expect_eq(colormap_heading(INFINITY), colormap_heading(0));
+	/* OKLab's white and sRGB red (the article's table) */
+	cr_expect_eq(colormap_oklab(1, 0, 0), 0xffffffu);
+	cr_expect_eq(colormap_oklab(0.627955, 0.224863, 0.125846), 0xff0000u);
 }

@@ -340,3 +340,74 @@ Test(field, points_give_the_same_bytes_on_one_or_two_threads)
 	}
 	tc_cleanup();
 }
+
+/* The value of `key = ` in --print-config's output for ARGS, as a number. */
+static double config_number(const char *args, const char *key)
+{
+	char want[64];
+	cr_assert_eq(tc_boids("%s --print-config", args), 0, "%s", tc_stderr());
+	snprintf(want, sizeof want, "\n%s = ", key);
+	const char *at = strstr(tc_stdout(), want);
+	cr_assert_not_null(at, "%s: no %s", args, key);
+	return strtod(at + strlen(want), NULL);
+}
+
+/*
+ * A crowd is announced: 10,000 boids in the default 640x360 field see some
+ * 340 neighbours each (100x the default scene's 3.4), which one note says,
+ * naming a --field of the picture's shape at which the expected neighbours
+ * (computed here: (n - 1) pi r^2 / area, r = 50) are the default scene's;
+ * with it, no note.  The bound is 4x: 400 boids are announced, 396 not;
+ * -q says nothing, --progress json says it as a warning.  For every model,
+ * its own default scene is not announced, ten times its boids are.
+ */
+Test(field, a_crowd_is_announced_with_the_field_that_spreads_it)
+{
+	tc_tmpdir();
+	cr_assert_eq(tc_boids("-n 10000 --no-render -f 1"), 0);
+	const char *e = tc_stderr(), *at = strstr(e, "boids: note: 10000 boids in a 640x360 field see about 341 ");
+	cr_assert_not_null(at, "%s", e);
+	const char *f = strstr(at, "--field ");
+	double fw = 0, fh = 0;
+	cr_assert(f && sscanf(f, "--field %lfx%lf gives the default density\n", &fw, &fh) == 2, "%s", e);
+	cr_assert_lt(f, strchr(at, '\n'), "one line: %s", e);
+	double base = 99 * M_PI * 50 * 50 / (640.0 * 360), there = 9999 * M_PI * 50 * 50 / (fw * fh);
+	cr_assert(there <= base && there > 0.995 * base, "%gx%g: %g neighbours, not %g", fw, fh, there, base);
+	cr_assert_lt(fabs(fw / fh - 640.0 / 360), 0.002, "%gx%g", fw, fh);
+	cr_assert_eq(tc_boids("-n 10000 --field %.0fx%.0f --no-render -f 1", fw, fh), 0);
+	cr_assert(!strstr(tc_stderr(), "note"), "%s", tc_stderr());
+
+	cr_assert_eq(tc_boids("-n 400 --no-render -f 1"), 0);
+	cr_assert(strstr(tc_stderr(), "boids: note: 400 boids in a 640x360 field"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-n 396 --no-render -f 1"), 0);
+	cr_assert(!strstr(tc_stderr(), "note"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-n 10000 --no-render -f 1 -q"), 0);
+	cr_assert_str_empty(tc_stderr());
+	cr_assert_eq(tc_boids("-n 10000 --no-render -f 1 --progress json"), 0);
+	cr_assert(strstr(tc_stderr(), "{\"event\":\"warning\",\"message\":\"10000 boids in a 640x360 field "),
+	          "%s", tc_stderr());
+	cr_assert(strstr(tc_stderr(), "--field 6432x3618 gives the default density\"}\n"), "%s", tc_stderr());
+	/* in a box: spheres in a volume, the box grown on its three sides */
+	cr_assert_eq(tc_boids("--dims 3 -n 1000 --no-render -f 1"), 0);
+	double fd = 0;
+	f = strstr(tc_stderr(), "boids: note: 1000 boids in a 640x360x360 field see about 6 neighbours each");
+	cr_assert(f && (f = strstr(f, "--field ")) &&
+	          sscanf(f, "--field %lfx%lfx%lf gives", &fw, &fh, &fd) == 3, "%s", tc_stderr());
+	base = 99 * 4.0 / 3 * M_PI * pow(50, 3) / (640.0 * 360 * 360);
+	there = 999 * 4.0 / 3 * M_PI * pow(50, 3) / (fw * fh * fd);
+	cr_assert(there <= base && there > 0.99 * base, "%gx%gx%g: %g neighbours, not %g", fw, fh, fd, there, base);
+
+	const struct boids_model *const *m = model_list();
+	for (size_t i = 0; m[i]; i++) {
+		char args[64];
+		snprintf(args, sizeof args, "-m %s", m[i]->name);
+		double n = config_number(args, "boids");
+		cr_assert_eq(tc_boids("%s --no-render -f 1", args), 0, "%s", tc_stderr());
+		cr_assert(!strstr(tc_stderr(), "note"), "%s: %s", args, tc_stderr());
+		cr_assert_eq(tc_boids("%s -n %.0f --no-render -f 1", args, 10 * n), 0, "%s", tc_stderr());
+		char want[128];
+		snprintf(want, sizeof want, "x the density of %s's default scene (", m[i]->name);
+		cr_assert(strstr(tc_stderr(), want), "%s: %s", args, tc_stderr());
+	}
+	tc_cleanup();
+}

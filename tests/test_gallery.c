@@ -44,9 +44,10 @@ static int decode(const char *path, struct rgb *out)
 	return 0;
 }
 
-enum look { GREEN, RED, WHITE, BLACK };
+enum look { GREEN, RED, WHITE, HUED, BLACK };
 
-/* Whether a pixel is a boid's, by its colour: light green (also fogged), red, white or black. */
+/* Whether a pixel is a boid's, by its colour: light green (also fogged), red, white, black, or any
+ * colour well away from the dark blue background (the heading wheel's, the density look's). */
 static int boid_pixel(const unsigned char *p, enum look look)
 {
 	int r = p[0], g = p[1], b = p[2];
@@ -54,6 +55,7 @@ static int boid_pixel(const unsigned char *p, enum look look)
 	case GREEN: return g >= r + 40 && g >= b + 40;
 	case RED: return r >= g + 60 && r >= b + 60;
 	case BLACK: return r <= 100 && g <= 100 && b <= 100;
+	case HUED: return r + abs(g - 0x33) + abs(b - 0x66) >= 90;
 	default: return r >= 200 && g >= 200 && b >= 200;
 	}
 }
@@ -90,6 +92,8 @@ static const struct {
 	{ "model-abm.png", GREEN, 6 },       /* the declaration's square space, likewise */
 	{ "look-harden-windows.png", GREEN, 14 },
 	{ "frame3d.png", GREEN, 8 },
+	{ "zoom-far.png", HUED, 16 },  /* the whole field: flocks everywhere */
+	{ "zoom-near.png", HUED, 10 }, /* one flock's darts */
 };
 
 /* Every picture the README shows is in the table above (sweep-chart.png is scripts/chart's, no flock). */

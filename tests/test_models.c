@@ -18,7 +18,7 @@
 /* One model in a 1000 x 1000 field, no edges, no target, no predators. */
 static void make(struct sim *s, int m, enum sim_update u, size_t n);
 
-/* The processing model with boids' former improvements: limits 5 and 3, 1/d. */
+/* The processing model with the sketch's limits 5 and 3 (the default) and 1/d separation. */
 static void make_limited(struct sim *s, enum sim_update u, size_t n)
 {
 	make(s, PROCESSING, u, n);
@@ -60,8 +60,8 @@ Test(models, defaults_keep_harden_and_fill_every_model)
 	cr_assert_eq(p.obstacles_n, 0);
 	cr_assert_eq(p.harden.flock_radius, 50); /* the seed's own numbers are untouched */
 	cr_assert_eq(p.proc.cohesion_radius, 40);
-	cr_assert_eq(p.proc.max_speed, 0);  /* the listings have no limits */
-	cr_assert_eq(p.proc.max_force, 0);
+	cr_assert_eq(p.proc.max_speed, 3);  /* the listing is silent: its sketch's limits (issue 40) */
+	cr_assert_eq(p.proc.max_force, 5);
 	cr_assert_eq(p.proc.separation, SIM_SEP_UNIT);
 	cr_assert_eq(p.steer.separation_steps, 1);
 	cr_assert_eq(p.steer.socialize_weight, 0);
@@ -124,13 +124,21 @@ Test(models, processing_sequential_sees_the_moved_boid)
 	sim_release(&s);
 }
 
+/* Three boids of the listing's scene below: A at the origin of the offsets, B 6 away, C 8 away. */
+static void three(struct sim *s)
+{
+	put(s, 0, 100, 100, 0, 0);
+	put(s, 1, 106, 100, 0, 2);  /* 6 away */
+	put(s, 2, 100, 108, 2, 0);  /* 8 away */
+}
+
 Test(models, processing_listing_unit_separation_and_no_limits)
 {
 	struct sim s;
 	make(&s, PROCESSING, SIM_SYNCHRONOUS, 3);
-	put(&s, 0, 100, 100, 0, 0);
-	put(&s, 1, 106, 100, 0, 2);  /* 6 away */
-	put(&s, 2, 100, 108, 2, 0);  /* 8 away */
+	s.p.proc.max_force = 0; /* the listing as written: --proc-max-force 0 --proc-max-speed 0 */
+	s.p.proc.max_speed = 0;
+	three(&s);
 	sim_step(&s);
 	/* A: separation: unit offsets (-1, 0) + (0, -1), not divided by the
 	 * distance (Java's normalize() works in place, so mag() is then 1):
@@ -152,6 +160,33 @@ Test(models, processing_listing_unit_separation_and_no_limits)
 	NEAR(s.vx[1], bx);
 	NEAR(s.vy[1], 2 + by);
 	NEAR(s.x[1], 106 + bx);
+	sim_release(&s);
+}
+
+/* The same scene with the defaults: the sketch's limits cap B's push at 5 and its speed at 3. */
+Test(models, processing_default_limits_force_and_speed)
+{
+	struct sim s;
+	make(&s, PROCESSING, SIM_SYNCHRONOUS, 3);
+	three(&s);
+	sim_step(&s);
+	/* A: |a| = |(.3, .4)| = .5, under both limits: as without them */
+	NEAR(s.vx[0], .3);
+	NEAR(s.vy[0], .4);
+
+	/* B: the listing's push (about 7.9) scaled to 5, added to (0, 2), scaled to 3 */
+	double sx = 1.6, sy = -.8, cx = -6, cy = 4;
+	scale_to(&sx, &sy, 4);
+	scale_to(&cx, &cy, .5);
+	double bx = cx + (sx + 4), by = cy + (sy + 0);
+	scale_to(&bx, &by, 5);
+	by += 2;
+	cr_assert_gt(sqrt(bx * bx + by * by), 3);
+	scale_to(&bx, &by, 3);
+	NEAR(s.vx[1], bx);
+	NEAR(s.vy[1], by);
+	NEAR(s.x[1], 106 + bx);
+	NEAR(s.y[1], 100 + by);
 	sim_release(&s);
 }
 

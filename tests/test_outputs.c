@@ -121,7 +121,7 @@ Test(outputs, what_is_knowable_is_refused_before_any_work)
 	cr_assert_eq(symlink("nowhere.mp4", "dangling.mp4"), 0);
 	refused("-q -f 1 -o dangling.mp4", "symbolic link to nothing");
 	refused("-q -f 1 -y -o dangling.mp4", "symbolic link to nothing");
-	refused("-q -f 1 --no-render --trajectory dangling.mp4", "symbolic link to nothing");
+	refused("-q -f 1 --no-render --metrics dangling.mp4", "symbolic link to nothing");
 	char args[320];
 	memset(args, 'a', sizeof(args));
 	memcpy(args, "-q -f 1 -o ", 11);
@@ -346,8 +346,8 @@ Test(outputs, one_file_one_role)
 	cr_assert_eq(tc_sh("mkdir d && printf 'frame,id,x,y,vx,vy\\n0,0,1,2,3,4\\n' > i.csv && "
 	                   "ln i.csv hard.csv && echo 'boids = 4' > c.conf && echo old > t.csv && "
 	                   "ln -s t.csv link.csv"), 0);
-	one_role("-o s.png --trajectory s.png", "--trajectory: 's.png' is also the --output: one file, one role");
-	one_role("-o f_%d.png --trajectory f_1.png", "--trajectory: 'f_1.png' is also the --output (frame 1 of 'f_%d.png')");
+	one_role("-o s.png --metrics s.png", "--metrics: 's.png' is also the --output: one file, one role");
+	one_role("-o f_%d.png --summary f_1.png", "--summary: 'f_1.png' is also the --output (frame 1 of 'f_%d.png')");
 	one_role("-o f_%d.png --metrics d/../f_1.png", "--metrics: 'd/../f_1.png' is also the --output (frame 1 of");
 	one_role("-o d/f_%03d.png --start-number 5 --summary ./d/f_006.png", "(frame 6 of 'd/f_%03d.png')");
 	one_role("-o - --trajectory /dev/stdout", "--trajectory: '/dev/stdout' is also the --output (standard output)");
@@ -358,8 +358,8 @@ Test(outputs, one_file_one_role)
 	one_role("-o i.csv.mkv --init i.csv --summary d/../hard.csv", "--summary: 'd/../hard.csv' is also the --init");
 	one_role("--no-render --config c.conf --summary c.conf", "--summary: 'c.conf' is also the --config");
 	one_role("--no-render --trajectory link.csv --metrics t.csv", "--metrics: 't.csv' is also the --trajectory ('link.csv')");
-	one_role("-o f_%d.png --trajectory .f_%d.png.lock", "--trajectory: '.f_%d.png.lock' is also the --output's lock file");
-	one_role("-o v.mkv --trajectory .v.mkv.a1B2c3.mkv", "the --output's temporary file");
+	one_role("-o f_%d.png --metrics .f_%d.png.lock", "--metrics: '.f_%d.png.lock' is also the --output's lock file");
+	one_role("-o v.mkv --summary .v.mkv.a1B2c3.mkv", "the --output's temporary file");
 	one_role("-o f_%02d.png --metrics .f_01.png.zZ9y8X.png", "the --output's temporary file");
 	/* a frame that is already there (-y would replace it) as a hard or symbolic link to an output */
 	cr_assert_eq(tc_sh("echo x > h.csv && ln h.csv g_1.png && ln -s h.csv k_1.png"), 0);
@@ -367,16 +367,16 @@ Test(outputs, one_file_one_role)
 	one_role("-o k_%d.png --trajectory h.csv", "--trajectory: 'h.csv' is also the --output (frame 1 of 'k_%d.png')");
 	one_role("-o 'd%d/f.png'", "the frame number of 'd%d/f.png' must be in the file name");
 	cr_assert_eq(mkdir("50%", 0755), 0); /* a directory the pattern names as 50%% */
-	one_role("-o '50%%/f_%d.png' --trajectory '50%/../50%/f_1.png'", "(frame 1 of '50%%/f_%d.png')");
+	one_role("-o '50%%/f_%d.png' --metrics '50%/../50%/f_1.png'", "(frame 1 of '50%%/f_%d.png')");
 	char *t = tc_slurp("t.csv", NULL);
 	cr_assert_str_eq(t, "old\n", "an input or output was written");
 	free(t);
 
 	/* what is not one file is accepted: a frame the run does not make, the null device twice */
-	cr_assert_eq(tc_boids("-q -f 2 -n 5 -s 64x36 -o f_%%d.png --trajectory f_2.png"), 0, "%s", tc_stderr());
-	cr_assert_eq(tc_boids("-q -f 2 -n 5 -s 64x36 -o '50%%%%/f_%%d.png' --trajectory '50%%/f_2.png'"), 0,
+	cr_assert_eq(tc_boids("-q -f 2 -n 5 -s 64x36 -o f_%%d.png --metrics f_2.png"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-q -f 2 -n 5 -s 64x36 -o '50%%%%/f_%%d.png' --metrics '50%%/f_2.png'"), 0,
 	             "%s", tc_stderr());
-	cr_assert_eq(tc_count_files("50%"), 3, "the frames, the trajectory, and no lock file");
+	cr_assert_eq(tc_count_files("50%"), 3, "the frames, the metrics, and no lock file");
 	cr_assert_eq(tc_boids("-q -f 2 -n 5 -y --no-render --trajectory /dev/null --metrics /dev/null "
 	                      "--summary /dev/null"), 0, "%s", tc_stderr());
 	cr_assert_eq(tc_boids("-q -f 2 -n 5 --no-render --init i.csv --config c.conf --trajectory u.csv"), 0,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "progress.h"
 
 TestSuite(progress, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup);
 
@@ -123,4 +124,86 @@ Test(progress, json_every_line_when_the_video_plugin_is_missing)
 	cr_expect(err && strstr(err, "cannot load the video module"), "%s", err ? err : "");
 	free(err);
 	cr_expect_neq(tc_sh("ls | grep -q mp4"), 0, "an mp4 (or its temporary) exists");
+}
+
+/*
+ * --warmup is shown as the warm-up, not as frame 1: the JSON events of the
+ * warm-up say "phase":"warm-up" with the steps made of the total (the last
+ * one always comes), all before the frames' events; the time left in the
+ * warm-up covers the frames too (at the warm-up's rate, a frame costs a
+ * step: eta = frames / steps a second at its end); the "end" event says
+ * the warm-up's steps and seconds apart from the frames' rate.
+ */
+Test(progress, json_shows_the_warm_up_as_steps_then_the_frames)
+{
+	cr_assert_eq(tc_boids("--no-render -q -f 400 -n 500 --warmup 40 --progress json --progress-interval 0.1"), 0);
+	FILE *f = fopen("p.jsonl", "w");
+	cr_assert_not_null(f);
+	fputs(tc_stderr(), f);
+	fclose(f);
+	cr_assert_eq(tc_sh("%s -c 'import json\n"
+	                   "rows=[json.loads(l) for l in open(\"p.jsonl\")]\n"
+	                   "p=[r for r in rows if r[\"event\"]==\"progress\"]\n"
+	                   "w=[r for r in p if r.get(\"phase\")==\"warm-up\"]\n"
+	                   "assert w, rows\n"
+	                   "assert p[:len(w)]==w, \"a frame before the warm-up ended\"\n"
+	                   "assert all(r[\"phase\"]==\"frames\" for r in p[len(w):]), rows\n"
+	                   "assert all(r[\"warmup_total\"]==40 and r[\"frame\"]==0 for r in w), w\n"
+	                   "k=[r[\"warmup\"] for r in w]\n"
+	                   "assert k==sorted(set(k)) and k[-1]==40, k\n"
+	                   "e=w[-1]\n"
+	                   "assert e[\"eta\"]>0 and abs(e[\"eta\"]-e[\"elapsed\"]*400/40)<=0.006, e\n"
+	                   "assert p[-1][\"frame\"]==400, p[-1]\n"
+	                   "end=rows[-1]\n"
+	                   "assert end[\"event\"]==\"end\" and end[\"warmup_steps\"]==40, end\n"
+	                   "assert 0<=end[\"warmup_seconds\"]<=end[\"seconds\"], end' || { cat p.jsonl; exit 1; }",
+	                   tc_python()), 0);
+}
+
+/* The plain lines and the closing line: the warm-up's steps, then the frames' rate apart. */
+Test(progress, lines_and_the_closing_line_give_the_warm_up_apart)
+{
+	cr_assert_eq(tc_boids("--no-render -f 20 -n 300 --warmup 30 --progress lines --progress-interval 0.1"), 0);
+	const char *e = tc_stderr();
+	cr_assert(strstr(e, "boids: warm-up 30/30 steps (100%), "), "%s", e);
+	cr_assert(strstr(e, " steps/s, "), "%s", e);
+	cr_assert(strstr(e, "boids: 20 frames of 300 boids in "), "%s", e);
+	cr_assert(strstr(e, " fps, after a warm-up of 30 steps in "), "%s", e);
+	cr_assert(!strstr(e, "(0.0 fps"), "%s", e);
+	cr_assert_lt(strstr(e, "warm-up 30/30"), strstr(e, "frames ("), "%s", e);
+	/* without a warm-up, as before */
+	cr_assert_eq(tc_boids("--no-render -f 3 -n 30"), 0);
+	cr_assert(strstr(tc_stderr(), " fps) -> nothing written\n") && !strstr(tc_stderr(), "warm-up"),
+	          "%s", tc_stderr());
+}
+
+/*
+ * A long warm-up step shows it moves as a warm-up step, not as "frame 1 NN%
+ * stepped".
+ */
+Test(progress, a_long_warm_up_step_is_reported_as_a_step)
+{
+	struct progress bar;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	progress_start(&bar, f, PROGRESS_LINES, 5, 1e-9);
+	progress_warmup_start(&bar, 10, 1);
+	while (progress_now() == bar.start)
+		; /* one interval, a nanosecond, has passed */
+	progress_warmup(&bar, 3);
+	double was = progress_now();
+	while (progress_now() == was)
+		;
+	progress_step(&bar, 0, 0.25);
+	progress_warmup_end(&bar);
+	progress_update(&bar, 5);
+	fclose(f);
+	cr_assert(strstr(text, "boids: warm-up 3/10 steps (30%), "), "%s", text);
+	cr_assert(strstr(text, "boids: warm-up 3/10 steps (30%), step 4 25.0% done, 0 s so far\n"), "%s", text);
+	cr_assert(strstr(text, "boids: 5/5 frames (100%), "), "%s", text);
+	cr_assert(!strstr(text, "frame 1"), "%s", text);
+	free(text);
 }

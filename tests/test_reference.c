@@ -61,12 +61,16 @@ Test(reference, harden_default_and_options)
 
 Test(reference, processing_listing_and_options)
 {
-	AGREE("-m processing -n 40 -s 200x200", "processing", "--size 200x200");
+	/* the listing as written (the reference's defaults: no limits), and boids' default (the sketch's limits) */
+	AGREE("-m processing -n 40 -s 200x200 --proc-max-force 0 --proc-max-speed 0", "processing", "--size 200x200");
+	AGREE("-m processing -n 40 -s 200x200", "processing", "--size 200x200 --proc-max-force 5 --proc-max-speed 3");
 	AGREE("-m processing -n 40 -s 200x200 --separation inverse --proc-max-force 5 --proc-max-speed 3",
 	      "processing", "--size 200x200 --separation inverse --proc-max-force 5 --proc-max-speed 3");
-	AGREE("-m processing -n 40 -s 200x200 --proc-limit components --proc-max-speed 3 --update synchronous",
+	AGREE("-m processing -n 40 -s 200x200 --proc-limit components --proc-max-force 0 --proc-max-speed 3 "
+	      "--update synchronous",
 	      "processing", "--size 200x200 --proc-limit components --proc-max-speed 3 --update synchronous");
-	DISAGREE("-m processing -n 40 -s 200x200 --separation inverse", "processing", "--size 200x200");
+	DISAGREE("-m processing -n 40 -s 200x200 --proc-max-force 0 --proc-max-speed 0 --separation inverse",
+	         "processing", "--size 200x200");
 }
 
 Test(reference, steering_listing_and_options)
@@ -156,8 +160,8 @@ Test(reference, every_3d_model_against_its_reference)
 	      "--dims 3 --depth 100 --edges wrap --update synchronous");
 	DISAGREE("-n 30 --dims 3 --edges wrap", "harden", "--dims 3 --edges bounce");
 	AGREE("-m processing --dims 3 -n 40 -s 200x200 --depth 120", "processing",
-	      "--dims 3 --size 200x200 --depth 120");
-	AGREE("-m processing --dims 3 -n 40 -s 200x200 --proc-limit components --proc-max-speed 3 "
+	      "--dims 3 --size 200x200 --depth 120 --proc-max-force 5 --proc-max-speed 3");
+	AGREE("-m processing --dims 3 -n 40 -s 200x200 --proc-limit components --proc-max-force 0 --proc-max-speed 3 "
 	      "--update synchronous", "processing", "--dims 3 --size 200x200 --proc-limit components "
 	      "--proc-max-speed 3 --update synchronous");
 	AGREE("-m canvas --dims 3 -n 60 -s 320x180", "canvas", "--dims 3 --substeps 2 --size 320x180");
@@ -212,7 +216,8 @@ Test(reference, the_3d_references_keep_a_2d_run_on_its_plane)
 	AGREE_LIFTED("-m processing -n 40 -s 200x200 --separation inverse --proc-max-force 5 --proc-max-speed 3",
 	             "--size 200x200", "processing",
 	             "--check-start --size 200x200 --separation inverse --proc-max-force 5 --proc-max-speed 3");
-	AGREE_LIFTED("-m processing -n 40 -s 200x200 --proc-limit components --proc-max-speed 3 --update synchronous",
+	AGREE_LIFTED("-m processing -n 40 -s 200x200 --proc-limit components --proc-max-force 0 --proc-max-speed 3 "
+	             "--update synchronous",
 	             "--size 200x200", "processing",
 	             "--check-start --size 200x200 --proc-limit components --proc-max-speed 3 --update synchronous");
 	AGREE_LIFTED("-m steering -n 40", "", "steering", "--check-start --target-amp-z 0");

@@ -139,6 +139,23 @@ Test(registry, program_defaults_are_options_the_binary_applies)
 	free(options);
 }
 
+/*
+ * --print-config says what a model does at the edges: one whose program
+ * always wraps (MODEL_WRAPS, whatever --edges) prints edges = wrap, as
+ * docs/MODEL.md says (it said bounce for processing and canvas).
+ */
+Test(registry, a_model_that_always_wraps_prints_edges_wrap)
+{
+	for (const struct boids_model *const *m = model_list(); *m; m++) {
+		if (!((*m)->flags & MODEL_WRAPS))
+			continue;
+		cr_assert_eq(tc_boids("-m %s --print-config", (*m)->name), 0, "%s", tc_stderr());
+		cr_assert(strstr(tc_stdout(), "\nedges = wrap\n"), "%s: %s", (*m)->name, tc_stdout());
+	}
+	cr_assert_eq(tc_boids("-m processing --print-config"), 0);
+	cr_assert(strstr(tc_stdout(), "\nedges = wrap\n"), "%s", tc_stdout());
+}
+
 #include "model_names.h"
 
 /*

@@ -153,7 +153,7 @@ Test(render_fast, refuses_an_unknown_mode)
 	struct renderer *r;
 
 	render_params_default(&p, 64, 64);
-	cr_expect_eq(p.draw, RENDER_DRAW_EXACT, "exact is the default");
+	cr_expect_eq(p.draw, RENDER_DRAW_AUTO, "auto is the default");
 	p.draw = (enum render_draw)7;
 	cr_expect_eq(render_new(&r, &p), -EINVAL);
 }

@@ -292,7 +292,7 @@ Test(robust, a_huge_value_in_a_message_keeps_the_reason)
 		{ "--boid-color ", 'x', "", "is not a colour" },
 		{ "--obstacle ", '1', "", "is not X,Y,R" },
 		{ "--", 'x', "", "(see --help)" },
-		{ "--init ", 'x', "", "File name too long" },
+		{ "--init ", 'x', ".csv", "File name too long" },
 		{ "--config ", 'x', "", "File name too long" },
 		{ "", 'x', "", "(options start with -; see --help)" },
 		{ "-o ", 'x', ".mp4", "the name is too long" },

@@ -34,7 +34,8 @@ static double top_speed(const struct sim_params *p)
 /*
  * The processing listing has no speed limit (its flock races ever faster, and
  * a boid's step has no top); these tests need one, so processing runs with
- * the limits boids once had (--proc-max-speed 3 --proc-max-force 5).
+ * its sketch's limits (--proc-max-speed 3 --proc-max-force 5, the default),
+ * set here whatever the default.
  */
 static void calm(struct sim_params *p)
 {

@@ -11,16 +11,21 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "model.h"
 #include "pool.h"
 #include "progress.h"
 #include "rng.h"
+#include "signals.h"
 #include "sim.h"
 
 enum { N = 2400 };  /* above the parallel pass's threshold, 2048 */
@@ -303,4 +308,44 @@ Test(stopstep, the_progress_report_moves_inside_a_step)
 	          "%s", text);
 	cr_assert(strstr(text, ",\"step\":0.125}\n"), "%s", text);
 	free(text);
+}
+
+/* ------------------------------------------------------- the stop's clock */
+
+/* In this child: the first signal, then (once the clock has run 0.3 s) a second; 0 when the clock kept the first. */
+static int second_signal_child(void)
+{
+	signals_watch();
+	raise(SIGINT);
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	while (signals_since() < 0.3) /* the clock runs from the first signal: wait for it to pass */
+		nanosleep(&tick, NULL);
+	double before = signals_since();
+	raise(SIGINT); /* Ctrl-C again */
+	raise(SIGTERM);
+	double after = signals_since();
+	if (signals_caught() != SIGINT)
+		return 2; /* the first decides the status */
+	return after >= before ? 0 : 1;
+}
+
+/*
+ * The stop's deadlines (the encoder's drain, the trajectory's cut:
+ * STOP_DRAIN seconds) count from the first signal: a second Ctrl-C, or
+ * SIGTERM after it, must not restart the clock, or each one would buy the
+ * drain another 0.35 s.  The clock is read before and after the second
+ * signals: it never goes back.  (Only a 0.3 s stall between the two reads
+ * could hide the bug; nothing can make the test fail without it.)
+ */
+Test(stopstep, the_stops_clock_runs_from_the_first_signal)
+{
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		_exit(second_signal_child());
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st), "the child died of signal %d: a handler was missing", WTERMSIG(st));
+	cr_expect_neq(WEXITSTATUS(st), 2, "a second signal changed the stop's status");
+	cr_expect_eq(WEXITSTATUS(st), 0, "a second signal restarted the stop's clock");
 }

@@ -115,7 +115,7 @@ Test(suggest, every_name_boids_looks_up_suggests)
 		{ "--preset veryfats -o a.mp4", "unknown preset 'veryfats' for libx264 (did you mean veryfast?)" },
 		{ "-o a.mp5", "--output: unknown kind of file 'a.mp5' (did you mean .mp4" },
 		/* nothing near: the choices, as before */
-		{ "--draw qqqqqqq", "--draw: unknown value 'qqqqqqq' (expected one of exact, fast, points)" },
+		{ "--draw qqqqqqq", "--draw: unknown value 'qqqqqqq' (expected one of auto, exact, fast, points, density)" },
 		{ "-m qqqqqqq", "--model: unknown value 'qqqqqqq' (expected one of harden," },
 		{ "--background qqqqqqq", "is not a colour (#RRGGBB, #RGB or a CSS name such as lightgreen)" },
 		{ "--codec qqqqqqq -o a.mp4", "unknown encoder 'qqqqqqq' (boids --list-codecs lists them)" },

@@ -108,3 +108,90 @@ Test(sweep_tools, the_readers_take_any_input_without_a_traceback)
 	int st = run("'%s' '%s/tests/sweep/fuzz_readers.py' '%s'", tc_python(), SRCDIR, SRCDIR);
 	cr_assert_eq(st, 0, "%s%s", tc_slurp("out.txt", NULL), tc_slurp("err.txt", NULL));
 }
+
+/*
+ * The study's statistics against computations written in the test
+ * (tests/sweep/study_checks.py): the Sobol indices of the Ishigami function
+ * through the sweep's own Saltelli design and analysis at N = 4096 within
+ * 0.05 of the analytic ones; the bounded intervals (logit, log) by their
+ * formulas; Welch's p by the Welch-Satterthwaite formula and the adjustment
+ * for the data's best by hand; ten equal points told apart from the best in
+ * at most 7% of 400 draws; the replicates a test needs against a simulation of
+ * its power; the answer's words; a round of --replicates auto; the Latin
+ * hypercube's strata and Saltelli's blocks; a python3 without SciPy handing
+ * a tool over to Debian's.
+ */
+Test(sweep_tools, the_statistics_hold_against_independent_computations)
+{
+	int st = run("'%s' '%s/tests/sweep/study_checks.py' '%s'", tc_python(), SRCDIR, SRCDIR);
+	cr_assert_eq(st, 0, "%s%s", tc_slurp("out.txt", NULL), tc_slurp("err.txt", NULL));
+}
+
+/* The study's options refused before anything is made: exit 2, one line. */
+Test(sweep_tools, the_study_options_are_refused_in_one_line)
+{
+	static const struct { const char *args, *says; } cases[] = {
+		{ "--range 'align-weight=0:1'", "--range needs --sample lhs:N or sobol:N" },
+		{ "--grid 'seed=1,2' --sample lhs:8", "--sample needs the parameters as --range NAME=LO:HI" },
+		{ "--range 'align-weight=0:1:log' --sample lhs:4", "need LO < HI, both above 0 on a log scale" },
+		{ "--range 'align-weight=1:0' --sample lhs:4", "need LO < HI" },
+		{ "--range 'aling-weight=0:1' --sample lhs:4", "(did you mean align-weight?)" },
+		{ "--range 'model=0:1' --sample lhs:4", "'model' is not a numeric option of boids" },
+		{ "--range 'boids=1.2:1.8' --sample lhs:4", "--boids takes whole numbers, and there is none from 1.2 to 1.8" },
+		{ "--range 'align-weight=0:1' --sample lhs:0", "is not lhs:N or sobol:N" },
+		{ "--range 'align-weight=0:1' --sample halton:8", "is not lhs:N or sobol:N" },
+		{ "--grid 'align-weight=0,1' --replicates auto", "give --goal METRIC:max|min" },
+		{ "--grid 'align-weight=0,1' --replicates auto:1 --goal polarization:max", "MAX is a number from 2" },
+		{ "--range 'align-weight=0:1' --sample lhs:4 --replicates auto --goal polarization:max",
+		  "not of a --sample (give --replicates K)" },
+		{ "--grid 'align-weight=0,1' --goal polarisation:max", "(did you mean polarization?)" },
+		{ "--grid 'align-weight=0,1' --goal polarization:most", "is not METRIC:max or METRIC:min" },
+		{ "--grid 'edges=wrap,bounce' --range 'align-weight=0:1' --sensitivity polarization",
+		  "--sensitivity samples its --range parameters: give no --grid" },
+		{ "--range 'align-weight=0:1' --sensitivity polarization --sample lhs:8", "from a Sobol sequence" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int st = run("'%s' '%s/scripts/sweep' --bin \"$BOIDS_BIN\" --out s %s -- --no-render", tc_python(), SRCDIR,
+		             cases[i].args);
+		char *e = tc_slurp("err.txt", NULL);
+		cr_expect_eq(st, 2, "exit %d for %s: %s", st, cases[i].args, e);
+		cr_expect(e && strstr(e, cases[i].says) && strncmp(e, "sweep: ", 7) == 0 &&
+		          strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s': %s", cases[i].args,
+		          cases[i].says, e ? e : "");
+		free(e);
+	}
+	cr_assert_eq(access("s", F_OK), -1, "a refused sweep made its directory");
+}
+
+/*
+ * boids --check-configs goes on past a refused line: the set-up lists every
+ * refused point at once, a line each (the first 50), then their count;
+ * one refused point is one line; nothing is made.
+ */
+Test(sweep_tools, the_set_up_reports_every_refused_point_at_once)
+{
+	int st = run("'%s' '%s/scripts/sweep' --bin \"$BOIDS_BIN\" --out s --grid 'align-weight=x,0,y' --grid 'seed=1,2' "
+	             "-- --no-render", tc_python(), SRCDIR);
+	char *e = tc_slurp("err.txt", NULL);
+	cr_assert_eq(st, 2, "%s", e);
+	const char *want[] = { "sweep: --grid: point align-weight=x,seed=1: --align-weight: 'x' is not a number",
+		               "sweep: --grid: point align-weight=x,seed=2: --align-weight: 'x' is not a number",
+		               "sweep: --grid: point align-weight=y,seed=1: --align-weight: 'y' is not a number",
+		               "sweep: --grid: point align-weight=y,seed=2: --align-weight: 'y' is not a number",
+		               "sweep: --grid: 4 of 6 points refused; nothing was run\n" };
+	const char *at = e;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		cr_assert(at && strncmp(at, want[i], strlen(want[i])) == 0, "line %zu is not '%s':\n%s", i + 1, want[i], e);
+		at = strchr(at, '\n') + 1;
+	}
+	cr_assert_eq(*at, 0, "more lines than the refused points and their count:\n%s", e);
+	free(e);
+	st = run("'%s' '%s/scripts/sweep' --bin \"$BOIDS_BIN\" --out s --grid \"align-weight=0,$(seq -s, -f 'x%%g' 1 60)\" "
+	         "-- --no-render", tc_python(), SRCDIR);
+	e = tc_slurp("err.txt", NULL);
+	cr_assert_eq(st, 2, "%s", e);
+	cr_assert(strstr(e, "point align-weight=x50:") && !strstr(e, "point align-weight=x51:") &&
+	          strstr(e, "sweep: --grid: 60 of 61 points refused (10 not listed); nothing was run\n"), "%s", e);
+	free(e);
+	cr_assert_eq(access("s", F_OK), -1, "a refused sweep made its directory");
+}

@@ -272,3 +272,22 @@ Test(torus, the_density_makes_the_field_or_the_flock)
 	          "%s", tc_stderr());
 	tc_cleanup();
 }
+
+/*
+ * The crowd note measures against the model's own scene, its program's
+ * field included: the paper's 300 particles in L = 25 and the large
+ * version's 400 birds in 150 x 150 with vision 15 are no crowd (against
+ * the picture, 640 x 360, they were 369 and 371 times its density); the
+ * paper's rho = 4 is 8.4 times Fig. 1b's, and says so.
+ */
+Test(torus, the_crowd_note_knows_the_scenes_field)
+{
+	tc_tmpdir();
+	cr_assert_eq(tc_boids("-m vicsek --no-render -f 1"), 0);
+	cr_assert(!strstr(tc_stderr(), "note"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-m abm --abm-size large --no-render -f 1"), 0);
+	cr_assert(!strstr(tc_stderr(), "note"), "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-m vicsek --vicsek-density 4 -n 4000 --no-render -f 1"), 0);
+	cr_assert(strstr(tc_stderr(), "8.4x the density of vicsek's default scene (1.5)"), "%s", tc_stderr());
+	tc_cleanup();
+}

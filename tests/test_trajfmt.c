@@ -13,6 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 #include "common.h"
 #include "fmtnum.h"
@@ -361,10 +364,225 @@ Test(trajfmt, bad_files_and_options_exit_2_naming_them)
 	expect_refused("--no-render -f 1 --init zst.csv.gz --trajectory o.csv", "'zst.csv.gz' line 1: the gzip data");
 	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-precision single", "--trajectory-precision");
 	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-compress 3", "'o.csv' is not compressed");
-	expect_refused("--no-render -f 1 --trajectory o.csv.gz --trajectory-compress 12", "beyond gzip CSV's levels");
-	expect_refused("--no-render -f 1 --trajectory o.h5 --trajectory-compress 10", "(0 to 9)");
+	expect_refused("--no-render -f 1 --trajectory o.csv.gz --trajectory-compress 12",
+	               "12 is out of range for gzip CSV (expected a whole number from 0 to 9)");
+	expect_refused("--no-render -f 1 --trajectory o.h5 --trajectory-compress 10", "from 0 to 9)");
 	expect_refused("--no-render -f 1 --trajectory o.csv --trajectory-every 0", "--trajectory-every");
 	expect_refused("--no-render -f 1 --trajectory-every 2", "there is no --trajectory");
 	expect_refused("--no-render -f 1 --init-frame 2 --trajectory o.csv", "there is no --init");
 	expect_refused("--no-render -f 1 --trajectory fifo.h5 -y", "HDF5 needs one");
+}
+
+/*
+ * The format follows the name, in any case, and any other name is refused
+ * (it used to write plain CSV under it, exit 0): exit 2 naming the formats
+ * and the nearest ending, nothing written; for --init too.  Standard output,
+ * a device and a FIFO are CSV streams.
+ */
+Test(trajfmt, a_name_of_no_format_is_refused_with_the_formats_and_the_nearest)
+{
+	static const char *const bad[][2] = {
+		{ "t.csv.bz2", " (did you mean .csv.gz?)" }, { "t.txt", "" }, { "T.CVS", " (did you mean .csv?)" },
+		{ "run/t", "" }, { "t.csv.gzip", " (did you mean .csv.gz or .csv.zst?)" },
+		{ "t.hd5", " (did you mean .h5, .hdf5 or .he5?)" },
+	};
+	cr_assert_eq(tc_sh("mkdir run && mkfifo fifo"), 0);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char want[256];
+		snprintf(want, sizeof want, "--trajectory: '%s' names no trajectory format%s: end it with .csv, .csv.gz, "
+		         ".csv.zst or .h5 (.hdf5, .he5), in any case", bad[i][0], bad[i][1]);
+		char args[128];
+		snprintf(args, sizeof args, "--no-render -f 1 --trajectory %s", bad[i][0]);
+		expect_refused(args, want);
+	}
+	cr_assert_eq(tc_boids("--no-render -q -n 5 -f 2 --trajectory good.csv"), 0);
+	cr_assert_eq(tc_sh("cp good.csv good.dat"), 0);
+	expect_refused("--no-render -f 1 --init good.dat", "--init: 'good.dat' names no trajectory format: end it with");
+	/* any case; a device, standard output */
+	static const char *const ok[] = { "A.Csv", "B.CSV.GZ", "c.cSv.ZsT", "D.H5", "e.HDF5", "/dev/null", "-" };
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+		cr_expect_eq(tc_boids("--no-render -q -n 5 -f 2 --trajectory %s -y", ok[i]), 0, "%s: %s", ok[i],
+		             tc_stderr());
+	cr_expect_eq(tc_boids("--no-render -q -n 5 -f 2 --init B.CSV.GZ"), 0, "%s", tc_stderr());
+	cr_expect_eq(tc_boids("--no-render -q -n 5 -f 2 --init D.H5"), 0, "%s", tc_stderr());
+}
+
+/* The --list-options ranges of --trajectory-compress, as {ending, min, max, default}. */
+struct level_range {
+	char ending[16];
+	int min, max, dflt;
+};
+
+static int listed_ranges(struct level_range *r, int most)
+{
+	cr_assert_eq(tc_boids("--list-options"), 0);
+	const char *o = strstr(tc_stdout(), "{\"name\": \"trajectory-compress\"");
+	cr_assert_not_null(o, "no trajectory-compress in --list-options");
+	const char *p = strstr(o, "\"ranges\": [");
+	cr_assert(p && p < strchr(o, '\n'), "no ranges for --trajectory-compress");
+	int n = 0;
+	while (n < most && (p = strstr(p, "{\"depends_on\": \"trajectory\", \"ends_with\": \"")) &&
+	       p < strchr(o, '\n')) {
+		cr_assert_eq(sscanf(p, "{\"depends_on\": \"trajectory\", \"ends_with\": \"%15[^\"]\", \"min\": %d, "
+		                    "\"max\": %d, \"default\": %d}", r[n].ending, &r[n].min, &r[n].max, &r[n].dflt), 4);
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/*
+ * --trajectory-compress's range is per format, as the man page, --help-all
+ * and --list-options say (0 used to be taken for .csv.zst, documented
+ * 1..19): each listed bound is accepted, one past it refused, the help
+ * line states the same numbers; and the default is what "auto" writes.
+ */
+Test(trajfmt, compress_levels_are_listed_and_held_per_format)
+{
+	struct level_range r[8];
+	int n = listed_ranges(r, 8);
+	cr_assert_eq(n, 3, "--list-options lists %d ranges", n);
+	const char *want[] = { ".csv.gz", ".csv.zst", ".h5" };
+	cr_assert_eq(tc_boids("--help-all"), 0);
+	char *help = strdup(tc_stdout()), *w = help;
+	for (const char *c = help; *c; c++) /* the help as one line: wrapped lines joined */
+		if (!(*c == ' ' || *c == '\n') || (w > help && w[-1] != ' '))
+			*w++ = *c == '\n' ? ' ' : *c;
+	*w = 0;
+	char *man = tc_slurp(SRCDIR "/docs/boids.1", NULL);
+	for (int i = 0; i < n; i++) {
+		cr_expect_str_eq(r[i].ending, want[i]);
+		for (int k = 0; k < 4; k++) {
+			int level = k == 0 ? r[i].min : k == 1 ? r[i].max : k == 2 ? r[i].min - 1 : r[i].max + 1;
+			int st = tc_boids("--no-render -q -n 5 -f 1 --trajectory t%s --trajectory-compress %d -y", r[i].ending,
+			                  level);
+			if (k < 2)
+				cr_expect_eq(st, 0, "%s level %d: %s", r[i].ending, level, tc_stderr());
+			else
+				cr_expect(st == 2 && strstr(tc_stderr(), "--trajectory-compress: ") &&
+				          strstr(tc_stderr(), "out of range"), "%s level %d: exit %d: %s", r[i].ending, level,
+				          st, tc_stderr());
+		}
+		char stated[64]; /* the help line: ".csv.zst 1..19 (3)", HDF5's "0..9 (auto 0)" */
+		snprintf(stated, sizeof stated, i == 2 ? "%s %d..%d (auto %d)" : "%s %d..%d (%d)", r[i].ending, r[i].min,
+		         r[i].max, r[i].dflt);
+		cr_expect(strstr(help, stated), "--help-all does not say '%s'", stated);
+		snprintf(stated, sizeof stated, "%d to %d (auto: %d", r[i].min, r[i].max, r[i].dflt);
+		cr_expect(strstr(man, stated), "the man page does not say '%s'", stated);
+	}
+	/* auto is the listed default: the same bytes as the default given */
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(tc_boids("--no-render -q -n 50 -f 3 --trajectory a%s", r[i].ending), 0);
+		cr_assert_eq(tc_boids("--no-render -q -n 50 -f 3 --trajectory d%s --trajectory-compress %d", r[i].ending,
+		                      r[i].dflt), 0);
+		char a[256], d[256];
+		snprintf(a, sizeof a, "a%s", r[i].ending);
+		snprintf(d, sizeof d, "d%s", r[i].ending);
+		cr_expect(tc_same_file(a, d), "%s: auto is not level %d", r[i].ending, r[i].dflt);
+	}
+	free(help);
+	free(man);
+}
+
+/* frame.csv's rows (frame 0 of a one-frame run) without the frame column equal all.csv's frame k's. */
+static void expect_frame(const char *name, const char *asked, int k)
+{
+	cr_assert_eq(tc_sh("tail -n +2 frame.csv | cut -d, -f2- > a.txt && "
+	                   "awk -F, 'NR > 1 && $1 == %d' all.csv | cut -d, -f2- > b.txt", k), 0);
+	cr_assert(tc_same_file("a.txt", "b.txt"), "--init %s --init-frame %s did not start from frame %d", name,
+	          asked, k);
+}
+
+/*
+ * --init-frame 0 is the file's first frame, in every format (an HDF5 file
+ * gave its last: 0 was taken for "none"), 1 the second, auto the last:
+ * each against the same run's plain CSV.
+ */
+Test(trajfmt, init_frame_0_is_the_first_frame_in_every_format)
+{
+	const char *run = "--no-render -q -n 20 --seed 9 -f 3";
+	const char *names[] = { "t.h5", "t.csv.gz", "t.csv.zst", "t.csv" };
+	cr_assert_eq(tc_boids("%s --trajectory all.csv", run), 0, "%s", tc_stderr());
+	for (int i = 0; i < 4; i++) {
+		if (i < 3)
+			cr_assert_eq(tc_boids("%s --trajectory %s", run, names[i]), 0, "%s", tc_stderr());
+		for (int k = 0; k <= 2; k++) {
+			char frame[8];
+			snprintf(frame, sizeof frame, "%d", k);
+			cr_assert_eq(tc_boids("--no-render -q -f 1 --init %s --init-frame %s --trajectory frame.csv -y",
+			                      i == 3 ? "all.csv" : names[i], k == 2 ? "auto" : frame), 0, "%s", tc_stderr());
+			expect_frame(names[i], k == 2 ? "auto" : frame, k);
+		}
+	}
+}
+
+/* The bytes of a file; *len its size. */
+static unsigned char *bytes_of(const char *path, size_t *len)
+{
+	unsigned char *b = (unsigned char *)tc_slurp(path, len);
+	cr_assert_not_null(b, "no %s", path);
+	return b;
+}
+
+/* zlib's gzip reader over b: the text, malloc'ed, or NULL when it is not whole gzip data. */
+static char *gunzip(const unsigned char *b, size_t len, size_t *out)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(inflateInit2(&z, 15 + 16), Z_OK);
+	size_t cap = 1 << 20;
+	char *text = malloc(cap);
+	z.next_in = (unsigned char *)b;
+	z.avail_in = (uInt)len;
+	z.next_out = (unsigned char *)text;
+	z.avail_out = (uInt)cap;
+	int ret = inflate(&z, Z_FINISH);
+	*out = z.total_out;
+	inflateEnd(&z);
+	if (ret != Z_STREAM_END) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * Upper- and mixed-case names are the formats they name: T.CSV.GZ is
+ * gzip (it was written as plain text), its magic and CRC whole; T.CSV.ZST
+ * a zstd frame with its content checksum (the flag in its header, and a
+ * changed checksum byte makes libzstd refuse it); each decompressed is the
+ * plain CSV of the same run.
+ */
+Test(trajfmt, gzip_and_zstd_in_any_case_carry_their_magic_and_checksum)
+{
+	const char *run = "--no-render -q -n 20 --seed 4 -f 3";
+	size_t plain_len, len, n;
+	cr_assert_eq(tc_boids("%s --trajectory plain.csv", run), 0, "%s", tc_stderr());
+	char *plain = (char *)bytes_of("plain.csv", &plain_len);
+	const char *gz[] = { "T.CSV.GZ", "t.Csv.gZ" }, *zst[] = { "T.CSV.ZST", "t.cSv.ZsT" };
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(tc_boids("%s --trajectory %s", run, gz[i]), 0, "%s", tc_stderr());
+		unsigned char *b = bytes_of(gz[i], &len);
+		cr_expect(len > 18 && b[0] == 0x1f && b[1] == 0x8b && b[2] == 8, "%s is not gzip data", gz[i]);
+		char *text = gunzip(b, len, &n);
+		cr_expect(text && n == plain_len && memcmp(text, plain, n) == 0, "%s is not the run's CSV", gz[i]);
+		free(text);
+		free(b);
+
+		cr_assert_eq(tc_boids("%s --trajectory %s", run, zst[i]), 0, "%s", tc_stderr());
+		b = bytes_of(zst[i], &len);
+		cr_assert(len > 8 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd, "%s is not zstd", zst[i]);
+		cr_expect(b[4] & 0x04, "%s: its frame has no content checksum (frame header 0x%02x)", zst[i], b[4]);
+		text = malloc(plain_len + 1);
+		size_t got = ZSTD_decompress(text, plain_len + 1, b, len);
+		cr_expect(!ZSTD_isError(got) && got == plain_len && memcmp(text, plain, got) == 0,
+		          "%s is not the run's CSV", zst[i]);
+		b[len - 1] ^= 0x5a; /* the checksum's last byte */
+		got = ZSTD_decompress(text, plain_len + 1, b, len);
+		cr_expect(ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_checksum_wrong,
+		          "%s: a changed checksum went unnoticed", zst[i]);
+		free(text);
+		free(b);
+	}
+	free(plain);
 }

@@ -4,6 +4,15 @@
  * (commit b790717, Debian 12's libx264 for the MP4).  A change of design
  * must leave these hashes alone; a change of behaviour must say so here,
  * with the reason, when it updates one.
+ *
+ * Updated (issue 40, "every model's default shows a flock"): processing's
+ * and steering's defaults.  Processing's article is silent on speed and
+ * borders, and its listing read literally races its flock onto the wrap
+ * edges, so its defaults now take its published sketch's limits
+ * (--proc-max-force 5 --proc-max-speed 3); steering's swarm of 100 clumps
+ * on its target, so its default is 300 boids.  Their old hashes stand
+ * below under the old settings given as flags (the_former_defaults_by_flag):
+ * only the defaults moved, no rule.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -45,8 +54,8 @@ Test(unchanged, every_models_trajectory)
 		const char *model, *hash;
 	} t[] = {
 		{ "harden", "d60045a71e7f185c5c113301f946b4881171ed29b9efb5f8d0a8ce227641e60e" },
-		{ "processing", "23692b0bdca76bdbd74635f2134b1269a071217c4caeae140bccef366e6fddd3" },
-		{ "steering", "f001c937eb1d077db801ac07e3625ac932cc16990dbb8c2d950b048c1f24752a" },
+		{ "processing", "448a29f6c59545bb320a782330af76d62a7a836cea6deb90db1544409dcda0de" },
+		{ "steering", "ba926c5fc3780bceb92e35b4f2c538ebec87f68eb7585196ce3ffd86242e070c" },
 		{ "canvas", "1e716f7eb414c188eede84be4ccb3091986efd6bbf95c9c7b35440b7f14a8053" },
 		{ "opengl", "adb8318f18edfc783c73b974fd7dbc043f4a8121a4b21cc309e606b36c2f215b" },
 	};
@@ -64,8 +73,8 @@ Test(unchanged, every_models_frames)
 		const char *model, *hash;
 	} t[] = {
 		{ "harden", "0befbdd4238c0ee52cdcac2f46f33d7d4dc21571d6a9c0a4ab2da301d2134676" },
-		{ "processing", "26b24dfa80b20122d29ac45e3dbe03b9fb81c8342ff52a3c78c950a70ccd06d5" },
-		{ "steering", "6a613b2631e3414a8760879845f7c0280540d12cb748c8122ad7e3db355422b0" },
+		{ "processing", "f269a17f76e78343e0b6fb31cfa329c4b5700fa496cf52f92632fc5a6b58f0cc" },
+		{ "steering", "837ae6f4f20056308ac734a0ecba3c928049290b0846e9a9ba7d7823c22d4826" },
 		{ "canvas", "7665b2b181e80715bf7e30bce42356b1e9a0212fa862767d19ba10d60854d63d" },
 		{ "opengl", "4773b2a51110bef5e44a1121fc130e428699cfb75ad383f94b0ba0cd23bdb0d7" },
 	};
@@ -82,10 +91,29 @@ Test(unchanged, options_across_modules)
 	/* trail, obstacle, fixed target, another shape: sim, render and video at once */
 	expect_hash("-m steering --trail 4 --obstacle 320,180,40 --target 100,100 --shape arrow "
 	            "--frames 3 -o f.y4m",
-	            "f.y4m", "d40945d832393d84bd98aab7e878205fb83f35fcc8be0d1379d78a3ff623dec5");
+	            "f.y4m", "a8a336e27c47433ee80bb2ea59b3ea7466665299e1fbc6a820c07ebf90543cb9");
 	expect_hash("-m harden --update synchronous --edges both --obstacle 300,180,30 --frames 20 "
 	            "-n 300 --no-render --trajectory t.csv",
 	            "t.csv", "d6cf6d50d71188a6b608ec3f5eaa2128f58b8dd4d3545505ad91094fe0394314");
+}
+
+/* processing's and steering's defaults before issue 40, given as flags: their bytes of before */
+Test(unchanged, the_former_defaults_by_flag)
+{
+	static const char processing[] = "-m processing --proc-max-force 0 --proc-max-speed 0";
+	char args[256];
+
+	snprintf(args, sizeof(args), "%s --frames 30 --no-render --trajectory t.csv -y", processing);
+	expect_hash(args, "t.csv", "23692b0bdca76bdbd74635f2134b1269a071217c4caeae140bccef366e6fddd3");
+	snprintf(args, sizeof(args), "%s --frames 3 -o f.y4m -y", processing);
+	expect_hash(args, "f.y4m", "26b24dfa80b20122d29ac45e3dbe03b9fb81c8342ff52a3c78c950a70ccd06d5");
+	expect_hash("-m steering -n 100 --frames 30 --no-render --trajectory t.csv -y", "t.csv",
+	            "f001c937eb1d077db801ac07e3625ac932cc16990dbb8c2d950b048c1f24752a");
+	expect_hash("-m steering -n 100 --frames 3 -o f.y4m -y", "f.y4m",
+	            "6a613b2631e3414a8760879845f7c0280540d12cb748c8122ad7e3db355422b0");
+	expect_hash("-m steering -n 100 --trail 4 --obstacle 320,180,40 --target 100,100 --shape arrow "
+	            "--frames 3 -o f.y4m -y",
+	            "f.y4m", "d40945d832393d84bd98aab7e878205fb83f35fcc8be0d1379d78a3ff623dec5");
 }
 
 Test(unchanged, synchronous_canvas_at_any_thread_count)

@@ -1,7 +1,9 @@
 """scripts/chart: a metric of a sweep's table against a swept parameter,
 drawn by gnuplot, one line per combination of the other swept parameters;
-with --mean-over, each point the mean with its 95% interval, series moved
-sideways so that their bars do not overlap.
+with --mean-over, each point the mean with its 95% interval (inside the
+metric's range: stats.describe()), series moved sideways so that their bars
+do not overlap; with --scatter, every row a point.  gnuplot() draws any
+script into a file through a temporary (the sensitivity chart uses it too).
 """
 import csv
 import math
@@ -12,8 +14,8 @@ import subprocess
 import tempfile
 
 from .common import Failure, Usage, did_you_mean
-from .files import same_file
-from .stats import describe_values
+from .files import check_output, same_file
+from .stats import bounds_of, describe, interval_method
 
 USAGE = """\
 Usage: scripts/chart [OPTION]... TABLE.csv
@@ -27,11 +29,15 @@ one, must say complete).
                     clusters_final [polarization_mean]
   --mean-over NAME  average over this swept parameter (e.g. seed): each point
                     is the mean, with an error bar for its 95% confidence
-                    interval (Student's t) when it has two runs or more,
-                    cut at the metric's range (a caption says so, and n);
+                    interval when it has two runs or more (Student's t, on
+                    the logit or log scale for a metric with a bounded range,
+                    so that it stays inside it; the caption names it, and n);
                     series are moved sideways so their bars do not overlap
+  --scatter         every row a point, one series (a sampled design: the
+                    other parameters are not fixed values)
   --title TEXT      chart title [Y against X]
   --size WxH        picture size in pixels [900x540]
+  --font-size PX    the text's size in pixels at that size [13]
   --x-scale HOW     auto (log when the x values are spread by a constant
                     factor, such as 0.001, 0.01, 0.1), linear or log [auto]
   --caption-file F  also write the chart's caption (the interval, n) to F
@@ -49,7 +55,9 @@ Exit status: 0 written, 1 failure (gnuplot, unreadable table), 2 bad usage.
 """
 ME = "chart"
 NOT_PARAMS = {"run", "output", "summary", "trajectory", "metrics", "seconds", "wall_time_s",
-              "version", "status", "host", "frames", "frames_asked"}
+              "version", "status", "host", "frames", "frames_asked", "sample"}
+OPTIONS = {"--x": "", "--y": "polarization_mean", "--mean-over": "", "--title": "", "--size": "900x540",
+           "-o": "chart.png", "--x-scale": "auto", "--caption-file": "", "--points-file": "", "--font-size": "13"}
 
 
 def decided(rows, c, keys):
@@ -59,6 +67,7 @@ def decided(rows, c, keys):
         if seen.setdefault(tuple(r[k] for k in keys), r[c]) != r[c]:
             return False
     return True
+
 
 def label(s):
     """Text safe inside a data file and a gnuplot string: printable, no quotes."""
@@ -81,18 +90,12 @@ def num(s):
         return None
 
 
-BOUNDS = {"polarization": (0, 1), "milling": (0, 1), "mean_speed": (0, None), "nn_distance": (0, None),
-          "gyration_radius": (0, None), "clusters": (1, None)}
 # 12 colours told apart by most readers (Paul Tol's muted scheme and four of
 # his bright ones), then the point shapes: colour and shape repeat together
 # only after 84 series, and the line's dash changes every 12
 PALETTE = ("#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255",
            "#AA4499", "#EE6677", "#4477AA", "#BBBBBB")
 SHAPES = (7, 5, 9, 11, 13, 6, 4)
-
-
-def fmt(v):
-    return "inf" if v is None else f"{v:g}"
 
 
 def log_spaced(vs):
@@ -135,19 +138,30 @@ def out_kind(path):
     return "svg" if path.lower().endswith(".svg") else "png"
 
 
-def main(argv):
-    overwrite = False
-    o = {"--x": "", "--y": "polarization_mean", "--mean-over": "", "--title": "", "--size": "900x540", "-o": "chart.png",
-         "--x-scale": "auto", "--caption-file": "", "--points-file": ""}
-    table, i = None, 0
+def sweep_args(spec, column):
+    """The arguments that chart a metric column of a sweep's table (its x,
+    the mean over seeds when it has replicates, a scatter for a sample)."""
+    reps = spec.get("replicates") or "seed" in [g[0] for g in spec["grid"]]
+    args = ["--x", spec["chart_x"], "--y", column]
+    if spec.get("sample"):
+        args += ["--scatter"]
+    if reps and spec["chart_x"] != "seed":
+        args += ["--mean-over", "seed"]
+    if spec.get("chart_logx"):
+        args += ["--x-scale", "log"]
+    return args
+
+
+def parse(argv):
+    """(options, table, overwrite, scatter), or None for --help; Usage when wrong."""
+    o, table, overwrite, scatter, i = dict(OPTIONS), None, False, False, 0
     while i < len(argv):
         a = argv[i]
         i += 1
         if a in ("-h", "--help"):
-            print(USAGE, end="")
-            return 0
-        if a in ("-y", "--overwrite"):
-            overwrite = True
+            return None
+        if a in ("-y", "--overwrite", "--scatter"):
+            overwrite, scatter = overwrite or a != "--scatter", scatter or a == "--scatter"
             continue
         k, eq, v = a.partition("=") if a.startswith("--") else (a, "", "")
         if k in o:
@@ -159,7 +173,7 @@ def main(argv):
             o[k] = v
         elif a.startswith("-") and a != "-":
             raise Usage(f"unknown option '{label(a)}'" + (did_you_mean(
-                k, list(o) + ["-y", "--overwrite", "--help"]) or " (see --help)"))
+                k, list(o) + ["-y", "--overwrite", "--scatter", "--help"]) or " (see --help)"))
         elif table is not None:
             raise Usage(f"one table only ('{label(table)}' and '{label(a)}')")
         else:
@@ -169,6 +183,8 @@ def main(argv):
     m = re.fullmatch(r"([0-9]{1,5})x([0-9]{1,5})", o["--size"])
     if not m or not (16 <= int(m.group(1)) <= 8192 and 16 <= int(m.group(2)) <= 8192):
         raise Usage(f"--size: '{label(o['--size'])}' is not WIDTHxHEIGHT (16 to 8192)")
+    if not re.fullmatch(r"[0-9]{1,3}", o["--font-size"]) or not 6 <= int(o["--font-size"]) <= 200:
+        raise Usage(f"--font-size: '{label(o['--font-size'])}' is not a size from 6 to 200 pixels")
     if not o["-o"]:
         raise Usage("-o needs a file name")
     if o["--x-scale"] not in ("auto", "linear", "log"):
@@ -176,8 +192,15 @@ def main(argv):
                     + did_you_mean(o["--x-scale"], ("auto", "linear", "log")))
     if same_file(o["-o"], table):
         raise Usage(f"-o '{label(o['-o'])}' is the table it reads; choose another file")
+    check_output(o["-o"])
     if os.path.lexists(o["-o"]) and not overwrite:
         raise Usage(f"'{label(o['-o'])}' exists; -y overwrites it")
+    return o, table, scatter
+
+
+def layout(o, table, scatter):
+    """What to draw from the table: {x, y, over, by, groups {series: {x: [y]}},
+    xs, numeric, pos {x: position}, logx}."""
     cols, rows = read_table(table)
     if "status" in cols:
         rows = [r for r in rows if r["status"] == "complete"]
@@ -193,7 +216,7 @@ def main(argv):
             raise Usage(f"{what}: no column '{label(name)}' in '{label(table)}'" + label(did_you_mean(name, cols)))
     if not rows:
         raise Failure(f"no complete run in '{label(table)}'")
-    by = [c for c in swept if c not in (x, over)]
+    by = [] if scatter else [c for c in swept if c not in (x, over)]
     # a parameter the x value decides (boids under --vicsek-density's grid) or one the
     # series before it decide (field and depth under a boids grid) is no series of its own
     keep = []
@@ -204,112 +227,149 @@ def main(argv):
     groups = {}
     for r in rows:
         v = num(r[y])
-        if v is None:
-            continue  # not finite: no point
-        groups.setdefault(tuple(r[c] for c in by), {}).setdefault(r[x], []).append(v)
+        if v is not None:    # not finite: no point
+            groups.setdefault(tuple(r[c] for c in by), {}).setdefault(r[x], []).append(v)
     xs = list(dict.fromkeys(r[x] for r in rows))
     numeric = all(num(v) is not None for v in xs)
     if numeric:
         xs.sort(key=float)
     pos = {v: (float(v) if numeric else float(k)) for k, v in enumerate(xs)}
-
     logx = {"log": True, "linear": False}.get(o["--x-scale"], numeric and log_spaced([pos[v] for v in xs]))
     if logx and not (numeric and all(pos[v] > 0 for v in xs)):
         raise Usage("--x-scale log: the x values must be numbers above 0")
-    bound = next((b for k, b in BOUNDS.items() if y.startswith(k + "_")), (None, None))
+    return {"x": x, "y": y, "over": over, "by": by, "groups": groups, "xs": xs, "numeric": numeric,
+            "pos": pos, "logx": logx, "scatter": scatter}
 
+
+def shift_step(L):
+    """How far apart the series are drawn around each x: a share of the
+    smallest gap between x values (a factor on a log axis), so that their
+    error bars never overlap and each group stays nearer its own x."""
+    n = len(L["groups"])
+    if not L["over"] or n <= 1:
+        return 0.0
+    xsorted = sorted(L["pos"][v] for v in L["xs"])
+    warp = math.log if L["logx"] else (lambda v: v)
+    gaps = [warp(b) - warp(a) for a, b in zip(xsorted, xsorted[1:]) if warp(b) > warp(a)]
+    return (min(gaps) if gaps else 1.0) * 0.5 / n
+
+
+def write_series(L, work):
+    """A data file per series; returns (gnuplot plot clauses, what was drawn, the n seen)."""
+    plots, drawn, ns, step = [], [], set(), shift_step(L)
+    nseries, bounds, pos = len(L["groups"]), bounds_of(L["y"]), L["pos"]
+    for gi, (key, pts) in enumerate(L["groups"].items()):
+        name = ", ".join(f"{c}={k}" for c, k in zip(L["by"], key)) or L["y"]
+        shift = (gi - (nseries - 1) / 2) * step
+        path = os.path.join(work, f"g{gi}.dat")
+        colour, shape = PALETTE[gi % len(PALETTE)], SHAPES[gi % len(SHAPES)]
+        with open(path, "w", encoding="utf-8") as d:
+            d.write('x\tmean\tlo\thi\ttick\t"' + label(name) + '"\n')
+            for xv in sorted(pts, key=lambda v: pos[v]):
+                ds = describe(pts[xv], bounds)
+                if ds["mean"] is None:
+                    continue
+                lo = ds["ci95_lo"] if ds["ci95_lo"] is not None else ds["mean"]
+                hi = ds["ci95_hi"] if ds["ci95_hi"] is not None else ds["mean"]
+                ns.add(ds["n"])
+                xpos = math.exp(math.log(pos[xv]) + shift) if L["logx"] else pos[xv] + shift
+                d.write(f"{xpos!r}\t{ds['mean']!r}\t{lo!r}\t{hi!r}\t\"{label(xv)}\"\t0\n")
+                drawn.append((label(name), label(xv), xpos, ds["n"], ds["mean"], lo, hi, colour, shape))
+        q = f"'{os.path.basename(path)}'"
+        tick = "" if L["numeric"] else ":xtic(5)"
+        style = f"lw 2 lc rgb '{colour}' pt {shape} ps 1.2 dt {1 + gi // len(PALETTE) % 5}"
+        if L["scatter"]:
+            plots.append(f"{q} using 1:2{tick} with points lc rgb '{colour}' pt {shape} ps 1 title columnheader(6)")
+        elif L["over"]:
+            plots.append(f"{q} using 1:2:3:4{tick} with yerrorlines {style} title columnheader(6)")
+        else:
+            plots.append(f"{q} using 1:2{tick} with linespoints {style} title columnheader(6)")
+    return plots, drawn, ns or {0}
+
+
+def caption(L, ns):
+    """The words under the chart: what a point is, n, the interval's method."""
+    nrange = f"{min(ns)}" if len(ns) == 1 else f"{min(ns)} to {max(ns)}"
+    if L["over"]:
+        text = (f"mean over {L['over']} (n = {nrange}) with its 95% interval, "
+                f"{interval_method(bounds_of(L['y']))}"
+                + ("; series moved sideways so their bars do not overlap" if shift_step(L) else "")
+                + ("; n = 1 has no interval" if 1 in ns else ""))
+    else:
+        text = "one run a point" + ("" if max(ns) <= 1 else f" (n = {nrange} averaged)")
+    return text + ("; log x axis" if L["logx"] else "")
+
+
+def script(o, L, plots, cap):
+    """The gnuplot script: sizes, labels (whitelisted), the plot clauses."""
+    w, h = o["--size"].split("x")
+    fs = int(o["--font-size"])
+    svg = out_kind(o["-o"]) == "svg"
+    y, x, nseries = L["y"], L["x"], len(L["groups"])
+    ylabel = y.replace("_mean", " (mean over the frames)").replace("_final", " (final frame)")
+    title = o["--title"] or f"{ylabel} against {x}"
+    g = [f"set terminal {'svg' if svg else 'pngcairo'} size {w},{h} noenhanced font ',{fs}'"
+         + (" background rgb 'white'" if svg else ""),
+         "set datafile separator '\\t'", f"set title {script_string(title)}",
+         f"set xlabel {script_string(x)}", f"set ylabel {script_string(ylabel)}",
+         "set grid", "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05",
+         "set key outside right top vertical" if nseries > 4 else "unset key" if nseries == 1 else "set key below"]
+    if L["over"] or L["scatter"]:
+        # the caption on the picture's last line, below the axis label (and the key)
+        g.append(f"set label 1 {script_string(cap)} at screen 0.01, screen 0.015 font ',{max(fs - 1, 6)}'")
+        g.append(f"set bmargin {6 if 1 < nseries <= 4 else 5}")
+    if L["logx"]:
+        g += ["set logscale x", "set format x '%g'"]
+    if not L["numeric"]:
+        g.append("set xtics rotate by -30")
+    return "\n".join(g) + "\nplot " + ", \\\n     ".join(plots) + "\n"
+
+
+def gnuplot(text, work, out):
+    """Runs a gnuplot script (in work/, with its data files) whose picture
+    comes on its standard output into out, through a temporary."""
+    with open(os.path.join(work, "plot.gp"), "w", encoding="utf-8") as g:
+        g.write(text)
+    d = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(prefix=".chart.", suffix="." + out_kind(out) + ".tmp", dir=d)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            p = subprocess.run(["gnuplot", "plot.gp"], cwd=work, stdout=f, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL)
+        if p.returncode != 0 or os.path.getsize(tmp) == 0:
+            err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise Failure(f"gnuplot failed: {label(err[-1]) if err else 'no picture'}")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+
+
+def main(argv):
+    """scripts/chart."""
+    parsed = parse(argv)
+    if parsed is None:
+        print(USAGE, end="")
+        return 0
+    o, table, scatter = parsed
+    L = layout(o, table, scatter)
     if not shutil.which("gnuplot"):
         raise Failure("gnuplot is not installed (apt-get install gnuplot-nox)")
     work = tempfile.mkdtemp(prefix="boids-chart-")
     try:
-        plots, ns, cut, nseries, drawn = [], set(), 0, len(groups), []
-        # series side by side: each moved by a share of the smallest gap between
-        # x values (a factor on a log axis), so their error bars never overlap
-        xsorted = sorted(pos[v] for v in xs)
-        warp = (lambda v: math.log(v)) if logx else (lambda v: v)
-        gaps = [warp(b) - warp(a) for a, b in zip(xsorted, xsorted[1:]) if warp(b) > warp(a)]
-        step = (min(gaps) if gaps else 1.0) * 0.5 / max(nseries, 1) if over and nseries > 1 else 0.0
-        for gi, (key, pts) in enumerate(groups.items()):
-            name = ", ".join(f"{c}={k}" for c, k in zip(by, key)) or y
-            shift = (gi - (nseries - 1) / 2) * step
-            path = os.path.join(work, f"g{gi}.dat")
-            colour, shape = PALETTE[gi % len(PALETTE)], SHAPES[gi % len(SHAPES)]
-            with open(path, "w", encoding="utf-8") as d:
-                d.write('x\tmean\tlo\thi\ttick\t"' + label(name) + '"\n')
-                for xv in sorted(pts, key=lambda v: pos[v]):
-                    ds = describe_values(pts[xv])
-                    lo = ds["ci95_lo"] if ds["ci95_lo"] is not None else ds["mean"]
-                    hi = ds["ci95_hi"] if ds["ci95_hi"] is not None else ds["mean"]
-                    ns.add(ds["n"])
-                    # the mean lies in the metric's range: so does the drawn interval
-                    if bound[0] is not None and lo < min(bound[0], ds["mean"]):
-                        lo, cut = min(bound[0], ds["mean"]), cut + 1
-                    if bound[1] is not None and hi > max(bound[1], ds["mean"]):
-                        hi, cut = max(bound[1], ds["mean"]), cut + 1
-                    xpos = math.exp(math.log(pos[xv]) + shift) if logx else pos[xv] + shift
-                    d.write(f"{xpos!r}\t{ds['mean']!r}\t{lo!r}\t{hi!r}\t\"{label(xv)}\"\t0\n")
-                    drawn.append((label(name), label(xv), xpos, ds["n"], ds["mean"], lo, hi, colour, shape))
-            q = f"'{os.path.basename(path)}'"
-            tick = "" if numeric else ":xtic(5)"
-            style = f"lw 2 lc rgb '{colour}' pt {shape} ps 1.2 dt {1 + gi // len(PALETTE) % 5}"
-            if over:
-                plots.append(f"{q} using 1:2:3:4{tick} with yerrorlines {style} title columnheader(6)")
-            else:
-                plots.append(f"{q} using 1:2{tick} with linespoints {style} title columnheader(6)")
-        w, h = m.group(1), m.group(2)
-        ylabel = y.replace("_mean", " (mean over the frames)").replace("_final", " (final frame)")
-        title = o["--title"] or f"{ylabel} against {x}"
-        nrange = f"{min(ns)}" if len(ns) == 1 else f"{min(ns)} to {max(ns)}"
-        if over:
-            caption = (f"mean over {over} (n = {nrange}) with its 95% Student t-interval"
-                       + (f"; {cut} interval ends cut at the range of the metric "
-                          f"[{fmt(bound[0])}, {fmt(bound[1])}]" if cut else "")
-                       + ("; series moved sideways so their bars do not overlap" if step else "")
-                       + ("; n = 1 has no interval" if 1 in ns else ""))
-        else:
-            caption = "one run a point" + ("" if max(ns) <= 1 else f" (n = {nrange} averaged)")
-        caption += "; log x axis" if logx else ""
-        svg = out_kind(o["-o"]) == "svg"
-        with open(os.path.join(work, "plot.gp"), "w", encoding="utf-8") as g:
-            g.write(f"set terminal {'svg' if svg else 'pngcairo'} size {w},{h} noenhanced font ',11'"
-                    + (" background rgb 'white'" if svg else "") + "\n")
-            g.write("set datafile separator '\\t'\n")
-            g.write(f"set title {script_string(title)}\n")
-            g.write(f"set xlabel {script_string(x)}\nset ylabel {script_string(ylabel)}\n")
-            g.write("set grid\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n")
-            g.write("set key outside right top vertical\n" if nseries > 4 else "set key below\n")
-            if over:
-                g.write(f"set label 1 {script_string(caption)} at screen 0.01, screen 0.015 font ',9'\n")
-                g.write("set bmargin 5\n" if nseries > 4 else "")
-            if logx:
-                g.write("set logscale x\nset format x '%g'\n")
-            if not numeric:
-                g.write("set xtics rotate by -30\n")
-            g.write("plot " + ", \\\n     ".join(plots) + "\n")
+        plots, drawn, ns = write_series(L, work)
+        cap = caption(L, ns)
         if o["--points-file"]:
             with open(o["--points-file"], "w", encoding="utf-8") as f:
                 f.write("series\tx\tx_drawn\tn\tmean\tlo\thi\tcolour\tshape\n")
                 f.writelines("\t".join(str(v) for v in r) + "\n" for r in drawn)
         if o["--caption-file"]:
             with open(o["--caption-file"], "w", encoding="utf-8") as f:
-                f.write(caption + "\n")
-        out = o["-o"]
-        d = os.path.dirname(os.path.abspath(out))
-        fd, tmp = tempfile.mkstemp(prefix=".chart.", suffix="." + out_kind(out) + ".tmp", dir=d)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                p = subprocess.run(["gnuplot", "plot.gp"], cwd=work, stdout=f, stderr=subprocess.PIPE,
-                                   stdin=subprocess.DEVNULL)
-            if p.returncode != 0 or os.path.getsize(tmp) == 0:
-                err = p.stderr.decode("utf-8", "replace").strip().splitlines()
-                os.unlink(tmp)
-                raise Failure(f"gnuplot failed: {label(err[-1]) if err else 'no picture'}")
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, out)
-        except BaseException:
-            if os.path.lexists(tmp):
-                os.unlink(tmp)
-            raise
+                f.write(cap + "\n")
+        if not plots:
+            raise Failure(f"no number to draw in column '{label(L['y'])}'")
+        gnuplot(script(o, L, plots, cap), work, o["-o"])
     except OSError as e:
         raise Failure(f"cannot write '{label(o['-o'])}': {e.strerror}")
     finally:

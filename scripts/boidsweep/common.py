@@ -12,11 +12,13 @@ import sys
 import traceback
 
 METRICS = ("polarization", "milling", "mean_speed", "nn_distance", "gyration_radius", "clusters")
+NO_SWEEP = {"output", "summary", "trajectory", "metrics", "config", "overwrite", "progress", "quiet"}
 PROG = ["sweep"]                   # the command's name in its messages (set by run())
+T0 = [0.0]                         # when the command started (its phases' times)
 
 
 class Usage(Exception):
-    """Bad input: one line, exit 2."""
+    """Bad input: one line (a line per refused point of a grid), exit 2."""
 
 
 class Failure(Exception):
@@ -84,20 +86,37 @@ def did_you_mean(word, names, prefix=""):
     return " (did you mean " + (near[0] if len(near) == 1 else ", ".join(near[:-1]) + " or " + near[-1]) + "?)"
 
 
+DEBIAN_PYTHON = "/usr/bin/python3"     # has NumPy and SciPy with python3-numpy, python3-scipy
+
+
+def with_scipy():
+    """The statistics need NumPy and SciPy, which Debian's python3 has
+    (python3-numpy, python3-scipy) and a python3 of pyenv or a venv first
+    on PATH often lacks: such an interpreter hands the command over to
+    Debian's (execv, same arguments) when that is another one."""
+    if any(os.path.isdir(os.path.join(p or os.curdir, "scipy")) for p in sys.path):
+        return
+    if os.access(DEBIAN_PYTHON, os.X_OK) and os.path.realpath(sys.executable) != os.path.realpath(DEBIAN_PYTHON):
+        os.execv(DEBIAN_PYTHON, [DEBIAN_PYTHON] + sys.argv)
+
+
 def run(prog, main, argv):
     """An entry point's whole life: main(argv)'s exit status, Usage as exit 2
     and Failure as exit 1 (one line each), Ctrl-C as 130, a closed output
     pipe (| head) as a quiet 141.  Whatever else escapes is a bug, said in
     one line with where it happened, exit 1: never a traceback."""
     PROG[0] = prog
+    with_scipy()
     try:
         status = main(argv)
         sys.stdout.flush()
     except Usage as e:
-        say(str(e))
+        for line in str(e).splitlines() or [""]:
+            say(line)
         status = 2
     except Failure as e:
-        say(str(e))
+        for line in str(e).splitlines() or [""]:
+            say(line)
         status = 1
     except KeyboardInterrupt:
         say("interrupted")

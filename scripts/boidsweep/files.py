@@ -37,6 +37,21 @@ def check_dir(path, what="the sweep directory"):
                     "chmod go-w it, or use another --out")
 
 
+def check_output(path, option="-o"):
+    """A file named to be written is one a rename may replace: Usage when
+    path exists and is not a regular file or a symbolic link.  Files are
+    written through a temporary renamed over them, which would put a
+    regular file in the place of a device, a FIFO or a socket: run by root,
+    '-o /dev/null' would replace /dev/null itself."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        raise Usage(f"{option} '{shown(path)}' is not a regular file (a device, a FIFO, a directory...): "
+                    "name a file to write")
+
+
 def write_file(path, data, mode=0o644):
     """Writes data (bytes) to path through an O_EXCL|O_NOFOLLOW temporary and rename."""
     d, base = os.path.split(path)

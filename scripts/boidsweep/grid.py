@@ -1,9 +1,12 @@
 """The sweep's definition (its "spec", stored as sweep.json) and its points.
 
-build_spec() turns the command line into the spec; points() yields every
-point in grid order (the first grid slowest), each a list of (option,
-value); run_config() is a point's config file.  A run's name joins its
-grid values (sanitize()); check_names() refuses two points with one name.
+build_spec() turns the command line into the spec (design.py reads the
+parts beyond a grid); points() yields every point in order: each sampled
+point (if any) with every combination of the grids (the first grid
+slowest), then the points each round of --replicates auto added; a point
+is a list of (option, value).  run_config() is a point's config file.  A
+run's name joins its values (point_name()); check_names() refuses two
+points with one name.
 """
 import hashlib
 import json
@@ -11,12 +14,12 @@ import os
 import re
 
 from .boids import config_value
-from .common import METRICS, Usage, did_you_mean, shown
+from . import design
+from .common import METRICS, NO_SWEEP, Usage, did_you_mean, shown
 from .files import read_file
 from .options import split_boids_options
 
 LAYOUT = 2                         # version of the directory layout
-NO_SWEEP = {"output", "summary", "trajectory", "metrics", "config", "overwrite", "progress", "quiet"}
 VIDEO_EXTS = ("mp4", "mov", "mkv", "webm", "gif", "y4m")   # the files boids -o writes
 
 
@@ -27,9 +30,8 @@ def sanitize(label):
     return s
 
 
-def build_spec(o, b, version, opts):
-    """The sweep's definition from the command line; Usage on any problem."""
-    fixed = split_boids_options(o["boids"], opts)
+def parse_grid(o, opts, fixed):
+    """--grid NAME=V1,V2,... (and --replicates K's seeds) -> [[name, [values]]]."""
     grid, seen = [], set()
     for g in o["grid"]:
         name, eq, lst = g.partition("=")
@@ -55,21 +57,11 @@ def build_spec(o, b, version, opts):
                 raise Usage(f"--grid '{name}=...': a value holds a newline")
         seen.add(name)
         grid.append([name, values])
-    reps = None
-    if o["replicates"] is not None:
-        if not re.fullmatch(r"[0-9]+", o["replicates"]) or not 1 <= int(o["replicates"], 10) <= 100000:
-            raise Usage(f"--replicates: '{shown(o['replicates'])}' is not a number from 1 to 100000")
-        reps = int(o["replicates"], 10)
-        if "seed" in seen or any(n == "seed" for n, _ in fixed):
-            raise Usage("--replicates sets the seeds 1..K: do not give --seed or a seed grid too")
-        grid.append(["seed", [str(k) for k in range(1, reps + 1)]])
-    if not grid:
-        raise Usage("no --grid given (see --help)")
-    render = not any(n == "no-render" for n, _ in fixed)
-    ext = o["ext"] or "mp4"
-    if not re.fullmatch(r"[a-z0-9]{1,8}", ext) or (render and ext not in VIDEO_EXTS):
-        raise Usage(f"--ext: '{shown(ext)}' is not a kind of video boids writes ({', '.join(VIDEO_EXTS)})"
-                    + did_you_mean(ext, VIDEO_EXTS))
+    return grid, seen
+
+
+def fixed_config(fixed, opts):
+    """(the --config files' text, the fixed options as config lines)."""
     base = b""
     for n, v in fixed:
         if n == "config":
@@ -86,48 +78,116 @@ def build_spec(o, b, version, opts):
             lines.append("obstacle = ")  # the command line's list replaces a file's
             cleared = True
         lines.append(f"{n} = " + ("yes" if v is None else config_value(v)))
-    chart_x = o["chart_x"] or grid[0][0]
-    if chart_x not in [g[0] for g in grid]:
-        raise Usage(f"--chart-x: '{shown(chart_x)}' is not swept" + did_you_mean(chart_x, [g[0] for g in grid]))
+    return base.decode("utf-8", "surrogateescape"), lines
+
+
+def study(o, opts, grid, seen, fixed, stat):
+    """The parts of the spec beyond the grid (design.py): ranges, sample,
+    goal, sensitivity, replicates (a fixed count or auto)."""
+    ranges = design.parse_ranges(o, opts, seen)
+    sens = design.parse_metric(o["sensitivity"], "--sensitivity", stat) if o["sensitivity"] else None
+    sample = design.parse_sample(o, ranges, sens)
+    goal = design.parse_goal(o["goal"], stat) if o["goal"] else None
+    reps, auto = design.parse_replicates(o["replicates"])
+    if reps is not None:
+        if "seed" in seen or any(n == "seed" for n, _ in fixed):
+            raise Usage("--replicates sets the seeds 1..K: do not give --seed or a seed grid too")
+        grid.append(["seed", [str(k) for k in range(1, reps + 1)]])
+    if auto and not goal:
+        raise Usage("--replicates auto adds seeds until the --goal is answered: give --goal METRIC:max|min")
+    if auto and sens:
+        raise Usage("--replicates auto and --sensitivity do not go together (give --replicates K)")
+    if auto and sample:
+        raise Usage("--replicates auto adds seeds to the points of a grid, not of a --sample (give --replicates K)")
+    if sens and any(g[0] != "seed" for g in grid):
+        raise Usage("--sensitivity samples its --range parameters: give no --grid (--replicates K is fine)")
+    if not grid and not ranges:
+        raise Usage("no --grid given (see --help)")
+    return {"ranges": ranges, "sample": sample, "goal": goal, "sensitivity": sens, "replicates": reps,
+            "auto": auto, "rounds": []}
+
+
+def build_spec(o, b, version, opts):
+    """The sweep's definition from the command line; Usage on any problem."""
+    fixed = split_boids_options(o["boids"], opts)
+    grid, seen = parse_grid(o, opts, fixed)
+    chart_stat = o["chart_stat"] or "mean"
+    if chart_stat not in ("mean", "final"):
+        raise Usage(f"--chart-stat: '{shown(chart_stat)}' is not mean or final" + did_you_mean(chart_stat, ("mean", "final")))
+    more = study(o, opts, grid, seen, fixed, chart_stat)
+    render = not any(n == "no-render" for n, _ in fixed)
+    ext = o["ext"] or "mp4"
+    if not re.fullmatch(r"[a-z0-9]{1,8}", ext) or (render and ext not in VIDEO_EXTS):
+        raise Usage(f"--ext: '{shown(ext)}' is not a kind of video boids writes ({', '.join(VIDEO_EXTS)})"
+                    + did_you_mean(ext, VIDEO_EXTS))
+    base, lines = fixed_config(fixed, opts)
+    names = [r[0] for r in more["ranges"]] + [g[0] for g in grid]
+    chart_x = o["chart_x"] or names[0]
+    if chart_x not in names:
+        raise Usage(f"--chart-x: '{shown(chart_x)}' is not swept" + did_you_mean(chart_x, names))
     chart_y = o["chart_y"] or "polarization"
     if chart_y not in METRICS:
         raise Usage(f"--chart-y: unknown metric '{shown(chart_y)}'"
                     + (did_you_mean(chart_y, METRICS) or f" ({', '.join(METRICS)})"))
-    chart_stat = o["chart_stat"] or "mean"
-    if chart_stat not in ("mean", "final"):
-        raise Usage(f"--chart-stat: '{shown(chart_stat)}' is not mean or final" + did_you_mean(chart_stat, ("mean", "final")))
     return {"layout": LAYOUT, "bin": b, "boids_version": version, "grid": grid,
-            "replicates": reps, "fixed": [[n, v] for n, v in fixed],
-            "base_config": base.decode("utf-8", "surrogateescape"), "fixed_config": lines,
+            "fixed": [[n, v] for n, v in fixed], "base_config": base, "fixed_config": lines,
             "render": render, "ext": ext, "with_traj": o["with_traj"],
             "with_metrics": o["with_metrics"], "chart_x": chart_x, "chart_y": chart_y,
-            "chart_stat": chart_stat, "chart_logx": bool(o.get("chart_logx"))}
+            "chart_stat": chart_stat, "chart_logx": bool(o.get("chart_logx")), **more}
 
 
 def same_definition(a, b):
+    """The same sweep: what makes its points and runs (not its chart or goal)."""
     keys = ("grid", "replicates", "fixed", "base_config", "fixed_config", "render", "ext",
-            "with_traj", "with_metrics")
+            "with_traj", "with_metrics", "ranges", "sample", "sensitivity", "auto")
     return all(a.get(k) == b.get(k) for k in keys)
 
 
+def swept_names(spec):
+    """The table's parameter columns: sample (a sampled design), the ranges, the grids."""
+    return (["sample"] if spec.get("sample") else []) + [r[0] for r in spec.get("ranges") or []] + \
+        [g[0] for g in spec["grid"]]
+
+
 def count_points(spec):
+    """How many points: the sample's (or 1) times the grid's, and the rounds'."""
+    n = spec["sample"]["points"] if spec.get("sample") else 1
+    for _, vs in spec["grid"]:
+        n *= len(vs)
+    return n + sum(len(r["points"]) * len(r["seeds"]) for r in spec.get("rounds") or [])
+
+
+def point_name(values, sample=None):
+    """A run's name: its values joined, after sample=J for a sampled point."""
+    label = ",".join(f"{k}={v}" for k, v in values)
+    return sanitize(label if sample is None else f"sample={sample}," + label)
+
+
+def points(spec, rows=None):
+    """Every point in order: (values [(name, value)], sample index or None).
+    rows: the sampled design (design.design_rows() or DIR/design.csv)."""
+    names = [r[0] for r in spec.get("ranges") or []]
+    for j, row in enumerate(rows if spec.get("sample") else [None]):
+        head = list(zip(names, row)) if row is not None else []
+        idx = [0] * len(spec["grid"])
+        for _ in range(count_product(spec)):
+            yield head + [(g[0], g[1][k]) for g, k in zip(spec["grid"], idx)], (j if row is not None else None)
+            for d in range(len(idx) - 1, -1, -1):
+                idx[d] += 1
+                if idx[d] < len(spec["grid"][d][1]):
+                    break
+                idx[d] = 0
+    for r in spec.get("rounds") or []:
+        for values in r["points"]:
+            for seed in r["seeds"]:
+                yield [tuple(kv) for kv in values] + [("seed", seed)], None
+
+
+def count_product(spec):
     n = 1
     for _, vs in spec["grid"]:
         n *= len(vs)
     return n
-
-
-def points(spec):
-    """Every point in grid order (first grid slowest): [(name, value), ...]."""
-    idx = [0] * len(spec["grid"])
-    total = count_points(spec)
-    for _ in range(total):
-        yield [(g[0], g[1][k]) for g, k in zip(spec["grid"], idx)]
-        for j in range(len(idx) - 1, -1, -1):
-            idx[j] += 1
-            if idx[j] < len(spec["grid"][j][1]):
-                break
-            idx[j] = 0
 
 
 def run_config(spec, name, values):

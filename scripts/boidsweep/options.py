@@ -17,6 +17,10 @@ Grid and runs:
   --grid 'NAME=V1,V2,...'  a long option of boids and its values (repeatable)
   --replicates K           run every point with seeds 1..K (a last grid 'seed');
                            the stats give mean, sd and 95% CI over the seeds
+  --replicates auto[:MAX]  with --goal: 4 seeds, then more (8, 16, ... up to
+                           MAX, 32 by default) for the points still in
+                           contention, until the best is told apart; the
+                           stopping rule keeps the error rate at 5% (report)
   --out DIR                sweep directory, created by the sweep [sweep-out]
   --ext EXT                video of each run: runs/NAME.EXT [mp4]; none with
                            --no-render among the boids options
@@ -27,6 +31,25 @@ Grid and runs:
   --resume                 finish the sweep in DIR: every point without a
                            complete summary made with the sweep's options runs
                            again (the grid and options stored in DIR)
+
+The question, and points beyond a grid:
+  --goal METRIC:max|min    the answer first: the best point, its runner-up and
+                           whether they differ (Welch's t-test, corrected for
+                           every pair of the points) and the replicates that
+                           would tell them apart: DIR/answer.json, the report's
+                           first section and the sweep's last line.  METRIC:
+                           polarization... (the --chart-stat), or
+                           polarization_final, polarization_mean...
+  --range NAME=LO:HI[:log] a numeric boids option sampled over [LO, HI] (a log
+                           scale with :log); repeatable; needs --sample
+  --sample lhs:N[:SEED]    N points of a scrambled Latin hypercube over the
+  --sample sobol:N[:SEED]  ranges, or of a scrambled Sobol sequence (N best a
+                           power of 2); each a point like a grid point (run
+                           name sample=J,...), crossed with any --grid [SEED 1]
+  --sensitivity METRIC     which ranges matter to METRIC: Saltelli's design,
+                           N(k+2) points for k ranges (--sample sobol:N, 64 by
+                           default), first-order and total Sobol indices with
+                           bootstrap intervals: DIR/sensitivity.csv, the report
 
 Several machines (GNU parallel):
   --sshloginfile FILE      spread runs over the machines in FILE (GNU parallel
@@ -79,7 +102,8 @@ WITH_VALUE = {"--grid": "grid", "--out": "out", "--ext": "ext", "--bin": "bin",
               "--retries": "retries", "--timeout": "timeout", "--sbatch-opt": "sbatch_opts",
               "--task": "task", "--chart-x": "chart_x", "--chart-y": "chart_y",
               "--chart-stat": "chart_stat", "--replicates": "replicates",
-              "--progress": "progress"}
+              "--progress": "progress", "--goal": "goal", "--range": "range", "--sample": "sample",
+              "--sensitivity": "sensitivity"}
 FLAGS = {"--with-trajectory": "with_traj", "--with-metrics": "with_metrics",
          "--resume": "resume", "--transfer": "transfer", "--filter-hosts": "filter_hosts",
          "--slurm": "slurm", "--no-submit": "no_submit", "--wait": "wait",
@@ -93,7 +117,7 @@ def parse_args(argv):
          "no_submit": False, "wait": False, "sbatch_opts": [], "count": False, "task": None,
          "collect": False, "chart_x": None, "chart_y": None, "chart_stat": None,
          "no_chart": False, "chart_logx": False, "replicates": None, "progress": None, "boids": [],
-         "help": False}
+         "help": False, "goal": None, "range": [], "sample": None, "sensitivity": None}
     with_value, flags = WITH_VALUE, FLAGS
     i = 0
     while i < len(argv):

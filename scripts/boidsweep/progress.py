@@ -211,7 +211,6 @@ class Watch:
         self.progress.close()
 
 
-T0 = [0.0]                          # when main() started
 PHASES = {}                         # phase -> seconds, for the closing timing line
 
 

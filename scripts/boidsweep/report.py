@@ -19,18 +19,16 @@ import json
 import math
 import os
 import re
-import shutil
 import stat
-import subprocess
-import tempfile
 import time
 import urllib.parse
 
-from . import chart
-from .common import METRICS, Failure, Usage
-from .files import make_subdir, write_file
-from .grid import run_config
-from .results import describe, field_width
+from .common import METRICS, Failure
+from .figures import charts, posters, sensitivity_chart
+from .files import write_file
+from .grid import swept_names
+from .results import describe
+from .stats import bounds_of, interval_method
 
 USAGE = """\
 Usage: scripts/sweep-report [-o FILE] SWEEP_DIR
@@ -114,8 +112,11 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
 dl.about { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; }
 dl.about dt { font-weight: bold; } dl.about dd { margin: 0; }
 code, pre { font-family: monospace; white-space: pre-wrap; word-break: break-all; }
-.charts { display: flex; flex-wrap: wrap; gap: 1em; }
-.charts figure { margin: 0; width: 440px; } .charts img { width: 100%; border: 1px solid #ddd; }
+.charts figure, figure.wide { margin: 0 0 1.5em 0; width: 100%; }
+.charts img, figure.wide img { width: 100%; display: block; border: 1px solid #ddd; }
+p.answer { font-size: 1.15em; background: #eef4fa; border-left: 4px solid #4477aa; padding: .6em .9em; }
+table.plain { border-collapse: collapse; margin: .5em 0; } table.plain td, table.plain th { padding: .2em .8em; }
+table.plain th { text-align: left; border-bottom: 1px solid #999; }
 .wide { overflow-x: auto; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.pic img, td.pic video { width: 128px; display: block; }
@@ -136,87 +137,6 @@ $(function () {
 
 def status_kind(status):
     return status if status in ("complete", "running", "missing") else "failed"
-
-
-def posters(d, spec, pts, states):
-    """DIR/posters/NAME.png for every complete point with a video or a
-    trajectory, made once (again when older than its source); {i: path}."""
-    got = {}
-    pdir = os.path.join(d, "posters")
-    for p, (state, s) in zip(pts, states):
-        if state != "complete":
-            continue
-        video = os.path.join(d, "runs", f"{p['name']}.{spec['ext']}")
-        traj = os.path.join(d, "runs", p["name"] + ".csv")
-        src = video if spec.get("render") and os.path.isfile(video) and not os.path.islink(video) else \
-            traj if spec.get("with_traj") and os.path.isfile(traj) and not os.path.islink(traj) else None
-        if src is None:
-            continue
-        rel = f"posters/{p['name']}.png"
-        dest = os.path.join(d, rel)
-        try:
-            if os.path.getmtime(dest) >= os.path.getmtime(src):
-                got[p["i"]] = rel
-                continue
-        except OSError:
-            pass
-        make_subdir(pdir)
-        work = tempfile.mkdtemp(prefix="boids-poster-")
-        try:
-            png = os.path.join(work, "poster_0.png")
-            if src == video:
-                args = ["ffmpeg", "-nostdin", "-v", "error", "-i", "file:" + os.path.abspath(video),
-                        "-vf", "scale=320:-2", "-frames:v", "1", "-y", "file:" + png]
-            else:
-                field_w = field_width(s)
-                cfg = os.path.join(work, "run.cfg")
-                with open(cfg, "wb") as f:
-                    f.write(run_config({**spec, "render": False, "with_traj": False, "with_metrics": False},
-                                          p["name"], p["values"]))
-                    f.write(b"summary = \nno-render = no\nwarmup = 0\n")
-                args = [spec["bin"], "--config", cfg, "--init", os.path.abspath(traj), "--frames", "1",
-                        "--start-number", "0", "--scale", repr(320 / field_w), "--progress", "never",
-                        "-y", "-o", os.path.join(work, "poster_%d.png")]
-            r = subprocess.run(args, capture_output=True, stdin=subprocess.DEVNULL, cwd=work)
-            if r.returncode == 0 and os.path.isfile(png):
-                with open(png, "rb") as f:
-                    write_file(dest, f.read())
-                got[p["i"]] = rel
-        except OSError:
-            pass
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    return got
-
-
-def charts(d, spec):
-    """One SVG chart per metric (scripts/chart's code, in this process), as
-    data: URIs; [(metric, uri, caption)]."""
-    if not shutil.which("gnuplot") or not spec.get("chart_x"):
-        return []
-    reps = spec.get("replicates") or "seed" in [g[0] for g in spec["grid"]]
-    out, work = [], tempfile.mkdtemp(prefix="boids-report-")
-    try:
-        for m in METRICS:
-            col = f"{m}_{spec.get('chart_stat') or 'mean'}"
-            svg = os.path.join(work, m + ".svg")
-            args = ["--x", spec["chart_x"], "--y", col, "--size", "640x400", "-o", svg, "--caption-file", svg + ".txt"]
-            if reps and spec["chart_x"] != "seed":
-                args += ["--mean-over", "seed"]
-            if spec.get("chart_logx"):
-                args += ["--x-scale", "log"]
-            args.append(os.path.join(os.path.abspath(d), "table.csv"))
-            try:
-                chart.main(args)
-            except (Usage, Failure):
-                continue
-            if os.path.isfile(svg):
-                data = open(svg, "rb").read()
-                cap = open(svg + ".txt", encoding="utf-8").read() if os.path.isfile(svg + ".txt") else ""
-                out.append((col, "data:image/svg+xml;base64," + base64.b64encode(data).decode(), cap))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return out
 
 
 def log_tail(d, p):
@@ -252,14 +172,8 @@ def table(tid, cols, rows, row_class=None, pics=None):
     return "\n".join(out)
 
 
-def write_report(d, spec, pts, states, tables, dest=None):
-    """Writes the page (through a temporary and a rename); returns its path."""
-    cols, rows, scols, srows = tables
-    for lib in LIBS + (CSS,):
-        if not os.path.isfile(lib):
-            raise Failure(f"'{lib}' is missing (apt-get install libjs-jquery-datatables libjs-jquery)")
-    dest = dest or os.path.join(d, "report.html")
-    base = os.path.relpath(os.path.abspath(d), os.path.dirname(os.path.abspath(dest)))
+def pictures(d, spec, pts, states, base):
+    """{row: the <video> or <img> of a complete point}, linked from the page."""
     poster = posters(d, spec, pts, states)
     pics = {}
     for k, (p, (state, _)) in enumerate(zip(pts, states)):
@@ -270,26 +184,41 @@ def write_report(d, spec, pts, states, tables, dest=None):
                        + (f' poster="{h(url(img, base))}"' if img else "") + "></video>")
         elif img:
             pics[k] = f'<img alt="last frame of {h(p["name"])}" src="{h(url(img, base))}">'
-    # the swept parameters, status, host, times, metrics, then every other
-    # column whose value is not the same for every point
-    core = len(spec["grid"]) + 6 + 2 * len(METRICS)
-    show = cols[:core] + [c for c in cols[core:] if any(r.get(c) != rows[0].get(c) for r in rows)]
-    hosts = {}
+    return pics
+
+
+def design_text(spec, n):
+    """The grid (and sample) in words, for the page's head."""
+    parts = [f"{name} = {', '.join(vs)}" for name, vs in spec["grid"]]
+    sample = spec.get("sample")
+    if sample:
+        ranges = ", ".join(f"{r[0]} in [{r[1]}, {r[2]}]" + (" (log scale)" if r[3] == "log" else "")
+                           for r in spec["ranges"])
+        what = {"lhs": "a scrambled Latin hypercube", "sobol": "a scrambled Sobol sequence",
+                "saltelli": f"Saltelli's design ({sample['n']} base points of a scrambled Sobol sequence, "
+                            f"N(k+2))"}[sample["method"]]
+        parts.insert(0, f"{sample['points']} sampled points: {what} over {ranges} (seed {sample['seed']})")
+    rounds = spec.get("rounds") or []
+    if rounds:
+        parts.append(f"then {len(rounds)} round{'s' if len(rounds) != 1 else ''} of --replicates auto: "
+                     + ", ".join(f"seeds {r['seeds'][0]} to {r['seeds'][-1]} for {len(r['points'])} point"
+                                 f"{'s' if len(r['points']) != 1 else ''}" for r in rounds))
+    return "; ".join(parts) + f" ({n} points in all)"
+
+
+def about(d, spec, pts, rows):
+    """The page's head: command, design, versions, hosts, counts."""
+    hosts, counts = {}, {}
     for r in rows:
         if r.get("host"):
             hosts[r["host"]] = hosts.get(r["host"], 0) + 1
-    counts = {}
-    for r in rows:
         k = status_kind(r["status"])
         counts[k] = counts.get(k, 0) + 1
     versions = sorted({str(r["version"]) for r in rows if r.get("version") is not None})
     cmd = spec.get("command") or "(not recorded: a sweep made before report.html)"
-    grid = "; ".join(f"{n} = {', '.join(vs)}" for n, vs in spec["grid"])
-    title = f"Sweep {os.path.basename(os.path.abspath(d))}"
-
-    body = [f"<h1>{h(title)}</h1>", '<dl class="about">',
+    return ['<dl class="about">',
             f"<dt>command</dt><dd><code>{h(cmd)}</code></dd>",
-            f"<dt>grid</dt><dd>{h(grid)} ({len(pts)} points)</dd>",
+            f"<dt>{'design' if spec.get('sample') else 'grid'}</dt><dd>{h(design_text(spec, len(pts)))}</dd>",
             f"<dt>boids</dt><dd>{h(spec.get('boids_version'))} ({h(spec.get('bin'))})"
             + (f"; the summaries say {h(', '.join(versions))}" if versions else "") + "</dd>",
             "<dt>hosts</dt><dd>" + (h(", ".join(f"{k} ({v} runs)" for k, v in sorted(hosts.items()))) or "none yet")
@@ -297,6 +226,120 @@ def write_report(d, spec, pts, states, tables, dest=None):
             "<dt>points</dt><dd>" + h(", ".join(f"{v} {k}" for k, v in sorted(counts.items()))) + "</dd>",
             f"<dt>written</dt><dd>{h(time.strftime('%Y-%m-%d %H:%M:%S %Z'))} by scripts/sweep-report</dd>",
             "</dl>"]
+
+
+def plain_table(heads, rows):
+    """A small table of text and numbers (not sortable)."""
+    out = ['<table class="plain"><thead><tr>' + "".join(f"<th>{h(c)}</th>" for c in heads) + "</tr></thead><tbody>"]
+    out += ["<tr>" + "".join(cell(v) for v in r) + "</tr>" for r in rows]
+    return "\n".join(out + ["</tbody></table>"])
+
+
+def answer_section(found):
+    """The answer first: the sentence, then the numbers behind it."""
+    if not found:
+        return []
+    body = ['<h2 id="answer">The answer</h2>', f'<p class="answer">{h(found["sentence"])}</p>']
+    if found.get("goal"):
+        best = found.get("best")
+        if best:
+            rows = [[best["point"], best["n"], best["mean"], best["ci95"][0], best["ci95"][1], "", "", "best"]]
+            rows += [[c["point"], c["n"], c["mean"], None, None, c["p"], c["p_adjusted"],
+                      "told apart" if c["distinguishable"] else "not told apart"] for c in found["comparisons"][:20]]
+            body.append(plain_table(["point", "runs", "mean", "95% low", "95% high", "p", "p (adjusted)",
+                                     "against the best"], rows))
+        k = len(found.get("comparisons") or []) + 1
+        body.append(f"<p>Welch's t-test (two-sided) of the best against each other point with two runs or more"
+                    + (f", the p-values adjusted for all {k * (k - 1) // 2} pairs of the {k} points, as the data "
+                       "picked the best (a step-down: Holm's method with Shaffer's count of the pairs that can "
+                       "still be equal)" if k > 2 else "")
+                    + f"; told apart when the adjusted p is under {(1 - found['level']) / found.get('looks', 1):.4g}"
+                    + (f" ({1 - found['level']:g} divided by the {found['looks']} looks)"
+                       if found.get("looks", 1) > 1 else "")
+                    + ".</p>")
+        if found.get("stopping_rule"):
+            body.append(f"<p>Stopping rule: {h(found['stopping_rule'])}. Looks done: {found.get('looks_done')}.</p>")
+    else:
+        rows = [[col, a["largest"]["point"], a["largest"]["mean"], a["smallest"]["point"], a["smallest"]["mean"]]
+                for col, a in found["metrics"].items()]
+        body.append(plain_table(["metric", "largest mean at", "mean", "smallest mean at", "mean"], rows))
+    return body
+
+
+def sensitivity_section(sens):
+    """Which parameters matter: the bar chart and the table of indices."""
+    if not sens:
+        return []
+    body = [f'<h2 id="sensitivity">Which parameters matter: Sobol indices of {h(sens["metric"])}</h2>']
+    uri = sensitivity_chart(sens)
+    if uri:
+        body.append(f'<figure class="wide"><img alt="Sobol indices of {h(sens["metric"])}" src="{h(uri)}">'
+                    f"<figcaption>first-order (S1) and total (ST) indices with 95% bootstrap intervals</figcaption>"
+                    "</figure>")
+    body.append(plain_table(["parameter", "S1", "S1 low", "S1 high", "ST", "ST low", "ST high"],
+                            [[p[c] for c in ("parameter", "S1", "S1_lo", "S1_hi", "ST", "ST_lo", "ST_hi")]
+                             for p in sens["parameters"]]))
+    body.append(f"<p>{h(sens['method'])}; {sens['n']} rows" + (f", {sens['rows_left_out']} left out (a run without "
+                                                                "a value)" if sens["rows_left_out"] else "")
+                + (f"; {h(sens['note'])}" if sens.get("note") else "") + ".</p>")
+    return body
+
+
+def stats_legend():
+    """How stats' intervals are made, metric by metric."""
+    kinds = {}
+    for m in METRICS:
+        kinds.setdefault(interval_method(bounds_of(m)), []).append(m)
+    return "<p>95% intervals of the mean: " + h("; ".join(f"{', '.join(ms)}: {k}" for k, ms in kinds.items())) + \
+        " (a metric's interval stays inside its range: the t-interval is made on a scale where the range has no " \
+        "edge, then mapped back).</p>"
+
+
+def failures(d, pts, states):
+    """The points without a complete run, with their logs' tails."""
+    bad = [(p, st) for p, st in zip(pts, states) if st[0] != "complete"]
+    if not bad:
+        return []
+    body = [f"<h2>Points without a complete run ({len(bad)})</h2>"]
+    for p, (state, s) in bad[:TAIL_POINTS]:
+        tail = log_tail(d, p)
+        body.append(f'<h3 id="{h("p" + str(p["i"]))}">point {p["i"]} {h(p["name"])}: {h(describe(state, s))}</h3>')
+        body.append(f'<pre class="log">{h(tail)}</pre>' if tail else "<p>no log</p>")
+    if len(bad) > TAIL_POINTS:
+        body.append(f"<p>... and {len(bad) - TAIL_POINTS} more (their logs are in runs/).</p>")
+    return body
+
+
+def page(title, body):
+    """The whole page: the CSP, the styles and scripts by hash."""
+    scripts = [open(f, encoding="utf-8").read() for f in LIBS] + [PAGE_JS]
+    style = library_css() + PAGE_CSS
+    csp = ("default-src 'none'; script-src " + " ".join(sha(s) for s in scripts)
+           + "; style-src " + sha(style) + "; img-src 'self' data:; media-src 'self'; "
+           "base-uri 'none'; form-action 'none'")
+    head = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{h(csp)}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{h(title)}</title>", f"<style>{style}</style>", "</head><body>"]
+    # a script's text never holds "</" from data: these are the libraries' and ours
+    return "\n".join(head + body + [f"<script>{s}</script>" for s in scripts] + ["</body></html>", ""])
+
+
+def write_report(d, spec, pts, states, tables, dest=None, found=None, sens=None):
+    """Writes the page (through a temporary and a rename); returns its path."""
+    cols, rows, scols, srows = tables
+    for lib in LIBS + (CSS,):
+        if not os.path.isfile(lib):
+            raise Failure(f"'{lib}' is missing (apt-get install libjs-jquery-datatables libjs-jquery)")
+    dest = dest or os.path.join(d, "report.html")
+    base = os.path.relpath(os.path.abspath(d), os.path.dirname(os.path.abspath(dest)))
+    pics = pictures(d, spec, pts, states, base)
+    # the swept parameters, status, host, times, metrics, then every other
+    # column whose value is not the same for every point
+    core = len(swept_names(spec)) + 6 + 2 * len(METRICS)
+    show = cols[:core] + [c for c in cols[core:] if any(r.get(c) != rows[0].get(c) for r in rows)]
+    title = f"Sweep {os.path.basename(os.path.abspath(d))}"
+    body = [f"<h1>{h(title)}</h1>"] + answer_section(found) + about(d, spec, pts, rows) + sensitivity_section(sens)
     figs = charts(d, spec)
     if figs:
         body.append('<h2>Charts</h2><div class="charts">')
@@ -307,29 +350,9 @@ def write_report(d, spec, pts, states, tables, dest=None):
     body.append(f'<h2>Every point ({len(pts)})</h2>')
     body.append(table("points", show, rows, lambda r: status_kind(r["status"]), pics))
     if srows:
-        body.append("<h2>Over the seeds: mean and 95% t-interval</h2>")
-        body.append(table("stats", scols, srows))
-    bad = [(p, st) for p, st in zip(pts, states) if st[0] != "complete"]
-    if bad:
-        body.append(f"<h2>Points without a complete run ({len(bad)})</h2>")
-        for p, (state, s) in bad[:TAIL_POINTS]:
-            tail = log_tail(d, p)
-            body.append(f'<h3 id="{h("p" + str(p["i"]))}">point {p["i"]} {h(p["name"])}: {h(describe(state, s))}</h3>')
-            body.append(f'<pre class="log">{h(tail)}</pre>' if tail else "<p>no log</p>")
-        if len(bad) > TAIL_POINTS:
-            body.append(f"<p>... and {len(bad) - TAIL_POINTS} more (their logs are in runs/).</p>")
-
-    scripts = [open(f, encoding="utf-8").read() for f in LIBS] + [PAGE_JS]
-    style = library_css() + PAGE_CSS
-    csp = ("default-src 'none'; script-src " + " ".join(sha(s) for s in scripts)
-           + "; style-src " + sha(style) + "; img-src 'self' data:; media-src 'self'; "
-           "base-uri 'none'; form-action 'none'")
-    page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-            f'<meta http-equiv="Content-Security-Policy" content="{h(csp)}">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            f"<title>{h(title)}</title>", f"<style>{style}</style>", "</head><body>"]
-    page += body
-    # a script's text never holds "</" from data: these are the libraries' and ours
-    page += [f"<script>{s}</script>" for s in scripts] + ["</body></html>", ""]
-    write_file(dest, "\n".join(page).encode("utf-8"))
+        body.append("<h2>Over the seeds: mean and 95% interval</h2>")
+        body.append(stats_legend())
+        body.append(table("stats", [c for c in scols if not c.endswith("_method")], srows))
+    body += failures(d, pts, states)
+    write_file(dest, page(title, body).encode("utf-8"))
     return dest

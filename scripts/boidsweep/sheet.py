@@ -11,7 +11,7 @@ import tempfile
 
 from .boids import find_bin
 from .common import METRICS, PROG, Failure, Usage, did_you_mean, say, shown
-from .files import same_file
+from .files import check_output, same_file
 from .grid import run_config
 from .results import describe, field_width, metric, read_summary
 from .sweepdir import load_spec, open_dir, read_grid
@@ -170,6 +170,7 @@ def main(argv):
     if not shutil.which("montage"):
         raise Failure("montage is not installed (apt-get install imagemagick)")
     out = o["-o"] or os.path.join(d, "contact-sheet.png")
+    check_output(out)
     refuse_inputs(d, spec, pts, out)
     title = o["--title"] if o["--title"] is not None else \
         os.path.basename(os.path.abspath(d)) + ": the last frame of each run"
@@ -182,7 +183,9 @@ def main(argv):
                 tiles += ["-label", t[0], t[1]]
         if not tiles:
             raise Failure(f"no run of '{shown(d)}' has a picture to show")
-        montage(tiles, o["--columns"] or str(len(spec["grid"][-1][1])), title, out, work)
+        # as many columns as the last grid has values; a sampled design: rows of 8
+        cols = o["--columns"] or str(len(spec["grid"][-1][1]) if spec["grid"] else min(8, len(tiles) // 3))
+        montage(tiles, cols, title, out, work)
         print(f"{PROG[0]}: {len(tiles) // 3} runs in {shown(out)}")
         return 0
     finally:

@@ -10,16 +10,16 @@ import subprocess
 import time
 
 from .boids import HERE, check_bin_owner, find_bin, list_options
-from .collect import collect
 from .common import PROG, Failure, Usage, shown
 from .files import make_subdir, posix_quote, write_file
 from .grid import build_spec, run_config, same_definition
-from .progress import Progress, Watch
-from .results import MARK, read_summary, report_missing, summary_line
+from .progress import Watch
+from .results import MARK, read_summary, report_missing
 from .sweepdir import IDX_WIDTH, load_spec, open_dir, read_point
 
 
-def sbatch_scripts(out, spec, o, n):
+def sbatch_scripts(out, spec, o, n, first=0):
+    """The job array over points first..n-1 (sweep.sbatch) and the collection (collect.sbatch)."""
     rel = lambda p: os.path.relpath(p) if os.path.abspath(p).startswith(os.getcwd() + os.sep) else os.path.abspath(p)
     me = rel(os.path.join(HERE, "sweep"))
     d = rel(out)
@@ -35,7 +35,7 @@ def sbatch_scripts(out, spec, o, n):
             "# not run again, so submitting the array again finishes a sweep.\n")
     array = (head +
              "#SBATCH --job-name=boids-sweep\n"
-             f"#SBATCH --array=0-{n - 1}%{limit}\n"
+             f"#SBATCH --array={first}-{n - 1}%{limit}\n"
              "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
              f"#SBATCH --output={posix_quote(d)}/slurm/%A_%a.out\n" + extra +
              "set -eu\n"
@@ -47,36 +47,43 @@ def sbatch_scripts(out, spec, o, n):
     return array, coll
 
 
-def submit_slurm(out, spec, o, n, pts):
+def write_scripts(out, spec, o, n, first=0):
     make_subdir(os.path.join(out, "slurm"))
-    array, coll = sbatch_scripts(out, spec, o, n)
+    array, coll = sbatch_scripts(out, spec, o, n, first)
     write_file(os.path.join(out, "sweep.sbatch"), array.encode(), 0o755)
     write_file(os.path.join(out, "collect.sbatch"), coll.encode(), 0o755)
-    if o["no_submit"]:
-        print(f"{PROG[0]}: wrote {os.path.join(out, 'sweep.sbatch')} and collect.sbatch (not submitted)")
-        return 0
-    if not shutil.which("sbatch"):
+    if not o["no_submit"] and not shutil.which("sbatch"):
         raise Failure("sbatch is not installed (Slurm); --no-submit writes the scripts only")
-    wait = ["--wait"] if o["wait"] else []
-    sb = ["sbatch", "--parsable"] + wait + [os.path.join(out, "sweep.sbatch")]
-    if o["wait"]:
-        todo = [q for q in pts if read_summary(out, q)[0] != "complete"]
-        with Watch(out, todo, Progress(o["progress"], n, n - len(todo))):
-            p = subprocess.run(sb, capture_output=True, stdin=subprocess.DEVNULL)
-    else:
-        p = subprocess.run(sb, capture_output=True, stdin=subprocess.DEVNULL)
+
+
+def sbatch(args):
+    """Runs sbatch --parsable ARGS; the job's id, or Failure."""
+    p = subprocess.run(["sbatch", "--parsable"] + args, capture_output=True, stdin=subprocess.DEVNULL)
     jid = p.stdout.decode("ascii", "replace").strip().split(";")[0]
     if not re.fullmatch(r"[0-9]+", jid):
         raise Failure(f"sbatch failed: {shown(p.stderr.decode('utf-8', 'replace').strip())}")
-    if o["wait"]:
-        print(f"{PROG[0]}: Slurm array {jid} ended; collecting")
-        counts = collect(out, spec, pts, not o["no_chart"], progress=o["progress"])
-        return summary_line(out, len(pts), counts)
-    p = subprocess.run(["sbatch", "--parsable", f"--dependency=afterany:{jid}",
-                        os.path.join(out, "collect.sbatch")], capture_output=True, stdin=subprocess.DEVNULL)
-    cid = p.stdout.decode("ascii", "replace").strip().split(";")[0]
-    if not re.fullmatch(r"[0-9]+", cid):
-        raise Failure(f"sbatch (collect) failed: {shown(p.stderr.decode('utf-8', 'replace').strip())}")
+    return jid
+
+
+def run_array(out, spec, o, todo, first, n, progress):
+    """--slurm --wait: the array over points first..n-1 submitted and
+    followed (todo: those without a complete run) until it ended."""
+    write_scripts(out, spec, o, n, first)
+    with Watch(out, todo, progress):
+        jid = sbatch(["--wait", os.path.join(out, "sweep.sbatch")])
+    print(f"{PROG[0]}: Slurm array {jid} ended", flush=True)
+    return {}
+
+
+def submit_slurm(out, spec, o, n):
+    """--slurm (without --wait): the array and, after it, the collection
+    submitted (or, --no-submit, only written)."""
+    write_scripts(out, spec, o, n)
+    if o["no_submit"]:
+        print(f"{PROG[0]}: wrote {os.path.join(out, 'sweep.sbatch')} and collect.sbatch (not submitted)")
+        return 0
+    jid = sbatch([os.path.join(out, "sweep.sbatch")])
+    cid = sbatch([f"--dependency=afterany:{jid}", os.path.join(out, "collect.sbatch")])
     print(f"{PROG[0]}: submitted Slurm array {jid} ({n} tasks, {o['jobs'] or 16} at a time) and collect job {cid}")
     return 0
 

@@ -77,7 +77,25 @@ def spec_is_sound(spec):
         and all(flag(k) for k in ("render", "with_traj", "with_metrics", "chart_logx")) \
         and (spec.get("replicates") is None or type(spec["replicates"]) is int and spec["replicates"] >= 1) \
         and all(spec.get(k) is None or is_str(spec[k]) for k in ("chart_x", "chart_y", "chart_stat", "command",
-                                                               "boids_version"))
+                                                               "boids_version", "sensitivity")) \
+        and study_is_sound(spec)
+
+
+def study_is_sound(spec):
+    """The design beyond a grid (design.py), when there is one."""
+    count = lambda v: type(v) is int and v >= 1
+    pair = lambda kv: isinstance(kv, list) and len(kv) == 2 and is_str(kv[0]) and is_str(kv[1])
+    sample, goal, auto = spec.get("sample"), spec.get("goal"), spec.get("auto")
+    return is_list_of(spec.get("ranges", []), lambda r: isinstance(r, list) and len(r) == 5
+                      and all(is_str(x) for x in r) and r[3] in ("log", "linear")) \
+        and (sample is None or isinstance(sample, dict) and sample.get("method") in ("lhs", "sobol", "saltelli")
+             and all(count(sample.get(k)) for k in ("n", "points")) and type(sample.get("seed")) is int) \
+        and (goal is None or isinstance(goal, dict) and is_str(goal.get("column"))
+             and goal.get("direction") in ("max", "min")) \
+        and (auto is None or isinstance(auto, dict) and count(auto.get("max"))
+             and is_list_of(auto.get("looks"), count) and auto["looks"]) \
+        and is_list_of(spec.get("rounds", []), lambda r: isinstance(r, dict) and is_list_of(r.get("seeds"), is_str)
+                       and is_list_of(r.get("points"), lambda p: is_list_of(p, pair)))
 
 
 def load_spec(out):

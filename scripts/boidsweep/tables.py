@@ -21,7 +21,8 @@ import os
 import re
 
 from .common import METRICS
-from .stats import describe_values
+from .grid import swept_names
+from .stats import bounds_of, describe, interval_method
 
 NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
@@ -82,6 +83,8 @@ def point_row(p, state, s, params):
     """One point's row of table.csv; params (an ordered dict) gains the
     names of the summary's parameters."""
     row = {"run": p["name"]}
+    if p.get("sample") is not None:
+        row["sample"] = p["sample"]
     row.update({k: v for k, v in p["values"]})
     row["status"] = status_text(state, s)
     s = s if isinstance(s, dict) else {}
@@ -112,7 +115,7 @@ def table_rows(spec, pts, states):
     """(cols, rows, stats cols, stats rows): the tables as lists of dicts.
     A summary that cannot be made a row (a value nested too deeply, a
     number too long) gives a row of status bad."""
-    swept = [g[0] for g in spec["grid"]]
+    swept = swept_names(spec)
     rows, params = [], {}
     for p, (state, s) in zip(pts, states):
         try:
@@ -127,27 +130,38 @@ def table_rows(spec, pts, states):
         for k in list(r):
             if text(k) != k:
                 r[text(k)] = r.pop(k)
-    scols, srows = [], []
-    if "seed" in swept and len(swept) >= 1:
-        by = [k for k in swept if k != "seed"]
-        groups = {}
-        for r in rows:
-            groups.setdefault(tuple(r[k] for k in by), []).append(r)
-        srows = []
-        for key, rs in groups.items():
-            ok = [r for r in rs if r["status"] == "complete"]
-            sr = dict(zip(by, key))
-            sr["n"] = len(ok)
-            sr["runs"] = len(rs)
-            for m in METRICS:
-                for st in ("final", "mean"):
-                    d = describe_values([r[f"{m}_{st}"] for r in ok if r[f"{m}_{st}"] is not None])
-                    for k in ("mean", "sd", "ci95_lo", "ci95_hi"):
-                        sr[f"{m}_{st}_{k}"] = d[k]
-            srows.append(sr)
-        scols = by + ["n", "runs"] + [f"{m}_{st}_{k}" for m in METRICS for st in ("final", "mean")
-                                      for k in ("mean", "sd", "ci95_lo", "ci95_hi")]
+    scols, srows = over_seeds(swept, rows) if "seed" in swept else ([], [])
     return cols, rows, scols, srows
+
+
+STATS = ("mean", "sd", "ci95_lo", "ci95_hi")
+
+
+def over_seeds(swept, rows):
+    """stats.csv: per point of the other parameters, n (complete runs), runs,
+    and each metric's mean, sd and 95% interval (kept inside the metric's
+    range, its method named) over the seeds."""
+    by = [k for k in swept if k != "seed"]
+    groups = {}
+    for r in rows:
+        groups.setdefault(tuple(r.get(k) for k in by), []).append(r)
+    srows = []
+    for key, rs in groups.items():
+        ok = [r for r in rs if r["status"] == "complete"]
+        sr = dict(zip(by, key))
+        sr["n"] = len(ok)
+        sr["runs"] = len(rs)
+        for m in METRICS:
+            for st in ("final", "mean"):
+                col = f"{m}_{st}"
+                d = describe([r[col] for r in ok if r[col] is not None], bounds_of(col))
+                for k in STATS:
+                    sr[f"{col}_{k}"] = d[k]
+                sr[f"{col}_ci95_method"] = interval_method(bounds_of(col), short=True)
+        srows.append(sr)
+    scols = by + ["n", "runs"] + [f"{m}_{st}_{k}" for m in METRICS for st in ("final", "mean")
+                                  for k in STATS + ("ci95_method",)]
+    return scols, srows
 
 
 def write_tables(out, spec, pts, states, write_file):

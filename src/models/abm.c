@@ -394,7 +394,10 @@ static const char *const *abm_scene(const struct sim_params *p)
 }
 
 /* No predators; birds drawn about two units long (the outline's 10 px x 0.2). */
-static const char *const abm_defaults[] = { "predators=0", "boid-size=0.2", NULL };
+static const char *const abm_defaults[] = {
+	"predators=0", "boid-size=0.2",
+	"edges=wrap", /* what it does whatever --edges says (MODEL_WRAPS): --print-config says so */
+	NULL };
 
 const struct boids_model abm_model = {
 	.name = "abm",

@@ -171,7 +171,12 @@ static void canvas_ranges(const struct sim_params *p, double *near, double *far)
 
 /* "A few hundred birds".  The page steps 60 times a second: the command
  * line derives --substeps from canvas.dt and --fps, which is no constant. */
-static const char *const canvas_defaults[] = { "predators=0", "boids=300", NULL };
+static const char *const canvas_defaults[] = {
+	"predators=0",
+	"boids=300",
+	"edges=wrap", /* what it does whatever --edges says (MODEL_WRAPS): --print-config says so */
+	NULL,
+};
 
 /* The page's dt: it steps 60 times a second, whatever the frame rate. */
 static double canvas_step_seconds(const struct sim_params *p)

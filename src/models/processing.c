@@ -1,6 +1,7 @@
 /*
- * processing — Takuma Kakehi's Processing flocking, the Java listing as
- * written; docs/MODEL.md, "processing".
+ * processing — Takuma Kakehi's Processing flocking: the Java listing's three
+ * rules as written, with its sketch's force and speed limits where the
+ * listing is silent (0: none); docs/MODEL.md, "processing".
  *
  * Each boid, in its turn, gathers its neighbours (at distance <= r, itself
  * excluded), forms cohesion = unit(centre - p), separation = unit(sum of
@@ -23,8 +24,8 @@ static void processing_params_default(struct sim_params *p)
 	p->proc.cohesion_weight = .5;
 	p->proc.separation_weight = 4;
 	p->proc.alignment_weight = 4;
-	p->proc.max_force = 0;
-	p->proc.max_speed = 0;
+	p->proc.max_force = 5;  /* the sketch's Max_Acceleration; the listing is silent (0: none) */
+	p->proc.max_speed = 3;  /* its Max_Velocity: unlimited, the flock races onto the wrap edges */
 	p->proc.separation = SIM_SEP_UNIT;
 	p->proc.limit_components = 0;
 	p->proc.jitter = 0;
@@ -202,11 +203,15 @@ static void processing_ranges(const struct sim_params *p, double *near, double *
 	*far = p->proc.cohesion_radius;
 }
 
-static const char *const processing_defaults[] = { "predators=0", NULL };
+static const char *const processing_defaults[] = {
+	"predators=0",
+	"edges=wrap", /* what it does whatever --edges says (MODEL_WRAPS): --print-config says so */
+	NULL,
+};
 
 const struct boids_model processing_model = {
 	.name = "processing",
-	.summary = "Kakehi's Processing flocking: the Java listing as written",
+	.summary = "Kakehi's Processing flocking: the Java listing, the sketch's limits",
 	.seed = "Takuma Kakehi, \"Boids - A Simple Way to Simulate How Birds Flock in Processing\" "
 	        "(undated), http://www.ta-kuma.com/programming/boids-a-simple-way-to-simulate-how-birds-flock-in-processing/",
 	.notes = "docs/MODEL.md, \"processing\"",

@@ -385,6 +385,7 @@ static void steering_ranges(const struct sim_params *p, double *near, double *fa
 
 static const char *const steering_defaults[] = {
 	"predators=0",
+	"boids=300", /* a swarm that fills the view; 100 are a clump around the target */
 	"edges=none", /* the scene has no walls */
 	NULL,
 };

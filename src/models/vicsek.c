@@ -193,8 +193,10 @@ static void vicsek_ranges(const struct sim_params *p, double *near, double *far)
  * coherently in random directions), updated synchronously, no predators;
  * drawn as its pictures are (--look vicsek-paper).
  */
-static const char *const vicsek_defaults[] = { "predators=0", "boids=300", "field=25x25",
-	                                       "update=synchronous", NULL };
+static const char *const vicsek_defaults[] = {
+	"predators=0", "boids=300", "field=25x25", "update=synchronous",
+	"edges=wrap", /* what it does whatever --edges says (MODEL_WRAPS): --print-config says so */
+	NULL };
 
 const struct boids_model vicsek_model = {
 	.name = "vicsek",

@@ -43,6 +43,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "framing.h"
 #include "pool.h"
 #include "progress.h"
 #include "render.h"
@@ -945,6 +947,129 @@ static int abm_steps(const char *name, int steps, int seeds)
 	return 0;
 }
 
+/*
+ * --draw density of 10M boids spread over the whole 151,800 px field in a
+ * 3840x2160 picture (the README's clip, zoomed out): CPU seconds a frame,
+ * one thread, the median of its frames, with the clip's bounds fixed (the
+ * first frame's, render_density_bounds(), measured once as the pipeline
+ * does) and the headings at random.  Target <= 0.25 s.
+ */
+static void density_cpu(int quick)
+{
+	const size_t n = 10000000;
+	const double side = 151800;
+	const int w = 3840, h = 2160, frames = quick ? 3 : 5;
+	double *x = malloc(4 * n * sizeof(*x)), t[8];
+	struct rng g;
+
+	if (!x)
+		exit(1);
+	rng_seed(&g, 2);
+	for (size_t i = 0; i < n; i++) {
+		double a = 2 * M_PI * rng_uniform(&g);
+		x[i] = rng_uniform(&g) * side, x[n + i] = rng_uniform(&g) * side;
+		x[2 * n + i] = cos(a), x[3 * n + i] = sin(a);
+	}
+	struct render_view v = { .n = n, .predators = 3, .x = x, .y = x + n, .vx = x + 2 * n, .vy = x + 3 * n };
+	struct render_params rp;
+	render_params_default(&rp, w, h);
+	rp.draw = RENDER_DRAW_DENSITY;
+	rp.scale = fmin(w / side, h / side);
+	rp.offset[0] = (w - side * rp.scale) / 2;
+	struct renderer *r;
+	if (render_new(&r, &rp) != 0 || render_density_bounds(r, &v, v.density) != 0)
+		exit(1);
+	for (int k = 0; k < frames; k++) {
+		double c0 = thread_cpu();
+		if (render_frame(r, &v) != 0)
+			exit(1);
+		t[k] = thread_cpu() - c0;
+	}
+	qsort(t, (size_t)frames, sizeof(double), cmp_double);
+	printf("--draw density, %zu boids on %.0fx%.0f in %dx%d: %.3f s of CPU a frame, one thread (median of %d; "
+	       "target <= 0.25: %s)\n", n, side, side, w, h, t[frames / 2], frames, t[frames / 2] <= .25 ? "met" : "MISSED");
+	render_free(r);
+	free(x);
+}
+
+/* The CPU seconds of the whole process so far (the encoder's threads too). */
+static double process_cpu(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_SELF, &u);
+	return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 + (double)u.ru_stime.tv_sec +
+	       (double)u.ru_stime.tv_usec * 1e-6;
+}
+
+/*
+ * A frame zoomed onto about 1,000 boids of a 1M-boid flock at the default
+ * density (64000x36000, --view 32000,18000,2000, 640x360): the CPU of its
+ * step against that of what the pipeline then does for the frame, each
+ * measured around its own calls over K frames, whole process: the window
+ * and the copy of the boids it shows (framing.h, through the grid), the
+ * drawing, the conversion and the H.264 encoding (one encoder thread, so
+ * that its work falls inside its calls; the close's drain counted).
+ * Target: x0.3 at most.
+ */
+static void zoom_cost(int quick)
+{
+	const int frames = quick ? 6 : 12;
+	char *argv[] = { "boids", "-n", "1000000", "--field", "64000x36000", "--view", "32000,18000,2000",
+	                 "-o", "bench-zoom.mp4", "--encoder-threads", "1", NULL };
+	char err[256], path[] = "/tmp/boids-zoom-XXXXXX";
+	struct config c;
+	struct sim s;
+	struct framing f;
+	struct renderer *r;
+	struct video *vid;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || cli_parse(&c, 11, argv, err, sizeof err) != CLI_RUN || sim_init(&s, &c.sim, c.run.boids, NULL) != 0)
+		exit(1);
+	close(fd);
+	video_quiet_logs();
+	sim_randomize(&s, c.run.seed);
+	size_t n = s.n;
+	double *a = malloc(4 * n * sizeof(*a)), step = 0, frame = 0, shown = 0;
+	framing_init(&f, &c, &s);
+	if (!a || render_new(&r, &c.render) != 0 ||
+	    video_open(&vid, path, "z.mp4", c.render.width, c.render.height, 30, &c.video, err, sizeof err) != 0)
+		exit(1);
+	for (int k = 0; k < frames; k++) {
+		double t0 = process_cpu();
+		if (sim_step(&s) != 0)
+			exit(1);
+		double t1 = process_cpu();
+		struct render_window w;
+		struct framing_copy cp = { .x = a, .y = a + n, .vx = a + 2 * n, .vy = a + 3 * n, .velocities = 1 };
+		if (framing_window(&f, &s, k, &w) != 0 || framing_copy(&f, &s, &w, r, &cp) != 0)
+			exit(1);
+		struct render_view v = { .n = cp.n, .predators = cp.predators, .x = cp.x, .y = cp.y, .vx = cp.vx,
+		                         .vy = cp.vy, .window = w, .frame = k };
+		int stride;
+		if (render_frame(r, &v) != 0 || video_write_frame(vid, render_pixels(r, &stride), stride) != 0)
+			exit(1);
+		step += t1 - t0;
+		frame += process_cpu() - t1;
+		shown += (double)cp.n;
+	}
+	double t2 = process_cpu();
+	if (video_close(vid) != 0)
+		exit(1);
+	frame += process_cpu() - t2;
+	printf("a frame zoomed onto %.0f of 1,000,000 boids (--view 32000,18000,2000, 640x360), %d frames:\n"
+	       "  step %.1f ms, window + copy + drawing + encoding %.2f ms of CPU a frame: x%.3f of its step "
+	       "(target <= 0.3: %s)\n", shown / frames, frames, 1e3 * step / frames, 1e3 * frame / frames,
+	       frame / step, frame / step <= .3 ? "met" : "MISSED");
+	video_free(vid);
+	unlink(path);
+	render_free(r);
+	framing_release(&f);
+	free(a);
+	sim_release(&s);
+	cli_release(&c);
+}
+
 int main(int argc, char **argv)
 {
 	int quick = 0, scaling = 0, only = 0, box_only = 0, drawing = 0;
@@ -964,11 +1089,17 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (strcmp(argv[i], "--abm") == 0 && i + 3 < argc) {
 			return abm_steps(argv[i + 1], atoi(argv[i + 2]), atoi(argv[i + 3]));
+		} else if (strcmp(argv[i], "--density") == 0) {
+			density_cpu(quick);
+			return 0;
+		} else if (strcmp(argv[i], "--zoom") == 0) {
+			zoom_cost(quick);
+			return 0;
 		} else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc)
 			scale_rows = argv[++i];
 		else {
 			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --3d-only | "
-			                "--drawing-only | --points | --abm NAME STEPS SEEDS] [--rows TEXT]\n");
+			                "--drawing-only | --points | --density | --zoom | --abm NAME STEPS SEEDS] [--rows TEXT]\n");
 			return 2;
 		}
 	}

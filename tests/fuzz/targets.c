@@ -337,6 +337,19 @@ static void fuzz_check_settings(const struct config *c)
 			           c->run.fps <= c->run.fps_den * (long)o->max, "--%s %ld/%ld", o->name,
 			           c->run.fps, c->run.fps_den);
 			break;
+		case CLI_VIEW: {
+			const double *w = f;
+			FUZZ_CHECK((w[0] == 0 && w[1] == 0 && w[2] == 0) ||
+			           (fuzz_in(w[0], -FUZZ_POS, FUZZ_POS) && fuzz_in(w[1], -FUZZ_POS, FUZZ_POS) &&
+			            w[2] > 0 && fuzz_in(w[2], 0, FUZZ_POS)), "--%s %g,%g,%g", o->name, w[0], w[1], w[2]);
+			break;
+		}
+		case CLI_RANGE: {
+			const double *b = f;
+			FUZZ_CHECK((b[0] == 0 && b[1] == 0) || (b[0] >= o->min && b[0] < b[1] && b[1] <= o->max),
+			           "--%s %g,%g", o->name, b[0], b[1]);
+			break;
+		}
 		case CLI_U64:
 		case CLI_FIELD:
 		case CLI_ACTION:
@@ -377,7 +390,11 @@ static void fuzz_check_same(const struct config *a, const struct config *b, cons
 			same = a->run.fps == b->run.fps && a->run.fps_den == b->run.fps_den;
 			break;
 		case CLI_BOX:
+		case CLI_VIEW:
 			same = memcmp(fa, fb, 3 * sizeof(double)) == 0;
+			break;
+		case CLI_RANGE:
+			same = memcmp(fa, fb, 2 * sizeof(double)) == 0;
 			break;
 		case CLI_STRING: {
 			const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;
@@ -581,14 +598,16 @@ static void ref_config_free(struct ref_config *rc)
  */
 static int ref_config_parse(const struct ref_config *rc, long upto, int settle, struct config *t, char *err)
 {
-	static char s0[] = "--min-speed=0", s1[] = "--max-speed=1", s2[] = "--duration=auto", s3[] = "--no-render";
-	char *settled[] = { s0, s1, s2, s3 };
-	char **argv = fuzz_xmalloc((size_t)(rc->argc + rc->nflags + 5) * sizeof(*argv));
+	static char s0[] = "--min-speed=0", s1[] = "--max-speed=1", s2[] = "--duration=auto", s3[] = "--no-render",
+	            s4[] = "--init=", s5[] = "--trajectory="; /* names: the resolve step's check_names() */
+	char *settled[] = { s0, s1, s2, s3, s4, s5 };
+	enum { NSETTLED = sizeof(settled) / sizeof(settled[0]) };
+	char **argv = fuzz_xmalloc((size_t)(rc->argc + rc->nflags + NSETTLED + 1) * sizeof(*argv));
 	int argc = 0;
 
 	for (int i = 0; i < rc->argc && rc->line[i] <= upto; i++)
 		argv[argc++] = rc->argv[i];
-	for (int i = 0; i < (settle ? 4 : rc->nflags); i++)
+	for (int i = 0; i < (settle ? NSETTLED : rc->nflags); i++)
 		argv[argc++] = settle ? settled[i] : rc->flags[i];
 	argv[argc] = NULL;
 	int r = cli_parse(t, argc, argv, err, FUZZ_ERRLEN);

@@ -49,6 +49,8 @@ static void run_template(const char *name)
 		                            "src/public/index.html", "src/flock.mp4" };
 	for (size_t i = 0; i < sizeof made / sizeof *made; i++)
 		cr_assert_eq(access(made[i], F_OK), 0, "%s: the steps did not make %s", name, made[i] + 4);
+	cr_assert(tc_same_file("src/flock.mp4", "src/public/flock.mp4"),
+	          "%s: the published clip is not the one make demo rendered", name);
 	char *apt = tc_slurp("apt-get.log", NULL);
 	cr_assert(apt && strstr(apt, "update") && strstr(apt, "install") && strstr(apt, " make"),
 	          "%s: apt-get was not asked for make: %s", name, apt ? apt : "(never run)");

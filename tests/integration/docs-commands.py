@@ -83,10 +83,16 @@ SKIP_LANG = {
 # command text -> ([(old, new), ...], why the shrunk command still shows what the doc says)
 SHRINK = {
     # README.md
-    "boids -n 10000000 --field 151800x151800 -s 3840x2160 --draw points --trajectory ten.h5 --trajectory-precision single --trajectory-every 30 -o ten.mp4":
-        ([(" -o ten.mp4", " -f 1 -o ten.mp4")],
-         "one frame of the ten million boids in 4K instead of 300, and so one frame of its trajectory "
+    "boids -n 10000000 --field 151800x151800 -s 3840x2160 --warmup 300 --draw density --view-end 0,0,1500 "
+    "--follow --trajectory ten.h5 --trajectory-precision single --trajectory-every 30 -o ten.mp4":
+        ([(" -o ten.mp4", " -f 2 -o ten.mp4"), ("--warmup 300", "--warmup 1")],
+         "two frames of the ten million boids in 4K instead of 300 (the whole field's density, then the "
+         "zoom's last window, on the largest flock), one warm-up step and one frame of its trajectory "
          "(a step is ~4 s of CPU)"),
+    "boids -n 20000 --field 9050x5090 --warmup 300 --view-end 0,0,640 --follow -o zoom.mp4":
+        ([(" -o zoom.mp4", " -f 60 -o zoom.mp4")], "60 frames of the 300: the same zoom, quicker"),
+    "boids -n 20000 --field 9050x5090 --warmup 300 --view 4500,2500,800 -o part.mp4":
+        ([(" -o part.mp4", " -f 30 -o part.mp4")], "30 frames of the 300"),
     "boids -n 10000 -s 1920x1080 --draw fast -o many.mp4":
         ([(" -o many.mp4", " -f 20 -o many.mp4")], "20 frames of the 300"),
     "boids -s hd720 --fps 30000/1001 --codec hevc -o ntsc.mkv":
@@ -132,6 +138,8 @@ SHRINK = {
          "the same sweep over 2 densities and 2 seeds, short runs (tests/integration/test_vicsek.c checks a "
          "reduced one's v_a grows)"),
     # docs/boids.1
+    "boids -n 20000 --field 9050x5090 --warmup 300 --draw density --view-end 0,0,640 --follow -o zoom.mp4":
+        ([(" -o zoom.mp4", " -f 60 -o zoom.mp4")], "60 frames of the 300: the same zoom, quicker"),
     "boids -n 10000 -s 1920x1080 -o big.mp4":
         ([(" -o big.mp4", " -f 10 -o big.mp4")], "10 frames of the 300 (exact drawing of 10,000 boids in 1080p)"),
 }

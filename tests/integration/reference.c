@@ -31,14 +31,14 @@ Test(reference, harden_500_frames, .timeout = 600)
 
 Test(reference, processing_500_frames, .timeout = 600)
 {
-	agree500("-m processing", "processing", "");
+	agree500("-m processing", "processing", "--proc-max-force 5 --proc-max-speed 3");
 	agree500("-m processing --separation inverse --proc-max-force 5 --proc-max-speed 3",
 	         "processing", "--separation inverse --proc-max-force 5 --proc-max-speed 3");
 }
 
 Test(reference, steering_500_frames, .timeout = 600)
 {
-	agree500("-m steering", "steering", "");
+	agree500("-m steering -n 100", "steering", ""); /* its default is 300: the reference is O(n^2) in Python */
 	agree500("-m steering --steer-socialize-weight 1 --steer-separation-steps 2 --steer-turn short",
 	         "steering", "--steer-socialize-weight 1 --steer-separation-steps 2");
 }
@@ -51,7 +51,7 @@ Test(reference, canvas_500_frames, .timeout = 600)
 Test(reference, every_model_in_3d_500_frames, .timeout = 1200)
 {
 	agree500("--dims 3", "harden", "--dims 3");
-	agree500("-m processing --dims 3", "processing", "--dims 3");
+	agree500("-m processing --dims 3", "processing", "--dims 3 --proc-max-force 5 --proc-max-speed 3");
 	agree500("-m steering --dims 3", "steering", "--dims 3");
 	agree500("-m canvas --dims 3 -n 120", "canvas", "--dims 3 --substeps 2");
 }

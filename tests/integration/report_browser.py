@@ -12,6 +12,8 @@ standard library only.  Checks, printing one line per failure and exiting 1:
   - no console message or log entry of level error (CSP violations included),
     no exception, and no request to anything but file: and data: URLs;
   - window.pwned is not set (the hostile values in the test's sweep try to);
+  - every chart (an SVG <img>) spans the page's width and its text, as
+    drawn in the 1400 px window, is at least 12 px high; so is the page's;
 and writes a screenshot to SCREENSHOT.png.
 """
 import base64
@@ -109,6 +111,57 @@ class Browser:
             self.proc.wait()
 
 
+# Text smaller than this is not read comfortably (the window is 1400 px wide)
+MIN_TEXT_PX = 12
+
+
+def readable(js):
+    """Every chart drawn across the page's width with its text at least
+    MIN_TEXT_PX high as shown, and the page's own text too: for each SVG
+    <img>, the font size of each <text> (its own or an ancestor's, in the
+    SVG's units) times the ratio of the drawn width to the SVG's width."""
+    fails = []
+    got = js("""(function () {
+        var out = {charts: [], page: 1e9, pageText: ''};
+        var content = document.body.clientWidth;
+        [].forEach.call(document.querySelectorAll('img[src^="data:image/svg+xml;base64,"]'), function (img) {
+          var svg = new DOMParser().parseFromString(atob(img.getAttribute('src').split(',')[1]), 'image/svg+xml')
+            .documentElement;
+          var vb = (svg.getAttribute('viewBox') || '').split(/[ ,]+/).map(Number);
+          var w = vb.length === 4 ? vb[2] : parseFloat(svg.getAttribute('width'));
+          var scale = img.getBoundingClientRect().width / w, least = 1e9, word = '';
+          [].forEach.call(svg.querySelectorAll('text'), function (t) {
+            if (!t.textContent.trim()) return;
+            for (var e = t; e && e.getAttribute; e = e.parentNode) {
+              var m = /font-size:\s*([0-9.]+)/.exec(e.getAttribute('style') || '');
+              var size = m ? parseFloat(m[1]) : parseFloat(e.getAttribute('font-size'));
+              if (size > 0) { if (size * scale < least) { least = size * scale; word = t.textContent; } return; }
+            }
+          });
+          out.charts.push({alt: img.alt, width: img.getBoundingClientRect().width, content: content,
+                           least: least, word: word});
+        });
+        var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (var n = walk.nextNode(); n; n = walk.nextNode()) {
+          var el = n.parentElement;
+          if (!n.textContent.trim() || !el || el.closest('script, style') || !el.getClientRects().length) continue;
+          var px = parseFloat(getComputedStyle(el).fontSize);
+          if (px < out.page) { out.page = px; out.pageText = n.textContent.trim().slice(0, 40); }
+        }
+        return out; })()""")
+    for c in got["charts"]:
+        if c["width"] < 0.9 * c["content"]:
+            fails.append(f"the chart '{c['alt']}' is {c['width']:.0f} px wide, not the page's {c['content']} px")
+        if c["least"] < MIN_TEXT_PX:
+            fails.append(f"the chart '{c['alt']}' has text of {c['least']:.1f} px ('{c['word'][:30]}'), "
+                         f"under {MIN_TEXT_PX} px")
+    if got["page"] < MIN_TEXT_PX:
+        fails.append(f"the page has text of {got['page']:.1f} px ('{got['pageText']}'), under {MIN_TEXT_PX} px")
+    print(f"report_browser: {len(got['charts'])} charts, their smallest text "
+          f"{min([c['least'] for c in got['charts']] or [0]):.1f} px; the page's {got['page']:.1f} px")
+    return fails
+
+
 def main(argv):
     if len(argv) != 4:
         print(__doc__, file=sys.stderr)
@@ -176,6 +229,7 @@ def main(argv):
         for m in media:
             if not m["ok"]:
                 fails.append(f"{m['tag'].lower()} did not load: {m['src'][:120]}")
+        fails += readable(js)
         if js("typeof window.pwned") != "undefined":
             fails.append(f"a value from the sweep ran as code: window.pwned = {js('window.pwned')}")
         foreign = js("""[].filter.call(document.querySelectorAll('[href], [src], [poster], [action]'),

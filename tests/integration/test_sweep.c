@@ -195,7 +195,9 @@ Test(sweep, replicates_give_mean_sd_and_a_t_interval)
 	              "replicates");
 	cr_assert_gt(png_width("r/chart.png"), 0, "no chart");
 	/* mean, sd and the 95% interval, from the runs' own summaries; t for
-	 * 2 degrees of freedom is 4.302652729911275 (tables) */
+	 * 2 degrees of freedom is 4.302652729911275 (tables).  clusters >= 1:
+	 * the interval is the t-interval of log(x - 1) by the delta method
+	 * (se / (mean - 1)), mapped back, so it stays above 1 */
 	int st = tc_sh(
 		"python3 - >py.txt 2>&1 <<'EOF'\n"
 		"import csv, json, math, statistics as S\n"
@@ -205,12 +207,14 @@ Test(sweep, replicates_give_mean_sd_and_a_t_interval)
 		"    xs = [json.load(open('r/runs/align-weight=%%s,seed=%%d.json' %% (r['align-weight'], k)))"
 		"['metrics']['clusters']['final'] for k in (1, 2, 3)]\n"
 		"    m, sd = S.mean(xs), S.stdev(xs)\n"
-		"    h = 4.302652729911275 * sd / math.sqrt(3)\n"
-		"    assert r['n'] == '3'\n"
+		"    h = 4.302652729911275 * sd / math.sqrt(3) / (m - 1) if sd else 0\n"
+		"    lo, hi = (1 + (m - 1) * math.exp(-h), 1 + (m - 1) * math.exp(h)) if m > 1 else (m, m)\n"
+		"    assert r['n'] == '3' and r['clusters_final_ci95_method'] == 't-log(x-1)'\n"
 		"    assert math.isclose(float(r['clusters_final_mean']), m, rel_tol=1e-12)\n"
 		"    assert math.isclose(float(r['clusters_final_sd']), sd, rel_tol=1e-9, abs_tol=1e-12)\n"
-		"    assert math.isclose(float(r['clusters_final_ci95_lo']), m - h, rel_tol=1e-9, abs_tol=1e-9)\n"
-		"    assert math.isclose(float(r['clusters_final_ci95_hi']), m + h, rel_tol=1e-9, abs_tol=1e-9)\n"
+		"    assert math.isclose(float(r['clusters_final_ci95_lo']), lo, rel_tol=1e-9, abs_tol=1e-9)\n"
+		"    assert math.isclose(float(r['clusters_final_ci95_hi']), hi, rel_tol=1e-9, abs_tol=1e-9)\n"
+		"    assert 1 <= lo <= m <= hi\n"
 		"js = [json.loads(l) for l in open('r/stats.jsonl')]\n"
 		"assert [j['align-weight'] for j in js] == ['0', '0.05'] and js[0]['n'] == 3\n"
 		"EOF");

@@ -1,6 +1,6 @@
 /*
- * An LD_PRELOAD library for the integration tier's durability test
- * (tests/integration/durability.c): logs every successful fsync/fdatasync
+ * An LD_PRELOAD library for the durability test (tests/test_durability.c,
+ * in make test): logs every successful fsync/fdatasync
  * and every rename/link that gives a file its final name, each with the
  * file's device and inode, one line per call to $BOIDS_FSYNC_LOG:
  *
@@ -8,8 +8,8 @@
  *   commit DEV:INO NEW-PATH        (rename, renameat, link, linkat)
  *
  * so the test can see that every output's bytes were on the disk before
- * the name pointed at them.  Built by the test with cc -shared; not part
- * of boids.
+ * the name pointed at them.  Built by make as $(BUILD)/tests/fsync-log.so;
+ * not part of boids.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -235,6 +235,7 @@ def csv_inputs():
 
 
 def fuzz_chart():
+    chart.shutil.which = lambda name: None    # read and lay out every table, draw none (gnuplot's time)
     for k, text in enumerate(csv_inputs()):
         with open("t.csv", "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)

@@ -3,8 +3,10 @@
  * pattern's frames, trajectory, metrics, summary; new files, linked into
  * place, and with -y, renamed over old ones) is fsync'd before the name
  * points at it -- the same bytes either way, so only the calls show it.
- * tests/preload/fsync-log.c, preloaded into the real binary, logs each
- * fsync and each rename/link with the file's device and inode.
+ * tests/preload/fsync-log.c, built by make as $(BUILD)/tests/fsync-log.so
+ * and preloaded into the real binary, logs each fsync and each rename/link
+ * with the file's device and inode.  In the hermetic tier: it needs only
+ * the binary and the library, no privilege and no particular filesystem.
  */
 #include <criterion/criterion.h>
 #include <glob.h>
@@ -22,12 +24,15 @@ static void teardown(void) { tc_cleanup(); }
 
 TestSuite(durability, .init = setup, .fini = teardown, .timeout = 120);
 
-/* Runs boids with the logging library preloaded, the log emptied first. */
+/* Runs boids with the logging library (make builds it beside the tests) preloaded, the log emptied first. */
 static void run_logged(const char *args)
 {
-	if (access("fsync-log.so", F_OK) != 0)
-		cr_assert_eq(tc_sh("cc -shared -fPIC -O1 -o fsync-log.so '%s/tests/preload/fsync-log.c' -ldl", SRCDIR), 0,
-		             "cannot build the preload library");
+	char lib[4096];
+	snprintf(lib, sizeof lib, "%s", getenv("BOIDS_BIN"));
+	cr_assert_not_null(strrchr(lib, '/'));
+	strcpy(strrchr(lib, '/'), "/tests/fsync-log.so");
+	cr_assert_eq(access(lib, R_OK), 0, "no %s (make test builds it)", lib);
+	cr_assert_eq(tc_sh("cp '%s' fsync-log.so", lib), 0);
 	remove("fsync.log");
 	/* a binary built with ASan wants its runtime first: the library is
 	 * put before it on purpose (make check runs this tier under ASan) */
