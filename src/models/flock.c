@@ -25,6 +25,9 @@ enum {
 	 * model; 1M faster with), and so do a plane's 9 (harden at 10k: x0.9
 	 * of the CPU without, at 100k x0.97; 10M needs them) */
 	BOX_AHEAD_MIN = 1 << 18,
+	/* ... and in a pass in a model's own order from this many: every turn is
+	 * then at random in the index-ordered arrays too */
+	ORDER_AHEAD_MIN = 1 << 15,
 	BLOCK = 256,          /* boids per parallel task */
 	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
 	WATCH_EVERY = 16,     /* boids between two calls of s->watch: 16 boids of a
@@ -234,6 +237,28 @@ void trickle_fill(struct flock_trickle *t, const struct sim *s, double x, double
 	}
 }
 
+/*
+ * The index-ordered entries a synchronous pass (or a sequential one in a
+ * model's own order) reads and writes for boid b
+ * besides the copies: its state, which the models update in place (harden
+ * writes s->nvx instead), and its place in grid order.  In grid order they
+ * are scattered over the arrays; at 1M boids waiting for them was half of a
+ * steering step.  Always inlined: a function of prefetches alone is "const"
+ * to GCC, which deletes its calls unless it was inlined first.
+ */
+static inline __attribute__((always_inline)) void own_prefetch(const struct sim *s, uint32_t b)
+{
+	__builtin_prefetch(&s->x[b], 1);
+	__builtin_prefetch(&s->y[b], 1);
+	__builtin_prefetch(&s->vx[b], 1);
+	__builtin_prefetch(&s->vy[b], 1);
+	__builtin_prefetch(&s->gpos[b]);
+	if (s->z) {
+		__builtin_prefetch(&s->z[b], 1);
+		__builtin_prefetch(&s->vz[b], 1);
+	}
+}
+
 /* The sequential pass; d3 is a constant (a box), so the plane's pass is the plane's alone, and
  * ordered too (the turns in f->order, not index order). */
 FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, int d3, int ordered)
@@ -244,7 +269,7 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	int brute = s->p.search == SIM_SEARCH_BRUTE;
 	int still = f->still; /* one() moves nobody (include/flock.h) */
 	/* the cells are prefetched only where that pays (BOX_AHEAD_MIN) */
-	int ahead = !brute && s->n >= BOX_AHEAD_MIN;
+	int ahead = !brute && s->n >= (ordered ? ORDER_AHEAD_MIN : BOX_AHEAD_MIN);
 	/* the flags only where a query reads them (nobody escapes a still pass) */
 	struct grid_array copies[2 + FLOCK_LANES] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
 	int ncopies = still ? 1 : 2;
@@ -272,6 +297,8 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 			break;
 		}
 		size_t b = TURN(i);
+		if (ordered && ahead && i + 3 * AHEAD < s->n) /* a later turn's own entries, at random */
+			own_prefetch(s, (uint32_t)TURN(i + 3 * AHEAD));
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
 		if (watched && !still) { /* a still pass keeps s->vx... as they were */
 			undo[b] = x0;
@@ -340,27 +367,6 @@ struct blocks {
 	atomic_size_t done;     /* boids done, for s->watch */
 	atomic_int stop;        /* s->watch said stop: the tasks left do nothing */
 };
-
-/*
- * The index-ordered entries a synchronous pass reads and writes for boid b
- * besides the copies: its state, which the models update in place (harden
- * writes s->nvx instead), and its place in grid order.  In grid order they
- * are scattered over the arrays; at 1M boids waiting for them was half of a
- * steering step.  Always inlined: a function of prefetches alone is "const"
- * to GCC, which deletes its calls unless it was inlined first.
- */
-static inline __attribute__((always_inline)) void own_prefetch(const struct sim *s, uint32_t b)
-{
-	__builtin_prefetch(&s->x[b], 1);
-	__builtin_prefetch(&s->y[b], 1);
-	__builtin_prefetch(&s->vx[b], 1);
-	__builtin_prefetch(&s->vy[b], 1);
-	__builtin_prefetch(&s->gpos[b]);
-	if (s->z) {
-		__builtin_prefetch(&s->z[b], 1);
-		__builtin_prefetch(&s->vz[b], 1);
-	}
-}
 
 /*
  * Synchronous: boids in grid order, cell after cell, so that the next
