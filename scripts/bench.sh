@@ -220,12 +220,13 @@ alone setup setup_rows
 # directory from MASON_DIR (default ../shared/peers/mason beside the
 # checkout: mason.22.jar and the four .java files; never copied into the
 # repository).  Like for like, the steps alone: MASON's JobTime (the
-# comparison's measure: K steps from the start, after the JVM started and
-# the model was built; the median of its -repeat runs) against the same K
-# steps of `boids -m abm` from its start, timed in-process by bench_sim
-# --abm (CPU; it agrees with a run of 1 + K frames minus a run of 1, shown
-# for 1000 steps), alternating; then whole processes from the shell, and
-# the JVM's start alone.  BENCH_ONLY=abm runs this part alone.
+# comparison's measure: the wall time of K steps from the start, after the
+# JVM started and the model was built; the median of its -repeat runs)
+# against the wall time of the same K steps of `boids -m abm` from its
+# start, timed in-process by bench_sim --abm (its CPU too, which agrees
+# with a run of 1 + K frames minus a run of 1, shown for 1000 steps),
+# alternating; then whole processes from the shell, and the JVM's start
+# alone.  BENCH_ONLY=abm runs this part alone.
 abm_rows() {
 	local here dir jar m i t
 	here=$(cd "$(dirname "$BOIDS")/.." && pwd)
@@ -253,7 +254,7 @@ abm_rows() {
 	fi
 	local big=10 bigreps=$REPS huge=2
 	[ -n "$QUICK" ] && big=3 huge=1
-	printf '  %-44s %12s %12s %9s\n' "steps from the start, ms per 100 steps" "MASON" "boids" "MASON/boids"
+	printf '  %-44s %12s %12s %9s\n' "steps from the start, wall ms per 100 steps" "MASON" "boids" "MASON/boids"
 	abm_row small 100 20 "$REPS" "200 birds in 100x100, vision 5: 100 steps"
 	abm_row large 100 20 "$REPS" "400 birds in 150x150, vision 15: 100 steps"
 	abm_row 80k "$big" 1 "$bigreps" "80,000 in 400x400, vision 5: $big steps"
@@ -269,28 +270,39 @@ abm_rows() {
 		# shellcheck disable=SC2086
 		b=$(cpu_us "$BOIDS" -q -m abm $opt -f 1 --no-render --threads 1)
 		c=$("$BENCH_SIM" --abm $size 1000 1)
-		printf '  %-44s %9.3f ms in-process, %9.3f ms by processes\n' "$size, 1000 steps, ms per 100 steps" \
-			"$c" "$(echo "($a - $b) / 10000" | bc -l)"
+		printf '  %-44s %9.3f ms in-process, %9.3f ms by processes\n' "$size, 1000 steps, CPU ms per 100 steps" \
+			"${c#* }" "$(echo "($a - $b) / 10000" | bc -l)"
 	done
 	# whole processes from the shell: 100 steps of the small version each, and the JVM's start
 	local jw=() jc=() bw=() bc=() sw=() sc=()
 	for ((i = 0; i < REPS; i++)); do
-		t=$(time_cmd "cd '$m' && java -cp '.:$jar' Flocking_small -seed $((i + 1)) -for 100 -quiet")
+		t=$(wall_cpu java -cp "$m:$jar" Flocking_small -seed $((i + 1)) -for 100 -quiet)
 		jw+=("${t% *}"); jc+=("${t#* }")
-		t=$(time_cmd "'$BOIDS' -q -m abm -f 101 --no-render --threads 1 --seed $((i + 1))")
+		t=$(wall_cpu "$BOIDS" -q -m abm -f 101 --no-render --threads 1 --seed $((i + 1)))
 		bw+=("${t% *}"); bc+=("${t#* }")
-		t=$(time_cmd "java -version")
+		t=$(wall_cpu java -version)
 		sw+=("${t% *}"); sc+=("${t#* }")
 	done
 	a=$(median "${jw[@]}") c=$(median "${bw[@]}") b=$(median "${sw[@]}")
-	printf '  %-44s %7.3f s wall (CPU %.3f s)\n' "MASON, a whole process, 100 steps (small)" "$a" "$(median "${jc[@]}")"
-	printf '  %-44s %7.3f s wall (CPU %.3f s)\n' "the JVM's start alone (java -version)" "$b" "$(median "${sc[@]}")"
-	printf '  %-44s %7.3f s wall (CPU %.3f s): x%.0f faster than MASON'"'"'s, x%.1f than the\n' \
-		"boids, a whole process, 100 steps (small)" "$c" "$(median "${bc[@]}")" "$(echo "$a / $c" | bc -l)" \
-		"$(echo "$b / $c" | bc -l)"
-	echo "  JVM's start alone (target > x1: $([ "$(echo "$b > $c" | bc -l)" = 1 ] && echo met || echo MISSED))"
+	printf '  %-44s %8.4f s wall (CPU %.4f s)\n' "MASON, a whole process, 100 steps (small)" "$a" "$(median "${jc[@]}")"
+	printf '  %-44s %8.4f s wall (CPU %.4f s)\n' "the JVM's start alone (java -version)" "$b" "$(median "${sc[@]}")"
+	printf '  %-44s %8.4f s wall (CPU %.4f s)\n' "boids, a whole process, 100 steps (small)" "$c" "$(median "${bc[@]}")"
+	printf '  %-44s x%.0f MASON'"'"'s whole process, x%.1f the JVM'"'"'s start (target > x1: %s)\n' \
+		"a whole boids run is faster than" "$(echo "$a / $c" | bc -l)" "$(echo "$b / $c" | bc -l)" \
+		"$([ "$(echo "$b > $c" | bc -l)" = 1 ] && echo met || echo MISSED)"
 	echo "  the comparison's published ratios (time / Agents.jl's): Flocking-small Ark.jl 0.73, MASON 1.42,"
 	echo "  NetLogo 15.37, Mesa 159.29; Flocking-large Ark.jl 0.36, MASON 0.61, NetLogo 19.14, Mesa 59.5"
+}
+
+# wall_cpu CMD...: "WALL CPU", the seconds CMD took and its CPU (user + system), to
+# the microsecond (time's have hundredths: a whole boids run takes a few ms)
+wall_cpu() {
+	/usr/bin/python3 -c 'import resource, subprocess, sys, time
+t = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+t = time.perf_counter() - t
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.6f %.6f" % (t, r.ru_utime + r.ru_stime))' "$@"
 }
 
 # cpu_us CMD...: the CPU (user + system) CMD took, in microseconds (time's %U
@@ -312,17 +324,18 @@ abm_java() {
 }
 
 # abm_row NAME STEPS REPEATS ROUNDS LABEL: ROUNDS times, alternating, MASON's JobTime for STEPS
-# steps (REPEATS runs in a JVM) and boids' in-process CPU for STEPS steps (REPEATS seeds),
-# each as ms per 100 steps; their medians and the ratio (abm_met[NAME]: met or MISSED)
+# steps (REPEATS runs in a JVM: a wall time) and boids' in-process wall and CPU time for STEPS
+# steps (REPEATS seeds), each as ms per 100 steps; the medians and the ratio of the wall
+# times, which another load on the machine stretches alike (abm_met[NAME]: met or MISSED)
 declare -A abm_met
 abm_row() {
-	local name=$1 steps=$2 rep=$3 rounds=$4 label=$5 i t ms=() bs=() target=10
+	local name=$1 steps=$2 rep=$3 rounds=$4 label=$5 i t c ms=() bs=() bc=() target=10
 	[ "$name" = 80k ] && target=20
 	for ((i = 0; i < rounds; i++)); do
 		while read -r t; do ms+=("$(echo "$t / 1000000 * 100 / $steps" | bc -l)"); done < <(
 			cd "$m" && java -cp ".:$jar" "Flocking_$name" -seed $((100 * i + 1)) -for "$steps" -repeat "$rep" \
 				-quiet 2>/dev/null | sed -n 's/^JobTime: //p')
-		while read -r t; do bs+=("$t"); done < <("$BENCH_SIM" --abm "$name" "$steps" "$rep")
+		while read -r t c; do bs+=("$t"); bc+=("$c"); done < <("$BENCH_SIM" --abm "$name" "$steps" "$rep")
 	done
 	if [ ${#ms[@]} = 0 ] || [ ${#bs[@]} = 0 ]; then
 		printf '  %-44s failed (MASON %d times, boids %d)\n' "$label" ${#ms[@]} ${#bs[@]}
@@ -332,7 +345,7 @@ abm_row() {
 	a=$(median "${ms[@]}") b=$(median "${bs[@]}")
 	r=$(echo "$a / $b" | bc -l)
 	abm_met[$name]=$([ "$(echo "$r >= $target" | bc -l)" = 1 ] && echo met || echo MISSED)
-	printf '  %-44s %12.3f %12.3f %8.1fx\n' "$label" "$a" "$b" "$r"
+	printf '  %-44s %12.3f %12.3f %8.1fx   (boids CPU %.3f)\n' "$label" "$a" "$b" "$r" "$(median "${bc[@]}")"
 }
 alone abm abm_rows
 
@@ -346,7 +359,7 @@ vicsek_rows() {
 	echo "Vicsek et al.'s Fig. 2a at N = 10,000, rho = 4 (L = 50): v_a against the noise eta"
 	echo "  ($warm steps to settle, then the mean over $frames frames 10 steps apart; seed 1):"
 	for eta in 0 0.5 1 1.5 2 2.5 3 3.5 4 4.5 5; do
-		t=$(time_cmd "'$BOIDS' -q -m vicsek -n 10000 --vicsek-density 4 --vicsek-noise $eta --warmup $warm \
+		t=$(time_cmd "'$BOIDS' -q -y -m vicsek -n 10000 --vicsek-density 4 --vicsek-noise $eta --warmup $warm \
 			--substeps 10 --frames $frames --no-render --summary s.json")
 		va=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["metrics"]["polarization"]["mean"])' s.json)
 		printf '  eta %-4s v_a %.3f   %6.1f s wall, CPU %6.1f s (%.2f ms a step)\n' "$eta" "$va" "${t% *}" "${t#* }" \

@@ -435,11 +435,15 @@ struct scale_case {
 /*
  * The models of the field's literature at their own densities, which the
  * table's would leave empty: vicsek at its paper's rho = 4 (a quarter px^2
- * a particle, r = 1: some 12 neighbours), abm at its benchmark's 80,000
- * birds in 400 x 400 with vision 5 (2 px^2 a bird: some 39 neighbours).
+ * a particle, r = 1: some 12 neighbours), abm at its declaration's small
+ * version, 200 birds in 100 x 100 with vision 5 (50 px^2 a bird: some 1.6
+ * neighbours before they flock).  (At the 80,000 birds in 400 x 400 of
+ * the benchmark's fork, 2 px^2 a bird and 39 neighbours, the random order
+ * of abm's sequential pass reads some 84 lines from memory a turn at 1M
+ * birds: make bench's MASON section has that flock's steps.)
  */
 #define VICSEK_ROOM 0.25
-#define ABM_ROOM 2.0
+#define ABM_ROOM 50.0
 
 static const struct scale_case scale_cases[] = {
 	{ HARDEN, SIM_SEQUENTIAL, 1, 2, 0 },
@@ -760,8 +764,8 @@ static void scaling_table(int quick)
 	       "field),\n  the side growing with sqrt(N); 3D: 17867 px^3 a boid (a harden boid's "
 	       "neighbours in the\n  plane), 1M boids in a %.0f px cube; median step after one "
 	       "warm-up step; peak memory\n  of a child process per row; growth: CPU time for 10x "
-	       "boids (linear: x10); vicsek at %.2f px^2 a particle and abm at %.0f px^2 a bird (their\n"
-	       "  own densities, bench_sim.c)\n", SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M, VICSEK_ROOM, ABM_ROOM);
+	       "boids (linear: x10); vicsek at %.2f px^2 a\n  particle and abm at %.0f px^2 a bird (their "
+	       "own densities, bench_sim.c)\n", SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M, VICSEK_ROOM, ABM_ROOM);
 	printf("  %-10s %3s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "", "order", "thr", "boids",
 	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
 	for (size_t i = 0; i < SCALE_CASES; i++)
@@ -907,10 +911,10 @@ static double points_rate_by(int quick, enum render_color_by by)
 /*
  * --abm NAME STEPS SEEDS: the ABM frameworks' Flocking (-m abm) as `boids
  * -m abm` runs it (the same flock, field, vision and seeds), timed in this
- * process: for each seed 1 .. SEEDS, the CPU time of STEPS steps from the
- * start, as ms per 100 steps, a line each (scripts/bench.sh's MASON
- * section takes their median, beside MASON's JobTime for as many steps
- * from its start).  NAME: small, large (the declaration's), 80k (80,000
+ * process: for each seed 1 .. SEEDS, the wall and the CPU time of STEPS
+ * steps from the start, as ms per 100 steps, a line each (scripts/bench.sh's
+ * MASON section takes their medians, beside MASON's JobTime, a wall time,
+ * for as many steps from its start).  NAME: small, large (the declaration's), 80k (80,000
  * birds in 400 x 400, vision 5) or 1m (1M at that density).
  */
 static int abm_steps(const char *name, int steps, int seeds)
@@ -937,11 +941,11 @@ static int abm_steps(const char *name, int steps, int seeds)
 		if (sim_init(&s, &p, sizes[i].n, NULL) != 0)
 			return 1;
 		sim_randomize(&s, (uint64_t)seed);
-		double c0 = cpu_now();
+		double c0 = cpu_now(), w0 = wall_now();
 		for (int t = 0; t < steps; t++)
 			if (sim_step(&s) != 0)
 				return 1;
-		printf("%.6f\n", (cpu_now() - c0) * 1e3 * 100 / steps);
+		printf("%.6f %.6f\n", (wall_now() - w0) * 1e3 * 100 / steps, (cpu_now() - c0) * 1e3 * 100 / steps);
 		sim_release(&s);
 	}
 	return 0;
