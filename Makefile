@@ -288,10 +288,10 @@ ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
 DOCDIR      = $(PREFIX)/share/doc/boids
 # The sweep tools (Python, scripts/boidsweep/): the entry points and their
 # package in PREFIX/share/boids/scripts/, as in a checkout, and boids-sweep,
-# boids-sweep-table, boids-sweep-report, boids-chart and boids-contact-sheet
-# in PREFIX/bin, links to them (each finds its package beside its real path).
+# boids-sweep-table, boids-sweep-report, boids-chart, boids-contact-sheet and
+# boids-hysteresis in PREFIX/bin, links to them (each finds its package beside its real path).
 SWEEPDIR    = $(PREFIX)/share/boids/scripts
-SWEEP_TOOLS = sweep sweep-table sweep-report chart contact-sheet
+SWEEP_TOOLS = sweep sweep-table sweep-report chart contact-sheet hysteresis
 install-sweep:
 	install -d $(DESTDIR)$(SWEEPDIR)/boidsweep $(DESTDIR)$(PREFIX)/bin
 	install -m 644 scripts/boidsweep/*.py $(DESTDIR)$(SWEEPDIR)/boidsweep/

@@ -23,15 +23,15 @@
 #define BOIDS_BATCH_H
 
 #include "config.h"
-#include "fail.h"
+#include "failure.h"
 
 /*
  * The run's checks past parsing and resolving (main's: outputs, --init,
  * memory), as --print-config makes them, on the settings in c, which they
- * may complete (--init's boid count).  Returns a status (fail.h), with
+ * may complete (--init's boid count).  Returns a status (failure.h), with
  * what they refuse in f.
  */
-typedef int batch_check(struct config *c, void *arg, struct fail *f);
+typedef int batch_check(struct config *c, void *arg, struct failure *f);
 
 /*
  * Runs --check-configs for the command line argc/argv, which cli_parse()

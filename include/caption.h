@@ -8,10 +8,12 @@
  *             {model}, {boids}, {seed}, {align-weight}, {fps} ...
  *   {{ }}     a literal { or }
  *
- * Drawn by the caption plugin (Pango; include/caption_plugin.h), loaded
- * only when a run has a caption.  Used by main (the check and the load) and
- * the pipeline (each frame, on a drawing thread: caption_draw() only reads
- * the struct).
+ * The settings' names and values come from the resolve step (struct
+ * caption_fields, in run.caption_fields): the caption knows no command
+ * line.  Drawn by the caption plugin (Pango; include/caption_plugin.h),
+ * loaded only when a run has a caption.  Used by the resolve step (the
+ * check), main (the load) and the pipeline (each frame, on a drawing
+ * thread: caption_draw() only reads the struct).
  */
 #ifndef BOIDS_CAPTION_H
 #define BOIDS_CAPTION_H
@@ -20,6 +22,14 @@
 
 #include "caption_plugin.h"
 #include "config.h"
+
+/* The settings a caption may name, and their values: the resolve step's (cli_resolve()). */
+struct caption_fields {
+	const char *const *names;    /* every setting's option name ("boids", "align-weight") */
+	size_t n;
+	/* Setting names[i]'s value in c as --print-config writes it ("42"), into buf. */
+	void (*value)(const struct config *c, size_t i, char *buf, size_t len);
+};
 
 struct caption {
 	const struct config *cfg;    /* the run's settings: the text, position, size, the fields' values */
@@ -30,14 +40,16 @@ struct caption {
 /*
  * Checks a caption before any work: 0, or -1 with a one-line message in
  * err naming the first byte that is not UTF-8 (its offset), or the first
- * field that is no setting (or a lone brace).
+ * field that is neither {frame}, {time} nor one of the settings f names
+ * (or a lone brace).
  */
-int caption_check(const char *text, char *err, size_t errlen);
+int caption_check(const char *text, const struct caption_fields *f, char *err, size_t errlen);
 
 /*
  * The caption of frame `frame` into out (cut to len - 1 bytes, whole UTF-8
- * characters).  A field's value that is not UTF-8 (a file name in Latin-1)
- * shows each such byte as U+FFFD, the replacement character.
+ * characters), the settings' values from c->run.caption_fields.  A field's
+ * value that is not UTF-8 (a file name in Latin-1) shows each such byte as
+ * U+FFFD, the replacement character.
  */
 void caption_format(const struct config *c, const char *text, long frame, char *out, size_t len);
 

@@ -15,6 +15,8 @@
  *                      viridis-like map: lightness rises linearly, so the
  *                      order reads in grey and to colour-blind eyes too;
  *                      the chroma dips where sRGB is narrow).
+ *   shade (NetLogo's): seven shades of one colour for boids apart, by
+ *                      NetLogo's own formula (colormap_netlogo_shade()).
  *
  * OKLab (L, a = C cos h, b = C sin h) -> linear sRGB by Ottosson's
  * matrices, then the sRGB transfer function (IEC 61966-2-1), clamped to
@@ -31,6 +33,15 @@ uint32_t colormap_heading(double angle);
 
 /* The sequential map at t (clamped to [0, 1]; NaN: 0): 0xRRGGBB. */
 uint32_t colormap_speed(double t);
+
+/*
+ * NetLogo's shade `shade` (-5 .. +4) of the base colour rgb (0xRRGGBB: the
+ * colour NetLogo numbers 5, 15, ... 135), as NetLogo's colour model makes
+ * it: step = 10 shade / 50.48 + 0.012; each channel c becomes c +
+ * trunc(c step) when step < 0, else c + trunc((255 - c) step).  NetLogo's
+ * `yellow - 2 + random 7` is shades -2 .. +4 of its yellow, #eded2f.
+ */
+uint32_t colormap_netlogo_shade(uint32_t rgb, int shade);
 
 /* OKLab (L, a, b) as 8-bit sRGB 0xRRGGBB, clamped to the gamut. */
 uint32_t colormap_oklab(double L, double a, double b);

@@ -22,9 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rate.h"
 #include "render.h"
 #include "sim_types.h"
-#include "video.h"
+#include "video_options.h"
 
 #define CONFIG_MAX_OBSTACLES 64
 #define CONFIG_MAX_OPTIONS 224 /* rows of the option table (cli.c checks) */
@@ -45,6 +46,7 @@ enum run_look {
 	RUN_LOOK_HARDEN_WINDOWS, /* the C# window: 584x361, final outline, GDI+ grid */
 	RUN_LOOK_CANVAS_ARTICLE, /* red stroked triangles on white noise */
 	RUN_LOOK_VICSEK_PAPER,   /* the PRL's figures: black arrows, their last 20 steps, on white */
+	RUN_LOOK_NETLOGO,        /* NetLogo's view: 7 px patches, yellow turtles on black */
 };
 
 /* --caption-pos: where the caption sits, a corner or the middle of the top or bottom edge. */
@@ -52,6 +54,8 @@ enum caption_pos {
 	CAPTION_BOTTOM_LEFT, CAPTION_BOTTOM, CAPTION_BOTTOM_RIGHT,
 	CAPTION_TOP_LEFT, CAPTION_TOP, CAPTION_TOP_RIGHT,
 };
+
+struct caption_fields;
 
 /* What belongs to the run rather than to a module; main reads it. */
 struct run_options {
@@ -65,8 +69,7 @@ struct run_options {
 	long frames;            /* frames to write; --duration resolved into it */
 	double duration;        /* seconds; -1: not given (frames rules); -1 after cli_resolve() */
 	long poster;            /* frame a still -o NAME.png holds; -1: the last */
-	long fps;               /* frames per second [1..1000]: the rate's numerator */
-	long fps_den;           /* its denominator (1: a whole rate; 30000/1001 is 1001) */
+	struct rate fps;        /* frames per second [1..1000], as the fraction it is (rate.h) */
 	char *output;           /* video file, PNG pattern or "-"; NULL with no_render */
 	char *trajectory;       /* CSV (.csv, .csv.gz, .csv.zst) or HDF5 (.h5), or NULL */
 	long traj_every;        /* write every K-th frame of the trajectory [1..] (1) */
@@ -87,6 +90,8 @@ struct run_options {
 	char *caption;          /* --caption's text with its {fields}, or NULL */
 	enum caption_pos caption_pos;
 	double caption_size;    /* text height, picture pixels; below 4: auto (height / 24, >= 12) */
+	const struct caption_fields *caption_fields; /* set by cli_resolve(): the settings a caption
+	                         * may name and their values (caption.h) */
 	long start_number;      /* number of the first PNG of a sequence */
 	long png_level;         /* zlib level 0..9 */
 	enum run_look look;     /* as given; look_used is what was applied */

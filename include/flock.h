@@ -2,8 +2,8 @@
  * flock — the machinery every model's step shares, written once: the grid
  * snapshot, the two update passes (sequential with its list of escaped
  * boids, synchronous in parallel blocks), the neighbour walk, the edges,
- * the obstacles, the target, the uniform start flock and a few vector
- * helpers.  Used by the model files in src/models/ (and sim.c for the
+ * the obstacles, the target, the uniform start flock, the noise hash and
+ * a few vector helpers.  Used by the model files in src/models/ (and sim.c for the
  * target); see include/model.h.
  *
  * A step of a model, in outline (src/models/canvas.c is a short example):
@@ -192,12 +192,28 @@ double flock_cell(const struct sim *s, double reach, double slack);
 int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell);
 
 /*
+ * flock_begin() over the flock's own bounding box instead of the field
+ * (grid_count_box_from()): for a model in open space (couzin with --edges
+ * none), whose flock flies out of the field, where the field's grid would
+ * pile it into the border cells and every query would read whole rows of
+ * the flock.  O(n) more a step: one read of the positions.
+ */
+int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double slack, double cell);
+
+/*
  * Calls one(ctx, b) for every boid, in the order of s->p.update (above):
  * sequential in index order, keeping the copies current and listing
  * escaped boids (s->escaped says how many); synchronous in grid order, in
  * parallel blocks on s->pool for large flocks.
  */
 void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx);
+
+/*
+ * After a still pass (flock_begin()'s FLOCK_STILL), its new velocities in
+ * s->nvx... become the boids' (the arrays swapped: nvx... then hold the
+ * velocities the step began with, which flock_undo() expects).
+ */
+void flock_take_next(struct sim *s);
 
 /*
  * With s->watch set, both orders ask it every few thousand boids; when it
@@ -682,6 +698,179 @@ static inline void flock_torus_wrap(const struct sim_params *p, double *x, doubl
 		*z = flock_torus_wrap_axis(*z, p->depth);
 }
 
+/* ------------------------------------------------- neighbour walk on a torus */
+
+/*
+ * The same walk when the field is a torus (a model whose neighbourhoods
+ * wrap: netlogo, and couzin with --edges wrap): the cells within one cell
+ * of the point on each axis, the short way round the field, each cell
+ * visited once, and each neighbour handed on at its nearest image, its
+ * offset reduced into [-W/2, W/2] (the minimum image; H and D likewise).
+ * The grid's last cell along an axis is shorter when the side is not a
+ * whole number of cells, so a point in the first cell also visits the
+ * last two, and one in the cell before the last also visits the first:
+ * every image within a cell's edge lies in the cells visited, which is
+ * what the escaped list's proof (src/models/flock.c) asks of a walk.
+ * Positions must lie in the field ([0, W] x [0, H] (x [0, D])), as a wrap
+ * leaves them.  Use as flock_near:
+ *
+ *     struct flock_tnbrs it;
+ *     flock_tnear_begin(&it, f, x, y, z, d3);
+ *     for (struct flock_near nb; flock_tnear_next(&it, &nb);) ...
+ */
+struct flock_span {
+	int lo[2], hi[2];       /* cells lo[r] .. hi[r] along the axis */
+	int runs;               /* 1 or 2 */
+};
+
+/* The cells along one axis of n cells of edge `cell` (the last one ending at
+ * `side`) that a walk around v visits, as one or two runs in increasing order. */
+FLOCK_INLINE void flock_span_of(struct flock_span *sp, double v, double cell, int n, double side)
+{
+	int c = grid_clamp_cell(v, cell, n);
+	int cut = side - (n - 1) * cell < cell; /* the last cell is shorter */
+	int a = c - 1 - (cut && c == 0), b = c + 1 + (cut && c + 1 == n - 1);
+
+	sp->runs = 1;
+	if (b - a + 1 >= n) {
+		sp->lo[0] = 0, sp->hi[0] = n - 1;
+	} else if (a < 0) {
+		sp->lo[0] = 0, sp->hi[0] = b;
+		sp->lo[1] = a + n, sp->hi[1] = n - 1, sp->runs = 2;
+	} else if (b >= n) {
+		sp->lo[0] = a, sp->hi[0] = n - 1;
+		sp->lo[1] = 0, sp->hi[1] = b - n, sp->runs = 2;
+	} else {
+		sp->lo[0] = a, sp->hi[0] = b;
+	}
+}
+
+/* A difference the short way round a side (one correction: both ends in the field). */
+static inline double flock_torus_diff(double d, double side)
+{
+	if (d > side / 2)
+		return d - side;
+	if (d < -side / 2)
+		return d + side;
+	return d;
+}
+
+enum { FLOCK_TRUNS = 2 * 5 * 5 }; /* runs of cells a torus walk visits, at most */
+
+struct flock_tnbrs {
+	const struct sim *s;
+	uint32_t c0[FLOCK_TRUNS], c1[FLOCK_TRUNS]; /* the runs of cells, c0..c1 each */
+	int runs, run;          /* how many; the next one */
+	uint32_t k, k1;         /* the current run of copies */
+	int chains;             /* 0: the runs' copies; 1: the escaped boids chained in their cells */
+	uint32_t c, clast, e;   /* the chains' phase: the next cell of the run, its last; the next
+	                         * listed boid */
+	int nesc;               /* anything listed this step */
+	double x, y, z;         /* the point */
+	double w, h, d;         /* the torus */
+	double reach2;
+	int d3;
+};
+
+FLOCK_INLINE void flock_tnear_begin(struct flock_tnbrs *t, const struct flock_pass *f,
+                                    double x, double y, double z, int d3)
+{
+	const struct sim *s = f->s;
+	const struct grid *g = &s->grid;
+	const struct sim_params *p = &s->p;
+	struct flock_span sx, sy, sz = { { 0, 0 }, { 0, 0 }, 1 };
+
+	flock_span_of(&sx, x - g->ox, g->cell, g->nx, p->width); /* (a torus's grid is the field's) */
+	flock_span_of(&sy, y - g->oy, g->cell, g->ny, p->height);
+	if (d3)
+		flock_span_of(&sz, z - g->oz, g->cell, g->nz, p->depth);
+	t->runs = 0;
+	for (int rz = 0; rz < sz.runs; rz++)
+		for (int cz = sz.lo[rz]; cz <= sz.hi[rz]; cz++)
+			for (int ry = 0; ry < sy.runs; ry++)
+				for (int cy = sy.lo[ry]; cy <= sy.hi[ry]; cy++)
+					for (int rx = 0; rx < sx.runs; rx++) {
+						uint32_t row = ((uint32_t)cz * (uint32_t)g->ny + (uint32_t)cy) * (uint32_t)g->nx;
+						t->c0[t->runs] = row + (uint32_t)sx.lo[rx];
+						t->c1[t->runs] = row + (uint32_t)sx.hi[rx];
+						t->runs++;
+					}
+	t->s = s;
+	t->run = 0;
+	t->k = t->k1 = 0;
+	t->chains = 0;
+	t->nesc = f->nesc > 0;
+	t->e = UINT32_MAX;
+	t->x = x, t->y = y, t->z = z;
+	t->w = p->width, t->h = p->height, t->d = p->depth;
+	t->reach2 = f->reach2;
+	t->d3 = d3;
+}
+
+/* The next candidate copy k, as flock_cands_next(): the runs' copies minus
+ * the escaped boids, then the escaped boids chained in those cells. */
+FLOCK_INLINE int flock_tcands_next(struct flock_tnbrs *t, uint32_t *k)
+{
+	const struct sim *s = t->s;
+
+	if (!t->chains) {
+		for (;;) {
+			while (t->k < t->k1) {
+				uint32_t kk = t->k++;
+				if (!s->escf[kk]) {
+					*k = kk;
+					return 1;
+				}
+			}
+			if (t->run == t->runs)
+				break;
+			t->k = s->grid.start[t->c0[t->run]];
+			t->k1 = s->grid.start[t->c1[t->run] + 1];
+			t->run++;
+		}
+		if (!t->nesc)
+			return 0;
+		t->chains = 1;
+		t->run = 0;
+		t->c = 1, t->clast = 0; /* no cell yet */
+	}
+	for (;;) {
+		if (t->e != UINT32_MAX) {
+			*k = t->e;
+			t->e = s->escnext[t->e];
+			return 1;
+		}
+		if (t->c > t->clast) {
+			if (t->run == t->runs)
+				return 0;
+			t->c = t->c0[t->run];
+			t->clast = t->c1[t->run];
+			t->run++;
+		}
+		t->e = s->eschead[t->c++];
+	}
+}
+
+/* The next neighbour within reach, at its nearest image, into *nb: 1, or 0
+ * when there is none left.  nb->q is the image (point + offset). */
+FLOCK_INLINE int flock_tnear_next(struct flock_tnbrs *t, struct flock_near *nb)
+{
+	for (uint32_t k; flock_tcands_next(t, &k);) {
+		struct flock_vec q = flock_copy_at(t->s, k, t->d3);
+		double dx = flock_torus_diff(q.x - t->x, t->w), dy = flock_torus_diff(q.y - t->y, t->h);
+		double dz = t->d3 ? flock_torus_diff(q.z - t->z, t->d) : 0;
+		double d2 = dx * dx + dy * dy;
+		if (t->d3)
+			d2 += dz * dz;
+		if (!(d2 <= t->reach2))
+			continue;
+		q = (struct flock_vec){ t->x + dx, t->y + dy, t->z + dz };
+		*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
+		return 1;
+	}
+	return 0;
+}
+
 /* --------------------------------------------------------------- edges */
 
 /* One axis of a bounce: within pad of either end of [0, extent], turn back. */
@@ -771,7 +960,41 @@ void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y, 
  */
 void flock_scatter(struct sim *s, uint64_t seed);
 
+/* --------------------------------------------------------------- noise */
+
+/* SplitMix64's finaliser: a good 64-bit mix, integer only. */
+static inline uint64_t flock_mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A uniform double in [0, 1) for (seed, step, key): mix64(mix64(mix64(seed)
+ * ^ step) ^ key), its top 53 bits times 2^-53.  The same whichever thread
+ * asks and in whichever order: no shared generator state (a model's noise
+ * is a value per (seed, step, boid), docs/ARCHITECTURE.md).  Each model
+ * documents its keys.
+ */
+static inline double flock_noise01(uint64_t seed, uint64_t step, uint64_t key)
+{
+	uint64_t z = flock_mix64(flock_mix64(flock_mix64(seed) ^ step) ^ key);
+	return (double)(z >> 11) * 0x1.0p-53;
+}
+
 /* ------------------------------------------------------------- vectors */
+
+/* The unit vector of the sphere at two uniform draws u1, u2 in [0, 1): the
+ * azimuth a = 2 pi u1 and the height c = 2 u2 - 1, (s cos a, s sin a, c),
+ * s = sqrt(1 - c^2) (uniform on the sphere when u1, u2 are). */
+static inline struct flock_vec flock_sphere(double u1, double u2)
+{
+	double a = u1 * 2 * M_PI, c = 2 * u2 - 1, s = sqrt(1 - c * c);
+
+	return (struct flock_vec){ s * cos(a), s * sin(a), c };
+}
 
 /* The length of (x, y[, z]); z NULL: a plane. */
 static inline double flock_length(double x, double y, const double *z)
@@ -824,5 +1047,19 @@ static inline void flock_contain(double *x, double *y, double *z)
 			*z = 0;
 	}
 }
+
+
+/*
+ * The unit direction `turn` radians from the unit vector u toward the unit
+ * vector t, in 3D (dot = u.t): cos(turn) u + sin(turn) p, p the unit vector
+ * perpendicular to u in the plane of u and t, on t's side (the short way):
+ * a rotation about the axis u x t, as Unity's RotateTowards turns.  Near a
+ * reversal (dot < -1 + 1e-5) p is (u x t) x u, perpendicular to u however
+ * small u x t is, so the turn and the length hold.  When there is no plane
+ * (|u x t| < 1e-12: t is -u to rounding) or `plus` is set, p is the 2D
+ * "+angle" direction (-u_y, u_x, 0), or +x if u is along z.  On a plane
+ * z = const every p lies in the plane.
+ */
+struct flock_vec flock_turn3(struct flock_vec u, struct flock_vec t, double dot, double turn, int plus);
 
 #endif

@@ -12,13 +12,15 @@
  * there were windows: the same bytes.  With one, a 2D frame copies the
  * boids inside the window's rectangle (render_window_rect(): the picture,
  * widened by a boid's reach) when that is under a quarter of the field,
- * else all of them; the drawing is the same either way, byte for byte
- * (a boid outside leaves no pixel), in index order.  Whole copies remain
- * where a boid outside the window can still draw into it: a 3D flock (the
- * camera sees any boid in front of it), trails (a trail reaches back
- * anywhere).  --color-by speed, whose range is the whole flock's, then
- * takes it from every boid; --show-ranges draws around the last boid, so
- * it is always copied.
+ * else all of them; a 3D frame the boids its camera shows on the picture
+ * (render_frustum(): every boid projected, the ones whose reach touches
+ * the picture kept), with the fog's statistics over every boid in front
+ * of the camera, which the kept ones alone would not give.  The drawing is
+ * the same either way, byte for byte (a boid left out leaves no pixel),
+ * in index order.  Whole copies remain where a boid outside the window can
+ * still draw into it: trails (a trail reaches back anywhere).  --color-by
+ * speed, whose range is the whole flock's, then takes it from every boid;
+ * --show-ranges draws around the last boid, so it is always copied.
  *
  * Start at framing_window(), then framing_copy(), per frame in order.
  */
@@ -40,8 +42,12 @@ struct framing {
 	struct view_follow follow;
 	struct metrics_ctx mctx;     /* --follow's clusters */
 	struct cull cull;
-	int density_fixed;           /* density[] holds the clip's bounds */
+	unsigned char *keep;         /* 3D: the boids a frame shows (render_frustum()), keep_cap */
+	double *depth;               /* 3D: the depths in front, depth_cap */
+	size_t keep_cap, depth_cap;
+	int density_fixed;           /* density[] holds the clip's bounds (unless the params give them) */
 	double density[2];
+	double density_scale;        /* the scale they are for: the first frame's */
 };
 
 /* Where a frame's copy goes: arrays of room for every boid (z, vz NULL in 2D). */
@@ -52,6 +58,8 @@ struct framing_copy {
 	size_t predators;            /* out: of them predators (the first ones) */
 	int has_speed_range;         /* out: the whole flock's speed range below (a part copied) */
 	double speed_lo, speed_hi;
+	int has_fog;                 /* out, 3D: the whole flock's fog statistics below (a part copied) */
+	struct render_fog fog;
 };
 
 /* Sets f up for the run's settings and flock (kept, not copied). */
@@ -65,17 +73,19 @@ void framing_init(struct framing *f, const struct config *c, const struct sim *s
 int framing_window(struct framing *f, const struct sim *s, long k, struct render_window *w);
 
 /*
- * Copies into *out the boids of s that frame window w shows, in index
+ * Copies into *out the boids of s that frame k's window w shows, in index
  * order (all of them without a window; see the top).  rd: a renderer of
- * the run's settings (the boids' reach).  Returns 0 or -ENOMEM.
+ * the run's settings (the boids' reach, the camera).  Returns 0 or -ENOMEM.
  */
-int framing_copy(struct framing *f, const struct sim *s, const struct render_window *w,
+int framing_copy(struct framing *f, const struct sim *s, long k, const struct render_window *w,
                  const struct renderer *rd, struct framing_copy *out);
 
 /*
- * --draw density without --density-range: the first call measures frame
- * view v with renderer rd (render_density_bounds()) and keeps the bounds;
- * every call puts them into v->density.  Other drawings: nothing.
+ * --draw density: the first call measures frame view v with renderer rd
+ * (render_density_bounds(), unless --density-range gives them) and keeps
+ * the bounds and the frame's scale (render_frame_scale()); every call puts
+ * them into v->density and v->density_scale, so that the clip keeps its
+ * bounds and a zoom the field's density.  Other drawings: nothing.
  * Returns 0 or a negative errno.
  */
 int framing_density(struct framing *f, struct renderer *rd, struct render_view *v);

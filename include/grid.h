@@ -1,7 +1,8 @@
 /*
  * grid — a uniform-grid neighbour index over boid positions.
  *
- * The field [0,W] x [0,H] (a box [0,W] x [0,H] x [0,D] in 3D) is cut into
+ * The field [0,W] x [0,H] (a box [0,W] x [0,H] x [0,D] in 3D; or from the
+ * corner grid_count_box_from() names) is cut into
  * square (cubic) cells of edge >= the search radius; positions outside the
  * field (or not finite) fall into the nearest border cell, which keeps the
  * rule "two points closer than the radius lie in the same or adjacent
@@ -38,6 +39,8 @@ struct grid {
 	double cell;      /* cell edge length, >= the radius asked for */
 	double inv_cell;  /* 1 / cell, for grid_hint_cells() */
 	int nx, ny, nz;   /* cells across, down and deep, >= 1 (nz = 1: a plane) */
+	double ox, oy, oz; /* the corner the cells count from: (0, 0, 0) but for
+	                   * grid_count_box_from() */
 	uint32_t *start;  /* nx*ny*nz + 1 offsets into items */
 	uint32_t *items;  /* boid indices grouped by cell, ascending in a cell
 	                   * (stale after a build by grid_place_no_items()) */
@@ -78,6 +81,17 @@ int grid_build_box(struct grid *g, const double *x, const double *y, const doubl
  */
 int grid_count_box(struct grid *g, const double *x, const double *y, const double *z, size_t n,
                    double width, double height, double depth, double radius);
+
+/*
+ * grid_count_box() over the box [o[0], o[0] + width] x ... from the corner
+ * o (three numbers; a plane reads two): for a flock in open space, whose
+ * box is its own (the field's would pile the boids that left it into its
+ * border cells).  Every cell a point falls into is then counted from o:
+ * floor((v - o) / cell), the difference rounded once like the quotient, so
+ * the bounds that hold for positions hold for their differences from o.
+ */
+int grid_count_box_from(struct grid *g, const double *x, const double *y, const double *z, size_t n,
+                        const double o[3], double width, double height, double depth, double radius);
 
 /* How far ahead of the boid being placed grid_place_ahead() is told. */
 enum { GRID_AHEAD = 16 };
@@ -147,14 +161,14 @@ static inline int grid_clamp_cell(double v, double cell, int n)
  * every query and every boid of grid_build() asks. */
 static inline void grid_cell_of(const struct grid *g, double x, double y, int *cx, int *cy)
 {
-	*cx = grid_clamp_cell(x, g->cell, g->nx);
-	*cy = grid_clamp_cell(y, g->cell, g->ny);
+	*cx = grid_clamp_cell(x - g->ox, g->cell, g->nx);
+	*cy = grid_clamp_cell(y - g->oy, g->cell, g->ny);
 }
 
 /* The layer a depth z falls into, clamped to the grid: 0 in a plane. */
 static inline int grid_layer_of(const struct grid *g, double z)
 {
-	return grid_clamp_cell(z, g->cell, g->nz);
+	return grid_clamp_cell(z - g->oz, g->cell, g->nz);
 }
 
 /* The number of the cell (x, y, z) falls into; z is ignored in a plane. */
@@ -260,7 +274,7 @@ struct grid_array {
 static inline __attribute__((always_inline))
 void grid_hint_cells(const struct grid *g, double x, double y, struct grid_hint *h)
 {
-	double qx = x * g->inv_cell, qy = y * g->inv_cell;
+	double qx = (x - g->ox) * g->inv_cell, qy = (y - g->oy) * g->inv_cell;
 	int cx = !(qx >= 0) ? 0 : qx >= g->nx ? g->nx - 1 : (int)qx; /* NaN: 0 */
 	int cy = !(qy >= 0) ? 0 : qy >= g->ny ? g->ny - 1 : (int)qy;
 	int i0 = cx > 0 ? cx - 1 : 0, i1 = cx + 1 < g->nx ? cx + 1 : cx;

@@ -24,6 +24,8 @@
 enum model_flags {
 	MODEL_WRAPS = 1 << 0,  /* the program always wraps at the edges, whatever --edges */
 	MODEL_TARGET = 1 << 1, /* steers toward the target (--target; sim_target()) */
+	MODEL_OPEN = 1 << 2,   /* its space is open: with --edges none the picture follows
+	                        * the flock (--follow, unless a view or --follow is given) */
 };
 
 struct boids_model {
@@ -95,7 +97,9 @@ struct boids_model {
 	X(canvas, CANVAS)          \
 	X(opengl, OPENGL)          \
 	X(vicsek, VICSEK)          \
-	X(abm, ABM)
+	X(abm, ABM)                \
+	X(couzin, COUZIN)          \
+	X(netlogo, NETLOGO)
 
 /*
  * Every model, NULL-terminated, in --list-models order; the first is the

@@ -62,11 +62,25 @@ struct points {
 	uint32_t *col;          /* points_use_colours(): per pixel sum(R w'), sum(G w'), sum(B w'),
 	                         * sum(w'); NULL otherwise */
 	uint32_t *rec_rgb;      /* the colour (0xRRGGBB) of each point in rec; NULL without col */
-	uint32_t *dir;          /* points_use_directions(): per pixel sum(cx w'), sum(cy w') as
-	                         * two's complement words; NULL otherwise */
 };
 
 #define POINTS_BUCKET 8192  /* points a band holds before they are added */
+
+/*
+ * The four shares of a point whose square starts fx / 256 and fy / 256 of
+ * a pixel past the corner of pixel (i0, j0), in 65536ths of a pixel, of
+ * weight q (POINTS_WHOLE: whole): [0] at (i0, j0), [1] (i0 + 1, j0), [2]
+ * (i0, j0 + 1), [3] both + 1.  Whole, they sum to exactly 65536.
+ */
+static inline void points_shares(unsigned fx, unsigned fy, unsigned q, uint32_t w[4])
+{
+	unsigned x0 = 256 - fx, y0 = 256 - fy;
+
+	w[0] = x0 * y0, w[1] = fx * y0, w[2] = x0 * fy, w[3] = fx * fy;
+	if (q != POINTS_WHOLE)
+		for (int k = 0; k < 4; k++)
+			w[k] = (w[k] * q) >> 8;
+}
 
 /* Makes an accumulator for a width x height picture, all 0.  Returns 0 or -ENOMEM. */
 int points_init(struct points *pt, int width, int height);
@@ -105,45 +119,6 @@ void points_add_rgb(struct points *pt, double u, double v, unsigned q, uint32_t 
 void points_plane_rgb(struct points *pt, const double *x, const double *y, size_t from, size_t to,
                       double scale, double ox, double oy,
                       uint32_t (*rgb)(const void *arg, size_t i), const void *arg);
-
-/*
- * Points of their own directions from here on, instead of colours (the
- * density look): beside the coverage sum each pixel keeps the sums of
- * cx w' and cy w' over its points, (cx, cy) a point's unit direction as
- * two whole numbers round(127 cos), round(127 sin) and w' its share in
- * 256ths of a pixel: the pixel's points' mean direction, weighted, is
- * (sum cx w', sum cy w') / (127 sum w'), sum w' about the coverage / 256.
- * The sums are 32-bit words that wrap (exact below 66,000 points in a
- * pixel, and the same words in any order beyond).  Every point is then
- * added with points_plane_dir() or points_add_dir(), whole, and the
- * caller reads acc and dir after points_flush().  Not with
- * points_use_colours().  Returns 0 or -ENOMEM (2 words a pixel more).
- */
-int points_use_directions(struct points *pt);
-
-/* A direction (dx, dy) as points_add_dir() takes it; no direction (0 or not finite): none (0, 0). */
-uint32_t points_direction(double dx, double dy);
-
-/* Adds a whole point centred at (u, v) of direction dir (points_direction()). */
-void points_add_dir(struct points *pt, double u, double v, uint32_t dir);
-
-/*
- * points_add_dir() of a point of weight q (0 .. POINTS_WHOLE), added
- * straight into the sums rather than through a band (for the few of a
- * blend); its direction's share weighs as its coverage does.
- */
-void points_add_dir_weighted(struct points *pt, double u, double v, uint32_t dir, unsigned q);
-
-/* points_plane() with each point's direction (dx[i], dy[i]). */
-void points_plane_dir(struct points *pt, const double *x, const double *y, const double *dx, const double *dy,
-                      size_t from, size_t to, double scale, double ox, double oy);
-
-/*
- * Adds every point held in a band's bucket to the sums, so that acc (and
- * col) hold every point added so far: for a caller that reads the sums
- * itself (the density look), and then sets them to 0 again.
- */
-void points_flush(struct points *pt);
 
 /*
  * Blends every pixel toward the weighted mean colour of its points by their

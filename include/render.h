@@ -49,6 +49,7 @@ enum render_shape {
 	RENDER_TRIANGLE, /* the canvas article's bird: nose (0,5), tail (+-3,-5) */
 	RENDER_ARROW,   /* the OpenGL version's notched arrowhead, straight edges, 10 x 10 */
 	RENDER_CIRCLE,  /* a disc of radius 4 (its "Direction" switch off); predators too */
+	RENDER_TURTLE,  /* NetLogo's "default" turtle: a notched arrowhead, straight edges, 8.7 x 7.3 */
 };
 
 enum render_outline {
@@ -107,8 +108,9 @@ enum render_draw {
 	                     * between both, the outline at alpha a = (span - POINT) / (DART -
 	                     * POINT) over a point of weight 1 - a: no popping in a zoom */
 	RENDER_DRAW_DENSITY, /* the flock as a density image (density.c): each pixel's
-	                      * brightness the log of the boids' coverage under it between
-	                      * fixed bounds, its hue their mean heading (the heading wheel) */
+	                      * brightness the log of the density of boids around it (over a
+	                      * kernel 2.5 range_far wide each way) between fixed bounds,
+	                      * its hue their mean heading (the heading wheel) */
 };
 
 #define RENDER_LOD_DART 3.0  /* pixels a boid spans (its outline's longer side) to be drawn as a dart */
@@ -135,6 +137,8 @@ enum render_color_by {
 	                       * 3D: the compass direction atan2(vz, vx), y being up-down) */
 	RENDER_COLOR_SPEED,   /* colormap_speed() of its speed, from the frame's slowest
 	                       * boid (0) to its fastest (1); all alike: 0.5 */
+	RENDER_COLOR_SHADE,   /* boid_color in seven shades, boid i the (i mod 7)th
+	                       * (colormap_netlogo_shade(): NetLogo's `yellow - 2 + random 7`) */
 };
 
 enum render_background {
@@ -174,10 +178,12 @@ struct render_params {
 	uint32_t target_color;      /* 0xRRGGBB, the target marker */
 	enum render_trail_style trail_style;
 	int show_ranges;            /* the OpenGL version's "Ranges": around the last boid */
-	double range_near, range_far; /* radii drawn, field units (separation, cohesion) */
+	double range_near, range_far; /* radii drawn, field units (separation, cohesion); range_far
+	                               * also sets RENDER_DRAW_DENSITY's kernel */
 	enum render_draw draw;      /* auto (the default), exact, fast, points or density */
-	double density_range[2];    /* RENDER_DRAW_DENSITY's bounds, boids per picture pixel,
-	                             * 0 < lo < hi; {0, 0}: the view's own, else the frame's */
+	double density_range[2];    /* RENDER_DRAW_DENSITY's bounds, boids per picture pixel (at the
+	                             * view's density_scale), 0 < lo < hi; {0, 0}: the view's own,
+	                             * else the frame's */
 	enum render_color_by color_by; /* boids coloured by role (default), heading or speed */
 
 	/* 3D only (a render_view with z): the box, the camera, the depth cues */
@@ -198,6 +204,13 @@ struct render_params {
  * target marker.  A trail segment longer than half the field (a wrap-around
  * jump) or with a non-finite end is left out.
  */
+/* 3D: the depths of a flock's boids in front of the camera, which its fog spans (render_frustum()). */
+struct render_fog {
+	size_t m;               /* how many are in front */
+	double mean;            /* their mean depth (their sum in index order, over m) */
+	double sq;              /* the sum of their squared deviations from it, in index order */
+};
+
 struct render_view {
 	size_t n;
 	size_t predators;
@@ -217,6 +230,13 @@ struct render_view {
 	double speed_lo, speed_hi;
 	double density[2];      /* RENDER_DRAW_DENSITY: the clip's bounds (render_density_bounds()),
 	                         * used when the params give none; {0, 0}: this frame's own */
+	int has_fog;            /* 3D: fog below is the whole flock's (a view holding part of it); else
+	                         * these n boids' own */
+	struct render_fog fog;
+	double density_scale;   /* the scale those bounds (or the params') are for: the clip's first
+	                         * frame's render_frame_scale(); at another scale they move by the
+	                         * square of the ratio, so that a zoom keeps the field's density
+	                         * looking the same; 0: as they are */
 };
 
 struct renderer;
@@ -226,6 +246,14 @@ struct renderer;
  * --help, --print-config and the man page show (in 3D: a box the picture's
  * size and as deep as its smaller side, the front camera, no obstacles). */
 void render_params_default(struct render_params *p, int width, int height);
+
+/*
+ * Does drawing with p read the boids' velocities?  A shape turns along its
+ * heading, and --color-by heading or speed colours by them; points
+ * coloured by role (--draw points) read positions only, so a frame's copy
+ * can leave the velocities out.  1 or 0.
+ */
+int render_needs_velocities(const struct render_params *p);
 
 /* Creates a renderer with its own surface.  Returns 0, -EINVAL or -ENOMEM. */
 int render_new(struct renderer **out, const struct render_params *p);
@@ -246,11 +274,33 @@ double render_heading(double vx, double vy);
 /*
  * The rectangle of the field a frame of window w shows (unset: the whole
  * picture as the params place the field), widened on every side by the
- * reach of the biggest boid (its outline, stroke and antialiased fringe):
+ * reach of the biggest boid (its outline, stroke and antialiased fringe)
+ * and, under RENDER_DRAW_DENSITY, of the density's kernel:
  * rect = { x0, y0, x1, y1 }, field units.  A boid outside it leaves no
  * pixel on the picture, in any drawing mode.  2D.
  */
 void render_window_rect(const struct renderer *r, const struct render_window *w, double rect[4]);
+
+/*
+ * 3D: which boids of v (a whole flock: v->has_fog unset) can leave a
+ * pixel on its frame, the others being left out of it (a frustum cull):
+ * keep[i] = 1 for a boid in front of the camera whose projection lies
+ * within its reach of the picture (its outline's, at its size there; a
+ * point's; and under RENDER_DRAW_DENSITY the kernel's), and for boid
+ * `also` when it is below v->n (SIZE_MAX: none), else 0; and *fog, the
+ * fog's statistics over every boid in front, as the frame of all of them
+ * computes them, for a view of the kept ones to carry (has_fog).  depth:
+ * room for v->n doubles.  Returns how many are kept.
+ */
+size_t render_frustum(const struct renderer *r, const struct render_view *v, size_t also, unsigned char *keep,
+                      double *depth, struct render_fog *fog);
+
+/*
+ * Pixels a field unit at the frame's focus: 2D the frame's scale (its
+ * window's, else the params'), 3D at the depth the camera looks at (the
+ * box's centre, or the window's point).
+ */
+double render_frame_scale(const struct renderer *r, const struct render_view *v);
 
 /*
  * RENDER_DRAW_DENSITY's bounds as this view would fix them for a clip

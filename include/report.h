@@ -1,11 +1,21 @@
 /*
  * report — how the program speaks: one line "boids: ..." on stderr for each
- * message (or one JSON event), and the closing event.  The checks and opens
- * below main return their failures as a struct fail (fail.h), which main
- * prints with report_fail() and turns into the exit status; nothing below
- * main exits.
+ * message (or one JSON event), and the closing event.  Who speaks:
+ *   - main: the refusals and failures of the checks and opens below it,
+ *     which return them as a struct failure (failure.h) for main to print
+ *     (report_fail()) and turn into the exit status (nothing below main
+ *     exits); its notes and the closing line;
+ *   - a running run's failures, said when they happen and kept for the
+ *     summary: outputs_failed() (an output's write, the pipeline's stages,
+ *     a step), from any thread;
+ *   - --check-configs's verdicts on each line and its closing line
+ *     (batch.c), and the notes of the checks (a padded picture, a FIFO
+ *     --init not read ahead: report_note());
+ *   - the progress (progress.c), on its own lines.
+ * The library modules below them never print: they return codes that
+ * these functions turn into words.
  *
- * Exit statuses (fail.h): 0 success, 1 runtime failure (EXIT_FAILURE), 2 bad
+ * Exit statuses (failure.h): 0 success, 1 runtime failure (EXIT_FAILURE), 2 bad
  * usage (EXIT_USAGE), 128 + signal after SIGINT/SIGTERM/SIGHUP.
  */
 #ifndef BOIDS_REPORT_H
@@ -14,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "fail.h"
+#include "failure.h"
 
 /*
  * --progress json: from here on every line on stderr is one JSON object
@@ -65,13 +75,13 @@ struct report_run {
 void report_end(int status, const struct report_run *run);
 
 /* Prints f's message (if it has one, as report() does); returns f->status. */
-int report_fail(const struct fail *f);
+int report_fail(const struct failure *f);
 
 /*
- * Reports a runtime failure: fail_cause()'s "<what> '<path>': <the text of
- * err>", err a negative errno or AVERROR.  Says nothing for -EINTR after a
- * stop signal (a signal ended a wait: not a failure).  Returns EXIT_FAILURE.
- */
+ * Reports a runtime failure: failure_cause()'s "<what> '<path>': <the text of
+    * err>", err a negative errno or AVERROR.  Says nothing for -EINTR after a
+    * stop signal (a signal ended a wait: not a failure).  Returns EXIT_FAILURE.
+    */
 int report_failure(const char *what, const char *path, int err);
 
 /* After printing to stdout: 0, or 1 with a message if writing failed. */

@@ -167,6 +167,29 @@ struct sim_abm {
 	double speed;           /* speed: a step moves a bird by its unit velocity x it, px */
 };
 
+/* Couzin et al.'s zones (J. theor. Biol. 218, 2002).  Lengths in px (the
+ * paper's units), times in seconds; s->vx holds px/step = heading x speed x dt. */
+struct sim_couzin {
+	double repulsion;       /* r_r: the zone of repulsion's radius, px */
+	double orientation;     /* delta r_o: the zone of orientation's width beyond r_r, px */
+	double attraction;      /* delta r_a: the zone of attraction's width beyond it, px */
+	double perception;      /* alpha: the field of perception, degrees (360: no blind volume) */
+	double turn;            /* theta: the fastest turn, degrees per second */
+	double speed;           /* s: px per second */
+	double noise;           /* sigma: the direction noise's standard deviation, radians */
+	double dt;              /* tau: seconds a step */
+};
+
+/* NetLogo's Flocking model (Wilensky 1998).  A patch is a px, a tick a step;
+ * turtles move 1 patch a tick, so s->vx... hold their unit headings. */
+struct sim_netlogo {
+	double vision;             /* flockmates: others at distance <= this, patches */
+	double minimum_separation; /* the nearest closer than this: separate, patches */
+	double max_align_turn;     /* degrees a tick */
+	double max_cohere_turn;    /* degrees a tick */
+	double max_separate_turn;  /* degrees a tick */
+};
+
 struct sim_params {
 	double width, height;   /* field size in pixels, > 0 */
 	int dims;               /* 2: a plane; 3: a box of width x height x depth */
@@ -212,8 +235,10 @@ struct sim_params {
 	struct sim_opengl gl;
 	struct sim_vicsek vicsek;
 	struct sim_abm abm;
-	uint64_t noise_seed;    /* seed of processing's jitter, vicsek's noise and abm's order;
-	                         * set it to the flock's --seed */
+	struct sim_couzin couzin;
+	struct sim_netlogo netlogo;
+	uint64_t noise_seed;    /* seed of the models' noise (processing's jitter, vicsek's noise,
+	                         * couzin's turns, abm's and netlogo's orders); set it to the flock's --seed */
 };
 
 /* A boid's state copied into grid order, in 3D: one record a boid, so that
@@ -238,7 +263,8 @@ struct sim {
 	                         * NULL in 2D, which allocates and reads nothing more */
 	void *state;            /* the model's own per-boid state, or NULL: allocated
 	                         * and freed through its entry (opengl: double[n],
-	                         * each boid's target speed, program units) */
+	                         * each boid's target speed, program units; netlogo:
+	                         * uint32_t[n], the tick's order) */
 	struct sim_params p;
 	uint64_t steps;         /* sim_step() calls so far */
 	size_t escaped;         /* read only: boids the last step listed as having left

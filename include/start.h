@@ -2,7 +2,7 @@
  * start — builds the flock a run starts from: the starting state from
  * --init or the seed, the worker pool, after refusing a run whose
  * memory would not fit.  Part of main (the application layer): its
- * refusals come back as a status and a message (fail.h) for main to print:
+ * refusals come back as a status and a message (failure.h) for main to print:
  * 2 for bad input, 1 out of memory, 128 + the signal when a stop ended
  * the reading of --init.
  */
@@ -10,7 +10,7 @@
 #define BOIDS_START_H
 
 #include "config.h"
-#include "fail.h"
+#include "failure.h"
 #include "pool.h"
 #include "sim.h"
 #include "traj.h"
@@ -34,7 +34,7 @@ struct start_budget {
  * status, with the message in e: 2 for bad input, 1 out of memory, 128 +
  * the signal when a stop ended the wait for a FIFO's writer or a read.
  */
-int start_read(struct start *f, struct config *c, struct fail *e);
+int start_read(struct start *f, struct config *c, struct failure *e);
 
 /*
  * For --print-config: start_read() (the same refusals, and the same
@@ -43,13 +43,13 @@ int start_read(struct start *f, struct config *c, struct fail *e);
  * the run's (a note says so on stderr unless -q); the file read is
  * released again.  Returns start_read()'s status.
  */
-int start_preview(struct start *f, struct config *c, struct fail *e);
+int start_preview(struct start *f, struct config *c, struct failure *e);
 
 /*
  * Refuses (status 2, the message in e) a run whose memory would not fit:
  * what start_build() checks first, for --print-config.
  */
-int start_check(const struct config *c, const struct start_budget *b, struct fail *e);
+int start_check(const struct config *c, const struct start_budget *b, struct failure *e);
 
 /*
  * Builds f, after start_read(), from the settings (the flock from c->sim,
@@ -58,7 +58,7 @@ int start_check(const struct config *c, const struct start_budget *b, struct fai
  * 2 when the memory would not fit, 1 out of memory.
  */
 int start_build(struct start *f, const struct config *c, int threads, const struct start_budget *b,
-                struct fail *e);
+                struct failure *e);
 
 /* Frees everything start_build() made. */
 void start_release(struct start *f);

@@ -8,6 +8,11 @@
  *     "options_hash": "sha256:<64 hex digits>",
  *     "parameters": { "boids": 100, "size": "640x360", ... },
  *     "frames": 300, "wall_time_s": 1.25, "output": "flock.mp4" | null,
+ *     "outputs": { "output": { "file": "flock.mp4", "frames": 300, "error": null },
+ *                  "trajectory": { "file": "t.csv.zst", "frames": 0,
+ *                                  "error": "cannot write 't.csv.zst': No space left on device" },
+ *                  "metrics": { "file": "m.csv", "frames": 300, "error": null } },
+ *     "error": null | "cannot step the flock: ...",
  *     "metrics": { "polarization": { "final": 0.9, "mean": 0.7 }, ... } }
  *
  * "parameters" holds every setting --print-config shows: numbers as JSON
@@ -15,10 +20,24 @@
  * A metric's "mean" is over every frame written (frame 0 is the state after
  * warm-up); a number that is not finite is written as null.
  *
- * "status" says how the run ended: complete (every frame asked was made and
- * written), interrupted (stopped by the signal "signal", SIGINT or SIGTERM,
- * after "frames" of "frames_asked"), failed (a runtime error; the outputs
- * were removed).  Only a complete run is a result.
+ * "status" says how the run ended, as its exit status does: complete
+ * (every frame asked was made and written, exit 0), interrupted (stopped by
+ * the signal "signal", SIGINT, SIGTERM or SIGHUP, after "frames" of
+ * "frames_asked", exit 128 + it; 0 frames when it came before the first),
+ * failed (a runtime error, exit 1: an output that failed says why in its
+ * "error", and was removed; a failure of no output's is "error").  Only a
+ * complete run is a result.  The summary is written last, once every other
+ * output is committed.
+ *
+ * "outputs" has an entry for each output the run was given (--output, with
+ * its picture output; --trajectory; --metrics), each with the frames its
+ * file holds: frames 0..frames-1 of the run (the trajectory with
+ * --trajectory-every K: its multiples of K below that); an output that
+ * failed or was not kept (a video stopped before its first frame) has 0.
+ * After a stop the picture output holds what its encoder gave out (the
+ * summary's "frames"), the trajectory and the metrics every frame stepped
+ * (the trajectory as many as its writer began within the stop's second):
+ * each output says its own count.
  *
  * "options_hash" identifies the effective options: the SHA-256 of the
  * --print-config text, keeping only its "key = value" lines (no comments, no
@@ -39,6 +58,14 @@
 
 enum summary_status { SUMMARY_COMPLETE, SUMMARY_INTERRUPTED, SUMMARY_FAILED };
 
+/* One output's account: its option's name ("output", "trajectory", "metrics"), file, frames, error. */
+struct summary_output {
+	const char *option;
+	const char *file;                /* as given ("-": standard output) */
+	long frames;                     /* frames 0..frames-1 are in it; 0 when failed or not kept */
+	const char *error;               /* why it failed (it was removed), or NULL */
+};
+
 struct summary {
 	const struct config *set;        /* the run's settings */
 	int status;                      /* enum summary_status */
@@ -51,6 +78,9 @@ struct summary {
 	int have_metrics;                /* final and mean are filled */
 	struct metrics final;            /* the last frame's metrics */
 	double mean[METRICS_COUNT];      /* mean over the frames, metrics_value order */
+	const struct summary_output *outputs; /* the outputs given, noutputs of them */
+	size_t noutputs;
+	const char *error;               /* a failure of no output's (a step, a thread), or NULL */
 };
 
 /*

@@ -11,7 +11,8 @@
  *                (integers int64, numbers float64, the rest strings)
  *   attributes of /: boids_version, model, dims, boids, predators, field
  *                (float64 [dims]: width, height[, depth]), position_units
- *                ("px"), velocity_units ("px per step"), fps, every (the
+ *                ("px"), velocity_units ("px per step"), fps (frames a second,
+ *                float64: NTSC's 30000/1001 is 29.97002997...), every (the
  *                frame stride), config (the --print-config text), status
  *                ("writing" until traj_h5_finish(), then "complete" or
  *                "interrupted"), frames (rows written)
@@ -31,6 +32,7 @@
 
 #include <stddef.h>
 
+#include "rate.h"
 #include "traj.h"
 
 /* One setting, stored as an attribute of /settings. */
@@ -53,7 +55,7 @@ struct traj_h5_info {
 	const char *version;      /* boids' version */
 	const char *model;        /* the model's name */
 	double field[3];          /* width, height, depth (px); depth only in 3D */
-	double fps;
+	struct rate fps;          /* the run's frame rate: the attribute fps is its value */
 	const char *config;       /* the --print-config text */
 	const struct traj_h5_setting *settings;
 	size_t nsettings;

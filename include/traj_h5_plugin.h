@@ -27,7 +27,7 @@
 /* Bumped when the table or the meaning of traj_h5.h's types changes (a
  * change of their size is caught by the sizes below): a binary and a
  * plugin from different builds refuse each other instead of crashing. */
-#define TRAJ_H5_PLUGIN_ABI    3 /* 3: struct plugin_head */
+#define TRAJ_H5_PLUGIN_ABI    4 /* 3: struct plugin_head; 4: the info's fps a struct rate */
 
 struct traj_h5_plugin {
 	struct plugin_head head; /* TRAJ_H5_PLUGIN_ABI, the size and TRAJ_H5_PLUGIN_TYPES there */

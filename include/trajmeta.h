@@ -3,13 +3,13 @@
  * needs (trajout.h): its format options, and for HDF5 what the file records
  * about the run (the --print-config text, every option typed, model, field,
  * fps, version).  Part of main (the application layer): trajmeta_check()
- * returns bad usage as status 2 with its message (fail.h).
+ * returns bad usage as status 2 with its message (failure.h).
  */
 #ifndef BOIDS_TRAJMETA_H
 #define BOIDS_TRAJMETA_H
 
 #include "config.h"
-#include "fail.h"
+#include "failure.h"
 #include "trajout.h"
 
 struct trajmeta {
@@ -25,11 +25,11 @@ struct trajmeta {
  * Refuses, before any file exists (status 2, one line in f naming the option),
  * the trajectory options that do not fit the file's format: single
  * precision outside HDF5, a compression level for a plain CSV or beyond
- * the format's, HDF5 into a FIFO, device or standard output, the
- * trajectory options without --trajectory, --init-frame without --init.
+ * the format's, HDF5 into a FIFO, device or standard output (the
+ * trajectory options without --trajectory are the resolve step's).
  * Returns the status: 0, 2, or 1 when the HDF5 plugin cannot be loaded.
  */
-int trajmeta_check(const struct config *c, struct fail *f);
+int trajmeta_check(const struct config *c, struct failure *f);
 
 /*
  * Fills m from the settings c for a flock of n boids.  Returns 0 or

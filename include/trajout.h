@@ -99,10 +99,11 @@ int trajout_frame(struct trajout *t, long frame, const struct traj_cols *c);
  * `cut_after` seconds have passed since the signal (signals_since()): the
  * frame it is writing is finished, the later ones are dropped whole, so
  * the file holds frames 0..k-1 in order and the stop keeps its second
- * (a 10M-boid frame takes some 0.3 s to write).
+ * (a 10M-boid frame takes some 0.3 s to write).  *written gets the frames
+ * the file holds (0 after a failure).
  * Returns 0 or a negative errno (the file is then removed).
  */
-int trajout_finish(struct trajout *t, int interrupted, double cut_after);
+int trajout_finish(struct trajout *t, int interrupted, double cut_after, long *written);
 
 /* Stops the writer, removes the temporary file and frees t; NULL does nothing. */
 void trajout_abort(struct trajout *t);

@@ -36,8 +36,9 @@
  *
  * Lifecycle (FFmpeg's doc/examples/mux.c): video_check() before any work,
  * video_open() -> video_write_frame() per frame -> video_close(), then
- * video_free().  Frame k gets pts k in time base fps_den/fps (1/fps for a
- * whole rate): the `fps` arguments below are the rate's numerator.
+ * video_free().  Frame k gets pts k in time base fps.den/fps.num (1/fps for
+ * a whole rate): the `fps` arguments below are the rate as a fraction
+ * (rate.h), 30000/1001 for NTSC.
  * Errors are negative AVERROR codes (which include -errno); messages for
  * usage errors come back in the caller's buffer, never printed.  FFmpeg's
  * own log is the caller's to quieten (video_quiet_logs()); libx264 prints a
@@ -54,40 +55,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/*
- * Quality presets: the defaults of crf, preset, pixel format and encoder
- * options that the user did not set, per encoder (libx264, libx265,
- * libvpx-vp9; the others have one quality).  WEB is the plain default.
- */
-enum video_quality {
-	VIDEO_QUALITY_WEB,     /* the defaults: small files that play in browsers */
-	VIDEO_QUALITY_DRAFT,   /* crf +5 (VP9 +6, its fastest speed); the command line also halves the picture */
-	VIDEO_QUALITY_HIGH,    /* slower preset, crf -5 (VP9 -8): fewer artefacts */
-	VIDEO_QUALITY_ARCHIVE, /* lossless, 4:4:4: the frames as drawn, large files */
-};
-
-struct video_options {
-	const char *codec;    /* encoder name; NULL: the container's default */
-	enum video_quality quality; /* defaults for what is not set below (WEB) */
-	int crf;              /* constant rate factor; -1: the default */
-	const char *preset;   /* encoder preset; NULL: the default */
-	const char *bitrate;  /* e.g. "2M"; NULL: quality mode (crf) */
-	const char *pix_fmt;  /* e.g. "yuv444p"; NULL: the default */
-	int gop;              /* keyframe interval in frames; 0: the encoder's default */
-	int threads;          /* encoder threads 0..64; 0: auto (as ffmpeg does) */
-	int fps_den;          /* the frame rate is fps/fps_den (30000/1001); 0 or 1: fps */
-};
+#include "rate.h"
+#include "video_options.h"
 
 struct video;
 
-/* Options all at their defaults.  (Inline: a run that writes no video
- * never loads the video module.) */
-static inline void video_options_default(struct video_options *o)
-{
-	memset(o, 0, sizeof *o);
-	o->crf = -1;
-	o->threads = 4; /* the same bytes on every machine (0, auto, depends on its cores) */
-}
 
 /*
  * Can these functions be called?  0, or -1 with one line in err (lowercase,
@@ -135,7 +107,7 @@ const char *video_extensions(void);
  * a sink: mov refuses VP9, for one).  Returns 0, or -EINVAL with a one-line message
  * (no "boids:" prefix, no newline) in err.  o may be NULL (defaults).
  */
-int video_check(const char *path, int w, int h, int fps,
+int video_check(const char *path, int w, int h, struct rate fps,
                 const struct video_options *o, char *err, size_t errlen);
 
 /*
@@ -150,7 +122,7 @@ int video_check(const char *path, int w, int h, int fps,
  * AVERROR; err gets a one-line cause.  On failure nothing needs freeing.
  */
 int video_open_fd(struct video **out, int fd, const char *name,
-                  int w, int h, int fps, const struct video_options *o,
+                  int w, int h, struct rate fps, const struct video_options *o,
                   char *err, size_t errlen);
 
 /*
@@ -160,7 +132,7 @@ int video_open_fd(struct video **out, int fd, const char *name,
  * descriptor is closed by video_close().
  */
 int video_open(struct video **out, const char *path, const char *name,
-               int w, int h, int fps, const struct video_options *o,
+               int w, int h, struct rate fps, const struct video_options *o,
                char *err, size_t errlen);
 
 /*
@@ -227,7 +199,7 @@ void video_quiet_logs(void);
 /* What video_open() would choose for this name and options, for --verbose:
  * "mp4 (libx264, yuv420p, crf 23, preset veryfast)".  Returns 0, or -EINVAL
  * (the message in buf) when video_check() would refuse them. */
-int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
+int video_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
                    char *buf, size_t len);
 
 #endif

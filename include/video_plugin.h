@@ -26,8 +26,8 @@
 #define VIDEO_PLUGIN_SYMBOL "boids_video_plugin"
 /* Bumped when the table or video.h's types change: a binary and a plugin
  * from different builds refuse each other instead of crashing. */
-#define VIDEO_PLUGIN_ABI    4 /* 2: video_options.fps_den, print_versions; 3: close_stopped;
-                                 * 4: struct plugin_head */
+#define VIDEO_PLUGIN_ABI    5 /* 2: video_options.fps_den, print_versions; 3: close_stopped;
+                                * 4: struct plugin_head; 5: the rate a struct rate */
 
 struct video_plugin {
 	struct plugin_head head; /* VIDEO_PLUGIN_ABI and the size of the build that made it */
@@ -35,12 +35,12 @@ struct video_plugin {
 	int (*needs_file)(const char *path);
 	void (*list_codecs)(FILE *f);
 	const char *(*extensions)(void);
-	int (*check)(const char *path, int w, int h, int fps, const struct video_options *o,
+	int (*check)(const char *path, int w, int h, struct rate fps, const struct video_options *o,
 	             char *err, size_t errlen);
-	int (*open_fd)(struct video **out, int fd, const char *name, int w, int h, int fps,
+	int (*open_fd)(struct video **out, int fd, const char *name, int w, int h, struct rate fps,
 	               const struct video_options *o, char *err, size_t errlen);
 	int (*open)(struct video **out, const char *path, const char *name, int w, int h,
-	            int fps, const struct video_options *o, char *err, size_t errlen);
+	            struct rate fps, const struct video_options *o, char *err, size_t errlen);
 	int (*write_frame)(struct video *v, const unsigned char *pixels, int stride);
 	int (*picture_new)(const struct video *v, struct video_picture **out);
 	int (*picture_fill)(struct video_picture *p, const unsigned char *pixels, int stride);
@@ -50,7 +50,7 @@ struct video_plugin {
 	void (*free)(struct video *v);
 	void (*strerror)(int err, char *buf, size_t len);
 	void (*quiet_logs)(void);
-	int (*describe)(const char *name, int w, int h, int fps, const struct video_options *o,
+	int (*describe)(const char *name, int w, int h, struct rate fps, const struct video_options *o,
 	                char *buf, size_t len);
 	void (*print_versions)(FILE *f);
 	int (*close_stopped)(struct video *v, double seconds, long *kept);

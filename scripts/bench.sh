@@ -47,7 +47,8 @@
 #      and encoding against its simulation step (CPU; target <= 0.3), the
 #      whole-field --draw density frame of
 #      10M boids at 3840x2160 (bench_sim --density, target <= 0.25 s of
-#      CPU), and 50,000 boids at the default density after 600 warm-up
+#      CPU, smoothing included; beside --draw points of the same boids,
+#      frame for frame, as a ratio), and 50,000 boids at the default density after 600 warm-up
 #      steps against the same boids scattered (frame 0), --draw density
 #      --density-range 0.02,2 and --draw points: the coefficient of
 #      variation of brightness over 16x16 blocks (tests/bench/block_cv.py,

@@ -14,7 +14,7 @@
 #                manual, python3-yaml to read the CI templates; h5py, h5dump,
 #                gzip and zstd read trajectories back independently; NumPy and
 #                SciPy for the sweep's statistics (make test)
-#   sweep        scripts/sweep, chart, contact-sheet and sweep-report: GNU
+#   sweep        scripts/sweep, chart, contact-sheet, sweep-report, hysteresis: GNU
 #                parallel, the ssh client, gnuplot, ImageMagick, python3 with
 #                NumPy and SciPy (the statistics, the sampled designs), the
 #                DejaVu font, jQuery and DataTables (inlined into report.html)

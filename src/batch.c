@@ -355,7 +355,7 @@ static int out_of_memory(void)
 static int run_checks(struct batch *b)
 {
 	char where[300];
-	struct fail f = { 0, "" };
+	struct failure f = { 0, "" };
 
 	snprintf(where, sizeof where, "%s:%ld", CLI_CUT_PATH(b->file), b->s.lineno);
 	report_context(where);

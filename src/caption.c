@@ -10,7 +10,6 @@
 
 #include <cairo.h>
 
-#include "cli.h"
 #include "plugin.h"
 #include "suggest.h"
 #include "utf8.h"
@@ -27,28 +26,32 @@ static const char *field_name(const char *p, char *name, size_t len)
 	return end;
 }
 
-static int known(const char *name)
+/* The setting f names `name`, or -1 (none: {frame}, {time}, or no field). */
+static long setting(const struct caption_fields *f, const char *name)
 {
-	const struct cli_option *o = cli_find(name);
+	for (size_t i = 0; f && i < f->n; i++)
+		if (strcmp(f->names[i], name) == 0)
+			return (long)i;
+	return -1;
+}
 
-	return strcmp(name, "frame") == 0 || strcmp(name, "time") == 0 ||
-	       (o && o->type != CLI_ACTION);
+static int known(const struct caption_fields *f, const char *name)
+{
+	return strcmp(name, "frame") == 0 || strcmp(name, "time") == 0 || setting(f, name) >= 0;
 }
 
 /* " (did you mean {boids}?)": the fields nearest name, or "" (include/suggest.h). */
-static size_t near_fields(const char *name, char *out, size_t outlen)
+static size_t near_fields(const struct caption_fields *f, const char *name, char *out, size_t outlen)
 {
 	const char *fields[256] = { "frame", "time" };
-	size_t count, n = 2;
-	const struct cli_option *t = cli_options(&count);
+	size_t n = 2;
 
-	for (size_t i = 0; i < count && n < sizeof(fields) / sizeof(fields[0]); i++)
-		if (t[i].type != CLI_ACTION)
-			fields[n++] = t[i].name;
+	for (size_t i = 0; f && i < f->n && n < sizeof(fields) / sizeof(fields[0]); i++)
+		fields[n++] = f->names[i];
 	return suggest_phrase(out, outlen, "{", "}", name, strlen(name), fields, n, sizeof(fields[0]));
 }
 
-int caption_check(const char *text, char *err, size_t errlen)
+int caption_check(const char *text, const struct caption_fields *f, char *err, size_t errlen)
 {
 	char name[64];
 	long bad = utf8_invalid(text);
@@ -75,9 +78,9 @@ int caption_check(const char *text, char *err, size_t errlen)
 			snprintf(err, errlen, "--caption: a '{' without its '}' (write {{ for one)");
 			return -1;
 		}
-		if (!known(name)) {
+		if (!known(f, name)) {
 			char near[160];
-			if (near_fields(name, near, sizeof near) > 0)
+			if (near_fields(f, name, near, sizeof near) > 0)
 				snprintf(err, errlen, "--caption: no field '{%s}'%s", name, near);
 			else
 				snprintf(err, errlen, "--caption: no field '{%s}' (fields: {frame}, {time}, and any "
@@ -122,13 +125,14 @@ void caption_format(const struct config *c, const char *text, long frame, char *
 			out[n] = 0;
 			continue;
 		}
-		const struct cli_option *o = cli_find(name);
+		const struct caption_fields *f = c->run.caption_fields;
+		long i = setting(f, name);
 		if (strcmp(name, "frame") == 0)
 			snprintf(value, sizeof value, "%ld", frame);
 		else if (strcmp(name, "time") == 0)
-			snprintf(value, sizeof value, "%.2f", (double)frame * (double)c->run.fps_den / (double)c->run.fps);
-		else if (o)
-			cli_format_value(c, o, value, sizeof value);
+			snprintf(value, sizeof value, "%.2f", rate_seconds(c->run.fps, frame));
+		else if (i >= 0)
+			f->value(c, (size_t)i, value, sizeof value);
 		else
 			value[0] = 0; /* caption_check() refused it */
 		utf8_repair(value, shown, sizeof shown); /* a Latin-1 file name in {output}: U+FFFD, as the summary */

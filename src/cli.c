@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_int.h"
 #include "color.h"
 #include "lineread.h"
 #include "model.h"
+#include "options_int.h"
 #include "signals.h"
 #include "sim.h"
 #include "suggest.h"
@@ -95,7 +95,7 @@ int cli_set_config(struct config *c, const char *key, const char *value, char *e
 			if (!(cli_table[i].flags & CLI_NOCONFIG))
 				keys[n++] = cli_table[i].name;
 		suggest_phrase(near, sizeof near, "", "", key, strlen(key), keys, n, sizeof keys[0]);
-		return cli_errf(err, errlen, "unknown key '%s'%s", CUT(key), near);
+		return cli_errf(err, errlen, "unknown key '%s'%s", CLI_CUT(key), near);
 	}
 	if ((ret = cli_set_value(c, o, value, err, errlen)) != 0)
 		return ret;
@@ -153,7 +153,7 @@ static int read_config(struct config *c, const char *path, char *err, size_t err
 			*--end = 0;
 		const char *why = NULL;
 		if (*v == '"' && unquote(v, &why) != 0) {
-			ret = cli_errf(err, errlen, "%s:%ld: %s: %s", CLI_CUT_PATH(path), lineno, CUT(p), why);
+			ret = cli_errf(err, errlen, "%s:%ld: %s: %s", CLI_CUT_PATH(path), lineno, CLI_CUT(p), why);
 			break;
 		}
 		if ((ret = cli_set_config(c, p, v, msg, sizeof(msg))) != 0) {
@@ -194,9 +194,9 @@ static void unknown_option(const char *arg, char *err, size_t errlen)
 		     matches > 4 ? ", ..." : "");
 	else if (name != arg && suggest_phrase(list, sizeof list, "--", "", name, len, &cli_table[0].name, CLI_NOPTS,
 	                                       sizeof(cli_table[0])) > 0)
-		cli_errf(err, errlen, "unknown option '%s'%s", CUT(arg), list);
+		cli_errf(err, errlen, "unknown option '%s'%s", CLI_CUT(arg), list);
 	else
-		cli_errf(err, errlen, "unknown option '%s' (see --help)", CUT(arg));
+		cli_errf(err, errlen, "unknown option '%s' (see --help)", CLI_CUT(arg));
 }
 
 /* ----------------------------------------------------------- parse */
@@ -359,7 +359,7 @@ int cli_parse_with(struct config *c, int argc, char **argv, cli_source *more, vo
 		}
 		if (pass == 0 && optind < argc)
 			return cli_errf(err, errlen, "unexpected argument '%s' (options start with -; see --help)",
-			            CUT(argv[optind])), CLI_ERROR;
+			            CLI_CUT(argv[optind])), CLI_ERROR;
 		if (pass == 0 && more && (e = more(c, arg, err, errlen)) != 0)
 			return e == -ENOMEM ? CLI_NOMEM : CLI_ERROR; /* after the files, before argv */
 	}

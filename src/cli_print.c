@@ -1,6 +1,6 @@
 /*
- * cli_print — the settings and the option table written out: one value as
- * typed (cli_format_value()), --print-config (read back by --config),
+ * cli_print — the settings and the option table written out (each value
+ * as values.c formats it): --print-config (read back by --config),
  * --list-options (JSON, for completions and scripts), --help and
  * --help-all, --list-models.
  */
@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_int.h"
+#include "cli.h"
 #include "color.h"
 #include "lineread.h"
 #include "model.h"
+#include "options_int.h"
 #include "traj.h"
 #include "trajout.h"
 
@@ -24,157 +25,10 @@
 
 /* ------------------------------------------------------------------ output */
 
-/* One obstacle as --obstacle reads it: X,Y,R in 2D, X,Y,Z,R in 3D. */
-static void format_obstacle(const struct config *c, const struct sim_obstacle *o, char *buf, size_t len)
-{
-	if (c->sim.dims == 3)
-		snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g", o->x, o->y, o->z, o->r);
-	else
-		snprintf(buf, len, "%.17g,%.17g,%.17g", o->x, o->y, o->r);
-}
-
-/* A window CX,CY,W (empty: none) or a range LO,HI (auto: none), as they read back. */
-static void format_tuple(enum cli_type type, const double *v, char *buf, size_t len)
-{
-	if (type == CLI_VIEW && v[2] > 0)
-		snprintf(buf, len, "%.17g,%.17g,%.17g", v[0], v[1], v[2]);
-	else if (type == CLI_RANGE && v[1] > 0)
-		snprintf(buf, len, "%.17g,%.17g", v[0], v[1]);
-	else
-		snprintf(buf, len, "%s", type == CLI_RANGE ? "auto" : "");
-}
-
 /* The string field of a CLI_STRING row, NULL when unset. */
 static const char *string_value(const struct config *c, const struct cli_option *o)
 {
 	return *(char *const *)(const void *)((const char *)c + o->offset);
-}
-
-/* A side of --field as it reads back: the shortest plain decimal (31.6, 151800), no exponent. */
-static void box_side(char *buf, size_t len, double v)
-{
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v && !strchr(buf, 'e'))
-			return;
-	}
-	snprintf(buf, len, "%.17f", v); /* (sides are 1 to 1e9: never reached) */
-}
-
-void cli_format_value(const struct config *c, const struct cli_option *o, char *buf, size_t len)
-{
-	const void *field = (const char *)c + o->offset;
-	long whole = 0;
-
-	switch (o->type) {
-	case CLI_LONG:
-	case CLI_INT:
-	case CLI_COUNT:
-		whole = o->type == CLI_LONG ? *(const long *)field :
-		        o->type == CLI_INT ? *(const int *)field : (long)*(const size_t *)field;
-		if ((o->flags & CLI_AUTO) && whole < (long)o->min)
-			snprintf(buf, len, "auto");
-		else
-			snprintf(buf, len, "%ld", whole);
-		break;
-	case CLI_U64:
-		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
-		break;
-	case CLI_DOUBLE: {
-		double v = *(const double *)field;
-		if (c->run.field[0] > 0 && o->offset == offsetof(struct config, render.scale))
-			v = c->run.typed_scale; /* as typed: render's is the field's fit (resolve.c) */
-		if ((o->flags & CLI_AUTO) && v < o->min) {
-			snprintf(buf, len, "auto");
-			break;
-		}
-		/* The shortest form that reads back as the same double, without
-		 * an exponent unless the number is very large or small (50, not 5e+01). */
-		int plain_ok = v == 0 || (fabs(v) >= 1e-4 && fabs(v) < 1e15);
-		for (int prec = 1; prec <= 17; prec++) {
-			snprintf(buf, len, "%.*g", prec, v);
-			if (strtod(buf, NULL) == v && (!plain_ok || !strchr(buf, 'e')))
-				break;
-		}
-		break;
-	}
-	case CLI_FIELD: /* with --field, -s as typed (resolve.c): the field is --field's */
-		snprintf(buf, len, "%.0fx%.0f", c->run.field[0] > 0 ? c->run.typed_size[0] : c->sim.width,
-		         c->run.field[0] > 0 ? c->run.typed_size[1] : c->sim.height);
-		break;
-	case CLI_RATE:
-		if (c->run.fps_den == 1)
-			snprintf(buf, len, "%ld", c->run.fps);
-		else
-			snprintf(buf, len, "%ld/%ld", c->run.fps, c->run.fps_den);
-		break;
-	case CLI_BOX: {
-		const double *b = field;
-		char side[3][32];
-		for (int k = 0; k < 3; k++)
-			box_side(side[k], sizeof side[k], b[k]);
-		if (!(b[0] > 0))
-			buf[0] = 0;
-		else if (b[2] > 0)
-			snprintf(buf, len, "%sx%sx%s", side[0], side[1], side[2]);
-		else
-			snprintf(buf, len, "%sx%s", side[0], side[1]);
-		break;
-	}
-	case CLI_STRING: {
-		const char *v = string_value(c, o);
-		snprintf(buf, len, "%s", v ? v : "");
-		break;
-	}
-	case CLI_ENUM:
-		snprintf(buf, len, "%s", cli_enum_name(o, *(const int *)field));
-		break;
-	case CLI_MODEL:
-		snprintf(buf, len, "%s", c->sim.model->name);
-		break;
-	case CLI_COLOR: {
-		char rgb[8];
-		color_format(*(const uint32_t *)field, rgb);
-		snprintf(buf, len, "%s", rgb);
-		break;
-	}
-	case CLI_FLAG:
-		snprintf(buf, len, "%s", *(const int *)field ? "yes" : "no");
-		break;
-	case CLI_CIRCLES: /* all of them, ';'-separated (--print-config writes one a line) */
-		buf[0] = 0;
-		for (size_t i = 0; i < c->run.obstacles_n; i++) {
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s", i ? ";" : "");
-			format_obstacle(c, &c->run.obstacles[i], buf + strlen(buf), len - strlen(buf));
-		}
-		break;
-	case CLI_TARGET:
-		if (c->sim.target_mode == SIM_TARGET_FIXED && c->sim.dims == 3)
-			snprintf(buf, len, "%.17g,%.17g,%.17g", c->sim.target_x, c->sim.target_y, c->sim.target_z);
-		else if (c->sim.target_mode == SIM_TARGET_FIXED)
-			snprintf(buf, len, "%.17g,%.17g", c->sim.target_x, c->sim.target_y);
-		else
-			snprintf(buf, len, "%s", c->sim.target_mode == SIM_TARGET_NONE ? "none" : "lissajous");
-		break;
-	case CLI_CAMERA: {
-		const struct camera_setup *cam = &c->render.camera;
-		if (cam->mode != CAMERA_AT)
-			snprintf(buf, len, "%s", cam->mode == CAMERA_ORBIT ? "orbit" : "front");
-		else if (cam->at_given)
-			snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2],
-			         cam->at[0], cam->at[1], cam->at[2]);
-		else
-			snprintf(buf, len, "%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2]);
-		break;
-	}
-	case CLI_VIEW:
-	case CLI_RANGE:
-		format_tuple(o->type, field, buf, len);
-		break;
-	case CLI_ACTION:
-		buf[0] = 0;
-		break;
-	}
 }
 
 enum { HELP_COL = 26, HELP_WIDTH = 80 }; /* --help: where an option's text starts, the width */
@@ -270,7 +124,7 @@ void cli_print_config(FILE *f, const struct config *c)
 			fprintf(f, "%s = \n", o->name);
 			for (size_t k = 0; k < c->run.obstacles_n; k++) {
 				char one[128];
-				format_obstacle(c, &c->run.obstacles[k], one, sizeof(one));
+				cli_format_obstacle(c, &c->run.obstacles[k], one, sizeof(one));
 				fprintf(f, "%s = %s\n", o->name, one);
 			}
 			continue;
@@ -434,10 +288,11 @@ void cli_print_help(FILE *f, int all)
 
 	fprintf(f,
 	        "Usage: boids [OPTION]...\n"
-	        "Simulate a flock (Harden's \"Boids in C#\" and four more models, in 2D or 3D)\n"
+	        "Simulate a flock (Harden's \"Boids in C#\" or another of --list-models, 2D or 3D)\n"
 	        "and write it as video, PNG frames, y4m on standard output or a trajectory CSV.\n"
-	        "With no options, writes a 10-second 640x360 H.264 clip to flock.mp4.\n"
-	        "--view shows a window of the field; --draw density, flocks under a pixel.\n");
+	        "With no options, writes a 10-second %dx%d H.264 clip to flock.mp4.\n"
+	        "--view shows a window of the field; --draw density, flocks under a pixel.\n",
+	        CLI_DEFAULT_WIDTH, CLI_DEFAULT_HEIGHT);
 	for (size_t i = 0; i < CLI_NOPTS; i++) {
 		const struct cli_option *o = &cli_table[i];
 		char left[96], text[320];

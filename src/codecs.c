@@ -1,11 +1,13 @@
 /*
  * codecs — what a name and struct video_options come to: the container,
  * encoder, pixel format, rate control and preset, every default of them in
- * the tables below; see src/codecs.h.
+ * the tables below; see src/codecs.h (the options: include/video_options.h).
+ * Below video.c: it knows no struct video.
  *
  * Start at codecs_resolve(): video_check() validates with it (strict) and
  * video_open() builds from it, so they cannot disagree about defaults.
- * Also here: --list-codecs and --verbose's description.
+ * Also here: --list-codecs, --version's libraries and --verbose's
+ * description (video.c's functions of those names call them).
  */
 #define _GNU_SOURCE /* dl_iterate_phdr(), RTLD_DEFAULT: --version's encoder libraries */
 #include "codecs.h"
@@ -310,7 +312,7 @@ static int dict_defaults(AVDictionary **d, const char *kv)
  * Does the muxer take this stream?  Some refuse only when they start (mov
  * holds no VP9, only mp4 does), so start one, on a sink: 0 or an AVERROR.
  */
-static int try_muxer(const struct resolved *s, int w, int h, int fps, int fps_den)
+static int try_muxer(const struct resolved *s, int w, int h, struct rate fps)
 {
 	AVFormatContext *oc = NULL;
 	AVDictionary *muxopts = NULL;
@@ -332,7 +334,7 @@ static int try_muxer(const struct resolved *s, int w, int h, int fps, int fps_de
 	st->codecpar->width = w;
 	st->codecpar->height = h;
 	st->codecpar->format = s->pix_fmt;
-	st->time_base = (AVRational){ fps_den, fps };
+	st->time_base = (AVRational){ (int)fps.den, (int)fps.num };
 	ret = av_dict_parse_string(&muxopts, s->ct->muxopts ? s->ct->muxopts : "", "=", ":", 0);
 	if (ret >= 0)
 		ret = avformat_init_output(oc, &muxopts);
@@ -347,7 +349,7 @@ out:
 /* ---------------------------------------------------------------- resolve */
 
 /* The container from the name, and the numbers any encoder needs. */
-static int resolve_container(struct resolved *s, const char *name, int w, int h, int fps,
+static int resolve_container(struct resolved *s, const char *name, int w, int h, struct rate fps,
                              const struct video_options *o, int strict, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
@@ -363,15 +365,15 @@ static int resolve_container(struct resolved *s, const char *name, int w, int h,
 		                   "this FFmpeg has no '%s' muxer (for '%s')", s->ct->format, name);
 	if (w <= 0 || h <= 0)
 		return codecs_fail(err, errlen, -EINVAL, "picture size %dx%d is not positive", w, h);
-	long den = o->fps_den > 1 ? o->fps_den : 1;
-	char rate[32];
+	long num = fps.num, den = fps.den;
+	char rate[48];
 	if (den == 1)
-		snprintf(rate, sizeof rate, "%d", fps);
+		snprintf(rate, sizeof rate, "%ld", num);
 	else
-		snprintf(rate, sizeof rate, "%d/%ld", fps, den);
-	if (fps < den || fps > FPS_MAX * den)
+		snprintf(rate, sizeof rate, "%ld/%ld", num, den);
+	if (den < 1 || den > 1000000L || num < den || num > FPS_MAX * den)
 		return codecs_fail(err, errlen, -EINVAL, "fps %s is out of range 1..%d", rate, FPS_MAX);
-	if (strict && s->ofmt->video_codec == AV_CODEC_ID_GIF && fps > GIF_FPS_MAX * den)
+	if (strict && s->ofmt->video_codec == AV_CODEC_ID_GIF && num > GIF_FPS_MAX * den)
 		return codecs_fail(err, errlen, -EINVAL,
 		                   "fps %s is too high for GIF: frame delays are whole 1/100 s and "
 		                   "browsers slow down short ones; use 1..%d", rate, GIF_FPS_MAX);
@@ -613,7 +615,7 @@ static int resolve_preset(struct resolved *s, const struct video_options *o, int
 	return 0;
 }
 
-int codecs_resolve(struct resolved *s, const char *name, int w, int h, int fps,
+int codecs_resolve(struct resolved *s, const char *name, int w, int h, struct rate fps,
                    const struct video_options *o, int strict,
                    char *err, size_t errlen)
 {
@@ -628,7 +630,7 @@ int codecs_resolve(struct resolved *s, const char *name, int w, int h, int fps,
 		return ret;
 	if (strict) {
 		/* what only the muxer knows, asked before any work rather than at the header */
-		ret = try_muxer(s, w, h, fps, o->fps_den > 1 ? o->fps_den : 1);
+		ret = try_muxer(s, w, h, fps);
 		if (ret == AVERROR(ENOMEM))
 			return codecs_fail(err, errlen, ret, "out of memory");
 		if (ret < 0)
@@ -663,25 +665,25 @@ int codecs_encoder_options(AVDictionary **opts, const struct resolved *s,
 }
 
 /* ---------------------------------------------------------------- API */
-int video_path_supported(const char *path)
+int codecs_path_supported(const char *path)
 {
 	return container_of(path) != NULL;
 }
 
-int video_needs_file(const char *path)
+int codecs_needs_file(const char *path)
 {
 	const struct container *c = container_of(path);
 
 	return c ? c->needs_file : 0;
 }
 
-const char *video_extensions(void)
+const char *codecs_extensions(void)
 {
 	return extensions;
 }
 
-int video_check(const char *path, int w, int h, int fps,
-                const struct video_options *o, char *err, size_t errlen)
+int codecs_check(const char *path, int w, int h, struct rate fps, const struct video_options *o,
+                 char *err, size_t errlen)
 {
 	struct video_options def;
 	struct resolved s;
@@ -708,7 +710,7 @@ static int device_encoder(const char *name)
 	return 0;
 }
 
-void video_list_codecs(FILE *f)
+void codecs_list(FILE *f)
 {
 	for (size_t i = 0; i < sizeof(containers) / sizeof(*containers); i++) {
 		const struct container *ct = &containers[i];
@@ -781,7 +783,7 @@ static int find_encoder_lib(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-void video_print_versions(FILE *f)
+void codecs_print_versions(FILE *f)
 {
 	fprintf(f, "  %-12s %s\n", "FFmpeg", av_version_info());
 	put_lib(f, "libavformat", avformat_version(), LIBAVFORMAT_VERSION_INT);
@@ -810,8 +812,8 @@ void video_print_versions(FILE *f)
 	}
 }
 
-int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
-                   char *buf, size_t len)
+int codecs_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
+                    char *buf, size_t len)
 {
 	struct video_options def;
 	struct resolved s;

@@ -1,20 +1,23 @@
 /*
  * codecs — private to the video module (video.c, codecs.c): the tables
- * that hold every encoding default, and what a name and struct
- * video_options resolve to.  FFmpeg types throughout; nothing outside the
- * video plugin includes this.
+ * that hold every encoding default, what a name and struct video_options
+ * (include/video_options.h) resolve to, and the checks and lists video.h's
+ * functions give (video.c calls them: codecs.c is below it).  FFmpeg types
+ * throughout; nothing outside the video plugin includes this.
  */
 #ifndef BOIDS_CODECS_H
 #define BOIDS_CODECS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
 
-#include "video.h"
+#include "rate.h"
+#include "video_options.h"
 
 struct container {
 	const char *ext;      /* matched case-insensitively; "-" is standard output */
@@ -74,8 +77,19 @@ int codecs_fail(char *err, size_t len, int code, const char *fmt, ...)
  * video_open() passes 0 so that the encoder itself rejects what it does not
  * take.  Returns 0, or a negative code with a one-line message in err.
  */
-int codecs_resolve(struct resolved *s, const char *name, int w, int h, int fps,
+int codecs_resolve(struct resolved *s, const char *name, int w, int h, struct rate fps,
                    const struct video_options *o, int strict, char *err, size_t errlen);
+
+/* video.h's functions of the same names (video_path_supported(), ...): see there. */
+int codecs_path_supported(const char *path);
+int codecs_needs_file(const char *path);
+const char *codecs_extensions(void);
+int codecs_check(const char *path, int w, int h, struct rate fps, const struct video_options *o,
+                 char *err, size_t errlen);
+void codecs_list(FILE *f);
+void codecs_print_versions(FILE *f);
+int codecs_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
+                    char *buf, size_t len);
 
 /*
  * The encoder's options into *opts (the caller frees it with av_dict_free):

@@ -50,3 +50,16 @@ uint32_t colormap_speed(double t)
 	double L = 0.32 + 0.61 * t, h = (290 - 190 * t) * M_PI / 180, C = 0.13 - 0.05 * sin(M_PI * t);
 	return colormap_oklab(L, C * cos(h), C * sin(h));
 }
+
+uint32_t colormap_netlogo_shade(uint32_t rgb, int shade)
+{
+	double step = 10.0 * shade / 50.48 + 0.012;
+	uint32_t out = 0;
+
+	for (int sh = 16; sh >= 0; sh -= 8) {
+		double c = (double)((rgb >> sh) & 0xFF);
+		c += trunc((step < 0 ? c : 255 - c) * step);
+		out |= (uint32_t)(c < 0 ? 0 : c > 255 ? 255 : c) << sh;
+	}
+	return out;
+}

@@ -7,9 +7,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "camera.h"
+#include "grow.h"
 
 #define CULL_SHARE 0.25 /* a window of less than this share of the field copies only its boids */
 
@@ -38,6 +40,8 @@ void framing_release(struct framing *f)
 {
 	metrics_ctx_release(&f->mctx);
 	cull_release(&f->cull);
+	free(f->keep);
+	free(f->depth);
 }
 
 /*
@@ -121,6 +125,37 @@ static void copy_all(const struct sim *s, struct framing_copy *out)
 	out->predators = s->p.predators < s->n ? s->p.predators : s->n;
 }
 
+/*
+ * 3D, window w of frame k: only the boids the camera shows on the picture
+ * (render_frustum()), with the fog's statistics of every boid in front of
+ * it.  Returns 0 or -ENOMEM.
+ */
+static int copy_frustum(struct framing *f, const struct sim *s, long k, const struct render_window *w,
+                        const struct renderer *rd, struct framing_copy *out)
+{
+	size_t n = s->n, np = s->p.predators < n ? s->p.predators : n, m = 0;
+	struct render_view all = { .n = n, .predators = np, .x = s->x, .y = s->y, .z = s->z, .vx = s->vx,
+	                           .vy = s->vy, .vz = s->vz, .frame = k, .window = *w };
+
+	if (grow(&f->keep, &f->keep_cap, n ? n : 1, n ? n : 1, sizeof(*f->keep)) != 0 ||
+	    grow(&f->depth, &f->depth_cap, n ? n : 1, n ? n : 1, sizeof(*f->depth)) != 0)
+		return -ENOMEM;
+	render_frustum(rd, &all, f->cfg->render.show_ranges && n ? n - 1 : SIZE_MAX, f->keep, f->depth, &out->fog);
+	out->predators = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!f->keep[i])
+			continue;
+		out->x[m] = s->x[i], out->y[m] = s->y[i], out->z[m] = s->z[i];
+		if (out->velocities)
+			out->vx[m] = s->vx[i], out->vy[m] = s->vy[i], out->vz[m] = s->vz[i];
+		out->predators += i < np;
+		m++;
+	}
+	out->n = m;
+	out->has_fog = 1;
+	return 0;
+}
+
 /* May frame window w copy only its own boids (see the top of framing.h)? rect: its rectangle. */
 static int cullable(const struct framing *f, const struct sim *s, const struct render_window *w,
                     const double rect[4])
@@ -130,13 +165,31 @@ static int cullable(const struct framing *f, const struct sim *s, const struct r
 	return w->set && !s->z && f->cfg->run.trail < 2 && area < CULL_SHARE * s->p.width * s->p.height;
 }
 
-int framing_copy(struct framing *f, const struct sim *s, const struct render_window *w,
+/* The whole flock's speed range, for --color-by speed when only part of it is copied. */
+static void speed_range(const struct framing *f, const struct sim *s, struct framing_copy *out)
+{
+	if (f->cfg->render.color_by != RENDER_COLOR_SPEED)
+		return;
+	struct render_view all = { .n = s->n, .predators = s->p.predators, .vx = s->vx, .vy = s->vy, .z = s->z,
+	                           .vz = s->vz };
+	render_speed_range(&all, &out->speed_lo, &out->speed_hi);
+	out->has_speed_range = 1;
+}
+
+int framing_copy(struct framing *f, const struct sim *s, long k, const struct render_window *w,
                  const struct renderer *rd, struct framing_copy *out)
 {
 	double rect[4];
 	size_t m;
 
 	out->has_speed_range = 0;
+	out->has_fog = 0;
+	if (w->set && s->z && f->cfg->run.trail < 2) {
+		int err = copy_frustum(f, s, k, w, rd, out);
+		if (!err)
+			speed_range(f, s, out);
+		return err;
+	}
 	if (w->set && !s->z)
 		render_window_rect(rd, w, rect);
 	if (!(w->set && !s->z) || !cullable(f, s, w, rect)) {
@@ -148,34 +201,32 @@ int framing_copy(struct framing *f, const struct sim *s, const struct render_win
 	if (err)
 		return err;
 	out->predators = 0;
-	for (size_t k = 0; k < m; k++) {
-		size_t i = f->cull.idx[k];
-		out->x[k] = s->x[i];
-		out->y[k] = s->y[i];
-		out->vx[k] = s->vx[i];
-		out->vy[k] = s->vy[i];
+	for (size_t j = 0; j < m; j++) {
+		size_t i = f->cull.idx[j];
+		out->x[j] = s->x[i];
+		out->y[j] = s->y[i];
+		out->vx[j] = s->vx[i];
+		out->vy[j] = s->vy[i];
 		out->predators += i < s->p.predators;
 	}
 	out->n = m;
-	if (f->cfg->render.color_by == RENDER_COLOR_SPEED) { /* the whole flock's range, as drawn whole */
-		struct render_view all = { .n = s->n, .predators = s->p.predators, .vx = s->vx, .vy = s->vy };
-		render_speed_range(&all, &out->speed_lo, &out->speed_hi);
-		out->has_speed_range = 1;
-	}
+	speed_range(f, s, out);
 	return 0;
 }
 
 int framing_density(struct framing *f, struct renderer *rd, struct render_view *v)
 {
-	if (f->cfg->render.draw != RENDER_DRAW_DENSITY || f->cfg->render.density_range[1] > 0)
+	if (f->cfg->render.draw != RENDER_DRAW_DENSITY)
 		return 0;
 	if (!f->density_fixed) {
-		int err = render_density_bounds(rd, v, f->density);
+		int err = f->cfg->render.density_range[1] > 0 ? 0 : render_density_bounds(rd, v, f->density);
 		if (err)
 			return err;
+		f->density_scale = render_frame_scale(rd, v);
 		f->density_fixed = 1;
 	}
 	v->density[0] = f->density[0];
 	v->density[1] = f->density[1];
+	v->density_scale = f->density_scale;
 	return 0;
 }

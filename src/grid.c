@@ -63,6 +63,14 @@ enum { COUNT_AHEAD = 16 }; /* the count's increments: asked for so far ahead */
 int grid_count_box(struct grid *g, const double *x, const double *y, const double *z, size_t n,
                    double width, double height, double depth, double radius)
 {
+	static const double field[3] = { 0, 0, 0 };
+
+	return grid_count_box_from(g, x, y, z, n, field, width, height, depth, radius);
+}
+
+int grid_count_box_from(struct grid *g, const double *x, const double *y, const double *z, size_t n,
+                        const double o[3], double width, double height, double depth, double radius)
+{
 	double cell = radius > 0 ? radius : 1;
 	/* Few cells per boid keeps memory and the clearing pass O(n). */
 	double max_cells = 4.0 * (double)n + 64;
@@ -79,6 +87,9 @@ int grid_count_box(struct grid *g, const double *x, const double *y, const doubl
 
 	g->cell = cell;
 	g->inv_cell = 1 / cell;
+	g->ox = o[0];
+	g->oy = o[1];
+	g->oz = z ? o[2] : 0;
 	g->nx = cells_along(width, cell);
 	g->ny = cells_along(height, cell);
 	g->nz = z ? cells_along(depth, cell) : 1;

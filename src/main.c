@@ -55,6 +55,7 @@ struct run {
 	struct progress bar;
 	struct caption caption;      /* --caption: its plugin, loaded by check_run() */
 	double wall;                 /* seconds the run took */
+	double begun;                /* progress_now() when the run began (after its command line) */
 };
 
 /*
@@ -186,24 +187,29 @@ static void library_said(enum caption_log_level level, const char *domain, const
 /*
  * Everything a user can get wrong is refused (status 2) before any file
  * exists: the inputs first (--config was read with the command line), then
- * the outputs.  Returns a status, the failure in f.
+ * the outputs.  A stop while the inputs are read (a FIFO's writer, a slow
+ * pipe) still has the outputs checked, for the side files a stopped run
+ * keeps (outputs_open()).  Returns a status, the failure in f.
  */
-static int check_run(struct run *r, int preview, struct fail *f)
+static int check_run(struct run *r, int preview, struct failure *f)
 {
 	if (outputs_check_roles(&r->cfg, f) != 0) /* before --init is opened */
 		return f->status;
-	if ((preview ? start_preview(&r->start, &r->cfg, f) : start_read(&r->start, &r->cfg, f)) != 0)
-		return f->status;
+	int read = preview ? start_preview(&r->start, &r->cfg, f) : start_read(&r->start, &r->cfg, f);
+	if (read != 0 && !signals_caught())
+		return read;
 	pipeline_threads(&r->cfg, &r->threads);
 	outputs_init(&r->out, &r->cfg, r->threads.encoder);
 	if (outputs_check(&r->out, f) != 0)
 		return f->status;
+	if (read != 0)
+		return failure_stop(f, signals_caught());
 	r->cfg.render.width = r->out.pic_w; /* padded to even sizes where the encoder needs them */
 	r->cfg.render.height = r->out.pic_h;
 	if (r->cfg.run.caption && r->out.kind != OUTPUTS_NONE) { /* Pango only for a run with a caption */
 		char err[PATH_MAX + 256];
 		if (caption_load(&r->caption, &r->cfg, r->cfg.run.quiet ? NULL : library_said, err, sizeof err) != 0)
-			return fail_runtime(f, "%s", err);
+			return failure_runtime(f, "%s", err);
 	}
 	say_plan(r);
 	return 0;
@@ -268,7 +274,7 @@ static struct start_budget budget(const struct run *r)
  */
 static int print_config(struct run *r)
 {
-	struct fail f = { 0, "" };
+	struct failure f = { 0, "" };
 	struct start_budget b;
 	int status = check_run(r, 1, &f);
 
@@ -284,7 +290,7 @@ static int print_config(struct run *r)
 }
 
 /* --check-configs: print_config()'s checks for one line's settings (in r->cfg). */
-static int check_line(struct config *c, void *arg, struct fail *f)
+static int check_line(struct config *c, void *arg, struct failure *f)
 {
 	struct run *r = arg;
 	struct start_budget b;
@@ -300,7 +306,7 @@ static int check_line(struct config *c, void *arg, struct fail *f)
 }
 
 /* The flock and the pipeline's slots.  Returns a status, the failure in f. */
-static int set_up(struct run *r, struct fail *f)
+static int set_up(struct run *r, struct failure *f)
 {
 	struct start_budget b = budget(r);
 
@@ -309,22 +315,26 @@ static int set_up(struct run *r, struct fail *f)
 	int e = pipeline_init(&r->pipe, &r->cfg, &r->start.sim, &r->out, &r->cfg.render, r->threads.draw);
 	r->pipe.caption = r->caption.draw ? &r->caption : NULL;
 	if (e)
-		return fail_runtime(f, "cannot set up drawing: %s", strerror(-e));
+		return failure_runtime(f, "cannot set up drawing: %s", strerror(-e));
 	return 0;
 }
 
 /*
- * Opens the outputs; a signal ends the wait for a FIFO's reader.  Returns
- * an exit status.
+ * Opens the outputs; a signal ends the wait for a FIFO's reader.  After a
+ * stop (before the first frame) only the side files are opened, for their
+ * headers.  Returns an exit status.
  */
 static int open_outputs(struct run *r)
 {
-	struct fail f = { 0, "" };
-	int status = signals_caught() ? 128 + signals_caught() : outputs_open(&r->out, &f);
+	struct failure f = { 0, "" };
+	int status = outputs_open(&r->out, &f);
 	if (!status && r->out.video) {
 		int err = pipeline_use_video(&r->pipe, r->out.video);
-		if (err)
-			status = fail_cause(&f, "cannot set up the encoder for", r->cfg.run.output, err);
+		if (err) {
+			failure_cause(&f, "cannot set up the encoder for", r->cfg.run.output, err);
+			status = outputs_failed(&r->out, OUTPUTS_PICTURES, &f);
+			f.msg[0] = 0; /* said */
+		}
 	}
 	report_fail(&f);
 	if (status && signals_caught())
@@ -335,15 +345,23 @@ static int open_outputs(struct run *r)
 
 /* ----------------------------------------------------------------- the run */
 
-/* --warmup, then every frame, with progress.  Returns an exit status. */
+/*
+ * --warmup, then every frame, with progress; nothing when status says the
+ * run stopped or failed before (the flock may not be built).  Returns an
+ * exit status.
+ */
 static int run_frames(struct run *r, int status)
 {
 	const struct run_options *s = &r->cfg.run;
 
 	progress_start(&r->bar, stderr, pipeline_progress_mode(s), s->frames, s->progress_interval);
+	if (status) { /* stopped or failed before the first frame: its time is the run's */
+		r->bar.start = r->begun;
+		progress_end(&r->bar);
+		return status;
+	}
 	pipeline_show_steps(&r->pipe, &r->bar);
-	if (!status)
-		status = pipeline_warmup(&r->pipe, &r->bar);
+	status = pipeline_warmup(&r->pipe, &r->bar);
 	if (!status && !signals_caught())
 		status = pipeline_run(&r->pipe, &r->bar);
 	progress_end(&r->bar);
@@ -395,11 +413,10 @@ static void say_done(const struct run *r, int status)
 	if (!sig && signals_late() && status == 128 + signals_late())
 		sig = signals_late(); /* after the last frame, it ended a wait (the summary's FIFO) */
 	long done = r->pipe.frames_done;
+	size_t n = r->start.sim.n ? r->start.sim.n : r->cfg.run.boids; /* stopped before the flock was made */
 
 	if (report_is_json()) {
-		struct report_run run = { done, r->start.sim.n, t,
-		                          r->out.kind == OUTPUTS_NONE ? NULL :
-		                          r->out.kind == OUTPUTS_STDOUT ? "-" : r->cfg.run.output, sig,
+		struct report_run run = { done, n, t, outputs_picture_name(&r->out), sig,
 		                          r->bar.warm_done, progress_warmup_seconds(&r->bar) };
 		report_end(status, &run);
 		return;
@@ -408,9 +425,9 @@ static void say_done(const struct run *r, int status)
 		return;
 	char rate[128];
 	frames_rate(r, rate, sizeof rate);
+	const char *name = outputs_name(&r->out, &done);
 	report_info("%ld %s of %zu %s in %.2f s (%s) -> %s%s", done, done == 1 ? "frame" : "frames",
-	            r->start.sim.n, r->start.sim.n == 1 ? "boid" : "boids", t, rate,
-	            outputs_name(&r->out), sig ? " (stopped by a signal)" : "");
+	            n, n == 1 ? "boid" : "boids", t, rate, name, sig ? " (stopped by a signal)" : "");
 }
 
 static void run_release(struct run *r)
@@ -423,7 +440,7 @@ static void run_release(struct run *r)
 }
 
 /* A run refused or failed before its outputs were opened: f said, the end. */
-static int refused(struct run *r, const struct fail *f)
+static int refused(struct run *r, const struct failure *f)
 {
 	int status = report_fail(f);
 
@@ -449,13 +466,19 @@ int main(int argc, char **argv)
 		cli_release(&r.cfg);
 		return status;
 	}
-	struct fail f = { 0, "" };
-	if (check_run(&r, 0, &f) != 0 || set_up(&r, &f) != 0)
-		return refused(&r, &f);
-	say_crowded(&r);
-	say_long_steps(&r);
-	say_long_warmup(&r);
-	status = open_outputs(&r);
+	struct failure f = { 0, "" };
+	r.begun = progress_now();
+	status = check_run(&r, 0, &f);
+	if (!status)
+		status = set_up(&r, &f);
+	if (status && status != 128 + signals_caught())
+		return refused(&r, &f); /* a stop goes on: a stopped run's outputs and summary */
+	if (!status) {
+		say_crowded(&r);
+		say_long_steps(&r);
+		say_long_warmup(&r);
+	}
+	status = open_outputs(&r); /* a stop before the first frame: the side files' headers */
 	status = run_frames(&r, status);
 	status = finish(&r, status);
 	say_done(&r, status);

@@ -7,14 +7,16 @@
  * man page and docs/MODEL.md against the binary.  To add an option: a
  * field in the struct of the module that reads it, a row here, and an
  * entry in docs/boids.1 (docs/ARCHITECTURE.md, "Settings", has an
- * example).
+ * example).  The API: include/options.h.
  */
+#include "options.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "cli_int.h"
 #include "model.h"
+#include "options_int.h"
 #include "sim.h"
 
 /* The names of the CLI_ENUM rows' values, each with the value stored. */
@@ -26,7 +28,8 @@ static const struct cli_choice update_names[] = {
 	{ "sequential", SIM_SEQUENTIAL }, { "synchronous", SIM_SYNCHRONOUS }, END };
 static const struct cli_choice shape_names[] = {
 	{ "curve", RENDER_CURVE }, { "repo", RENDER_REPO }, { "polygon", RENDER_POLYGON },
-	{ "triangle", RENDER_TRIANGLE }, { "arrow", RENDER_ARROW }, { "circle", RENDER_CIRCLE }, END };
+	{ "triangle", RENDER_TRIANGLE }, { "arrow", RENDER_ARROW }, { "circle", RENDER_CIRCLE },
+	{ "turtle", RENDER_TURTLE }, END };
 static const struct cli_choice outline_names[] = {
 	{ "listing", RENDER_OUTLINE_LISTING }, { "final", RENDER_OUTLINE_FINAL }, END };
 static const struct cli_choice paint_names[] = { { "fill", RENDER_FILL }, { "stroke", RENDER_STROKE }, END };
@@ -34,7 +37,7 @@ static const struct cli_choice grid_names[] = { { "cairo", RENDER_GRID_CAIRO }, 
 static const struct cli_choice look_names[] = {
 	{ "model", RUN_LOOK_MODEL }, { "original", RUN_LOOK_ORIGINAL },
 	{ "harden-windows", RUN_LOOK_HARDEN_WINDOWS }, { "canvas-article", RUN_LOOK_CANVAS_ARTICLE },
-	{ "vicsek-paper", RUN_LOOK_VICSEK_PAPER }, END };
+	{ "vicsek-paper", RUN_LOOK_VICSEK_PAPER }, { "netlogo", RUN_LOOK_NETLOGO }, END };
 static const struct cli_choice separation_names[] = {
 	{ "unit", SIM_SEP_UNIT }, { "inverse", SIM_SEP_INVERSE }, END };
 static const struct cli_choice turn_names[] = { { "short", 0 }, { "steady", 1 }, END }; /* steer_steady_turn */
@@ -52,7 +55,8 @@ static const struct cli_choice quality_names[] = {
 	{ "draft", VIDEO_QUALITY_DRAFT }, { "web", VIDEO_QUALITY_WEB }, { "high", VIDEO_QUALITY_HIGH },
 	{ "archive", VIDEO_QUALITY_ARCHIVE }, END };
 static const struct cli_choice color_by_names[] = {
-	{ "role", RENDER_COLOR_ROLE }, { "heading", RENDER_COLOR_HEADING }, { "speed", RENDER_COLOR_SPEED }, END };
+	{ "role", RENDER_COLOR_ROLE }, { "heading", RENDER_COLOR_HEADING }, { "speed", RENDER_COLOR_SPEED },
+	{ "shade", RENDER_COLOR_SHADE }, END };
 static const struct cli_choice caption_pos_names[] = {
 	{ "bottom-left", CAPTION_BOTTOM_LEFT }, { "bottom", CAPTION_BOTTOM }, { "bottom-right", CAPTION_BOTTOM_RIGHT },
 	{ "top-left", CAPTION_TOP_LEFT }, { "top", CAPTION_TOP }, { "top-right", CAPTION_TOP_RIGHT }, END };
@@ -96,7 +100,7 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 #define T_TARGET      CLI_TARGET, AT(sim.target_mode, enum sim_target_mode) /* and target_x, _y, _z */
 #define T_CIRCLES     CLI_CIRCLES, offsetof(struct config, run.obstacles) /* and run.circles */
 #define T_CAMERA      CLI_CAMERA, AT(render.camera, struct camera_setup)
-#define T_RATE        CLI_RATE, AT(run.fps, long)                /* and run.fps_den */
+#define T_RATE        CLI_RATE, AT(run.fps, struct rate)
 #define T_VIEW(f)     CLI_VIEW, AT(f[0], double)                /* and f[1], f[2] */
 #define T_RANGE(f)    CLI_RANGE, AT(f[0], double)               /* and f[1] */
 #define T_ACTION      CLI_ACTION, 0
@@ -104,6 +108,8 @@ _Static_assert(sizeof(enum sim_update) == sizeof(int) && sizeof(enum sim_separat
 static const char S_MODEL[] = "Model (defaults are the C# article's)";
 static const char S_MODELS[] = "Other models (docs/MODEL.md)";
 static const char S_GL[] = "OpenGL model, -m opengl (its sliders at their start)";
+static const char S_COUZIN[] = "Couzin model, -m couzin (the paper's values; lengths in px)";
+static const char S_NETLOGO[] = "NetLogo model, -m netlogo (its sliders as the library ships them)";
 static const char S_RUN[] = "Run and output";
 static const char S_DRAW[] = "Drawing";
 static const char S_VIDEO[] = "Video encoding";

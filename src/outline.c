@@ -71,6 +71,19 @@ static void outline_span(struct renderer *r)
 }
 
 /*
+ * NetLogo's "default" turtle shape: the polygon (150,5) (40,250) (150,205)
+ * (260,250) of its 300 x 300 editor, y down, the nose up; here x = (sx -
+ * 150) / 30, y = (150 - sy) / 30, so that the 300 box is 10 units, the
+ * article's length (--boid-size 0.15: a turtle of size 1.5 patches).  It
+ * turns about the box's centre, as NetLogo turns it.  The last point
+ * repeats the first.
+ */
+static const double turtle_pts[NPTS][2] = {
+	{ 0, 145.0 / 30 }, { -110.0 / 30, -100.0 / 30 }, { 0, -55.0 / 30 }, { 110.0 / 30, -100.0 / 30 },
+	{ 0, 145.0 / 30 },
+};
+
+/*
  * Turns the shape's points into the start point and segments of r.
  * Curves: a closed cardinal spline, as GDI+ draws it — tangent
  * Ti = (tension / 3) (P(i+1) - P(i-1)) with wrapping indices, segment
@@ -82,6 +95,7 @@ void render_build_outline(struct renderer *r)
 	const double (*pts)[2] = r->p.shape == RENDER_REPO ? repo_pts :
 	                         r->p.shape == RENDER_TRIANGLE ? triangle_pts :
 	                         r->p.shape == RENDER_ARROW ? arrow_pts :
+	                         r->p.shape == RENDER_TURTLE ? turtle_pts :
 	                         r->p.outline == RENDER_OUTLINE_FINAL ? repo_pts : article_pts;
 	int n = NPTS;
 	double t[NPTS][2];

@@ -13,7 +13,6 @@
 #include "caption.h"
 #include "cli.h"
 #include "frameq.h"
-#include "report.h"
 #include "signals.h"
 #include "tween.h"
 #include "video.h"
@@ -33,14 +32,22 @@ struct slot_data {
 };
 
 /*
- * Records that a pipeline stage failed: the first failure is reported and
- * stops every stage; later ones (often consequences) stay silent.
+ * Records that a pipeline stage failed: the first failure is reported (and
+ * kept for the summary: outputs_failed(), the picture output's) and stops
+ * every stage; later ones (often consequences) stay silent.  path NULL: the
+ * failure was said already.
  */
 static void stage_failed(struct pipeline *p, const char *what, const char *path, int err)
 {
+	struct failure f;
+
 	pthread_mutex_lock(&p->fail_lock);
-	if (!p->failed)
-		p->failed = path ? report_failure(what, path, err) : EXIT_FAILURE;
+	if (!p->failed && path) {
+		failure_cause(&f, what, path, err);
+		p->failed = outputs_failed(p->out, OUTPUTS_PICTURES, &f);
+	} else if (!p->failed) {
+		p->failed = EXIT_FAILURE;
+	}
 	pthread_mutex_unlock(&p->fail_lock);
 	if (p->queue)
 		frameq_close(p->queue, -1);
@@ -63,8 +70,9 @@ int pipeline_step(struct pipeline *p, long n)
 		if (err == -EINTR && signals_caught())
 			return 128 + signals_caught(); /* undone: no half-stepped frame */
 		if (err) {
-			report("cannot step the flock: %s", strerror(-err));
-			return EXIT_FAILURE;
+			struct failure f;
+			failure_runtime(&f, "cannot step the flock: %s", strerror(-err));
+			return outputs_failed(p->out, OUTPUTS_RUN, &f);
 		}
 	}
 	return 0;
@@ -232,14 +240,15 @@ static int frame_of(struct pipeline *p, struct slot_data *d, long k, long part, 
 		c.n = p->sim->n;
 		c.predators = p->sim->p.predators < c.n ? p->sim->p.predators : c.n;
 	} else {
-		if ((err = framing_copy(&p->framing, p->sim, &w, d->renderer, &c)) != 0)
+		if ((err = framing_copy(&p->framing, p->sim, k, &w, d->renderer, &c)) != 0)
 			return err;
 		d->has_target = sim_target_box(p->sim, &d->target_x, &d->target_y, &d->target_z);
 	}
 	d->shown = (struct render_view){ .n = c.n, .predators = c.predators, .x = d->x, .y = d->y,
 	                                 .vx = d->vx, .vy = d->vy, .z = d->z, .vz = d->vz, .frame = k,
 	                                 .window = w, .has_speed_range = c.has_speed_range,
-	                                 .speed_lo = c.speed_lo, .speed_hi = c.speed_hi };
+	                                 .speed_lo = c.speed_lo, .speed_hi = c.speed_hi, .has_fog = c.has_fog,
+	                                 .fog = c.fog };
 	return framing_density(&p->framing, d->renderer, &d->shown);
 }
 
@@ -253,9 +262,7 @@ static void *produce(void *arg)
 {
 	struct pipeline *p = arg;
 	const struct run_options *s = &p->cfg->run;
-	/* points have no heading: the velocities' pages stay untouched, unless the
-	 * colour says the heading or the speed */
-	int vel = p->cfg->render.draw != RENDER_DRAW_POINTS || p->cfg->render.color_by != RENDER_COLOR_ROLE;
+	int vel = render_needs_velocities(&p->cfg->render); /* else their pages stay untouched */
 	long k;
 
 	for (k = 0; k < s->frames; k++) {
@@ -461,12 +468,14 @@ static int run_inline(struct pipeline *p, struct progress *bar)
  */
 static int start_threads(struct pipeline *p, pthread_t *producer, pthread_t *drawer)
 {
+	struct failure f;
 	int started = 0;
 
 	signals_block(1);
 	if (pthread_create(producer, NULL, produce, p) != 0) {
 		signals_block(0);
-		report("cannot start a thread");
+		failure_runtime(&f, "cannot start a thread");
+		outputs_failed(p->out, OUTPUTS_RUN, &f);
 		return -1;
 	}
 	for (; started < p->drawers; started++)
@@ -475,7 +484,8 @@ static int start_threads(struct pipeline *p, pthread_t *producer, pthread_t *dra
 	signals_block(0);
 	if (started == 0) {
 		stage_failed(p, NULL, NULL, 0);
-		report("cannot start a thread");
+		failure_runtime(&f, "cannot start a thread");
+		outputs_failed(p->out, OUTPUTS_RUN, &f);
 	}
 	return started;
 }

@@ -37,8 +37,6 @@ void points_release(struct points *pt)
 	free(pt->held);
 	free(pt->col);
 	free(pt->rec_rgb);
-	free(pt->dir);
-	pt->dir = NULL;
 	pt->acc = NULL;
 	pt->rec = NULL;
 	pt->held = NULL;
@@ -75,8 +73,6 @@ int points_use_colours(struct points *pt)
 {
 	if (pt->col)
 		return 0;
-	if (pt->dir)
-		return -ENOMEM; /* one or the other */
 	for (int b = 0; b < pt->bands; b++)
 		add_band(pt, b); /* nothing is held after points_init(), but be sure */
 	pt->col = calloc((size_t)pt->width * (size_t)pt->height * 4, sizeof(*pt->col));
@@ -84,20 +80,6 @@ int points_use_colours(struct points *pt)
 	    !(pt->rec_rgb = malloc((size_t)pt->bands * POINTS_BUCKET * sizeof(*pt->rec_rgb)))) {
 		free(pt->col);
 		pt->col = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-int points_use_directions(struct points *pt)
-{
-	if (pt->dir)
-		return 0;
-	if (pt->col || !(pt->dir = calloc((size_t)pt->width * (size_t)pt->height * 2, sizeof(*pt->dir))))
-		return -ENOMEM;
-	if (rebands(pt, 3) != 0) { /* 3 sums a pixel: coverage and the two components */
-		free(pt->dir);
-		pt->dir = NULL;
 		return -ENOMEM;
 	}
 	return 0;
@@ -126,17 +108,6 @@ static inline int axis(double u, int n, int *i0, unsigned *f)
 	*i0 = i;
 	*f = (unsigned)((a - i) * 256); /* [0, 255] */
 	return 0;
-}
-
-/* The four shares of a point: [0] at (i0, j0), [1] (i0 + 1, j0), [2] (i0, j0 + 1), [3] both + 1. */
-static inline void shares(unsigned fx, unsigned fy, unsigned q, uint32_t w[4])
-{
-	unsigned x0 = 256 - fx, y0 = 256 - fy;
-
-	w[0] = x0 * y0, w[1] = fx * y0, w[2] = x0 * fy, w[3] = fx * fy;
-	if (q != POINTS_WHOLE)
-		for (int k = 0; k < 4; k++)
-			w[k] = (w[k] * q) >> 8;
 }
 
 /* Four sums at once (GCC's and Clang's vector extension: one SSE2 register). */
@@ -175,7 +146,7 @@ static void add_band_rgb(struct points *pt, int b)
 	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
 		uint32_t *p = pt->acc + r[k].at, *c = pt->col + 4 * (size_t)r[k].at;
 		sums4 l = lanes(rgb[k]);
-		shares(r[k].w & 255, r[k].w >> 8 & 255, r[k].w >> 16, w);
+		points_shares(r[k].w & 255, r[k].w >> 8 & 255, r[k].w >> 16, w);
 		add_sat(p, w[0]);
 		add_sat(p + 1, w[1]);
 		add_sat(p + W, w[2]);
@@ -184,36 +155,6 @@ static void add_band_rgb(struct points *pt, int b)
 		add_rgb4(c + 4, w[1], l);
 		add_rgb4(c + 4 * W, w[2], l);
 		add_rgb4(c + 4 * W + 4, w[3], l);
-	}
-	pt->held[b] = 0;
-}
-
-/* add_band() with directions: the record's high bytes are its two components (signed). */
-static void add_band_dir(struct points *pt, int b)
-{
-	const struct points_rec *r = pt->rec + (size_t)b * POINTS_BUCKET;
-	size_t W = (size_t)pt->width;
-	uint32_t w[4];
-
-	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
-		uint32_t *p = pt->acc + r[k].at, *d = pt->dir + 2 * (size_t)r[k].at;
-		uint32_t cx = (uint32_t)(int32_t)(int8_t)(r[k].w >> 16), cy = (uint32_t)(int32_t)(int8_t)(r[k].w >> 24);
-		shares(r[k].w & 255, r[k].w >> 8 & 255, POINTS_WHOLE, w);
-		add_sat(p, w[0]);
-		add_sat(p + 1, w[1]);
-		add_sat(p + W, w[2]);
-		add_sat(p + W + 1, w[3]);
-		/* whole-number wrapping sums, any order the same words: pixels p, p + 1 are 4 words, twice */
-		sums4 top = { cx * ((w[0] + 128) >> 8), cy * ((w[0] + 128) >> 8), cx * ((w[1] + 128) >> 8),
-		              cy * ((w[1] + 128) >> 8) };
-		sums4 low = { cx * ((w[2] + 128) >> 8), cy * ((w[2] + 128) >> 8), cx * ((w[3] + 128) >> 8),
-		              cy * ((w[3] + 128) >> 8) }, v;
-		memcpy(&v, d, sizeof(v));
-		v += top;
-		memcpy(d, &v, sizeof(v));
-		memcpy(&v, d + 2 * W, sizeof(v));
-		v += low;
-		memcpy(d + 2 * W, &v, sizeof(v));
 	}
 	pt->held[b] = 0;
 }
@@ -229,13 +170,9 @@ static void add_band(struct points *pt, int b)
 		add_band_rgb(pt, b);
 		return;
 	}
-	if (pt->dir) {
-		add_band_dir(pt, b);
-		return;
-	}
 	for (uint32_t k = 0, n = pt->held[b]; k < n; k++) {
 		uint32_t *p = pt->acc + r[k].at;
-		shares(r[k].w & 255, r[k].w >> 8 & 255, r[k].w >> 16, w);
+		points_shares(r[k].w & 255, r[k].w >> 8 & 255, r[k].w >> 16, w);
 		add_sat(p, w[0]);
 		add_sat(p + 1, w[1]);
 		add_sat(p + W, w[2]);
@@ -250,7 +187,7 @@ static void add_edge(struct points *pt, int i0, int j0, unsigned fx, unsigned fy
 {
 	uint32_t w[4];
 
-	shares(fx, fy, q, w);
+	points_shares(fx, fy, q, w);
 	for (int k = 0; k < 4; k++) {
 		int i = i0 + (k & 1), j = j0 + (k >> 1);
 		if (i >= 0 && j >= 0 && i < pt->width && j < pt->height) {
@@ -258,11 +195,6 @@ static void add_edge(struct points *pt, int i0, int j0, unsigned fx, unsigned fy
 			add_sat(pt->acc + at, w[k]);
 			if (pt->col)
 				add_rgb(pt->col + 4 * at, w[k], rgb);
-			if (pt->dir) { /* rgb: the components in its high bytes, as a record's */
-				uint32_t ws = (w[k] + 128) >> 8;
-				pt->dir[2 * at] += (uint32_t)(int32_t)(int8_t)(rgb >> 16) * ws;
-				pt->dir[2 * at + 1] += (uint32_t)(int32_t)(int8_t)(rgb >> 24) * ws;
-			}
 		}
 	}
 }
@@ -282,7 +214,7 @@ void add_point(struct points *pt, double u, double v, unsigned q, uint32_t rgb)
 	int b = j0 >> pt->shift;
 	uint32_t k = pt->held[b]++;
 	pt->rec[(size_t)b * POINTS_BUCKET + k] = (struct points_rec){
-		(uint32_t)j0 * (uint32_t)pt->width + (uint32_t)i0, pt->dir ? fx | fy << 8 | (rgb & 0xFFFF0000u) : fx | fy << 8 | q << 16 };
+		(uint32_t)j0 * (uint32_t)pt->width + (uint32_t)i0, fx | fy << 8 | q << 16 };
 	if (pt->rec_rgb)
 		pt->rec_rgb[(size_t)b * POINTS_BUCKET + k] = rgb;
 	if (k + 1 == POINTS_BUCKET)
@@ -314,50 +246,11 @@ void points_plane_rgb(struct points *pt, const double *x, const double *y, size_
 		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE, rgb(arg, i));
 }
 
-void points_flush(struct points *pt)
+/* Every point held in a band's bucket added to the sums. */
+static void flush(struct points *pt)
 {
 	for (int b = 0; b < pt->bands; b++)
 		add_band(pt, b);
-}
-
-static inline __attribute__((always_inline)) uint32_t direction(double dx, double dy)
-{
-	double s2 = dx * dx + dy * dy;
-
-	if (!(s2 > 0 && s2 < INFINITY))
-		return 0; /* no direction */
-	double k = 127 / sqrt(s2);
-	/* round(127 c) for c in [-1, 1]: truncation of a positive number is floor, without a libm call */
-	int cx = (int)(dx * k + 128.5) - 128, cy = (int)(dy * k + 128.5) - 128;
-	cx = cx > 127 ? 127 : cx < -127 ? -127 : cx;
-	cy = cy > 127 ? 127 : cy < -127 ? -127 : cy;
-	return (uint32_t)(uint8_t)(int8_t)cx << 16 | (uint32_t)(uint8_t)(int8_t)cy << 24;
-}
-
-uint32_t points_direction(double dx, double dy)
-{
-	return direction(dx, dy);
-}
-
-void points_add_dir(struct points *pt, double u, double v, uint32_t dir)
-{
-	add_point(pt, u, v, POINTS_WHOLE, dir);
-}
-
-void points_add_dir_weighted(struct points *pt, double u, double v, uint32_t dir, unsigned q)
-{
-	int i0, j0;
-	unsigned fx, fy;
-
-	if (axis(u, pt->width, &i0, &fx) == 0 && axis(v, pt->height, &j0, &fy) == 0)
-		add_edge(pt, i0, j0, fx, fy, q, dir); /* straight into the sums, every share checked */
-}
-
-void points_plane_dir(struct points *pt, const double *x, const double *y, const double *dx, const double *dy,
-                      size_t from, size_t to, double scale, double ox, double oy)
-{
-	for (size_t i = from; i < to; i++)
-		add_point(pt, x[i] * scale + ox, y[i] * scale + oy, POINTS_WHOLE, direction(dx[i], dy[i]));
 }
 
 /* d moved toward c by a / 65536 (a in [0, 65536]), rounded to nearest. */
@@ -375,7 +268,7 @@ static inline uint32_t blend(uint32_t px, uint32_t rgb, uint32_t a)
 
 void points_compose(struct points *pt, unsigned char *data, int stride, uint32_t rgb)
 {
-	points_flush(pt);
+	flush(pt);
 	for (int j = 0; j < pt->height; j++) {
 		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
 		uint32_t *d = (uint32_t *)(void *)(data + (size_t)j * (size_t)stride);
@@ -397,7 +290,7 @@ static inline uint32_t mean(uint32_t s, uint32_t n)
 
 void points_compose_rgb(struct points *pt, unsigned char *data, int stride)
 {
-	points_flush(pt);
+	flush(pt);
 	for (int j = 0; j < pt->height; j++) {
 		uint32_t *s = pt->acc + (size_t)j * (size_t)pt->width;
 		uint32_t *c = pt->col + 4 * (size_t)j * (size_t)pt->width;
@@ -424,7 +317,7 @@ void points_blend_one(unsigned char *data, int stride, int width, int height,
 
 	if (axis(u, width, &i0, &fx) != 0 || axis(v, height, &j0, &fy) != 0)
 		return;
-	shares(fx, fy, q, w);
+	points_shares(fx, fy, q, w);
 	for (int k = 0; k < 4; k++) {
 		int i = i0 + (k & 1), j = j0 + (k >> 1);
 		if (i >= 0 && j >= 0 && i < width && j < height && w[k]) {

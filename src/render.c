@@ -119,7 +119,7 @@ static int params_valid(const struct render_params *p)
 	       isfinite(p->boid_size) && p->boid_size > 0 &&
 	       (p->shape == RENDER_CURVE || p->shape == RENDER_REPO ||
 	        p->shape == RENDER_POLYGON || p->shape == RENDER_TRIANGLE ||
-	        p->shape == RENDER_ARROW || p->shape == RENDER_CIRCLE) &&
+	        p->shape == RENDER_ARROW || p->shape == RENDER_CIRCLE || p->shape == RENDER_TURTLE) &&
 	       (p->outline == RENDER_OUTLINE_LISTING || p->outline == RENDER_OUTLINE_FINAL) &&
 	       (p->paint == RENDER_FILL || p->paint == RENDER_STROKE) &&
 	       (p->grid == RENDER_GRID_CAIRO || p->grid == RENDER_GRID_GDI) &&
@@ -139,7 +139,7 @@ static int params_valid(const struct render_params *p)
 	       ((p->density_range[0] == 0 && p->density_range[1] == 0) ||
 	        (p->density_range[0] > 0 && p->density_range[1] > p->density_range[0] && isfinite(p->density_range[1]))) &&
 	       (p->color_by == RENDER_COLOR_ROLE || p->color_by == RENDER_COLOR_HEADING ||
-	        p->color_by == RENDER_COLOR_SPEED) &&
+	        p->color_by == RENDER_COLOR_SPEED || p->color_by == RENDER_COLOR_SHADE) &&
 	       p->obstacle_color <= 0xFFFFFF && p->target_color <= 0xFFFFFF;
 }
 
@@ -169,6 +169,11 @@ static int make_surface(struct renderer *r)
 	r->surface = cairo_image_surface_create_for_data(r->mem, CAIRO_FORMAT_ARGB32, p->width, p->height,
 	                                                 stride);
 	return render_cairo_error_code(cairo_surface_status(r->surface));
+}
+
+int render_needs_velocities(const struct render_params *p)
+{
+	return p->draw != RENDER_DRAW_POINTS || p->color_by != RENDER_COLOR_ROLE;
 }
 
 /* Are boids drawn through masks (render_masks_setup())?  Filled outlines, antialiased. */
@@ -316,7 +321,7 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
 	int lod = ab < 1 || ap < 1;
 	for (size_t i = 0; lod && tails && i < v->n; i++) /* auto: every tail under every boid */
 		render_draw_tail(r, v, v->trail_x, v->trail_y, i, i < np ? r->p.predator_color : r->p.boid_color);
-	int err = !lod ? 0 : r->p.draw == RENDER_DRAW_DENSITY ? (render_density_2d(r, v, base, ab, ap, np, NULL), 0) :
+	int err = !lod ? 0 : r->p.draw == RENDER_DRAW_DENSITY ? render_density_2d(r, v, base, ab, ap, np, NULL) :
 	          lod_points_2d(r, v, base, ab, ap, np);
 	if (err)
 		return err;
@@ -449,8 +454,8 @@ static int frame(struct renderer *r, const struct render_view *v, double *measur
 	if (measure && v->z)
 		err = render_points_3d(r, v, &base, measure);
 	else if (measure)
-		render_density_2d(r, v, &base, render_lod_alpha(r, flat_size(r, 0)), render_lod_alpha(r, flat_size(r, 1)),
-		                  v->predators < v->n ? v->predators : v->n, measure);
+		err = render_density_2d(r, v, &base, render_lod_alpha(r, flat_size(r, 0)),
+		                        render_lod_alpha(r, flat_size(r, 1)), v->predators < v->n ? v->predators : v->n, measure);
 	else
 		err = draw(r, v, &base);
 	cairo_restore(cr);
@@ -468,6 +473,16 @@ int render_density_bounds(struct renderer *r, const struct render_view *v, doubl
 	return r->p.draw == RENDER_DRAW_DENSITY ? frame(r, v, out) : -EINVAL;
 }
 
+double render_frame_scale(const struct renderer *r, const struct render_view *v)
+{
+	double s, o[2];
+
+	if (v->z)
+		return render_3d_scale(r, v);
+	window_transform(r, &v->window, &s, o);
+	return s;
+}
+
 void render_window_rect(const struct renderer *r, const struct render_window *w, double rect[4])
 {
 	const struct render_params *p = &r->p;
@@ -476,6 +491,8 @@ void render_window_rect(const struct renderer *r, const struct render_window *w,
 	window_transform(r, w, &s, o);
 	double big = fmax(flat_size(r, 0), flat_size(r, 1));
 	double m = r->reach * big + 1 + 2 / s; /* outline and stroke, fringe, half-pixel grid, a point */
+	if (p->draw == RENDER_DRAW_DENSITY)
+		m = fmax(m, render_density_reach(r, s)); /* and as far as the density's kernel reaches */
 	rect[0] = -o[0] / s - m;
 	rect[1] = -o[1] / s - m;
 	rect[2] = (p->width - o[0]) / s + m;
@@ -523,8 +540,10 @@ void render_free(struct renderer *r)
 	free(r->list);
 	free(r->placed);
 	free(r->order);
+	free(r->front);
 	free(r->trail_uv);
 	free(r->spheres);
 	points_release(&r->pts);
+	kde_release(&r->kde);
 	free(r);
 }

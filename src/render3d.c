@@ -134,7 +134,7 @@ static int room_3d(struct renderer *r, size_t n, size_t cells)
 
 	if (n > r->cap) {
 		int e = grow_to(&r->placed, n, sizeof(*r->placed));
-		if (grow_to(&r->order, n, sizeof(*r->order)) != 0 || e != 0)
+		if (grow_to(&r->order, n, sizeof(*r->order)) != 0 || grow_to(&r->front, n, sizeof(*r->front)) != 0 || e != 0)
 			return -ENOMEM;
 		r->cap = n;
 	}
@@ -177,26 +177,35 @@ static int back_to_front(const void *pa, const void *pb)
 
 #define FOG_MIN_SPAN 0.125 /* the fog's range: at least this part of the box's depth range */
 
-/*
- * The depths the boids' fog runs between: the flock's own, its mean depth
- * -+ 2 standard deviations (over the m boids in front of the camera, in
- * index order), so the front and the back of a flock differ in shade
- * however tight it is; never narrower than FOG_MIN_SPAN of the box's range
- * (a flock flat to the camera is not shaded by tiny differences).
- */
-static struct fog_range flock_depths(const struct depth_key *k, size_t m, const struct fog_range *box)
+/* The statistics of the depths d[0 .. m) (the boids in front, in index order): mean, squared deviations. */
+static struct render_fog depth_stats(const double *d, size_t m)
 {
-	double sum = 0, sq = 0;
+	struct render_fog s = { m, 0, 0 };
+	double sum = 0;
 
 	if (!m)
+		return s;
+	for (size_t i = 0; i < m; i++)
+		sum += d[i];
+	s.mean = sum / (double)m;
+	for (size_t i = 0; i < m; i++)
+		s.sq += (d[i] - s.mean) * (d[i] - s.mean);
+	return s;
+}
+
+/*
+ * The depths the boids' fog runs between: the flock's own, its mean depth
+ * -+ 2 standard deviations (over the boids in front of the camera: s), so
+ * the front and the back of a flock differ in shade however tight it is;
+ * never narrower than FOG_MIN_SPAN of the box's range (a flock flat to the
+ * camera is not shaded by tiny differences).
+ */
+static struct fog_range flock_depths(const struct render_fog *s, const struct fog_range *box)
+{
+	if (!s->m)
 		return *box;
-	for (size_t i = 0; i < m; i++)
-		sum += k[i].depth;
-	double mean = sum / (double)m;
-	for (size_t i = 0; i < m; i++)
-		sq += (k[i].depth - mean) * (k[i].depth - mean);
-	double half = fmax(2 * sqrt(sq / (double)m), (box->far - box->near) * FOG_MIN_SPAN / 2);
-	return (struct fog_range){ mean - half, mean + half };
+	double half = fmax(2 * sqrt(s->sq / (double)s->m), (box->far - box->near) * FOG_MIN_SPAN / 2);
+	return (struct fog_range){ s->mean - half, s->mean + half };
 }
 
 /* The camera of frame v: its mode's, moved by the frame's window if it has one. */
@@ -207,6 +216,43 @@ static void frame_camera(const struct renderer *r, const struct render_view *v, 
 	camera_place(cam, &p->camera, p->box, p->width / p->scale, p->height / p->scale, v->frame);
 	if (v->window.set)
 		camera_aim(cam, (double[3]){ v->window.cx, v->window.cy, v->window.cz }, v->window.w);
+}
+
+size_t render_frustum(const struct renderer *r, const struct render_view *v, size_t also, unsigned char *keep,
+                      double *depth, struct render_fog *fog)
+{
+	const struct render_params *p = &r->p;
+	struct camera cam;
+	size_t m = 0, kept = 0;
+
+	frame_camera(r, v, &cam);
+	/* besides a boid's own reach: a point's pixel, the grid's half pixel, and the density's kernel */
+	double more = 2 + (p->draw == RENDER_DRAW_DENSITY ? render_density_reach_px(r, r->scale, render_3d_scale(r, v)) : 0);
+	for (size_t i = 0; i < v->n; i++) {
+		double pt[3] = { v->x[i], v->y[i], v->z[i] }, u, w, d;
+		keep[i] = 0;
+		if (!camera_project(&cam, pt, &u, &w, &d))
+			continue;
+		depth[m++] = d;
+		double size = camera_size(&cam, d) *
+		              (i < v->predators && p->shape != RENDER_CIRCLE ? p->boid_size * p->predator_size : p->boid_size);
+		double reach = render_boid_reach(r, size) + more;
+		double px = u * r->scale + r->offset[0], py = w * r->scale + r->offset[1];
+		keep[i] = px >= -reach && px <= p->width + reach && py >= -reach && py <= p->height + reach;
+		kept += keep[i];
+	}
+	if (also < v->n && !keep[also])
+		keep[also] = 1, kept++;
+	*fog = depth_stats(depth, m);
+	return kept;
+}
+
+double render_3d_scale(const struct renderer *r, const struct render_view *v)
+{
+	struct camera cam;
+
+	frame_camera(r, v, &cam);
+	return cam.focal / cam.ref * r->p.scale;
 }
 
 /*
@@ -226,7 +272,7 @@ static size_t lod_points_3d(struct renderer *r, const struct render_view *v, con
 		unsigned q = render_lod_weight(b->alpha) * point_weight(r, f, r->order[k].depth) / POINTS_WHOLE;
 		double u = b->x * base->xx + base->x0, w = b->y * base->yy + base->y0;
 		if (b->alpha < 1 && !b->predator && r->p.draw == RENDER_DRAW_DENSITY) /* whole weights: no fog */
-			render_density_add(r, u, w, points_direction(v->vx[b->i], v->vz[b->i]), render_lod_weight(b->alpha));
+			render_density_add(r, u, w, kde_direction(v->vx[b->i], v->vz[b->i]), render_lod_weight(b->alpha));
 		else if (b->alpha < 1 && q && !b->predator && r->cmap)
 			points_add_rgb(&r->pts, u, w, q, render_boid_rgb(r, v, b->i, 0));
 		else if (b->alpha < 1 && q && !b->predator)
@@ -288,9 +334,11 @@ static size_t place_3d(struct renderer *r, const struct render_view *v, const st
 		b->size = camera_size(cam, d) *
 		          (predator && p->shape != RENDER_CIRCLE ? p->boid_size * p->predator_size : p->boid_size);
 		b->alpha = render_lod_alpha(r, b->size);
+		r->front[m] = d;
 		r->order[m++] = (struct depth_key){ d, i };
 	}
-	*f = flock_depths(r->order, m, f);
+	struct render_fog all = v->has_fog ? v->fog : depth_stats(r->front, m);
+	*f = flock_depths(&all, f);
 	*points = 0;
 	for (size_t k = 0; k < m; k++) {
 		struct placed *b = &r->placed[r->order[k].i];
@@ -420,6 +468,9 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
 	}
 	size_t points, m = place_3d(r, v, &cam, &f, &points), ns = place_spheres(r, &cam); /* f: the flock's now */
+	if (points && p->draw == RENDER_DRAW_DENSITY &&
+	    (err = render_density_begin(r, base->xx, render_3d_scale(r, v), points)) != 0)
+		return err;
 	if (points && (err = lod_points(r, v, base, &f, &m, paint)) != 0)
 		return err;
 	for (size_t k = 0, next = 0;;) {
@@ -464,7 +515,7 @@ static void add_points_3d(struct renderer *r, const struct render_view *v, const
 		u = u * base->xx + base->x0;
 		w = w * base->yy + base->y0;
 		if (density) /* the compass heading, as --color-by heading */
-			points_add_rgb(&r->pts, u, w, POINTS_WHOLE, points_direction(v->vx[i], v->vz[i]));
+			kde_add(&r->kde, u, w, kde_direction(v->vx[i], v->vz[i]), POINTS_WHOLE);
 		else if (r->cmap) /* --color-by: each point its colour, counted by its fogged weight */
 			points_add_rgb(&r->pts, u, w, point_weight(r, f, d), render_boid_rgb(r, v, i, 0));
 		else
@@ -484,6 +535,9 @@ int render_points_3d(struct renderer *r, const struct render_view *v, const cair
 		return err;
 	frame_camera(r, v, &cam);
 	struct fog_range f = box_depths(&cam, p->box);
+	if (p->draw == RENDER_DRAW_DENSITY &&
+	    (err = render_density_begin(r, base->xx, render_3d_scale(r, v), v->n - np)) != 0)
+		return err;
 	if (!measure) {
 		if (p->ground)
 			draw_ground(r, &cam, &f);

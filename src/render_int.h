@@ -17,6 +17,7 @@
 #include <cairo.h>
 
 #include "grow.h"
+#include "kde.h"
 #include "points.h"
 #include "render.h"
 
@@ -156,6 +157,7 @@ struct renderer {
 	/* 3D (render3d.c) */
 	struct placed *placed;       /* 3D: every boid as drawn, by index (cap) */
 	struct depth_key *order;     /* 3D: the boids in front of the camera, back to front (cap) */
+	double *front;               /* 3D: their depths, in index order (cap): the fog's statistics */
 	size_t cap;
 	double *trail_uv;            /* 3D: the trail's projected points, u then v (trail_cap each) */
 	size_t trail_cap;
@@ -163,10 +165,12 @@ struct renderer {
 
 	/* --draw points, auto's points, density (render.c, render3d.c, density.c) */
 	struct points pts;           /* the coverage sums (points.h); auto: made when first needed */
+	struct kde kde;              /* density: the points with their directions, smoothed (kde.h) */
 	uint32_t *dhue;              /* density: the colour of a mean heading, HUE_N x HUE_N */
 	unsigned char *dtone;        /* density: the tone of a coverage class, for the bounds below */
 	double *dinv;                /* density: per coverage class, its direction sums to table steps */
 	double dtone_lo, dtone_hi;
+	double dscale;               /* density: this frame's render_frame_scale() (render_density_begin()) */
 };
 
 /* ---- outline.c: the outline, the Cairo helpers */
@@ -268,17 +272,30 @@ void render_draw_run(struct renderer *r, const struct render_view *v, const stru
 
 /* The accumulator with its heading sums and the colour table.  0 or -ENOMEM. */
 int render_density_setup(struct renderer *r);
+/* A density image begins: room for n points, the kernel for boids drawn at `scale` pixels a
+ * field unit and the model's radius at `radius_scale` (2D: both the frame's scale; 3D: at the
+ * camera's reference depth).  0 or -ENOMEM. */
+int render_density_begin(struct renderer *r, double scale, double radius_scale, size_t n);
 /* The 2D image under the field's matrix, before any outline: the boids (np .. n) of opacity
  * ab < 1 added with weight 1 - ab, composed, the predators of opacity ap < 1 over them as
- * points of weight 1 - ap (measure: only the frame's bounds into it, nothing drawn). */
-void render_density_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double ab,
-                       double ap, size_t np, double *measure);
-/* Adds a point of direction dir (points_direction()) and weight q (whole: bucketed) at (u, v). */
+ * points of weight 1 - ap (measure: only the frame's bounds into it, nothing drawn).
+ * 0 or -ENOMEM. */
+int render_density_2d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, double ab,
+                      double ap, size_t np, double *measure);
+/* How far from the picture, field units, a boid still adds to the image at `scale` pixels a
+ * field unit (2D): the kernel's half-width and the pixel its point and the kernel's grid add. */
+double render_density_reach(const struct renderer *r, double scale);
+/* The same in pixels, for boids drawn at `scale` pixels a field unit and the radius at radius_scale. */
+double render_density_reach_px(const struct renderer *r, double scale, double radius_scale);
+/* Adds a point of direction dir (kde_direction()) and weight q at (u, v), after render_density_begin(). */
 void render_density_add(struct renderer *r, double u, double v, uint32_t dir, unsigned q);
-/* The points added, composed by the clip's bounds (or measured into `measure`); the sums left 0. */
+/* The points added, smoothed and composed by the clip's bounds (or measured into `measure`). */
 void render_density_finish(struct renderer *r, const struct render_view *v, double *measure);
 
 /* ---- render3d.c */
+
+/* render_frame_scale() of a 3D frame: pixels a field unit at the camera's reference depth. */
+double render_3d_scale(const struct renderer *r, const struct render_view *v);
 
 /* The 3D pass of render_frame().  0 or -ENOMEM. */
 int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_matrix_t *base, int *paint);

@@ -125,7 +125,7 @@ void report_end(int status, const struct report_run *run)
 	fflush(stderr);
 }
 
-int report_fail(const struct fail *f)
+int report_fail(const struct failure *f)
 {
 	if (f->msg[0])
 		report("%s", f->msg);
@@ -134,9 +134,9 @@ int report_fail(const struct fail *f)
 
 int report_failure(const char *what, const char *path, int err)
 {
-	struct fail f;
+	struct failure f;
 
-	fail_cause(&f, what, path, err);
+	failure_cause(&f, what, path, err);
 	return report_fail(&f);
 }
 

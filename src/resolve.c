@@ -3,22 +3,25 @@
  * setting is read (cli_resolve(), called by cli_parse()): the model's
  * look and its program's defaults, --opengl's and --quality's, the checks
  * between options, and what the modules read but nobody types.
+ * include/resolve.h.
  */
+#include "resolve.h"
+
 #include <math.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "caption.h"
-#include "cli_int.h"
 #include "model.h"
+#include "options_int.h"
 #include "sim.h"
 #include "traj_h5.h"
 #include "trajout.h"
-
-/* ------------------------------------------------------------------ resolve */
+#include "values.h"
 
 /*
  * What depends on several settings is worked out in one step, cli_resolve(),
@@ -42,9 +45,48 @@
  *   link_modules()     what the modules read but nobody types: the seeds of the noises, the
  *                      obstacle lists they borrow, the target's centre and
  *                      the radii --show-ranges draws (the entry's ranges()),
+ *                      the settings a --caption may name and their values
+ *                      (caption_fields(): the caption knows no command line),
  *                      and run.user: which options main's later decisions
  *                      depend on were given (nothing else asks by name)
  */
+
+/* ----------------------------------------------------------- caption fields */
+
+/*
+ * What a --caption may name: every setting (the table's rows but the
+ * actions), by its option name, with its value as --print-config writes it
+ * (values.c).  The caption reads them through this table, so that it knows
+ * no command line.  Listed once, at the first resolve step.
+ */
+static const char *field_names[CLI_NOPTS];
+static size_t field_rows[CLI_NOPTS];
+static pthread_once_t fields_once = PTHREAD_ONCE_INIT;
+
+static void field_value(const struct config *c, size_t i, char *buf, size_t len)
+{
+	cli_format_value(c, &cli_table[field_rows[i]], buf, len);
+}
+
+static struct caption_fields fields = { field_names, 0, field_value };
+
+static void list_fields(void)
+{
+	for (size_t i = 0; i < CLI_NOPTS; i++) {
+		if (cli_table[i].type == CLI_ACTION)
+			continue;
+		field_rows[fields.n] = i;
+		field_names[fields.n++] = cli_table[i].name;
+	}
+}
+
+static const struct caption_fields *caption_fields(void)
+{
+	pthread_once(&fields_once, list_fields);
+	return &fields;
+}
+
+/* ------------------------------------------------------------------ resolve */
 
 /* Sets option `name` to `value`, as typed, unless the user set it. */
 static int fill_in(struct config *c, const char *name, const char *value, char *err, size_t errlen)
@@ -84,10 +126,16 @@ static const char *const *look_settings(enum run_look look)
 		"background-style=noise", NULL };
 	static const char *const vicsek_paper[] = { /* "a small arrow ... the last 20 time steps" */
 		"shape=arrow", "boid-size=0.04", "boid-color=black", "background=white", "trail=20", NULL };
+	static const char *const netlogo[] = {
+		"size=497x497",      /* the model's view: 71 patches of 7 px */
+		"shape=turtle", "background=black",
+		"boid-color=#eded2f", "color-by=shade", /* yellow - 2 + random 7 */
+		NULL };
 
 	return look == RUN_LOOK_HARDEN_WINDOWS ? harden_windows :
 	       look == RUN_LOOK_CANVAS_ARTICLE ? canvas_article :
-	       look == RUN_LOOK_VICSEK_PAPER ? vicsek_paper : none;
+	       look == RUN_LOOK_VICSEK_PAPER ? vicsek_paper :
+	       look == RUN_LOOK_NETLOGO ? netlogo : none;
 }
 
 /*
@@ -113,9 +161,13 @@ static int model_defaults(struct config *c, char *err, size_t errlen)
 	e = fill_in_list(c, m->program_defaults, err, errlen);
 	if (!e && m->scene)
 		e = fill_in_list(c, m->scene(&c->sim), err, errlen);
+	/* an open space with nothing to bound it: the picture follows the flock */
+	if (!e && (m->flags & MODEL_OPEN) && c->sim.edges == SIM_EDGES_NONE && !cli_given(c, OPT_VIEW) &&
+	    !cli_given(c, OPT_VIEW_END))
+		e = fill_in(c, "follow", "yes", err, errlen);
 	if (!e && m->step_seconds && !cli_given(c, OPT_SUBSTEPS)) {
 		/* a program stepping in real time (canvas: 60 times a second): 1/(dt fps) steps a frame */
-		double k = round(1 / (m->step_seconds(&c->sim) * ((double)c->run.fps / (double)c->run.fps_den)));
+		double k = round(1 / (m->step_seconds(&c->sim) * rate_hz(c->run.fps)));
 		c->run.substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
 	}
 	return e;
@@ -185,11 +237,40 @@ static int check_depths(const struct config *c, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Options that mean something only with another (the trajectory's with
+ * --trajectory, --init-frame with --init) are refused without it, whatever
+ * their value.  Without it means: not set (an empty name) where the option
+ * was given or above: a config file that --print-config wrote names every
+ * key, the empty `trajectory =` with `trajectory-every = 1`, and reads back;
+ * `--trajectory-every 1` on the command line without a trajectory is refused.
+ */
+static int check_needs(const struct config *c, char *err, size_t errlen)
+{
+	static const struct { enum cli_id opt, needs; const char *what; } needs[] = {
+		{ OPT_INIT_FRAME, OPT_INIT, "there is no --init to start from" },
+		{ OPT_TRAJECTORY_EVERY, OPT_TRAJECTORY, "there is no --trajectory to write" },
+		{ OPT_TRAJECTORY_PRECISION, OPT_TRAJECTORY, "there is no --trajectory to write" },
+		{ OPT_TRAJECTORY_COMPRESS, OPT_TRAJECTORY, "there is no --trajectory to write" },
+		{ OPT_TRAJECTORY_PREDATOR, OPT_TRAJECTORY, "there is no --trajectory to write" },
+	};
+	const char *set[] = { [OPT_INIT] = c->run.init, [OPT_TRAJECTORY] = c->run.trajectory };
+
+	for (size_t i = 0; i < sizeof needs / sizeof *needs; i++) {
+		const char *other = set[needs[i].needs];
+		if ((!other || !*other) && cli_given(c, needs[i].opt) > cli_given(c, needs[i].needs))
+			return cli_errf(err, errlen, "--%s: %s", cli_table[needs[i].opt].name, needs[i].what);
+	}
+	return 0;
+}
+
 /* The checks between options, and the settings one option gives another. */
 static int check_across(struct config *c, char *err, size_t errlen)
 {
 	struct run_options *run = &c->run;
 
+	if (check_needs(c, err, errlen) != 0)
+		return -1;
 	if (c->sim.gl.speed_min > c->sim.gl.speed_max)
 		return cli_errf(err, errlen, "--gl-speed-min (%g) must not be above --gl-speed-max (%g)",
 		            c->sim.gl.speed_min, c->sim.gl.speed_max);
@@ -208,10 +289,10 @@ static int check_across(struct config *c, char *err, size_t errlen)
 			run->duration = -1;
 	}
 	if (run->duration > 0) {
-		double f = round(run->duration * ((double)run->fps / (double)run->fps_den));
+		double f = round(run->duration * rate_hz(run->fps));
 		if (f < 1 || f > CLI_MAX_FRAMES)
 			return cli_errf(err, errlen, "--duration: %g s at %.10g fps is %.0f frames (expected 1 to %ld)",
-			            run->duration, (double)run->fps / (double)run->fps_den, f, CLI_MAX_FRAMES);
+			            run->duration, rate_hz(run->fps), f, CLI_MAX_FRAMES);
 		run->frames = (long)f;
 		run->duration = -1; /* resolved: --print-config shows frames */
 	}
@@ -356,13 +437,13 @@ static int frame_steps(struct config *c, char *err, size_t errlen)
 		run->step_den = 1;
 		return 0;
 	}
-	long num = (long)llround(run->steps_per_second * 1e6) * run->fps_den, den = 1000000L * run->fps;
+	long num = (long)llround(run->steps_per_second * 1e6) * run->fps.den, den = 1000000L * run->fps.num;
 	long g = gcd_of(num, den);
 	run->step_num = num / g;
 	run->step_den = den / g;
 	if ((double)run->step_num > 1000.0 * (double)run->step_den)
 		return cli_errf(err, errlen, "--steps-per-second: %g at %.10g fps is %.6g steps a frame (at most 1000)",
-		                run->steps_per_second, (double)run->fps / (double)run->fps_den,
+		                run->steps_per_second, rate_hz(run->fps),
 		                (double)run->step_num / (double)run->step_den);
 	return 0;
 }
@@ -396,6 +477,7 @@ static void link_modules(struct config *c)
 	c->render.obstacles = run->obstacles_n ? run->circles : NULL;
 	c->render.obstacles_n = run->obstacles_n;
 	c->sim.model->ranges(&c->sim, &c->render.range_near, &c->render.range_far); /* --show-ranges */
+	run->caption_fields = caption_fields(); /* what a --caption may name, and the values */
 	/* what main decides later by whether the user set an option */
 	run->user.picture_size = cli_given(c, OPT_SIZE) || cli_given(c, OPT_SCALE);
 	run->user.output = cli_given(c, OPT_OUTPUT) != 0;
@@ -427,7 +509,7 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 	link_modules(c);
 	if (camera_check(&c->render.camera, c->render.box) != 0)
 		return cli_errf(err, errlen, "--camera: the camera stands where it looks (give another point, or TX,TY,TZ)");
-	if (c->run.caption && caption_check(c->run.caption, err, errlen) != 0)
+	if (c->run.caption && caption_check(c->run.caption, c->run.caption_fields, err, errlen) != 0)
 		return -1;
 	return 0;
 }

@@ -50,9 +50,9 @@ _Static_assert(TRAJ_BOIDS_MAX == CLI_MAX_BOIDS && TRAJ_FRAMES_MAX == CLI_MAX_FRA
  *   with --trajectory, the frames queued for its thread (trajout.h).
  *
  * The stated maximum is 80% of the machine's physical memory.  Returns a
- * status (fail.h).
+ * status (failure.h).
  */
-static int check_memory(const struct config *c, const struct start_budget *b, struct fail *e)
+static int check_memory(const struct config *c, const struct start_budget *b, struct failure *e)
 {
 	const struct run_options *s = &c->run;
 	int d3 = c->sim.dims == 3;
@@ -67,9 +67,7 @@ static int check_memory(const struct config *c, const struct start_budget *b, st
 	double flock = n * ((d3 ? 18 : 12) * 8 + 9 + 8) + cells * 8;
 	if (s->metrics)
 		flock += n * ((d3 ? 9 : 6) * 8 + 8 + 8) + 2 * cells * 4;
-	double state = (d3 ? 3 : 2) * 8 *
-	               (c->render.draw == RENDER_DRAW_POINTS && c->render.color_by == RENDER_COLOR_ROLE ? 1 : 2);
-	               /* points: no velocities, unless --color-by needs them */
+	double state = (d3 ? 3 : 2) * 8 * (render_needs_velocities(&c->render) ? 2 : 1);
 	double bytes = flock + slots * (n * state + trail * n * 16 + picture) + trail * n * 16;
 	if (slots && s->step_den > 1) /* a frame may fall between two steps: one kept (pipeline.h) */
 		bytes += n * (d3 ? 6 : 4) * 8;
@@ -78,9 +76,9 @@ static int check_memory(const struct config *c, const struct start_budget *b, st
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 
 	if (phys > 0 && bytes > 0.8 * phys)
-		return fail_usage(e, "this run needs about %.1f GiB of memory, more than 80%% of the %.1f GiB "
-		                  "here (fewer --boids, a shorter --trail or a smaller picture)",
-		                  bytes / 1073741824.0, phys / 1073741824.0);
+		return failure_usage(e, "this run needs about %.1f GiB of memory, more than 80%% of the %.1f GiB "
+		                     "here (fewer --boids, a shorter --trail or a smaller picture)",
+		                     bytes / 1073741824.0, phys / 1073741824.0);
 	return 0;
 }
 
@@ -108,32 +106,32 @@ static int load_any(const char *path, FILE *f, long want, struct traj_state *st,
 	return err;
 }
 
-/* Why reading --init failed (err, te from load_any()): a status (fail.h) with its message. */
-static int init_refused(const char *path, int err, const struct traj_error *te, struct fail *e)
+/* Why reading --init failed (err, te from load_any()): a status (failure.h) with its message. */
+static int init_refused(const char *path, int err, const struct traj_error *te, struct failure *e)
 {
 	const char *name = CLI_CUT_PATH(path);
 
 	if (signals_caught())
-		return fail_stop(e, signals_caught()); /* it ended a read from a slow writer */
+		return failure_stop(e, signals_caught()); /* it ended a read from a slow writer */
 	if (err == -EBADMSG) /* zfile: not gzip or zstd data, or cut short */
-		return fail_usage(e, "--init: '%s' line %ld: the %s data is damaged or cut short", name, te->line,
-		                  zfile_kind_name(zfile_kind_of(path)));
+		return failure_usage(e, "--init: '%s' line %ld: the %s data is damaged or cut short", name, te->line,
+		                     zfile_kind_name(zfile_kind_of(path)));
 	if (err == -EINVAL && te->line)
-		return fail_usage(e, "--init: '%s' line %ld: %s", name, te->line, te->what);
+		return failure_usage(e, "--init: '%s' line %ld: %s", name, te->line, te->what);
 	if (err == -EINVAL)
-		return fail_usage(e, "--init: '%s': %s", name, te->what);
+		return failure_usage(e, "--init: '%s': %s", name, te->what);
 	if (err == -ENOMEM) /* the machine's fault, not the file's */
-		return fail_runtime(e, "--init: cannot read '%s' (line %ld): %s", name, te->line, strerror(-err));
+		return failure_runtime(e, "--init: cannot read '%s' (line %ld): %s", name, te->line, strerror(-err));
 	if (!te->line)
-		return fail_usage(e, "--init: cannot read '%s': %s", name, strerror(-err));
-	return fail_usage(e, "--init: cannot read '%s' (line %ld): %s", name, te->line, strerror(-err));
+		return failure_usage(e, "--init: cannot read '%s': %s", name, strerror(-err));
+	return failure_usage(e, "--init: cannot read '%s' (line %ld): %s", name, te->line, strerror(-err));
 }
 
 /*
  * Reads --init into st: bad input is status 2, no memory 1, a stop signal
  * (ending a FIFO's wait for a writer, or a read from a slow one) 128 + it.
  */
-static int load_init(const struct run_options *s, struct traj_state *st, struct fail *e)
+static int load_init(const struct run_options *s, struct traj_state *st, struct failure *e)
 {
 	struct traj_error te;
 	struct stat sb;
@@ -141,24 +139,24 @@ static int load_init(const struct run_options *s, struct traj_state *st, struct 
 	FILE *f = signals_fopen(s->init);
 
 	if (!f && errno == EINTR && signals_caught())
-		return fail_stop(e, signals_caught());
+		return failure_stop(e, signals_caught());
 	if (!f && errno == ENOMEM)
-		return fail_runtime(e, "--init: cannot open '%s': %s", name, strerror(ENOMEM));
+		return failure_runtime(e, "--init: cannot open '%s': %s", name, strerror(ENOMEM));
 	if (!f)
-		return fail_usage(e, "--init: cannot open '%s': %s", name, strerror(errno));
+		return failure_usage(e, "--init: cannot open '%s': %s", name, strerror(errno));
 	char why[PATH_MAX + 256];
 	int status;
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
-		status = fail_usage(e, "--init: '%s' is a directory", name);
+		status = failure_usage(e, "--init: '%s' is a directory", name);
 	else if (trajout_format_of(s->init) == TRAJOUT_HDF5 && traj_h5_ready(why, sizeof why) != 0)
-		status = fail_runtime(e, "--init: %s", why); /* the plugin, before any file */
+		status = failure_runtime(e, "--init: %s", why); /* the plugin, before any file */
 	else if ((status = load_any(s->init, f, s->init_frame, st, &te)) != 0)
 		status = init_refused(s->init, status, &te, e);
 	fclose(f);
 	if (status)
 		return status;
 	if (st->n > (size_t)CLI_MAX_BOIDS)
-		return fail_usage(e, "--init: '%s' has %zu boids (at most %ld)", name, st->n, CLI_MAX_BOIDS);
+		return failure_usage(e, "--init: '%s' has %zu boids (at most %ld)", name, st->n, CLI_MAX_BOIDS);
 	return 0;
 }
 
@@ -191,7 +189,7 @@ static int fit_predators(struct config *c)
 	return *predators > c->run.boids;
 }
 
-int start_read(struct start *f, struct config *c, struct fail *e)
+int start_read(struct start *f, struct config *c, struct failure *e)
 {
 	struct run_options *s = &c->run;
 
@@ -199,14 +197,14 @@ int start_read(struct start *f, struct config *c, struct fail *e)
 	if (s->init && load_init(s, &f->init, e) != 0)
 		return e->status;
 	if (s->init && take_file(c, &f->init) != 0)
-		return fail_usage(e, "--init: '%s' holds a 3D flock (z and vz columns) but --dims is %d "
-		                  "(leave --dims out, or give --dims 3)", CLI_CUT_PATH(s->init), c->sim.dims);
+		return failure_usage(e, "--init: '%s' holds a 3D flock (z and vz columns) but --dims is %d "
+		                     "(leave --dims out, or give --dims 3)", CLI_CUT_PATH(s->init), c->sim.dims);
 	if (fit_predators(c))
-		return fail_usage(e, "--predators: %zu is more than the %zu boids", c->sim.predators, s->boids);
+		return failure_usage(e, "--predators: %zu is more than the %zu boids", c->sim.predators, s->boids);
 	return 0;
 }
 
-int start_preview(struct start *f, struct config *c, struct fail *e)
+int start_preview(struct start *f, struct config *c, struct failure *e)
 {
 	struct stat sb;
 	char *init = c->run.init;
@@ -224,7 +222,7 @@ int start_preview(struct start *f, struct config *c, struct fail *e)
 	return status;
 }
 
-int start_check(const struct config *c, const struct start_budget *b, struct fail *e)
+int start_check(const struct config *c, const struct start_budget *b, struct failure *e)
 {
 	return check_memory(c, b, e);
 }
@@ -244,7 +242,7 @@ static void place_depth(struct sim *m, const struct traj_state *st)
 }
 
 int start_build(struct start *f, const struct config *c, int threads, const struct start_budget *b,
-                struct fail *e)
+                struct failure *e)
 {
 	const struct run_options *s = &c->run;
 	struct traj_state *st = &f->init;
@@ -255,7 +253,7 @@ int start_build(struct start *f, const struct config *c, int threads, const stru
 	f->pool = pool_new(threads);
 	signals_block(0);
 	if (!f->pool || sim_init(&f->sim, &c->sim, s->boids, f->pool) != 0)
-		return fail_runtime(e, "out of memory for %zu boids", s->boids);
+		return failure_runtime(e, "out of memory for %zu boids", s->boids);
 	/* with --init the seed still draws what a CSV does not hold (opengl's target speeds) */
 	sim_randomize(&f->sim, s->seed);
 	if (s->init) {

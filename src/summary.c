@@ -78,13 +78,82 @@ int summary_options_hash(const struct config *set, char out[72])
 	return err;
 }
 
+/* "parameters": every setting --print-config shows, numbers as numbers. */
+static void put_parameters(FILE *f, const struct config *set)
+{
+	size_t n;
+	const struct cli_option *opts = cli_options(&n);
+	char v[4096];
+	int first = 1;
+
+	fputs(",\n  \"parameters\": {", f);
+	for (size_t i = 0; i < n; i++) {
+		if (opts[i].flags & CLI_NOCONFIG)
+			continue;
+		fprintf(f, "%s\n    ", first ? "" : ",");
+		report_json_string(f, opts[i].name);
+		fputs(": ", f);
+		first = 0;
+		if (opts[i].type == CLI_STRING) { /* straight from the settings: no length limit */
+			const char *str = *(char *const *)(const void *)((const char *)set + opts[i].offset);
+			report_json_string(f, str ? str : "");
+			continue;
+		}
+		cli_format_value(set, &opts[i], v, sizeof(v));
+		if (is_number(&opts[i], v))
+			fputs(v, f);
+		else
+			report_json_string(f, v);
+	}
+	fputs("\n  }", f);
+}
+
+/* "metrics": each one's final and mean, or null. */
+static void put_metrics(FILE *f, const struct summary *s)
+{
+	fputs(",\n  \"metrics\": ", f);
+	if (!s->have_metrics) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	for (size_t i = 0; i < METRICS_COUNT; i++) {
+		fprintf(f, "%s\n    \"%s\": { \"final\": ", i ? "," : "", metrics_name(i));
+		put_number(f, metrics_value(&s->final, i));
+		fputs(", \"mean\": ", f);
+		put_number(f, s->mean[i]);
+		fputs(" }", f);
+	}
+	fputs("\n  }", f);
+}
+
+/* "outputs": each output's file, frames and error; then the run's "error". */
+static void put_outputs(FILE *f, const struct summary *s)
+{
+	fputs(",\n  \"outputs\": {", f);
+	for (size_t i = 0; i < s->noutputs; i++) {
+		const struct summary_output *o = &s->outputs[i];
+		fprintf(f, "%s\n    \"%s\": { \"file\": ", i ? "," : "", o->option);
+		report_json_string(f, o->file);
+		fprintf(f, ", \"frames\": %ld, \"error\": ", o->frames);
+		if (o->error)
+			report_json_string(f, o->error);
+		else
+			fputs("null", f);
+		fputs(" }", f);
+	}
+	fputs(s->noutputs ? "\n  }" : "}", f);
+	fputs(",\n  \"error\": ", f);
+	if (s->error)
+		report_json_string(f, s->error);
+	else
+		fputs("null", f);
+}
+
 int summary_write(FILE *f, const struct summary *s)
 {
 	static const char *const status_names[] = { "complete", "interrupted", "failed" };
 	char hash[72] = "", host[256] = "";
-	size_t n;
-	const struct cli_option *opts = cli_options(&n);
-	char v[4096];
 	/* first: a summary without its hash could not be matched to its sweep */
 	int err = summary_options_hash(s->set, hash);
 	if (err)
@@ -111,47 +180,16 @@ int summary_write(FILE *f, const struct summary *s)
 	report_json_string(f, host);
 	fputs(",\n  \"options_hash\": ", f);
 	report_json_string(f, hash);
-	fputs(",\n  \"parameters\": {", f);
-	int first = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (opts[i].flags & CLI_NOCONFIG)
-			continue;
-		fprintf(f, "%s\n    ", first ? "" : ",");
-		report_json_string(f, opts[i].name);
-		fputs(": ", f);
-		first = 0;
-		if (opts[i].type == CLI_STRING) { /* straight from the settings: no length limit */
-			const char *str = *(char *const *)(const void *)((const char *)s->set + opts[i].offset);
-			report_json_string(f, str ? str : "");
-			continue;
-		}
-		cli_format_value(s->set, &opts[i], v, sizeof(v));
-		if (is_number(&opts[i], v))
-			fputs(v, f);
-		else
-			report_json_string(f, v);
-	}
-	fprintf(f, "\n  },\n  \"frames\": %ld,\n  \"wall_time_s\": ", s->frames);
+	put_parameters(f, s->set);
+	fprintf(f, ",\n  \"frames\": %ld,\n  \"wall_time_s\": ", s->frames);
 	put_number(f, s->wall_time);
 	fputs(",\n  \"output\": ", f);
 	if (s->output)
 		report_json_string(f, s->output);
 	else
 		fputs("null", f);
-	fputs(",\n  \"metrics\": ", f);
-	if (!s->have_metrics) {
-		fputs("null", f);
-	} else {
-		fputc('{', f);
-		for (size_t i = 0; i < METRICS_COUNT; i++) {
-			fprintf(f, "%s\n    \"%s\": { \"final\": ", i ? "," : "", metrics_name(i));
-			put_number(f, metrics_value(&s->final, i));
-			fputs(", \"mean\": ", f);
-			put_number(f, s->mean[i]);
-			fputs(" }", f);
-		}
-		fputs("\n  }", f);
-	}
+	put_outputs(f, s);
+	put_metrics(f, s);
 	fputs("\n}\n", f);
 	/* Flushed here, so the write that fails reports its own errno
 	 * (ENOSPC, EPIPE), not a stale one or EIO. */

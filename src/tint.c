@@ -1,6 +1,6 @@
 /*
  * tint — a boid's colour as --color-by says (its role, its heading on the
- * cyclic wheel, its speed on the sequential map), for every drawing file
+ * cyclic wheel, its speed on the sequential map, NetLogo's shades), for every drawing file
  * of the renderer: a leaf below render.c and render3d.c, which both ask
  * it and which it never calls.  Start at render_tint_setup(): the map
  * sampled once per renderer; render_boid_rgb() then reads it per boid.
@@ -22,9 +22,11 @@ int render_tint_setup(struct renderer *r)
 		return 0;
 	if (!(r->cmap = malloc(RENDER_CMAP * sizeof(*r->cmap))))
 		return -ENOMEM;
-	for (int k = 0; k < RENDER_CMAP; k++) /* heading: angle 2 pi k / N; speed: t = k / (N - 1) */
-		r->cmap[k] = r->tint == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP)
-		                                             : colormap_speed((double)k / (RENDER_CMAP - 1));
+	for (int k = 0; k < RENDER_CMAP; k++) /* heading: angle 2 pi k / N; speed: t = k / (N - 1);
+	                                       * shade: -2 .. +4, again and again */
+		r->cmap[k] = r->tint == RENDER_COLOR_HEADING ? colormap_heading(2 * M_PI * k / RENDER_CMAP) :
+		             r->tint == RENDER_COLOR_SHADE ? colormap_netlogo_shade(p->boid_color, k % 7 - 2) :
+		                                             colormap_speed((double)k / (RENDER_CMAP - 1));
 	return 0;
 }
 
@@ -42,6 +44,8 @@ uint32_t render_boid_rgb(const struct renderer *r, const struct render_view *v, 
 
 	if (predator || !r->cmap)
 		return predator ? p->predator_color : p->boid_color;
+	if (r->tint == RENDER_COLOR_SHADE) /* NetLogo's random shade, the same for a boid every frame */
+		return r->cmap[i % 7];
 	if (r->tint == RENDER_COLOR_HEADING) {
 		double a = v->z ? atan2(v->vz[i], v->vx[i]) : atan2(v->vy[i], v->vx[i]); /* NaN: 0 */
 		long k = isfinite(a) ? lround(a / (2 * M_PI) * RENDER_CMAP) : 0;

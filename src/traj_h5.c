@@ -159,7 +159,7 @@ static int put_metadata(hid_t file, const struct traj_h5_info *in)
 	bad |= put_attr(file, "field", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, (hsize_t)in->dims, in->field);
 	bad |= put_string(file, "position_units", "px");
 	bad |= put_string(file, "velocity_units", "px per step");
-	bad |= put_double(file, "fps", in->fps);
+	bad |= put_double(file, "fps", rate_hz(in->fps));
 	bad |= put_long(file, "every", in->every);
 	bad |= put_string(file, "config", in->config ? in->config : "");
 	bad |= put_string(file, "status", "writing");

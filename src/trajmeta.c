@@ -16,42 +16,33 @@
 #include "model.h"
 #include "zfile.h"
 
-int trajmeta_check(const struct config *c, struct fail *f)
+int trajmeta_check(const struct config *c, struct failure *f)
 {
 	const struct run_options *s = &c->run;
 
-	if (s->init_frame >= 0 && !s->init)
-		return fail_usage(f, "--init-frame: there is no --init to start from");
-	if (!s->trajectory) {
-		const char *given = s->traj_every != 1 ? "--trajectory-every" :
-		                    s->traj_single ? "--trajectory-precision" :
-		                    s->traj_compress >= 0 ? "--trajectory-compress" :
-		                    s->traj_predator ? "--trajectory-predator" : NULL;
-		if (given)
-			return fail_usage(f, "%s: there is no --trajectory to write", given);
-		return 0;
-	}
+	if (!s->trajectory)
+		return 0; /* its options without it: refused by the resolve step */
 	const char *path = CLI_CUT_PATH(s->trajectory);
 	enum trajout_format fmt = trajout_format_of(s->trajectory);
 	struct stat st;
 	if (s->traj_single && fmt != TRAJOUT_HDF5)
-		return fail_usage(f, "--trajectory-precision: single is for HDF5 (.h5); '%s' is %s, whose "
-		                  "numbers read back exactly", path, trajout_format_name(fmt));
+		return failure_usage(f, "--trajectory-precision: single is for HDF5 (.h5); '%s' is %s, whose "
+		                     "numbers read back exactly", path, trajout_format_name(fmt));
 	if (fmt == TRAJOUT_HDF5 && (strcmp(s->trajectory, "-") == 0 ||
 	                            (stat(s->trajectory, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))))
-		return fail_usage(f, "--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
-		                  "stream .csv, .csv.gz or .csv.zst instead", path);
+		return failure_usage(f, "--trajectory: '%s' is not a regular file, and HDF5 needs one (it seeks); "
+		                     "stream .csv, .csv.gz or .csv.zst instead", path);
 	int min, max, dflt;
 	if (s->traj_compress >= 0 && trajout_levels(fmt, &min, &max, &dflt) != 0)
-		return fail_usage(f, "--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst "
-		                  "or .h5)", path);
+		return failure_usage(f, "--trajectory-compress: '%s' is not compressed (name it .csv.gz, .csv.zst "
+		                     "or .h5)", path);
 	if (s->traj_compress >= 0 && (s->traj_compress < min || s->traj_compress > max))
-		return fail_usage(f, "--trajectory-compress: %ld is out of range for %s (expected a whole number "
-		                  "from %d to %d)", s->traj_compress,
-		                  fmt == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(fmt), min, max);
+		return failure_usage(f, "--trajectory-compress: %ld is out of range for %s (expected a whole number "
+		                     "from %d to %d)", s->traj_compress,
+		                     fmt == TRAJOUT_HDF5 ? "HDF5's deflate" : trajout_format_name(fmt), min, max);
 	char err[PATH_MAX + 256];
 	if (fmt == TRAJOUT_HDF5 && traj_h5_ready(err, sizeof err) != 0) /* the plugin, before any file */
-		return fail_runtime(f, "--trajectory: %s", err);
+		return failure_runtime(f, "--trajectory: %s", err);
 	return 0;
 }
 
@@ -133,7 +124,7 @@ int trajmeta_init(struct trajmeta *m, const struct config *c, size_t n)
 	o->h5.field[0] = c->sim.width;
 	o->h5.field[1] = c->sim.height;
 	o->h5.field[2] = c->sim.depth;
-	o->h5.fps = (double)s->fps;
+	o->h5.fps = s->fps;
 	int err = cli_config_text(c, &m->config_text, &len);
 	if (err)
 		return err;

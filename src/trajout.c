@@ -46,6 +46,7 @@ struct trajout {
 	double cut_after;           /* a stop: no frame begun once this many seconds have
 	                             * passed since its signal (signals_since()); < 0: none */
 	int err;                    /* the writer's first error (it then writes nothing more) */
+	long written;               /* frames written whole */
 };
 
 /* The names a trajectory may have, by how they end (any case), and what each means. */
@@ -193,6 +194,7 @@ static void *writer(void *arg)
 		pthread_mutex_lock(&t->lock);
 		if (err && !t->err)
 			t->err = err;
+		t->written += !skip && !err;
 		t->head = (t->head + 1) % t->nslots;
 		t->count--;
 		pthread_cond_signal(&t->room);
@@ -352,7 +354,7 @@ static int stop_thread(struct trajout *t)
 	return t->err;
 }
 
-int trajout_finish(struct trajout *t, int interrupted, double cut_after)
+int trajout_finish(struct trajout *t, int interrupted, double cut_after, long *written)
 {
 	if (interrupted) {
 		pthread_mutex_lock(&t->lock);
@@ -376,6 +378,7 @@ int trajout_finish(struct trajout *t, int interrupted, double cut_after)
 		err = outfile_commit(&t->file); /* flushes, syncs, renames; removes on failure */
 	else
 		outfile_abort(&t->file);
+	*written = err ? 0 : t->written;
 	free_queue(t);
 	return err;
 }

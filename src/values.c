@@ -3,9 +3,13 @@
  * the option table into its field of struct config (cli_set_value()):
  * numbers in their ranges, sizes, choices, models, colours, flags, the
  * obstacle list, the target, the camera; and the one-line messages when a
- * value is refused (cli_errf()).  The command line, the config file and
- * the resolve step all set values through here.
+ * value is refused (cli_errf()); and each value formatted back as a user
+ * would type it (cli_format_value(): --print-config, the summary, the HDF5
+ * settings, the captions' fields).  The command line, the config file and
+ * the resolve step all set values through here.  include/values.h.
  */
+#include "values.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -16,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_int.h"
 #include "color.h"
 #include "model.h"
+#include "options_int.h"
 #include "sim.h"
 #include "suggest.h"
 #include "traj.h"
@@ -99,9 +103,9 @@ static int parse_long(const struct cli_option *o, const char *v, long *out,
 	errno = 0;
 	long x = starts_badly(v) ? 0 : strtol(v, &end, 10);
 	if (starts_badly(v) || *end)
-		return cli_errf(err, errlen, "--%s: '%s' is not %s", o->name, CUT(v), range);
+		return cli_errf(err, errlen, "--%s: '%s' is not %s", o->name, CLI_CUT(v), range);
 	if (errno == ERANGE || (double)x < o->min || (double)x > o->max)
-		return cli_errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, CUT(v), range);
+		return cli_errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, CLI_CUT(v), range);
 	*out = x;
 	return 0;
 }
@@ -119,12 +123,12 @@ static int parse_double(const struct cli_option *o, const char *v, double *out,
 	errno = 0;
 	double x = starts_badly(v) ? 0 : strtod(v, &end);
 	if (starts_badly(v) || *end)
-		return cli_errf(err, errlen, "--%s: '%s' is not %s", o->name, CUT(v), range);
+		return cli_errf(err, errlen, "--%s: '%s' is not %s", o->name, CLI_CUT(v), range);
 	if (!isfinite(x)) /* ERANGE on underflow is fine: a tiny number is a number */
 		return cli_errf(err, errlen, "--%s: '%s' is not a finite number in range (expected %s)",
-		            o->name, CUT(v), range);
+		            o->name, CLI_CUT(v), range);
 	if (x < o->min || x > o->max || ((o->flags & CLI_GT_MIN) && x == o->min))
-		return cli_errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, CUT(v), range);
+		return cli_errf(err, errlen, "--%s: %s is out of range (expected %s)", o->name, CLI_CUT(v), range);
 	*out = x;
 	return 0;
 }
@@ -137,14 +141,14 @@ static int parse_u64(const struct cli_option *o, const char *v, uint64_t *out,
 	errno = 0;
 	if (starts_badly(v) || *v == '-' || *v == '+')
 		return cli_errf(err, errlen, "--%s: '%s' is not a whole number from 0 to 18446744073709551615",
-		            o->name, CUT(v));
+		            o->name, CLI_CUT(v));
 	unsigned long long x = strtoull(v, &end, 10);
 	if (*end)
 		return cli_errf(err, errlen, "--%s: '%s' is not a whole number from 0 to 18446744073709551615",
-		            o->name, CUT(v));
+		            o->name, CLI_CUT(v));
 	if (errno == ERANGE)
 		return cli_errf(err, errlen, "--%s: %s is out of range (expected 0 to 18446744073709551615)",
-		            o->name, CUT(v));
+		            o->name, CLI_CUT(v));
 	*out = (uint64_t)x;
 	return 0;
 }
@@ -206,13 +210,13 @@ static int parse_size(const struct cli_option *o, const char *v, double *w, doub
 		goto bad;
 	if (errno == ERANGE || a < 1 || b < 1 || a > max || b > max)
 		return cli_errf(err, errlen, "--%s: %s is out of range (width and height from 1 to %ld)",
-		            o->name, CUT(v), max);
+		            o->name, CLI_CUT(v), max);
 	*w = (double)a;
 	*h = (double)b;
 	return 0;
 bad:
 	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT such as 640x360 or a size name such as hd720",
-	                o->name, CUT(v));
+	                o->name, CLI_CUT(v));
 }
 
 static long gcd(long a, long b)
@@ -237,8 +241,7 @@ static const struct rate_name { const char *name; long num, den; } rate_names[] 
 	{ "sntsc", 30000, 1001 }, { "spal", 25, 1 }, { "film", 24, 1 }, { "ntsc-film", 24000, 1001 },
 };
 
-static int parse_rate(const struct cli_option *o, const char *v, long *num, long *den,
-                      char *err, size_t errlen)
+static int parse_rate(const struct cli_option *o, const char *v, struct rate *r, char *err, size_t errlen)
 {
 	long n = 0, d = 1;
 	const char *p = v;
@@ -285,15 +288,14 @@ check:
 	d /= g;
 	if ((double)n < o->min * (double)d || (double)n > o->max * (double)d || n > 1000000L || d > 1000000L)
 		goto range;
-	*num = n;
-	*den = d;
+	*r = (struct rate){ n, d };
 	return 0;
 range:
 	return cli_errf(err, errlen, "--%s: %s is out of range (expected %g to %g frames per second, "
-	                "numerator and denominator at most 1000000)", o->name, CUT(v), o->min, o->max);
+	                "numerator and denominator at most 1000000)", o->name, CLI_CUT(v), o->min, o->max);
 bad:
 	return cli_errf(err, errlen, "--%s: '%s' is not a frame rate such as 30, 30000/1001, 29.97 or ntsc",
-	                o->name, CUT(v));
+	                o->name, CLI_CUT(v));
 }
 
 /*
@@ -341,7 +343,7 @@ static int parse_box(const struct cli_option *o, const char *v, double b[3],
 			goto bad;
 		if (!(side[n] >= o->min && side[n] <= o->max))
 			return cli_errf(err, errlen, "--%s: %s is out of range (each side from %g to %.0f)",
-			                o->name, CUT(v), o->min, o->max);
+			                o->name, CLI_CUT(v), o->min, o->max);
 		if (!*end)
 			break;
 		if ((*end != 'x' && *end != 'X') || n == 2)
@@ -355,7 +357,7 @@ static int parse_box(const struct cli_option *o, const char *v, double b[3],
 	return 0;
 bad:
 	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH such as 151800x151800 "
-	                "or 31.6x31.6", o->name, CUT(v));
+	                "or 31.6x31.6", o->name, CLI_CUT(v));
 }
 
 /* "unknown value": the nearest names of a {NULL}-terminated table, or all of them (list). */
@@ -368,8 +370,8 @@ static int unknown_value(const struct cli_option *o, const char *v, const char *
 	while (*(const char *const *)(const void *)((const char *)names + count * stride))
 		count++;
 	if (suggest_phrase(near, sizeof near, "", "", v, strlen(v), names, count, stride) > 0)
-		return cli_errf(err, errlen, "--%s: unknown value '%s'%s", o->name, CUT(v), near);
-	return cli_errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CUT(v), list);
+		return cli_errf(err, errlen, "--%s: unknown value '%s'%s", o->name, CLI_CUT(v), near);
+	return cli_errf(err, errlen, "--%s: unknown value '%s' (expected one of %s)", o->name, CLI_CUT(v), list);
 }
 
 int cli_parse_enum(const struct cli_option *o, const char *v, int *out,
@@ -422,7 +424,7 @@ static int parse_flag(const struct cli_option *o, const char *v, int *out,
 	for (int i = 0; no[i]; i++)
 		if (strcmp(v, no[i]) == 0)
 			return *out = 0, 0;
-	return cli_errf(err, errlen, "--%s: '%s' is not yes or no", o->name, CUT(v));
+	return cli_errf(err, errlen, "--%s: '%s' is not yes or no", o->name, CLI_CUT(v));
 }
 
 /* Parses "a,b" or "a,b,c" (count numbers) as finite doubles within +-CLI_MAX_SPAN
@@ -477,7 +479,7 @@ static int parse_circle(struct run_options *run, const struct cli_option *o, con
 		c[3] = c[2], c[2] = NAN; /* X,Y,R: no Z */
 	if (!(c[3] > 0))
 		return cli_errf(err, errlen, "--%s: '%s' is not X,Y,R or X,Y,Z,R (numbers within 1e9, R above 0)",
-		            o->name, CUT(v));
+		            o->name, CLI_CUT(v));
 	if (run->obstacles_n >= CONFIG_MAX_OBSTACLES)
 		return cli_errf(err, errlen, "--%s: more than %d obstacles", o->name, CONFIG_MAX_OBSTACLES);
 	run->obstacles[run->obstacles_n] = (struct sim_obstacle){ .x = c[0], .y = c[1], .z = c[2], .r = c[3] };
@@ -502,7 +504,7 @@ static int parse_target(struct sim_params *p, const struct cli_option *o, const 
 		p->target_y = xyz[1];
 		p->target_z = xyz[2];
 	} else {
-		return cli_errf(err, errlen, "--%s: '%s' is not X,Y, X,Y,Z, lissajous or none", o->name, CUT(v));
+		return cli_errf(err, errlen, "--%s: '%s' is not X,Y, X,Y,Z, lissajous or none", o->name, CLI_CUT(v));
 	}
 	return 0;
 }
@@ -524,7 +526,7 @@ static int parse_camera(struct camera_setup *cam, const struct cli_option *o, co
 	int aim = parse_tuple(v, c, 6) == 0;
 	if (!aim && parse_tuple(v, c, 3) != 0)
 		return cli_errf(err, errlen, "--%s: '%s' is not front, orbit, X,Y,Z or X,Y,Z,TX,TY,TZ (numbers within 1e9)",
-		            o->name, CUT(v));
+		            o->name, CLI_CUT(v));
 	cam->mode = CAMERA_AT;
 	cam->at_given = aim;
 	for (int k = 0; k < 3; k++) {
@@ -545,7 +547,7 @@ static int parse_view(const struct cli_option *o, const char *v, double w[3], ch
 	}
 	if (commas(v) != 2 || parse_tuple(v, c, 3) != 0 || !(c[2] > 0))
 		return cli_errf(err, errlen, "--%s: '%s' is not CX,CY,W (numbers within 1e9, W above 0)",
-		                o->name, CUT(v));
+		                o->name, CLI_CUT(v));
 	for (int k = 0; k < 3; k++)
 		w[k] = c[k];
 	return 0;
@@ -562,7 +564,7 @@ static int parse_range(const struct cli_option *o, const char *v, double b[2], c
 	}
 	if (commas(v) != 1 || parse_tuple(v, c, 2) != 0 || !(c[0] >= o->min && c[0] < c[1] && c[1] <= o->max))
 		return cli_errf(err, errlen, "--%s: '%s' is not LO,HI or auto (%g <= LO < HI <= %g)",
-		                o->name, CUT(v), o->min, o->max);
+		                o->name, CLI_CUT(v), o->min, o->max);
 	b[0] = c[0];
 	b[1] = c[1];
 	return 0;
@@ -603,10 +605,10 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 		uint32_t rgb;
 		char near[160];
 		if (color_parse(v, &rgb) != 0 && color_suggest(v, near, sizeof near) > 0)
-			return cli_errf(err, errlen, "--%s: '%s' is not a colour%s", o->name, CUT(v), near);
+			return cli_errf(err, errlen, "--%s: '%s' is not a colour%s", o->name, CLI_CUT(v), near);
 		if (color_parse(v, &rgb) != 0)
 			return cli_errf(err, errlen, "--%s: '%s' is not a colour (#RRGGBB, #RGB or a CSS name such as lightgreen)",
-			            o->name, CUT(v));
+			            o->name, CLI_CUT(v));
 		*(uint32_t *)field = rgb;
 		return 0;
 	}
@@ -636,7 +638,7 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 	case CLI_CAMERA:
 		return parse_camera(&c->render.camera, o, v, err, errlen);
 	case CLI_RATE:
-		return parse_rate(o, v, &c->run.fps, &c->run.fps_den, err, errlen);
+		return parse_rate(o, v, &c->run.fps, err, errlen);
 	case CLI_VIEW:
 		return parse_view(o, v, field, err, errlen);
 	case CLI_RANGE:
@@ -645,4 +647,182 @@ int cli_set_value(struct config *c, const struct cli_option *o, const char *v,
 		break;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ output */
+
+void cli_format_obstacle(const struct config *c, const struct sim_obstacle *o, char *buf, size_t len)
+{
+	if (c->sim.dims == 3)
+		snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g", o->x, o->y, o->z, o->r);
+	else
+		snprintf(buf, len, "%.17g,%.17g,%.17g", o->x, o->y, o->r);
+}
+
+/* A whole number's row (long, int, size_t, uint64_t): "auto" below its range where it takes it. */
+static void format_whole(const struct cli_option *o, const void *field, char *buf, size_t len)
+{
+	long whole;
+
+	if (o->type == CLI_U64) {
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+		return;
+	}
+	whole = o->type == CLI_LONG ? *(const long *)field :
+	        o->type == CLI_INT ? *(const int *)field : (long)*(const size_t *)field;
+	if ((o->flags & CLI_AUTO) && whole < (long)o->min)
+		snprintf(buf, len, "auto");
+	else
+		snprintf(buf, len, "%ld", whole);
+}
+
+/*
+ * A number: the shortest form that reads back as the same double, without
+ * an exponent unless the number is very large or small (50, not 5e+01);
+ * --scale as typed (render's is the field's fit: resolve.c).
+ */
+static void format_double(const struct config *c, const struct cli_option *o, double v, char *buf, size_t len)
+{
+	if (c->run.field[0] > 0 && o->offset == offsetof(struct config, render.scale))
+		v = c->run.typed_scale;
+	if ((o->flags & CLI_AUTO) && v < o->min) {
+		snprintf(buf, len, "auto");
+		return;
+	}
+	int plain_ok = v == 0 || (fabs(v) >= 1e-4 && fabs(v) < 1e15);
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v && (!plain_ok || !strchr(buf, 'e')))
+			break;
+	}
+}
+
+/* A side of --field as it reads back: the shortest plain decimal (31.6, 151800), no exponent. */
+static void box_side(char *buf, size_t len, double v)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v && !strchr(buf, 'e'))
+			return;
+	}
+	snprintf(buf, len, "%.17f", v); /* (sides are 1 to 1e9: never reached) */
+}
+
+/* The sizes: -s (as typed, with --field: the field is --field's) and a box (WxH[xD], "" for none). */
+static void format_size(const struct config *c, const struct cli_option *o, const void *field,
+                        char *buf, size_t len)
+{
+	const double *b = field;
+	char side[3][32];
+
+	if (o->type == CLI_FIELD) {
+		snprintf(buf, len, "%.0fx%.0f", c->run.field[0] > 0 ? c->run.typed_size[0] : c->sim.width,
+		         c->run.field[0] > 0 ? c->run.typed_size[1] : c->sim.height);
+		return;
+	}
+	for (int k = 0; k < 3; k++)
+		box_side(side[k], sizeof side[k], b[k]);
+	if (!(b[0] > 0))
+		buf[0] = 0;
+	else if (b[2] > 0)
+		snprintf(buf, len, "%sx%sx%s", side[0], side[1], side[2]);
+	else
+		snprintf(buf, len, "%sx%s", side[0], side[1]);
+}
+
+/* A window CX,CY,W (empty: none) or a range LO,HI (auto: none), as they read back. */
+static void format_tuple(enum cli_type type, const double *v, char *buf, size_t len)
+{
+	if (type == CLI_VIEW && v[2] > 0)
+		snprintf(buf, len, "%.17g,%.17g,%.17g", v[0], v[1], v[2]);
+	else if (type == CLI_RANGE && v[1] > 0)
+		snprintf(buf, len, "%.17g,%.17g", v[0], v[1]);
+	else
+		snprintf(buf, len, "%s", type == CLI_RANGE ? "auto" : "");
+}
+
+/* Places: the obstacles (all, ';'-separated: --print-config writes one a line), the target, the camera. */
+static void format_place(const struct config *c, const struct cli_option *o, char *buf, size_t len)
+{
+	const struct camera_setup *cam = &c->render.camera;
+
+	buf[0] = 0;
+	if (o->type == CLI_CIRCLES) {
+		for (size_t i = 0; i < c->run.obstacles_n; i++) {
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s", i ? ";" : "");
+			cli_format_obstacle(c, &c->run.obstacles[i], buf + strlen(buf), len - strlen(buf));
+		}
+	} else if (o->type == CLI_TARGET) {
+		if (c->sim.target_mode == SIM_TARGET_FIXED && c->sim.dims == 3)
+			snprintf(buf, len, "%.17g,%.17g,%.17g", c->sim.target_x, c->sim.target_y, c->sim.target_z);
+		else if (c->sim.target_mode == SIM_TARGET_FIXED)
+			snprintf(buf, len, "%.17g,%.17g", c->sim.target_x, c->sim.target_y);
+		else
+			snprintf(buf, len, "%s", c->sim.target_mode == SIM_TARGET_NONE ? "none" : "lissajous");
+	} else if (cam->mode != CAMERA_AT) {
+		snprintf(buf, len, "%s", cam->mode == CAMERA_ORBIT ? "orbit" : "front");
+	} else if (cam->at_given) {
+		snprintf(buf, len, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2],
+		         cam->at[0], cam->at[1], cam->at[2]);
+	} else {
+		snprintf(buf, len, "%.17g,%.17g,%.17g", cam->eye[0], cam->eye[1], cam->eye[2]);
+	}
+}
+
+void cli_format_value(const struct config *c, const struct cli_option *o, char *buf, size_t len)
+{
+	const void *field = (const char *)c + o->offset;
+	const struct rate *r = field;
+	const char *text = "";
+	char rgb[8];
+
+	switch (o->type) {
+	case CLI_LONG:
+	case CLI_INT:
+	case CLI_COUNT:
+	case CLI_U64:
+		format_whole(o, field, buf, len);
+		return;
+	case CLI_DOUBLE:
+		format_double(c, o, *(const double *)field, buf, len);
+		return;
+	case CLI_FIELD:
+	case CLI_BOX:
+		format_size(c, o, field, buf, len);
+		return;
+	case CLI_CIRCLES:
+	case CLI_TARGET:
+	case CLI_CAMERA:
+		format_place(c, o, buf, len);
+		return;
+	case CLI_VIEW:
+	case CLI_RANGE:
+		format_tuple(o->type, field, buf, len);
+		return;
+	case CLI_RATE:
+		if (r->den == 1)
+			snprintf(buf, len, "%ld", r->num);
+		else
+			snprintf(buf, len, "%ld/%ld", r->num, r->den);
+		return;
+	case CLI_STRING:
+		text = *(char *const *)field;
+		break;
+	case CLI_ENUM:
+		text = cli_enum_name(o, *(const int *)field);
+		break;
+	case CLI_MODEL:
+		text = c->sim.model->name;
+		break;
+	case CLI_COLOR:
+		color_format(*(const uint32_t *)field, rgb);
+		text = rgb;
+		break;
+	case CLI_FLAG:
+		text = *(const int *)field ? "yes" : "no";
+		break;
+	case CLI_ACTION:
+		break;
+	}
+	snprintf(buf, len, "%s", text ? text : "");
 }

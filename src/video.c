@@ -330,17 +330,16 @@ static int add_stream(struct video *v, const struct resolved *s, char *err, size
 }
 
 /* The encoder's size, rate and colour tags: BT.709 limited range for YUV. */
-static void set_encoder(struct video *v, const struct resolved *s, int w, int h, int fps,
+static void set_encoder(struct video *v, const struct resolved *s, int w, int h, struct rate fps,
                         const struct video_options *o)
 {
 	const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(s->pix_fmt);
 
 	v->enc->width = w;
 	v->enc->height = h;
-	int den = o->fps_den > 1 ? o->fps_den : 1;
-
-	v->enc->time_base = (AVRational){ den, fps };
-	v->enc->framerate = (AVRational){ fps, den };
+	/* codecs_resolve() held num and den to 1..FPS_MAX x den, den to 1..1e6 */
+	v->enc->time_base = (AVRational){ (int)fps.den, (int)fps.num };
+	v->enc->framerate = (AVRational){ (int)fps.num, (int)fps.den };
 	v->enc->sample_aspect_ratio = (AVRational){ 1, 1 };
 	v->enc->pix_fmt = s->pix_fmt;
 	if (o->gop > 0)
@@ -452,7 +451,7 @@ static int open_output(struct video *v, const struct resolved *s, char *err, siz
 }
 
 static int open_fd(struct video **out, int fd, int own, const char *name,
-                   int w, int h, int fps, const struct video_options *o,
+                   int w, int h, struct rate fps, const struct video_options *o,
                    char *err, size_t errlen)
 {
 	struct video_options def;
@@ -501,14 +500,14 @@ fail:
 }
 
 int video_open_fd(struct video **out, int fd, const char *name,
-                  int w, int h, int fps, const struct video_options *o,
+                  int w, int h, struct rate fps, const struct video_options *o,
                   char *err, size_t errlen)
 {
 	return open_fd(out, fd, 0, name, w, h, fps, o, err, errlen);
 }
 
 int video_open(struct video **out, const char *path, const char *name,
-               int w, int h, int fps, const struct video_options *o,
+               int w, int h, struct rate fps, const struct video_options *o,
                char *err, size_t errlen)
 {
 	int fd = STDOUT_FILENO;
@@ -846,6 +845,45 @@ void video_free(struct video *v)
 }
 
 /* ---------------------------------------------------------------- FFmpeg for the others */
+
+/* ------------------------------------------------- checks and lists (codecs.c) */
+
+int video_path_supported(const char *path)
+{
+	return codecs_path_supported(path);
+}
+
+int video_needs_file(const char *path)
+{
+	return codecs_needs_file(path);
+}
+
+const char *video_extensions(void)
+{
+	return codecs_extensions();
+}
+
+int video_check(const char *path, int w, int h, struct rate fps,
+                const struct video_options *o, char *err, size_t errlen)
+{
+	return codecs_check(path, w, h, fps, o, err, errlen);
+}
+
+void video_list_codecs(FILE *f)
+{
+	codecs_list(f);
+}
+
+void video_print_versions(FILE *f)
+{
+	codecs_print_versions(f);
+}
+
+int video_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
+                   char *buf, size_t len)
+{
+	return codecs_describe(name, w, h, fps, o, buf, len);
+}
 
 int video_ready(char *err, size_t errlen)
 {

@@ -76,14 +76,14 @@ static int missing(char *err, size_t errlen)
 	return -ELIBACC;
 }
 
-int video_check(const char *path, int w, int h, int fps,
+int video_check(const char *path, int w, int h, struct rate fps,
                 const struct video_options *o, char *err, size_t errlen)
 {
 	return video() ? video()->check(path, w, h, fps, o, err, errlen) : missing(err, errlen);
 }
 
 int video_open_fd(struct video **out, int fd, const char *name,
-                  int w, int h, int fps, const struct video_options *o,
+                  int w, int h, struct rate fps, const struct video_options *o,
                   char *err, size_t errlen)
 {
 	*out = NULL;
@@ -91,7 +91,7 @@ int video_open_fd(struct video **out, int fd, const char *name,
 }
 
 int video_open(struct video **out, const char *path, const char *name,
-               int w, int h, int fps, const struct video_options *o,
+               int w, int h, struct rate fps, const struct video_options *o,
                char *err, size_t errlen)
 {
 	*out = NULL;
@@ -165,7 +165,7 @@ void video_quiet_logs(void)
 		plugin->quiet_logs();
 }
 
-int video_describe(const char *name, int w, int h, int fps, const struct video_options *o,
+int video_describe(const char *name, int w, int h, struct rate fps, const struct video_options *o,
                    char *buf, size_t len)
 {
 	return video() ? video()->describe(name, w, h, fps, o, buf, len) : missing(buf, len);

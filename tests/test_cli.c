@@ -600,6 +600,9 @@ static void hold_bound(const char *name, const char *value, int accept, const ch
 		{ "gl-speed-max", "--gl-speed-min 0" },
 		{ "duration", "--fps 10" },               /* 1e7 s is 1e8 frames at 10 fps */
 		{ "scale", "--size 256x256" },            /* x64 is a 16384x16384 picture */
+		{ "trajectory-every", "--trajectory t.h5" }, /* the trajectory's options need one */
+		{ "trajectory-compress", "--trajectory t.h5" },
+		{ "init-frame", "--init t.csv" },         /* --init-frame needs an --init */
 	};
 	const char *extra = NULL;
 	char err[512];

@@ -491,7 +491,9 @@ Test(files, a_stopped_trajectory_drops_the_queued_frames_past_its_cut)
 		cr_assert_eq(trajout_open(&t, &o), 0);
 		for (long f = 0; f < 4; f++) /* four slots: queued without a wait */
 			cr_assert_eq(trajout_frame(t, f, &c), 0);
-		cr_assert_eq(trajout_finish(t, k == 0, 0.0), 0);
+		long written;
+		cr_assert_eq(trajout_finish(t, k == 0, 0.0, &written), 0);
+		cr_expect_eq(written, csv_gz_frames(paths[k], n), "the frames written are the file's");
 		frames[k] = csv_gz_frames(paths[k], n);
 	}
 	free(col);

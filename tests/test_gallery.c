@@ -44,10 +44,10 @@ static int decode(const char *path, struct rgb *out)
 	return 0;
 }
 
-enum look { GREEN, RED, WHITE, HUED, BLACK };
+enum look { GREEN, RED, WHITE, HUED, BLACK, YELLOW };
 
-/* Whether a pixel is a boid's, by its colour: light green (also fogged), red, white, black, or any
- * colour well away from the dark blue background (the heading wheel's, the density look's). */
+/* Whether a pixel is a boid's, by its colour: light green (also fogged), red, white, black, yellow, or
+ * any colour well away from the dark blue background (the heading wheel's, the density look's). */
 static int boid_pixel(const unsigned char *p, enum look look)
 {
 	int r = p[0], g = p[1], b = p[2];
@@ -55,6 +55,7 @@ static int boid_pixel(const unsigned char *p, enum look look)
 	case GREEN: return g >= r + 40 && g >= b + 40;
 	case RED: return r >= g + 60 && r >= b + 60;
 	case BLACK: return r <= 100 && g <= 100 && b <= 100;
+	case YELLOW: return r >= 100 && abs(r - g) <= 8 && b + 30 <= r; /* NetLogo's shades of yellow */
 	case HUED: return r + abs(g - 0x33) + abs(b - 0x66) >= 90;
 	default: return r >= 200 && g >= 200 && b >= 200;
 	}
@@ -94,29 +95,47 @@ static const struct {
 	{ "frame3d.png", GREEN, 8 },
 	{ "zoom-far.png", HUED, 16 },  /* the whole field: flocks everywhere */
 	{ "zoom-near.png", HUED, 10 }, /* one flock's darts */
+	{ "model-couzin.png", GREEN, 4 },    /* one group, followed: the middle of the picture */
+	{ "model-netlogo.png", YELLOW, 12 },
+	/* docs/MODELS-FIELD.md's states, made by scripts/docs-images.sh too */
+	{ "couzin-swarm.png", GREEN, 4 },
+	{ "couzin-torus.png", GREEN, 4 },
+	{ "couzin-dynamic.png", GREEN, 4 },
+	{ "couzin-parallel.png", GREEN, 4 },
 };
 
-/* Every picture the README shows is in the table above (sweep-chart.png is scripts/chart's, no flock). */
-Test(gallery, every_readme_picture_is_checked)
+/* The pictures a doc shows (links "](PREFIXNAME.png)") in the table above: how many it shows. */
+static int pictures_checked(const char *doc, const char *prefix)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/README.md", SRCDIR);
-	char *readme = tc_slurp(path, NULL);
-	cr_assert_not_null(readme);
+	char path[512], pat[64], fmt[64];
+	snprintf(path, sizeof(path), "%s/%s", SRCDIR, doc);
+	snprintf(pat, sizeof(pat), "](%s", prefix);
+	snprintf(fmt, sizeof(fmt), "](%s%%127[^)])", prefix);
+	char *text = tc_slurp(path, NULL);
+	cr_assert_not_null(text, "%s", path);
 	int seen = 0;
-	for (const char *p = readme; (p = strstr(p, "](docs/")) != NULL; p++) {
+	for (const char *p = text; (p = strstr(p, pat)) != NULL; p++) {
 		char name[128];
-		cr_assert_eq(sscanf(p, "](docs/%127[^)])", name), 1);
-		if (strcmp(name, "sweep-chart.png") == 0 || !strstr(name, ".png"))
+		if (sscanf(p, fmt, name) != 1 || strchr(name, '/') || !strstr(name, ".png"))
 			continue;
+		if (strcmp(name, "sweep-chart.png") == 0 || strncmp(name, "couzin-memory-", 14) == 0 ||
+		    strncmp(name, "vicsek-fig2", 11) == 0)
+			continue; /* charts (scripts/chart's, scripts/hysteresis's, the sweeps'): no flock */
 		int known = 0;
 		for (size_t i = 0; i < sizeof(pictures) / sizeof(pictures[0]); i++)
 			known |= strcmp(pictures[i].name, name) == 0;
-		cr_expect(known, "README shows docs/%s, which this test does not check", name);
+		cr_expect(known, "%s shows %s%s, which this test does not check", doc, prefix, name);
 		seen++;
 	}
+	free(text);
+	return seen;
+}
+
+/* Every picture the README and docs/MODELS-FIELD.md show is in the table above. */
+Test(gallery, every_readme_picture_is_checked)
+{
+	int seen = pictures_checked("README.md", "docs/") + pictures_checked("docs/MODELS-FIELD.md", "");
 	cr_expect_geq(seen, (int)(sizeof(pictures) / sizeof(pictures[0])));
-	free(readme);
 }
 
 /*

@@ -8,9 +8,11 @@
  * other boid).  The originals count a neighbour strictly inside the radius
  * (C#'s `GetDistance(boid) < distance`, Unity's `Distance < NeighborDistance`,
  * the canvas' `distance < BIRD_VISUAL_RANGE`, the OpenGL version's
- * `< Vision`, its predators' `< Vision x sight` included), so at exactly r the other is not seen; Processing's sketch
- * counts `d <= range` (docs/MODEL.md), so there the edge is seen and
- * r + e is not.
+ * `< Vision`, its predators' `< Vision x sight` included, Couzin's zones
+ * r < r_r, r < r_o = r_r + dr_o, r < r_a = r_o + dr_a), so at exactly r
+ * the other is not seen; Processing's sketch counts `d <= range` and
+ * NetLogo's in-radius `distance <= vision` (docs/MODEL.md), so there the
+ * edge is seen and r + e is not.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -48,6 +50,12 @@ static const struct radius radii[] = {
 	/* a predator's cohesion reaches sight x the flock radius: 1.75 x 20 = 35 */
 	{ "opengl", "--gl-predator-sight", "--gl-flock-radius 20 --gl-align-radius 5 --gl-avoid-radius 5 "
 	  "--gl-flee-radius 5", 2, 0, 1.75 },
+	/* Couzin's zones end where the paper's do, r < r_r, r < r_o, r < r_a: each the outermost in turn */
+	{ "couzin", "--couzin-repulsion", "--couzin-orientation 0 --couzin-attraction 0", 0, 0, 0 },
+	{ "couzin", "--couzin-orientation", "--couzin-repulsion 1 --couzin-attraction 0", 0, 0, R - 1 },
+	{ "couzin", "--couzin-attraction", "--couzin-repulsion 1 --couzin-orientation 4", 0, 0, R - 5 },
+	/* NetLogo's in-radius: distance <= vision (its world wraps: the field holds the two turtles) */
+	{ "netlogo", "--netlogo-vision", "--netlogo-minimum-separation 5 --field 640x360", 0, 1, 0 },
 };
 
 /*

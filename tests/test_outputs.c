@@ -57,7 +57,7 @@ Test(outputs, video_open_takes_a_name_as_a_file)
 	unsigned char px[16 * 16 * 4];
 
 	memset(px, 0x80, sizeof(px));
-	cr_assert_eq(video_open(&v, "pipe:1", "x.y4m", 16, 16, 25, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(video_open(&v, "pipe:1", "x.y4m", 16, 16, (struct rate){ 25, 1 }, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(video_write_frame(v, px, 16 * 4), 0);
 	cr_assert_eq(video_close(v), 0);
 	video_free(v);
@@ -208,7 +208,7 @@ Test(outputs, a_swapped_temporary_name_is_never_followed)
 	cr_assert_eq(outfile_begin(&o, "v.y4m", 0), 0);
 	cr_assert_eq(unlink(o.tmp), 0);
 	cr_assert_eq(symlink("victim", o.tmp), 0);
-	cr_assert_eq(video_open_fd(&v, o.fd, "v.y4m", 16, 16, 25, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(video_open_fd(&v, o.fd, "v.y4m", 16, 16, (struct rate){ 25, 1 }, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(video_write_frame(v, px, 16 * 4), 0);
 	cr_assert_eq(video_close(v), 0);
 	video_free(v);

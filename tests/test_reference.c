@@ -131,6 +131,47 @@ Test(reference, abm_step_for_step_in_the_same_order)
 	DISAGREE("-m abm -n 120 --field 30x20 --abm-match 0.1", "abm", "--size 30x20");
 }
 
+/* Couzin's zones against tests/ref/couzin.py, written from the paper: its
+ * noise too (the same draws, docs/MODEL.md), to 1e-12 every step. */
+Test(reference, couzin_paper_and_options)
+{
+	AGREE("-m couzin -n 40", "couzin", "--dims 3 --tolerance 1e-12");
+	AGREE("-m couzin -n 40 --dims 2 --seed 9", "couzin", "--dims 2 --seed 9 --tolerance 1e-12");
+	AGREE("-m couzin -n 40 --update sequential --couzin-orientation 0", "couzin",
+	      "--update sequential --couzin-orientation 0 --tolerance 1e-12");
+	AGREE("-m couzin -n 200 --edges wrap --field 23x19 --depth 17 --couzin-attraction 3 --couzin-noise 0.3",
+	      "couzin", "--edges wrap --size 23x19 --depth 17 --couzin-attraction 3 --couzin-noise 0.3 "
+	      "--tolerance 1e-12");
+	AGREE("-m couzin -n 200 --dims 2 --edges wrap --field 23x19 --couzin-attraction 3 --update sequential",
+	      "couzin", "--edges wrap --size 23x19 --couzin-attraction 3 --update sequential --tolerance 1e-12");
+	AGREE("-m couzin -n 60 --edges bounce --field 20x16 --couzin-perception 360 --couzin-noise 0.2 "
+	      "--couzin-turn 90 --couzin-speed 5 --couzin-dt 0.2 --couzin-repulsion 1.5",
+	      "couzin", "--edges bounce --size 20x16 --couzin-perception 360 --couzin-noise 0.2 "
+	      "--couzin-turn 90 --couzin-speed 5 --couzin-dt 0.2 --couzin-repulsion 1.5 --tolerance 1e-12");
+	DISAGREE("-m couzin -n 40 --couzin-perception 360", "couzin", "");
+	DISAGREE("-m couzin -n 40 --seed 2", "couzin", "--seed 3");
+	DISAGREE("-m couzin -n 40 --edges wrap --field 12x10 --depth 8", "couzin", "--edges none --size 12x10 --depth 8");
+}
+
+/* NetLogo's Flocking against tests/ref/netlogo.py, its procedures with
+ * NetLogo's primitives: the tick's order too (the same draws), to 1e-12. */
+Test(reference, netlogo_procedures_and_options)
+{
+	AGREE("-m netlogo -n 150 --field 50x40", "netlogo", "--size 50x40 --tolerance 1e-12");
+	AGREE("-m netlogo -n 150 --field 50x40 --update synchronous --seed 4", "netlogo",
+	      "--size 50x40 --update synchronous --seed 4 --tolerance 1e-12");
+	AGREE("-m netlogo -n 120 --field 30x30 --netlogo-vision 5 --netlogo-minimum-separation 2 "
+	      "--netlogo-max-align-turn 10 --netlogo-max-cohere-turn 7 --netlogo-max-separate-turn 4", "netlogo",
+	      "--size 30x30 --netlogo-vision 5 --netlogo-minimum-separation 2 --netlogo-max-align-turn 10 "
+	      "--netlogo-max-cohere-turn 7 --netlogo-max-separate-turn 4 --tolerance 1e-12");
+	AGREE("-m netlogo --dims 3 -n 150 --field 20x20 --depth 15", "netlogo",
+	      "--dims 3 --size 20x20 --depth 15 --tolerance 1e-12");
+	AGREE("-m netlogo --dims 3 -n 150 --field 20x20 --depth 15 --update synchronous", "netlogo",
+	      "--dims 3 --size 20x20 --depth 15 --update synchronous --tolerance 1e-12");
+	DISAGREE("-m netlogo -n 150 --field 50x40 --seed 2", "netlogo", "--size 50x40 --seed 3");
+	DISAGREE("-m netlogo -n 150 --field 50x40", "netlogo", "--size 50x40 --update synchronous");
+}
+
 /* ------------------------------------------------- the 3D references
  * boids' 3D flocks (--dims 3) against the references re-advancing them,
  * start included; and, independently of boids' 3D code, the references'
@@ -171,7 +212,7 @@ Test(reference, every_3d_model_against_its_reference)
 
 Test(reference, each_3d_reference_passes_its_hand_computed_cases)
 {
-	const char *refs[] = {"harden", "processing", "steering", "canvas", "vicsek", "abm"};
+	const char *refs[] = {"harden", "processing", "steering", "canvas", "vicsek", "abm", "couzin", "netlogo"};
 	for (size_t i = 0; i < sizeof refs / sizeof *refs; i++) {
 		tc_tmpdir();
 		int st = tc_sh("%s -B '%s/tests/ref/%s.py' --self-test >ref.out 2>ref.err",

@@ -138,3 +138,69 @@ Test(reliability, the_same_file_under_two_names_is_refused)
 	cr_assert_eq(tc_boids("-y -f 2 --no-render --trajectory t.csv --metrics d/../t.csv"), 2);
 	cr_assert_eq(tc_count_files("."), 1);
 }
+
+/*
+ * Reads a summary with Python's json (an independent parser) and prints
+ * "STATUS OPTION:FRAMES:ERROR ..." for its outputs, into out.txt; returns
+ * that text (malloc'ed), or NULL when the file is not valid JSON.
+ */
+static char *summary_digest(const char *path)
+{
+	if (tc_sh("%s -c 'import json\n"
+	          "d = json.load(open(\"%s\"))\n"
+	          "print(d[\"status\"], \" \".join(\"%%s:%%d:%%s\" %% (k, o[\"frames\"], o[\"error\"])"
+	          " for k, o in d[\"outputs\"].items()), d[\"error\"])' > out.txt", tc_python(), path) != 0)
+		return NULL;
+	return tc_slurp("out.txt", NULL);
+}
+
+/*
+ * The summary is the truth: an output that fails (a .csv.zst or .csv.gz
+ * trajectory, the metrics, a video, each on a full disk: a link to
+ * /dev/full, written through with -y) makes the run exit 1 and its summary
+ * say "failed", naming that output with the error it got and 0 frames; the
+ * outputs that did not fail say theirs.  It used to say "complete", 20/20.
+ */
+Test(reliability, a_failed_output_makes_the_summary_say_failed_and_why)
+{
+	static const struct { const char *link, *args, *want; } runs[] = {
+		{ "t.csv.zst", "--no-render --trajectory t.csv.zst --metrics m.csv",
+		  "failed trajectory:0:cannot write 't.csv.zst': No space left on device metrics:20:None None\n" },
+		{ "t.csv.gz", "--no-render --trajectory t.csv.gz",
+		  "failed trajectory:0:cannot write 't.csv.gz': No space left on device None\n" },
+		{ "m.csv", "--no-render --metrics m.csv --trajectory t.csv",
+		  "failed trajectory:20:None metrics:0:cannot write 'm.csv': No space left on device None\n" },
+		{ "v.y4m", "-s 64x36 -o v.y4m --trajectory t.csv",
+		  "failed output:0:cannot write 'v.y4m': No space left on device trajectory:0:None None\n" },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		cr_assert_eq(tc_sh("rm -f ./* && ln -s /dev/full %s", runs[i].link), 0);
+		int st = tc_boids("-q -f 20 -n 50 -y --summary s.json %s", runs[i].args);
+		cr_expect_eq(st, 1, "%s: exit %d: %s", runs[i].link, st, tc_stderr());
+		char *d = summary_digest("s.json");
+		cr_expect(d && !strcmp(d, runs[i].want), "%s: the summary says\n%s\nnot\n%s", runs[i].link, d,
+		          runs[i].want);
+		free(d);
+	}
+}
+
+/*
+ * Each output says the frames its file holds, and they are there: 7 frames
+ * asked, the video's 7 (y4m: counted from its size), the trajectory's 3
+ * with --trajectory-every 3 (frames 0, 3, 6), the metrics' 7 rows.
+ */
+Test(reliability, the_summary_says_each_outputs_frames)
+{
+	cr_assert_eq(tc_boids("-q -f 7 -n 10 -s 64x36 -o v.y4m --trajectory t.csv --trajectory-every 3 "
+	                      "--metrics m.csv --summary s.json"), 0, "%s", tc_stderr());
+	char *d = summary_digest("s.json");
+	cr_expect(d && !strcmp(d, "complete output:7:None trajectory:3:None metrics:7:None None\n"), "%s", d);
+	free(d);
+	struct stat st;
+	cr_assert_eq(stat("v.y4m", &st), 0);
+	char *y = tc_slurp("v.y4m", NULL);
+	size_t header = (size_t)(strchr(y, '\n') - y) + 1, frame = 6 + 64 * 36 * 3 / 2;
+	cr_expect_eq(((size_t)st.st_size - header) / frame, 7u);
+	free(y);
+	cr_expect_eq(tc_sh("test $(wc -l < t.csv) -eq $((1 + 3 * 10)) && test $(wc -l < m.csv) -eq 8"), 0);
+}

@@ -471,3 +471,43 @@ Test(render_fast, banded_clip_at_any_thread_count)
 		cr_expect(tc_same_file("b.y4m", "c.y4m"), "--draw %s: two runs differ", mode[m]);
 	}
 }
+
+/*
+ * render_needs_velocities() is what drawing reads: for every way of drawing
+ * (exact, fast, points) and every colouring (role, heading, speed), the
+ * flock drawn again with each velocity turned a quarter and slowed gives
+ * another picture exactly when it says the velocities are needed, and the
+ * same bytes when it says not (a frame's copy then leaves them out, and the
+ * memory check counts no room for them).
+ */
+Test(render_fast, needs_velocities_says_what_drawing_reads)
+{
+	static const enum render_draw draws[] = { RENDER_DRAW_EXACT, RENDER_DRAW_FAST, RENDER_DRAW_POINTS };
+	static const enum render_color_by colours[] = { RENDER_COLOR_ROLE, RENDER_COLOR_HEADING, RENDER_COLOR_SPEED };
+	struct flock a = flock_make(200, 160, 90, 7), b = flock_make(200, 160, 90, 7);
+
+	for (size_t i = 0; i < b.n; i++) { /* turned a quarter, at 0.6 of the speed */
+		b.vx[i] = -0.6 * a.vy[i] * (1 + (double)(i % 3));
+		b.vy[i] = 0.6 * a.vx[i];
+	}
+	for (size_t d = 0; d < 3; d++) {
+		for (size_t k = 0; k < 3; k++) {
+			struct render_params p;
+			render_params_default(&p, 160, 90);
+			p.draw = draws[d];
+			p.color_by = colours[k];
+			struct frame fa, fb;
+			struct render_view va = view_of(&a, 0), vb = view_of(&b, 0);
+			frame_draw(&fa, &p, &va);
+			frame_draw(&fb, &p, &vb);
+			int same = memcmp(fa.px, fb.px, (size_t)fa.stride * 90) == 0;
+			cr_expect_eq(!same, render_needs_velocities(&p), "draw %d, colour %d: the picture %s with the "
+			             "velocities, render_needs_velocities() says %d", (int)draws[d], (int)colours[k],
+			             same ? "stays" : "changes", render_needs_velocities(&p));
+			render_free(fa.r);
+			render_free(fb.r);
+		}
+	}
+	free(a.x);
+	free(b.x);
+}

@@ -224,7 +224,8 @@ Test(robust, a_failed_side_file_never_discards_the_finished_video)
 	                                    "--summary /dev/full" };
 	for (int i = 0; i < 3; i++) {
 		unlink("v.y4m");
-		cr_assert_eq(tc_boids("-f 7 -s 64x36 -n 10 -q -o v.y4m -y %s", side[i]), 1, "%s", side[i]);
+		int st = tc_boids("-f 7 -s 64x36 -n 10 -q -o v.y4m -y %s", side[i]);
+		cr_assert_eq(st, 1, "%s: exit %d: %s", side[i], st, tc_stderr());
 		cr_assert(strstr(tc_stderr(), "cannot write '/dev/full': No space left on device"),
 		          "%s: %s", side[i], tc_stderr());
 		cr_assert_eq(y4m_frames("v.y4m", 64, 36), 7, "%s", side[i]);
@@ -268,7 +269,8 @@ Test(robust, writers_report_the_errno_they_got)
 	static const char *const full[] = { "--metrics /dev/full", "--summary /dev/full",
 	                                    "--trajectory /dev/full" };
 	for (int i = 0; i < 3; i++) {
-		cr_assert_eq(tc_boids("--no-render -f 300 -n 200 -y %s", full[i]), 1);
+		int st = tc_boids("--no-render -f 300 -n 200 -y %s", full[i]);
+		cr_assert_eq(st, 1, "%s: exit %d: %s", full[i], st, tc_stderr());
 		cr_assert(strstr(tc_stderr(), "No space left on device"), "%s: %s", full[i], tc_stderr());
 	}
 	/* /dev/fd/1, not /dev/stdout: a bare chroot's /dev may lack the latter */

@@ -60,6 +60,12 @@ static const struct { const char *name; size_t offset; char kind; } sim_fields[]
 	D(vicsek_density, vicsek.density), I(abm_size, abm.large), D(abm_vision, abm.vision),
 	D(abm_separation, abm.separation), D(abm_cohere, abm.cohere), D(abm_separate, abm.separate),
 	D(abm_match, abm.match), D(abm_speed, abm.speed),
+	D(couzin_repulsion, couzin.repulsion), D(couzin_orientation, couzin.orientation),
+	D(couzin_attraction, couzin.attraction), D(couzin_perception, couzin.perception),
+	D(couzin_turn, couzin.turn), D(couzin_speed, couzin.speed), D(couzin_noise, couzin.noise),
+	D(couzin_dt, couzin.dt), D(netlogo_vision, netlogo.vision),
+	D(netlogo_minimum_separation, netlogo.minimum_separation), D(netlogo_max_align_turn, netlogo.max_align_turn),
+	D(netlogo_max_cohere_turn, netlogo.max_cohere_turn), D(netlogo_max_separate_turn, netlogo.max_separate_turn),
 };
 
 /* The options whose names are not the field's with '-' for '_'. */
@@ -185,8 +191,8 @@ Test(settings, the_defaults_docs_model_md_states_are_the_programs)
 		}
 	}
 	/* the harden rules (8), processing (11), steering (10), canvas (6),
-	 * opengl (14), obstacles (2): the parse must have found them */
-	cr_expect_geq(dc.checked, 50, "only %d documented defaults found in MODEL.md", dc.checked);
+	 * opengl (14), obstacles (2), couzin (8), netlogo (5): the parse must have found them */
+	cr_expect_geq(dc.checked, 63, "only %d documented defaults found in MODEL.md", dc.checked);
 	cli_release(&c);
 	free(config);
 	free(md);
@@ -418,7 +424,7 @@ Test(settings, each_drawing_rows_range_is_what_the_renderer_takes)
 
 /* ------------------------------------------------ options asked by their id */
 
-#include "../src/cli_int.h"
+#include "../src/options_int.h"
 
 /*
  * The resolve step asks whether an option was given by its id (OPT_FOG),

@@ -200,7 +200,7 @@ static int count_exits(const char *path, const struct stat *st, int type, struct
 
 /*
  * Only main exits: every check and open below it returns a status with its
- * message (include/fail.h) for main to print.  main.c itself has one exit,
+ * message (include/failure.h) for main to print.  main.c itself has one exit,
  * where a closed standard error leaves nowhere to say why.
  */
 Test(sources, only_main_exits)
@@ -212,4 +212,181 @@ Test(sources, only_main_exits)
 	cr_assert_eq(nftw(path, count_exits, 16, FTW_PHYS), 0, "%s", path);
 	cr_expect_eq(exits_elsewhere, 0, "%d exit calls below main, in:\n%s", exits_elsewhere, exit_files);
 	cr_expect_eq(exits_in_main, 1, "main.c has %d exit calls (standard_fds()'s alone expected)", exits_in_main);
+}
+
+/* ------------------------------------------------ the layers of the code */
+
+/*
+ * A module is a source file and its headers: src/X.c with include/X.h,
+ * src/X.h and an internal src/X_int.h; a header with no source of its own
+ * (config.h, model.h: types only) is a module by itself.
+ */
+enum { MAX_FILES = 400, MAX_LINES = 80 };
+
+static struct { char path[512], module[128]; } srcs[MAX_FILES];
+static size_t nsrcs;
+
+static int list_source(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	size_t len = strlen(path);
+	if (type == FTW_F && len > 2 && (!strcmp(path + len - 2, ".c") || !strcmp(path + len - 2, ".h"))) {
+		cr_assert_lt(nsrcs, (size_t)MAX_FILES);
+		snprintf(srcs[nsrcs++].path, sizeof srcs[0].path, "%s", path);
+	}
+	return 0;
+}
+
+static int has_source(const char *base)
+{
+	for (size_t i = 0; i < nsrcs; i++) {
+		const char *b = strrchr(srcs[i].path, '/') + 1;
+		size_t n = strlen(base);
+		if (!strncmp(b, base, n) && !strcmp(b + n, ".c"))
+			return 1;
+	}
+	return 0;
+}
+
+/* The module the file named `name` (a path or an #include's name) belongs to, into out. */
+static void module_of(const char *name, char *out, size_t len)
+{
+	const char *b = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	char base[128];
+	size_t n = strlen(b) - 2; /* without ".c" or ".h" */
+
+	snprintf(base, sizeof base, "%.*s", (int)n, b);
+	if (n > 4 && !strcmp(base + n - 4, "_int"))
+		base[n - 4] = 0; /* X_int.h: X's own */
+	if (has_source(base))
+		snprintf(out, len, "%s", base);
+	else
+		snprintf(out, len, "%s", b);
+}
+
+/* The text of a C file without its comments (string literals kept whole). */
+static void strip_comments(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r;) {
+		if (r[0] == '/' && r[1] == '*') {
+			char *end = strstr(r + 2, "*/");
+			r = end ? end + 2 : r + strlen(r);
+		} else if (r[0] == '/' && r[1] == '/') {
+			r += strcspn(r, "\n");
+		} else if (*r == '"' || *r == '\'') {
+			char q = *r;
+			*w++ = *r++;
+			while (*r && *r != q) {
+				if (r[0] == '\\' && r[1])
+					*w++ = *r++;
+				*w++ = *r++;
+			}
+			if (*r)
+				*w++ = *r++;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = 0;
+}
+
+static size_t module_index(char names[][128], size_t *n, const char *m)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(names[i], m))
+			return i;
+	snprintf(names[*n], 128, "%s", m);
+	return (*n)++;
+}
+
+static void list_sources(void)
+{
+	char path[4096];
+	nsrcs = 0;
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/%s", SRCDIR, k ? "include" : "src");
+		cr_assert_eq(nftw(path, list_source, 16, FTW_PHYS), 0, "%s", path);
+	}
+	for (size_t i = 0; i < nsrcs; i++)
+		module_of(srcs[i].path, srcs[i].module, sizeof srcs[i].module);
+}
+
+/*
+ * docs/ARCHITECTURE.md draws the modules in layers, each using only those
+ * below it: no module includes one that includes it back, however far
+ * round (src/, include/; a module's own internal header is the module).
+ */
+Test(sources, no_two_modules_include_each_other)
+{
+	static char names[MAX_FILES][128];
+	static unsigned char reach[MAX_FILES][MAX_FILES];
+	size_t n = 0;
+	char bad[4096] = "";
+
+	list_sources();
+	memset(reach, 0, sizeof reach);
+	for (size_t i = 0; i < nsrcs; i++) {
+		size_t from = module_index(names, &n, srcs[i].module);
+		char *s = tc_slurp(srcs[i].path, NULL), *p = s, to[128];
+		cr_assert_not_null(s, "%s", srcs[i].path);
+		strip_comments(s);
+		while ((p = strstr(p, "#include \"")) != NULL) {
+			p += strlen("#include \"");
+			char *q = strchr(p, '"');
+			cr_assert_not_null(q);
+			*q = 0;
+			if (strcmp(p + strlen(p) - 4, ".def") != 0) {
+				module_of(p, to, sizeof to);
+				size_t t = module_index(names, &n, to);
+				reach[from][t] |= from != t;
+			}
+			p = q + 1;
+		}
+		free(s);
+	}
+	for (size_t k = 0; k < n; k++) /* every module each one reaches, however far */
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; reach[i][k] && j < n; j++)
+				reach[i][j] |= reach[k][j];
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (reach[i][j] && reach[j][i] && strlen(bad) + 300 < sizeof bad)
+				snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "  %.100s <-> %.100s\n",
+				         names[i], names[j]);
+	cr_expect_str_empty(bad, "modules that include each other (directly or round a circle):\n%s", bad);
+}
+
+/* No function longer than MAX_LINES lines, its signature to its closing brace (STYLE.md). */
+Test(sources, no_function_is_over_80_lines)
+{
+	char bad[4096] = "";
+
+	list_sources();
+	for (size_t i = 0; i < nsrcs; i++) {
+		size_t len = strlen(srcs[i].path);
+		if (strcmp(srcs[i].path + len - 2, ".c") != 0)
+			continue;
+		char *s = tc_slurp(srcs[i].path, NULL);
+		cr_assert_not_null(s);
+		long lineno = 0, start = 0, sig = 0;
+		for (char *line = s, *next; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = 0;
+			lineno++;
+			if (line[0] && line[0] != ' ' && line[0] != '\t' && line[0] != '{' && line[0] != '}')
+				sig = lineno; /* a line at column 0: a signature starts here, or ends there */
+			if (!strcmp(line, "{"))
+				start = sig;
+			if (!strcmp(line, "}") && start && lineno - start + 1 > MAX_LINES &&
+			    strlen(bad) + 600 < sizeof bad)
+				snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "  %.200s:%ld: %ld lines\n",
+				         srcs[i].path + strlen(SRCDIR) + 1, start, lineno - start + 1);
+			if (!strcmp(line, "}"))
+				start = 0;
+		}
+		free(s);
+	}
+	cr_expect_str_empty(bad, "functions over %d lines:\n%s", MAX_LINES, bad);
 }

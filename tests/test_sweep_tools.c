@@ -21,7 +21,8 @@ TestSuite(sweep_tools, .init = setup, .fini = teardown, .timeout = 120);
 /* the caller's environment may keep Python from writing bytecode anywhere */
 #define NOENV "env -u PYTHONDONTWRITEBYTECODE "
 
-static const char *const tools[] = { "sweep", "sweep-table", "sweep-report", "chart", "contact-sheet" };
+static const char *const tools[] = { "sweep", "sweep-table", "sweep-report", "chart", "contact-sheet",
+                                     "hysteresis" };
 
 /* A command's status, its output in out.txt and err.txt. */
 static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -373,6 +373,67 @@ Test(trajfmt, bad_files_and_options_exit_2_naming_them)
 	expect_refused("--no-render -f 1 --trajectory fifo.h5 -y", "HDF5 needs one");
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/*
+ * The trajectory's options (and --init-frame) without a trajectory (--init)
+ * are refused whatever their value, their defaults too; a config file that
+ * --print-config wrote (every key, `trajectory =` empty) reads back, and a
+ * command line that empties the file's trajectory keeps its options inert.
+ */
+Test(trajfmt, trajectory_options_without_a_trajectory_are_refused_whatever_their_value)
+{
+	static const char *const given[] = { "--trajectory-every 1", "--trajectory-every 2",
+		"--trajectory-compress auto", "--trajectory-precision double", "--trajectory-predator" };
+	for (size_t i = 0; i < sizeof given / sizeof *given; i++)
+		expect_refused(given[i], "there is no --trajectory to write");
+	expect_refused("--init-frame auto", "there is no --init to start from");
+	write_file("hand.cfg", "trajectory-every = 1\n");
+	expect_refused("--config hand.cfg", "--trajectory-every: there is no --trajectory to write");
+	cr_assert_eq(tc_boids("-f 1 --no-render --print-config"), 0, "%s", tc_stderr());
+	write_file("all.cfg", tc_stdout());
+	cr_expect_eq(tc_boids("--config all.cfg --print-config"), 0, "%s", tc_stderr());
+	cr_assert_eq(tc_boids("-f 1 --no-render --trajectory t.csv --trajectory-every 3 --print-config"), 0);
+	write_file("t.cfg", tc_stdout());
+	cr_expect_eq(tc_boids("--config t.cfg --trajectory '' --print-config"), 0, "%s", tc_stderr());
+}
+
+/*
+ * The frame rate reaches the HDF5 file as the rate it is: its root
+ * attribute fps is num/den (NTSC 30000/1001, not the numerator alone), as
+ * h5py reads it, for a name, a decimal, a fraction and a whole rate; the
+ * settings' fps keeps the fraction as --print-config writes it.
+ */
+Test(trajfmt, hdf5_fps_is_the_rate_as_given)
+{
+	static const struct { const char *typed, *setting; double num, den; } rates[] = {
+		{ "ntsc", "30000/1001", 30000, 1001 }, { "29.97", "2997/100", 2997, 100 },
+		{ "30000/1001", "30000/1001", 30000, 1001 }, { "25", "25", 25, 1 },
+	};
+	for (size_t i = 0; i < sizeof rates / sizeof *rates; i++) {
+		cr_assert_eq(tc_boids("--no-render -q -n 5 -f 2 --fps %s --trajectory r%zu.h5", rates[i].typed, i), 0,
+		             "%s", tc_stderr());
+		char args[64];
+		snprintf(args, sizeof args, "r%zu.h5", i);
+		cr_assert_eq(python_args("import sys, h5py\n"
+		                         "f = h5py.File(sys.argv[1], 'r')\n"
+		                         "s = f['settings'].attrs['fps']\n"
+		                         "print(repr(float(f.attrs['fps'])), s.decode() if isinstance(s, bytes) else s)\n",
+		                         args), 0, "%s", out_txt());
+		char *out = out_txt();
+		double got = strtod(out, NULL);
+		cr_expect_eq(got, rates[i].num / rates[i].den, "--fps %s: fps = %s", rates[i].typed, out);
+		cr_expect(strstr(out, rates[i].setting) != NULL, "--fps %s: %s", rates[i].typed, out);
+		free(out);
+	}
+}
+
 /*
  * The format follows the name, in any case, and any other name is refused
  * (it used to write plain CSV under it, exit 0): exit 2 naming the formats

@@ -31,6 +31,7 @@
 #define W 160
 #define H 90
 #define FPS 25
+#define RATE(n) ((struct rate){ (n), 1 }) /* a whole frame rate */
 #define MAXF 12
 
 #define BG     0xFF003366u
@@ -119,8 +120,8 @@ static const char *encode(const char *name, int n, int fps,
 	int ret;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	cr_assert_eq(video_check(path, W, H, fps, o, err, sizeof err), 0, "%s", err);
-	ret = video_open(&v, path, path, W, H, fps, o, err, sizeof err);
+	cr_assert_eq(video_check(path, W, H, RATE(fps), o, err, sizeof err), 0, "%s", err);
+	ret = video_open(&v, path, path, W, H, RATE(fps), o, err, sizeof err);
 	cr_assert_eq(ret, 0, "open %s: %s", name, err);
 	for (int k = 0; k < n; k++) {
 		ret = video_write_frame(v, (const unsigned char *)(px + (size_t)k * W * H), W * 4);
@@ -559,7 +560,7 @@ Test(video, same_frames_same_bytes)
 Test(video, standard_output_is_y4m)
 {
 	cr_expect(video_path_supported("-"));
-	cr_expect_eq(video_check("-", W, H, FPS, NULL, NULL, 0), 0);
+	cr_expect_eq(video_check("-", W, H, RATE(FPS), NULL, NULL, 0), 0);
 }
 
 /* ------------------------------------------------------------ validation */
@@ -571,7 +572,7 @@ static const char *check_msg(const char *path, int w, int h, int fps,
 	int ret;
 
 	err[0] = '\0';
-	ret = video_check(path, w, h, fps, o, err, sizeof err);
+	ret = video_check(path, w, h, RATE(fps), o, err, sizeof err);
 	cr_assert_eq(ret, -EINVAL, "'%s' %dx%d accepted", path, w, h);
 	cr_assert_neq(err[0], '\0', "no message");
 	cr_expect_null(strstr(err, "boids:"), "message has a prefix: %s", err);
@@ -593,9 +594,9 @@ Test(video, odd_size_refused_with_suggestion)
 	cr_expect(strstr(m, "VP9") && strstr(m, "try 640x360 or 640x362"), "%s", m);
 	/* yuv444p has no subsampling: odd is fine */
 	o.pix_fmt = "yuv444p";
-	cr_expect_eq(video_check("a.mp4", 641, 361, FPS, &o, NULL, 0), 0);
+	cr_expect_eq(video_check("a.mp4", 641, 361, RATE(FPS), &o, NULL, 0), 0);
 	/* pal8 GIF neither */
-	cr_expect_eq(video_check("a.gif", 641, 361, FPS, NULL, NULL, 0), 0);
+	cr_expect_eq(video_check("a.gif", 641, 361, RATE(FPS), NULL, NULL, 0), 0);
 }
 
 Test(video, extensions)
@@ -614,7 +615,7 @@ Test(video, extensions)
 		char name[32];
 		snprintf(name, sizeof name, "x%s", tok);
 		cr_expect(video_path_supported(name), "%s", name);
-		cr_expect_eq(video_check(name, W, H, FPS, NULL, NULL, 0), 0, "%s", name);
+		cr_expect_eq(video_check(name, W, H, RATE(FPS), NULL, NULL, 0), 0, "%s", name);
 	}
 }
 
@@ -634,7 +635,7 @@ Test(video, bad_codec)
 	m = check_msg("a.webm", W, H, FPS, &o);
 	cr_expect(strstr(m, ".webm") && strstr(m, "H.264"), "%s", m);
 	o.codec = "libvpx-vp9";
-	cr_expect_eq(video_check("a.mkv", W, H, FPS, &o, NULL, 0), 0, "VP9 in Matroska");
+	cr_expect_eq(video_check("a.mkv", W, H, RATE(FPS), &o, NULL, 0), 0, "VP9 in Matroska");
 }
 
 Test(video, bad_crf)
@@ -647,9 +648,9 @@ Test(video, bad_crf)
 	m = check_msg("a.mp4", W, H, FPS, &o);
 	cr_expect(strstr(m, "52") && strstr(m, "0..51"), "%s", m);
 	o.crf = 51;
-	cr_expect_eq(video_check("a.mp4", W, H, FPS, &o, NULL, 0), 0);
+	cr_expect_eq(video_check("a.mp4", W, H, RATE(FPS), &o, NULL, 0), 0);
 	o.crf = 63;
-	cr_expect_eq(video_check("a.webm", W, H, FPS, &o, NULL, 0), 0);
+	cr_expect_eq(video_check("a.webm", W, H, RATE(FPS), &o, NULL, 0), 0);
 	o.crf = 64;
 	m = check_msg("a.webm", W, H, FPS, &o);
 	cr_expect(strstr(m, "0..63"), "%s", m);
@@ -670,7 +671,7 @@ Test(video, bad_preset)
 	m = check_msg("a.mp4", W, H, FPS, &o);
 	cr_expect(strstr(m, "'veryfsat'") && strstr(m, "veryfast"), "%s", m);
 	o.preset = "slow";
-	cr_expect_eq(video_check("a.mkv", W, H, FPS, &o, NULL, 0), 0);
+	cr_expect_eq(video_check("a.mkv", W, H, RATE(FPS), &o, NULL, 0), 0);
 	m = check_msg("a.webm", W, H, FPS, &o);
 	cr_expect(strstr(m, "no presets"), "%s", m);
 	m = check_msg("a.y4m", W, H, FPS, &o);
@@ -686,7 +687,7 @@ Test(video, bitrate_syntax)
 	video_options_default(&o);
 	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
 		o.bitrate = good[i];
-		cr_expect_eq(video_check("a.mp4", W, H, FPS, &o, NULL, 0), 0, "%s", good[i]);
+		cr_expect_eq(video_check("a.mp4", W, H, RATE(FPS), &o, NULL, 0), 0, "%s", good[i]);
 	}
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		o.bitrate = bad[i];
@@ -698,7 +699,7 @@ Test(video, bitrate_syntax)
 	o.crf = 20; /* x264 takes one or the other; VP9 both (constrained quality) */
 	m = check_msg("a.mp4", W, H, FPS, &o);
 	cr_expect(strstr(m, "not both"), "%s", m);
-	cr_expect_eq(video_check("a.webm", W, H, FPS, &o, NULL, 0), 0);
+	cr_expect_eq(video_check("a.webm", W, H, RATE(FPS), &o, NULL, 0), 0);
 }
 
 Test(video, fps_and_pixel_format)
@@ -709,8 +710,8 @@ Test(video, fps_and_pixel_format)
 	video_options_default(&o);
 	check_msg("a.mp4", W, H, 0, &o);
 	check_msg("a.mp4", W, H, 1001, &o);
-	cr_expect_eq(video_check("a.mp4", W, H, 1000, &o, NULL, 0), 0);
-	cr_expect_eq(video_check("a.mp4", W, H, 1, &o, NULL, 0), 0);
+	cr_expect_eq(video_check("a.mp4", W, H, RATE(1000), &o, NULL, 0), 0);
+	cr_expect_eq(video_check("a.mp4", W, H, RATE(1), &o, NULL, 0), 0);
 	m = check_msg("a.gif", W, H, 60, &o);
 	cr_expect(strstr(m, "GIF"), "%s", m);
 	o.pix_fmt = "yuv42Op";
@@ -721,7 +722,7 @@ Test(video, fps_and_pixel_format)
 	cr_expect(strstr(m, "yuv420p"), "lists what libx264 takes: %s", m);
 	o.pix_fmt = "yuv420p10le";
 	check_msg("a.y4m", W, H, FPS, &o);
-	cr_expect_eq(video_check("a.mp4", W, H, FPS, &o, NULL, 0), 0);
+	cr_expect_eq(video_check("a.mp4", W, H, RATE(FPS), &o, NULL, 0), 0);
 }
 
 /* ------------------------------------------------------------ open errors */
@@ -746,7 +747,7 @@ Test(video, encoder_rejects_what_check_would)
 	fflush(stderr);
 	int saved = dup(2), caught = open(said, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	cr_assert(saved >= 0 && caught >= 0 && dup2(caught, 2) == 2);
-	ret = video_open(&v, path, NULL, W, H, FPS, &o, err, sizeof err);
+	ret = video_open(&v, path, NULL, W, H, RATE(FPS), &o, err, sizeof err);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -764,7 +765,7 @@ Test(video, encoder_rejects_what_check_would)
 	video_options_default(&o);
 	o.crf = 10;
 	snprintf(path, sizeof path, "%s/p.gif", dir);
-	ret = video_open(&v, path, NULL, W, H, FPS, &o, err, sizeof err);
+	ret = video_open(&v, path, NULL, W, H, RATE(FPS), &o, err, sizeof err);
 	cr_expect_eq(ret, AVERROR_OPTION_NOT_FOUND, "%s", av_err2str(ret));
 	cr_expect(strstr(err, "'crf'"), "%s", err);
 }
@@ -776,7 +777,7 @@ Test(video, unwritable_path_named)
 	int ret;
 
 	snprintf(path, sizeof path, "%s/missing/a.mp4", dir);
-	ret = video_open(&v, path, NULL, W, H, FPS, NULL, err, sizeof err);
+	ret = video_open(&v, path, NULL, W, H, RATE(FPS), NULL, err, sizeof err);
 	cr_expect_eq(ret, AVERROR(ENOENT), "%s", av_err2str(ret));
 	cr_expect(strstr(err, path), "%s", err);
 }
@@ -792,7 +793,7 @@ Test(video, temporary_name_keeps_container_of_final_name)
 	video_options_default(&o);
 	snprintf(path, sizeof path, "%s/.tmp.XXXX", dir); /* no extension at all */
 	snprintf(final, sizeof final, "%s/out.webm", dir);
-	cr_assert_eq(video_open(&v, path, final, W, H, FPS, &o, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(video_open(&v, path, final, W, H, RATE(FPS), &o, err, sizeof err), 0, "%s", err);
 	for (int k = 0; k < 2; k++)
 		cr_assert_eq(video_write_frame(v, (const unsigned char *)(px + (size_t)k * W * H), W * 4), 0);
 	cr_assert_eq(video_close(v), 0);
@@ -810,7 +811,7 @@ Test(video, close_without_frames_is_an_error)
 	char err[256] = "", path[256];
 
 	snprintf(path, sizeof path, "%s/e.mp4", dir);
-	cr_assert_eq(video_open(&v, path, NULL, W, H, FPS, NULL, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(video_open(&v, path, NULL, W, H, RATE(FPS), NULL, err, sizeof err), 0, "%s", err);
 	cr_expect_eq(video_close(v), AVERROR(EINVAL));
 	video_free(v);
 	video_free(NULL);
@@ -833,7 +834,7 @@ static long encode_stopped(const char *name, int n, double seconds, const char *
 
 	video_options_default(&o);
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	cr_assert_eq(video_open(&v, path, path, W, H, FPS, &o, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(video_open(&v, path, path, W, H, RATE(FPS), &o, err, sizeof err), 0, "%s", err);
 	for (int k = 0; k < n; k++)
 		cr_assert_eq(video_write_frame(v, (const unsigned char *)(px + (size_t)k * W * H), W * 4), 0);
 	int ret = video_close_stopped(v, seconds, &kept);

@@ -227,7 +227,10 @@ static void flock(struct sim *s, const struct config *c, size_t n)
  * boids (framing_copy(): through the grid) and draws the same bytes as the
  * same frame drawn from every boid, in every drawing mode: darts, the
  * level of detail's blend, exact with predators, --show-ranges and
- * --color-by speed (whose range is the whole flock's), points, density.
+ * --color-by speed (whose range is the whole flock's), points, density
+ * (its points among darts, and a window on a field so big that its boids
+ * are smoothed over a kernel that reaches 125 field units past the
+ * window's edges).
  */
 Test(view, a_culled_frame_is_every_boids_frame)
 {
@@ -241,6 +244,7 @@ Test(view, a_culled_frame_is_every_boids_frame)
 		{ "--draw points --color-by heading", 2000 },
 		{ "--draw density", 2500 },
 		{ "--draw density --density-range 0.05,3", 1500 },
+		{ "--draw density --field 40000x22500", 12000 },
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		struct config c;
@@ -260,7 +264,7 @@ Test(view, a_culled_frame_is_every_boids_frame)
 		struct framing_copy cp = { .x = a, .y = a + n, .vx = a + 2 * n, .vy = a + 3 * n, .velocities = 1 };
 		struct pic culled = { 0 }, whole = { 0 };
 		cr_assert_eq(render_new(&culled.r, &c.render), 0);
-		cr_assert_eq(framing_copy(&f, &s, &w, culled.r, &cp), 0);
+		cr_assert_eq(framing_copy(&f, &s, 0, &w, culled.r, &cp), 0);
 		cr_expect(cp.n > 10 && cp.n < n / 5, "case %zu: %zu of %zu boids copied", k, cp.n, n);
 		struct render_view v = { .n = cp.n, .predators = cp.predators, .x = cp.x, .y = cp.y, .vx = cp.vx,
 		                         .vy = cp.vy, .window = w, .has_speed_range = cp.has_speed_range,
@@ -278,6 +282,102 @@ Test(view, a_culled_frame_is_every_boids_frame)
 			}
 		cr_expect_eq(differ, 0, "case %zu (%s): %ld pixels differ from every boid's frame", k, cases[k].args, differ);
 		cr_expect_gt(lit, 500, "case %zu: only %ld pixels drawn", k, lit);
+		render_free(culled.r);
+		render_free(whole.r);
+		framing_release(&f);
+		free(a);
+		sim_release(&s);
+		cli_release(&c);
+	}
+}
+
+/*
+ * In 3D a window copies only the boids its camera shows on the picture
+ * (a frustum cull: 20,000 boids in a box the window looks into from
+ * inside, many of them behind the camera) and draws the same bytes as the
+ * frame drawn from every boid, whose fog spans the depths of every boid in
+ * front of the camera, in every drawing mode: darts with points (auto),
+ * exact with predators, --show-ranges and --color-by speed, fast, points
+ * (fogged), density (its kernel), and the orbit camera at frame 7.
+ */
+Test(view, a_culled_3d_frame_is_every_boids_frame)
+{
+	static const struct {
+		const char *args;
+		double w;
+	} cases[] = {
+		{ "", 500 },
+		{ "", 1500 },
+		{ "--draw exact --predators 5 --predator-size 2 --show-ranges --color-by speed", 700 },
+		{ "--draw fast --fog 0.9", 900 },
+		{ "--draw points --color-by heading", 1200 },
+		{ "--draw density", 1500 },
+		{ "--camera orbit -f 20", 800 },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct config c;
+		struct sim s;
+		char args[512];
+		snprintf(args, sizeof args, "--dims 3 --field 6000x4000x4000 -s 640x360 --view 2500,2100,%g %s", cases[k].w,
+		         cases[k].args);
+		parse(&c, args);
+		size_t n = 20000;
+		flock(&s, &c, n);
+		struct framing f;
+		framing_init(&f, &c, &s);
+		struct render_window w;
+		cr_assert_eq(framing_window(&f, &s, 7, &w), 0);
+		cr_assert(w.set && w.w == cases[k].w, "case %zu: the window", k);
+		double *a = malloc(6 * n * sizeof *a);
+		cr_assert_not_null(a);
+		struct framing_copy cp = { .x = a, .y = a + n, .z = a + 2 * n, .vx = a + 3 * n, .vy = a + 4 * n,
+		                           .vz = a + 5 * n, .velocities = 1 };
+		struct pic culled = { 0 }, whole = { 0 };
+		cr_assert_eq(render_new(&culled.r, &c.render), 0);
+		cr_assert_eq(framing_copy(&f, &s, 7, &w, culled.r, &cp), 0);
+		cr_expect(cp.n > 10 && cp.n < n / 4, "case %zu: %zu of %zu boids copied", k, cp.n, n);
+		struct render_view v = { .n = cp.n, .predators = cp.predators, .x = cp.x, .y = cp.y, .z = cp.z, .vx = cp.vx,
+		                         .vy = cp.vy, .vz = cp.vz, .frame = 7, .window = w,
+		                         .has_speed_range = cp.has_speed_range, .speed_lo = cp.speed_lo,
+		                         .speed_hi = cp.speed_hi, .has_fog = cp.has_fog, .fog = cp.fog };
+		struct render_view all = { .n = n, .predators = s.p.predators, .x = s.x, .y = s.y, .z = s.z, .vx = s.vx,
+		                           .vy = s.vy, .vz = s.vz, .frame = 7, .window = w };
+		draw(&culled, &c.render, &v);
+		draw(&whole, &c.render, &all);
+		long differ = 0, lit = 0;
+		for (int j = 0; j < 360; j++)
+			for (int i = 0; i < 640; i++) {
+				uint32_t pa = culled.px[j * culled.stride + i], pb = whole.px[j * whole.stride + i];
+				differ += pa != pb;
+				lit += (pb & 0xFFFFFF) != c.render.background;
+			}
+		cr_expect_eq(differ, 0, "case %zu (%s): %ld pixels differ from every boid's frame", k, cases[k].args, differ);
+		cr_expect_gt(lit, 500, "case %zu: only %ld pixels drawn", k, lit);
+		if (k == 0) { /* the command line's frame of the same flock: the pipeline hands the fog on */
+			FILE *csv = fopen("in3.csv", "w");
+			cr_assert_not_null(csv);
+			fprintf(csv, "frame,id,x,y,vx,vy,z,vz\n");
+			for (size_t i = 0; i < n; i++)
+				fprintf(csv, "0,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i, s.x[i], s.y[i], s.vx[i], s.vy[i],
+				        s.z[i], s.vz[i]);
+			fclose(csv);
+			cr_assert_eq(tc_boids("-q --init in3.csv %s -f 1 -o cli.png", args), 0, "%s", tc_stderr());
+			int pw, ph;
+			uint32_t *got = decode("cli.png", &pw, &ph);
+			struct render_window w0;
+			struct framing f0;
+			framing_init(&f0, &c, &s);
+			cr_assert_eq(framing_window(&f0, &s, 0, &w0), 0);
+			all.frame = 0, all.window = w0;
+			draw(&whole, &c.render, &all);
+			long off = 0;
+			for (int j = 0; j < 360; j++)
+				for (int i = 0; i < 640; i++)
+					off += got[j * 640 + i] != (whole.px[j * whole.stride + i] & 0xFFFFFF);
+			cr_expect_eq(off, 0, "boids --view in 3D: %ld pixels differ from every boid's frame", off);
+			framing_release(&f0);
+			free(got);
+		}
 		render_free(culled.r);
 		render_free(whole.r);
 		framing_release(&f);
@@ -341,42 +441,107 @@ Test(view, level_of_detail_is_continuous_across_a_zoom)
 
 /* ---- the density look ------------------------------------------------- */
 
+/* The bell of half-width h at offset d (pixels): the cubic B-spline of 2d / h, normalised over the whole offsets. */
+static double bell(double h, int d)
+{
+	double sum = 0, at = 0;
+	for (int t = 1 - (int)ceil(h); t < h; t++) {
+		double u = 2.0 * abs(t) / h, b = u < 1 ? (4 - 6 * u * u + 3 * u * u * u) / 4 : pow(2 - u, 3) / 4;
+		sum += b;
+		at += t == d ? b : 0;
+	}
+	return at / sum;
+}
+
 /*
- * The tone is the log of the coverage between the bounds: a pixel under
- * k boids (each centred on the pixel, so all of it is the pixel's) moves
- * from the background toward the heading wheel's colour of their heading
- * by log(k / lo) / log(hi / lo), here 0.1 and 10 boids a pixel: 1 boid
- * half way, 4 at 0.80, 20 at full, 0.1 not at all.  The predator is a
- * whole point of its own colour over the image.
+ * The tone is the log of the density over the kernel between the bounds:
+ * boids small enough to be points (0.55 pixels) at pixel centres, 1, 4
+ * and 20 of them, all heading +x; the density a pixel shows is the
+ * number of boids around it weighted by a bell (a cubic B-spline)
+ * reaching 2.5 flock radii on each axis, computed here from its
+ * definition (kde.h), and the
+ * pixel moves from the background toward the heading wheel's colour of
+ * +x by log(density / lo) / log(hi / lo), here 0.01 and 4 boids a pixel.
+ * Two flock radii: the kernel follows the model's.  Pixels the kernel
+ * does not reach stay the background; the predator is a whole point of
+ * its own colour over the image.
  */
-Test(view, density_brightness_is_the_log_of_coverage)
+Test(view, density_brightness_is_the_log_of_the_density_over_the_kernel)
+{
+	const double radii[] = { 1.75, 1.25 };
+	for (size_t rk = 0; rk < sizeof radii / sizeof radii[0]; rk++) {
+		struct config c;
+		char args[256];
+		snprintf(args, sizeof args, "-s 64x32 --draw density --density-range 0.01,4 --predators 0 --boid-size 0.05 "
+		         "--flock-radius %g", radii[rk]);
+		parse(&c, args);
+		enum { N = 1 + 4 + 20 };
+		double x[N], y[N], vx[N], vy[N], h = 2.5 * radii[rk];
+		const int gx[3] = { 10, 30, 50 }, gn[3] = { 1, 4, 20 };
+		for (int i = 0; i < N; i++) { /* 1 boid in pixel (10, 12), 4 in (30, 12), 20 in (50, 12): heading +x */
+			x[i] = (i < 1 ? gx[0] : i < 5 ? gx[1] : gx[2]) + .5, y[i] = 12.5;
+			vx[i] = 3, vy[i] = 0;
+		}
+		struct render_view v = { .n = N, .x = x, .y = y, .vx = vx, .vy = vy };
+		struct pic p = { 0 };
+		draw(&p, &c.render, &v);
+		uint32_t bg = c.render.background, hue = colormap_heading(0);
+		long checked = 0, lit = 0, toned = 0;
+		for (int j = 0; j < 32; j++)
+			for (int i = 0; i < 64; i++) {
+				double dens = 0;
+				for (int g = 0; g < 3; g++)
+					dens += gn[g] * bell(h, i - gx[g]) * bell(h, j - 12);
+				double t = dens > 0 ? log(dens / .01) / log(400) : 0;
+				t = t < 0 ? 0 : t > 1 ? 1 : t;
+				uint32_t got = p.px[j * p.stride + i] & 0xFFFFFF;
+				for (int sh = 0; sh <= 16; sh += 8) {
+					double e = (bg >> sh & 255) + ((double)(hue >> sh & 255) - (bg >> sh & 255)) * t;
+					cr_expect(fabs((got >> sh & 255) - e) <= 3,
+					          "flock radius %g, pixel (%d, %d): %06x, the log tone %.3f of %g boids a pixel, %06x over %06x",
+					          radii[rk], i, j, got, t, dens, hue, bg);
+				}
+				checked++;
+				lit += got != bg;
+				toned += t > .02;
+			}
+		cr_expect_eq(checked, 64 * 32);
+		cr_expect(lit >= toned && toned > 3 * h * h, "flock radius %g: %ld pixels lit, %ld toned", radii[rk], lit, toned);
+		render_free(p.r);
+		cli_release(&c);
+	}
+}
+
+/*
+ * The kernel gives way to the level of detail: a lone boid's patch
+ * reaches 2.5 flock radii (125 field units) while a boid spans under
+ * 0.75 pixels, half that at 1.125 pixels, and nothing beyond its
+ * own point (two pixels a side) from 1.5 pixels, where its dart begins to
+ * fade in.  Every pixel the image touches is lit (bounds far below one
+ * boid).
+ */
+Test(view, the_density_kernel_shrinks_to_the_point_as_boids_grow)
 {
 	struct config c;
-	parse(&c, "-s 64x32 --draw density --density-range 0.1,10 --predators 0 --boid-size 0.1"); /* 1.1 px: points */
-	enum { N = 1 + 4 + 20 };
-	double x[N], y[N], vx[N], vy[N];
-	for (int i = 0; i < N; i++) { /* 1 boid in pixel (10, 10), 4 in (30, 10), 20 in (50, 10): heading +x */
-		x[i] = i < 1 ? 10.5 : i < 5 ? 30.5 : 50.5, y[i] = 10.5;
-		vx[i] = 3, vy[i] = 0;
+	parse(&c, "--field 40000x22500 -s 640x360 --draw density --density-range 1e-6,2e-6 --predators 0");
+	const double spans[] = { 0.3, 0.7, 1.125, 1.5 }, reach[] = { 125, 125, 62.5, 0 };
+	double x = 20000.3, y = 11000.6, vx = 1, vy = 2;
+	for (size_t k = 0; k < sizeof spans / sizeof spans[0]; k++) {
+		double s = spans[k] / 11.1, w = 640 / s; /* the curve outline's longer side is about 11.1 units */
+		struct render_view v = { .n = 1, .x = &x, .y = &y, .vx = &vx, .vy = &vy,
+		                         .window = { .set = 1, .cx = 20000, .cy = 11000, .w = w } };
+		struct pic p = { 0 };
+		draw(&p, &c.render, &v);
+		double u0 = 320 + (x - 20000) * s, v0 = 180 + (y - 11000) * s, far = 0;
+		for (int j = 0; j < 360; j++)
+			for (int i = 0; i < 640; i++)
+				if ((p.px[j * p.stride + i] & 0xFFFFFF) != c.render.background)
+					far = fmax(far, fmax(fabs(i + .5 - u0), fabs(j + .5 - v0)));
+		/* the patch's last pixel: within a pixel and a half of the kernel's reach */
+		cr_expect(fabs(far - reach[k] * s) <= 1.5, "a boid of %g px: lit %.1f px from it, the kernel reaches %.1f",
+		          spans[k], far, reach[k] * s);
+		render_free(p.r);
 	}
-	struct render_view v = { .n = N, .x = x, .y = y, .vx = vx, .vy = vy };
-	struct pic p = { 0 };
-	draw(&p, &c.render, &v);
-	uint32_t bg = c.render.background, hue = colormap_heading(0);
-	const struct {
-		int i;
-		double t;
-	} want[] = { { 10, log(10) / log(100) }, { 30, log(40) / log(100) }, { 50, 1 }, { 20, 0 } };
-	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
-		uint32_t got = p.px[10 * p.stride + want[k].i] & 0xFFFFFF;
-		for (int sh = 0; sh <= 16; sh += 8) {
-			double e = (bg >> sh & 255) + ((double)(hue >> sh & 255) - (bg >> sh & 255)) * want[k].t;
-			cr_expect(fabs((got >> sh & 255) - e) <= 3, "pixel %d: %06x, the log tone %.3f of %06x over %06x",
-			          want[k].i, got, want[k].t, hue, bg);
-		}
-	}
-	cr_expect_eq(p.px[11 * p.stride + 10] & 0xFFFFFF, bg, "the neighbour pixel is covered");
-	render_free(p.r);
 	cli_release(&c);
 }
 
@@ -475,6 +640,49 @@ Test(view, density_pixels_nobody_moved_under_stay_the_same)
 	                      "--align-weight 0 --avoid-weight 0 --min-speed 0 --draw density -f 3 -o z_%%d.png"), 0, "%s",
 	             tc_stderr());
 	cr_expect(tc_same_file("z_0.png", "z_2.png"), "a flock at rest flickers");
+}
+
+/* The mean of how far the pixels of block [x0, x0 + 40) x [y0, y0 + 40) moved from bg toward `to`. */
+static double block_tone(const uint32_t *px, int w, int x0, int y0, uint32_t bg, uint32_t to)
+{
+	double sum = 0;
+	for (int j = y0; j < y0 + 40; j++)
+		for (int i = x0; i < x0 + 40; i++)
+			sum += moved(px[(size_t)j * (size_t)w + (size_t)i], bg, to);
+	return sum / 1600;
+}
+
+/*
+ * A zoom keeps the field's density: a lattice of boids, one every 25
+ * field units, at rest and all heading +x, drawn by a clip that zooms from
+ * a window 12,000 units wide to one 10,000 wide (the boids smoothed in
+ * both), with the bounds fixed: the middle of the lattice has the same
+ * tone in both frames (the same boids a field area), where a pixel of the
+ * second holds 1/1.44 of the boids of one of the first.
+ */
+Test(view, a_zoom_keeps_the_fields_density)
+{
+	enum { NX = 240, NY = 140, N = NX * NY };
+	static double x[N], y[N], vx[N], vy[N];
+	for (int i = 0; i < N; i++)
+		x[i] = 20000 + 25 * (i % NX - NX / 2) + 3.1, y[i] = 11250 + 25 * (i / NX - NY / 2) + 7.3, vx[i] = 1, vy[i] = 0;
+	write_init("lattice.csv", N, x, y, vx, vy);
+	cr_assert_eq(tc_boids("-q --init lattice.csv --field 40000x22500 -s 640x360 --predators 0 --flock-weight 0 "
+	                      "--align-weight 0 --avoid-weight 0 --draw density --density-range 0.02,2 "
+	                      "--view 20000,11250,12000 --view-end 20000,11250,10000 -f 2 -o z_%%d.png"), 0, "%s",
+	             tc_stderr());
+	int w, h, w2, h2;
+	uint32_t *a = decode("z_0.png", &w, &h), *b = decode("z_1.png", &w2, &h2);
+	cr_assert(w == 640 && h == 360 && w2 == w && h2 == h);
+	struct config c;
+	parse(&c, "");
+	uint32_t hue = colormap_heading(0);
+	double ta = block_tone(a, w, 300, 160, c.render.background, hue), tb = block_tone(b, w, 300, 160, c.render.background, hue);
+	cr_expect(ta > .3 && ta < .95, "the lattice's tone %.3f: not within the bounds", ta);
+	cr_expect(fabs(ta - tb) < .01, "the lattice's tone went from %.3f to %.3f through the zoom", ta, tb);
+	free(a);
+	free(b);
+	cli_release(&c);
 }
 
 /*

@@ -1,8 +1,8 @@
 """boidsweep: the parameter sweeps of boids, as a package.
 
-The five commands in scripts/ are thin entry points into it: sweep
-(command), sweep-table and sweep-report (sweepmain), chart (chart) and
-contact-sheet (sheet).  To understand a sweep, start reading
+The six commands in scripts/ are thin entry points into it: sweep
+(command), sweep-table and sweep-report (sweepmain), chart (chart),
+contact-sheet (sheet) and hysteresis (hysteresis).  To understand a sweep, start reading
 command.main(), then sweepmain.do_sweep(); docs/SWEEPS.md says what every
 file a sweep writes holds.
 
@@ -32,6 +32,8 @@ file a sweep writes holds.
   figures     the report's posters and charts
   report      report.html
   sheet       the contact sheet
+  hysteresis  scripts/hysteresis: one parameter up and back down, each run
+              from the last frame of the one before (collective memory)
 
 Nothing here writes bytecode beside itself: each entry point sets
 sys.dont_write_bytecode before it imports the package (a checkout stays

@@ -133,12 +133,12 @@ static void canvas_randomize(struct sim *s, uint64_t seed)
 		s->y[i] = rng_uniform(&r) * p->height;
 		if (s->z) {
 			s->z[i] = rng_uniform(&r) * p->depth;
-			double a = rng_uniform(&r) * 2 * M_PI, c = 2 * rng_uniform(&r) - 1;
-			double sn = sqrt(1 - c * c);
-			double vx = sn * cos(a), vy = sn * sin(a), m = flock_length(vx, vy, &c);
-			s->vx[i] = vx / m * p->canvas.speed * p->canvas.dt;
-			s->vy[i] = vy / m * p->canvas.speed * p->canvas.dt;
-			s->vz[i] = c / m * p->canvas.speed * p->canvas.dt;
+			double u1 = rng_uniform(&r), u2 = rng_uniform(&r);
+			struct flock_vec h = flock_sphere(u1, u2);
+			double m = flock_length(h.x, h.y, &h.z);
+			s->vx[i] = h.x / m * p->canvas.speed * p->canvas.dt;
+			s->vy[i] = h.y / m * p->canvas.speed * p->canvas.dt;
+			s->vz[i] = h.z / m * p->canvas.speed * p->canvas.dt;
 			continue;
 		}
 		/* fromDegree(...), (cos, sin).normalize().multiply(BIRD_SPEED) */

@@ -69,12 +69,11 @@ static int eschead_fit(struct sim *s)
  * lines are asked for ahead (helpers that only prefetch: see
  * own_prefetch()).
  */
-static int build_copies(struct sim *s, double cell, int items)
+static int build_copies(struct sim *s, double cell, int items, const double box[6])
 {
-	const struct sim_params *p = &s->p;
 	struct grid *g = &s->grid;
 	size_t n = s->n;
-	int err = grid_count_box(g, s->x, s->y, s->z, n, p->width, p->height, p->depth, cell);
+	int err = grid_count_box_from(g, s->x, s->y, s->z, n, box, box[3], box[4], box[5], cell);
 
 	if (err)
 		return err;
@@ -108,7 +107,8 @@ static int build_copies(struct sim *s, double cell, int items)
 	return 0;
 }
 
-int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
+/* flock_begin() over the box (corner box[0..2], sides box[3..5]). */
+static int begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell, const double box[6])
 {
 	const struct sim_params *p = &s->p;
 	int still = slack < 0; /* FLOCK_STILL, nobody moves: see flock_begin() in flock.h */
@@ -137,17 +137,44 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	    !(s->undo = hugemem_alloc((s->z ? 3 : 2) * (s->n ? s->n : 1) * sizeof(double))))
 		return -ENOMEM;
 	if (p->search == SIM_SEARCH_BRUTE) { /* one cell: everybody, in index order */
-		double span = fmax(p->width, p->height);
-		cell = 2 * (s->z ? fmax(span, p->depth) : span) + reach + slack;
+		double span = fmax(box[3], box[4]);
+		cell = 2 * (s->z ? fmax(span, box[5]) : span) + reach + slack;
 	}
 	s->gpos = NULL;
 	/* the grid's items give the synchronous pass its order and opengl its
 	 * predators; a still sequential pass reads neither (a line a boid) */
-	int err = build_copies(s, cell, !(still && p->update == SIM_SEQUENTIAL));
+	int err = build_copies(s, cell, !(still && p->update == SIM_SEQUENTIAL), box);
 	if (err)
 		return err;
 	s->gpos = s->grid.place;
 	return p->update == SIM_SEQUENTIAL && !still ? eschead_fit(s) : 0;
+}
+
+int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
+{
+	const double field[6] = { 0, 0, 0, s->p.width, s->p.height, s->p.depth };
+
+	return begin(f, s, reach, slack, cell, field);
+}
+
+int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
+{
+	double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+	const double *v[3] = { s->x, s->y, s->z };
+
+	for (int a = 0; a < (s->z ? 3 : 2); a++)
+		for (size_t i = 0; i < s->n; i++)
+			if (isfinite(v[a][i])) { /* the others fall into a border cell, as in a field */
+				lo[a] = fmin(lo[a], v[a][i]);
+				hi[a] = fmax(hi[a], v[a][i]);
+			}
+	double box[6];
+	for (int a = 0; a < 3; a++) {
+		int some = lo[a] <= hi[a];
+		box[a] = some ? lo[a] : 0;
+		box[3 + a] = some && hi[a] > lo[a] ? hi[a] - lo[a] : 1;
+	}
+	return begin(f, s, reach, slack, cell, box);
 }
 
 /*
@@ -259,6 +286,33 @@ static inline __attribute__((always_inline)) void own_prefetch(const struct sim 
 	}
 }
 
+/* What flock_undo() puts back of boid b before its turn: its position, and its velocity in s->nvx... */
+FLOCK_INLINE void keep_undo(struct sim *s, double *undo, size_t b, int d3)
+{
+	undo[b] = s->x[b];
+	undo[s->n + b] = s->y[b];
+	s->nvx[b] = s->vx[b];
+	s->nvy[b] = s->vy[b];
+	if (d3) {
+		undo[2 * s->n + b] = s->z[b];
+		s->nvz[b] = s->vz[b];
+	}
+}
+
+/* After boid b's turn, its copy k says what later boids see: the new position and velocity (a
+ * still pass's one() wrote it to s->nvx...). */
+FLOCK_INLINE void refresh_copy(struct sim *s, size_t b, uint32_t k, int still, int d3)
+{
+	const double *vx = still ? s->nvx : s->vx, *vy = still ? s->nvy : s->vy;
+
+	if (d3) {
+		const double *vz = still ? s->nvz : s->vz;
+		s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], vx[b], vy[b], vz[b] };
+	} else {
+		s->g2[k] = (struct sim_copy2){ s->x[b], s->y[b], vx[b], vy[b] };
+	}
+}
+
 /* The sequential pass; d3 is a constant (a box), so the plane's pass is the plane's alone, and
  * ordered too (the turns in f->order, not index order). */
 FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, int d3, int ordered)
@@ -300,16 +354,8 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		if (ordered && ahead && i + 3 * AHEAD < s->n) /* a later turn's own entries, at random */
 			own_prefetch(s, (uint32_t)TURN(i + 3 * AHEAD));
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
-		if (watched && !still) { /* a still pass keeps s->vx... as they were */
-			undo[b] = x0;
-			undo[s->n + b] = y0;
-			if (d3)
-				undo[2 * s->n + b] = z0;
-			s->nvx[b] = s->vx[b];
-			s->nvy[b] = s->vy[b];
-			if (d3)
-				s->nvz[b] = s->vz[b];
-		}
+		if (watched && !still) /* a still pass keeps s->vx... as they were */
+			keep_undo(s, undo, b, d3);
 		/* index order jumps about the field: load a later boid's cells
 		 * now (it has not moved yet; a hint only) */
 		if (hinted) {
@@ -324,15 +370,7 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		}
 		one(ctx, b);
 		uint32_t k = s->gpos[b];
-		/* the copy now says what later boids see: the new velocity (a
-		 * still pass's one() wrote it to s->nvx...) */
-		const double *vx = still ? s->nvx : s->vx, *vy = still ? s->nvy : s->vy;
-		if (d3) {
-			const double *vz = still ? s->nvz : s->vz;
-			s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], vx[b], vy[b], vz[b] };
-		} else {
-			s->g2[k] = (struct sim_copy2){ s->x[b], s->y[b], vx[b], vy[b] };
-		}
+		refresh_copy(s, b, k, still, d3);
 		if (still || brute)
 			continue;
 		double dx = s->x[b] - x0, dy = s->y[b] - y0, dz = d3 ? s->z[b] - z0 : 0;
@@ -420,6 +458,16 @@ void flock_run(struct flock_pass *f, flock_one_fn *one, void *ctx)
 		for (size_t t = 0; t < tasks; t++)
 			block(&r, t);
 	s->stopped = atomic_load(&r.stop);
+}
+
+void flock_take_next(struct sim *s)
+{
+	double *t;
+
+	t = s->vx, s->vx = s->nvx, s->nvx = t;
+	t = s->vy, s->vy = s->nvy, s->nvy = t;
+	if (s->z)
+		t = s->vz, s->vz = s->nvz, s->nvz = t;
 }
 
 void flock_undo(struct sim *s)
@@ -575,4 +623,38 @@ void flock_scatter(struct sim *s, uint64_t seed)
 		if (s->z)
 			s->vz[i] = rng_uniform(&r) - .5;
 	}
+}
+
+/* ------------------------------------------------------------- vectors */
+
+/*
+ * Near a reversal: for dot < -1 + NEAR_REVERSED (t within 0.26 degrees of
+ * -u, Unity's epsilon), t - (u.t) u cancels to a vector whose rounding
+ * leaves it far from perpendicular to u, so the turn is found from u x t;
+ * when |u x t| (the sine of the angle left) is below REVERSED, t is -u to
+ * rounding and the side would be chosen by noise.
+ */
+#define NEAR_REVERSED 1e-5
+#define REVERSED 1e-12
+
+struct flock_vec flock_turn3(struct flock_vec u, struct flock_vec t, double dot, double turn, int plus)
+{
+	struct flock_vec w = { t.x - dot * u.x, t.y - dot * u.y, t.z - dot * u.z };
+
+	if (!plus && dot < -1 + NEAR_REVERSED) {
+		struct flock_vec n = { u.y * t.z - u.z * t.y, u.z * t.x - u.x * t.z, u.x * t.y - u.y * t.x };
+		plus = !(flock_length(n.x, n.y, &n.z) >= REVERSED);
+		w = (struct flock_vec){ n.y * u.z - n.z * u.y, n.z * u.x - n.x * u.z, n.x * u.y - n.y * u.x };
+	}
+	double wn = flock_length(w.x, w.y, &w.z);
+
+	if (plus) {
+		w = (struct flock_vec){ -u.y, u.x, 0 };
+		wn = flock_length(w.x, w.y, &w.z);
+		if (!(wn > 1e-150)) /* below, its square is not a normal number */
+			w = (struct flock_vec){ 1, 0, 0 }, wn = 1;
+	}
+	double c = cos(turn), sn = sin(turn);
+	return (struct flock_vec){ c * u.x + sn * (w.x / wn), c * u.y + sn * (w.y / wn),
+	                           c * u.z + sn * (w.z / wn) };
 }

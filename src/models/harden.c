@@ -272,11 +272,7 @@ static int harden_step(struct sim *s)
 		return err;
 	/* both orders: into the next velocities (a still pass's contract, flock.h) */
 	flock_run(&f, s->z ? steer_next3 : steer_next, &f);
-	double *t;
-	t = s->vx, s->vx = s->nvx, s->nvx = t;
-	t = s->vy, s->vy = s->nvy, s->nvy = t;
-	if (s->z)
-		t = s->vz, s->vz = s->nvz, s->nvz = t;
+	flock_take_next(s);
 	move_all(s);
 	return 0;
 }

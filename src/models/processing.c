@@ -32,17 +32,6 @@ static void processing_params_default(struct sim_params *p)
 	p->noise_seed = 0;
 }
 
-/*
- * A uniform double in [0, 1) for (seed, step, key), the same whichever
- * thread asks and in whichever order: rng_key01() (include/rng.h).  The key
- * of boid b's x and y draws is 2b and 2b + 1; of its z draw (in a box)
- * 2^63 + b, which no flock's x or y key reaches.
- */
-static double noise01(uint64_t seed, uint64_t step, uint64_t key)
-{
-	return rng_key01(seed, step, key);
-}
-
 /* Limits (x, y[, z]) to max by length or, as the sketch does, by component. */
 static inline void limit(const struct sim_params *p, double *x, double *y, double *z, double max)
 {
@@ -118,12 +107,12 @@ FLOCK_INLINE void proc_boid(const struct flock_pass *f, size_t b, int d3)
 	double vx = s->vx[b], vy = s->vy[b], vz = d3 ? s->vz[b] : 0;
 	struct flock_vec acc = rules(f, b, d3);
 
-	if (p->proc.jitter > 0) {
+	if (p->proc.jitter > 0) { /* keys: 2b and 2b + 1 for x and y; 2^63 + b for z, which no x or y reaches */
 		double j = p->proc.jitter;
-		acc.x += -j + noise01(p->noise_seed, s->steps, (uint64_t)b * 2) * (2 * j);
-		acc.y += -j + noise01(p->noise_seed, s->steps, (uint64_t)b * 2 + 1) * (2 * j);
+		acc.x += -j + flock_noise01(p->noise_seed, s->steps, (uint64_t)b * 2) * (2 * j);
+		acc.y += -j + flock_noise01(p->noise_seed, s->steps, (uint64_t)b * 2 + 1) * (2 * j);
 		if (d3)
-			acc.z += -j + noise01(p->noise_seed, s->steps, (uint64_t)1 << 63 | b) * (2 * j);
+			acc.z += -j + flock_noise01(p->noise_seed, s->steps, (uint64_t)1 << 63 | b) * (2 * j);
 	}
 	if (p->proc.max_force > 0)
 		limit(p, &acc.x, &acc.y, FLOCK_Z(d3, acc.z), p->proc.max_force);

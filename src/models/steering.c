@@ -54,49 +54,6 @@ static inline void unity_normalize(double *x, double *y, double *z, double eps)
 #define BEHIND (M_PI * 5 / 6)
 
 /*
- * Near a reversal: for dot < -1 + NEAR_REVERSED (t within 0.26 degrees of
- * -u, Unity's epsilon), t - (u.t) u cancels to a vector whose rounding
- * leaves it far from perpendicular to u, so the turn is found from u x t;
- * when |u x t| (the sine of the angle left) is below REVERSED, t is -u to
- * rounding and the side would be chosen by noise.
- */
-#define NEAR_REVERSED 1e-5
-#define REVERSED 1e-12
-
-/*
- * The unit direction `turn` radians from the unit vector u toward the
- * unit vector t, in 3D, as RotateTowards turns it: cos(turn) u +
- * sin(turn) p, p the unit vector perpendicular to u in the plane of u and
- * t, on t's side (the short way): a rotation about the axis u x t.  Near
- * a reversal p is (u x t) x u, perpendicular to u however small u x t
- * is, so the turn and the length hold.  When there is no plane (t is -u
- * to rounding) -- Unity then turns about an axis chosen from u alone --
- * or `plus` is set, p is the 2D "+angle" direction (-u_y, u_x, 0), or +x
- * if u is along z.  On a plane z = const every p lies in the plane.
- */
-static struct flock_vec turn3(struct flock_vec u, struct flock_vec t, double dot, double turn, int plus)
-{
-	struct flock_vec w = { t.x - dot * u.x, t.y - dot * u.y, t.z - dot * u.z };
-
-	if (!plus && dot < -1 + NEAR_REVERSED) {
-		struct flock_vec n = { u.y * t.z - u.z * t.y, u.z * t.x - u.x * t.z, u.x * t.y - u.y * t.x };
-		plus = !(flock_length(n.x, n.y, &n.z) >= REVERSED);
-		w = (struct flock_vec){ n.y * u.z - n.z * u.y, n.z * u.x - n.x * u.z, n.x * u.y - n.y * u.x };
-	}
-	double wn = flock_length(w.x, w.y, &w.z);
-
-	if (plus) {
-		w = (struct flock_vec){ -u.y, u.x, 0 };
-		wn = flock_length(w.x, w.y, &w.z);
-		if (!(wn > 1e-150)) /* below, its square is not a normal number */
-			w = (struct flock_vec){ 1, 0, 0 }, wn = 1;
-	}
-	double c = cos(turn), sn = sin(turn);
-	return (struct flock_vec){ c * u.x + sn * (w.x / wn), c * u.y + sn * (w.y / wn),
-	                           c * u.z + sn * (w.z / wn) };
-}
-
-/*
  * Unity's Vector3.RotateTowards(from, to, max angle, max magnitude change):
  * the direction of `from` turned toward `to` the short way by at most
  * `turn` radians (exactly onto it when closer), the length of `from` moved
@@ -107,7 +64,7 @@ static struct flock_vec turn3(struct flock_vec u, struct flock_vec t, double dot
  * boid dithers; such turns then always go toward +angle (from +x to +y:
  * clockwise on the screen, where y points down).  In a plane the angle is
  * atan2's; in a box (d3) acos of the unit vectors' dot product and the
- * turn is in their plane (turn3(), near reversals included): on a plane
+ * turn is in their plane (flock_turn3(), near reversals included): on a plane
  * z = const the same turns, to rounding.
  */
 FLOCK_INLINE void rotate_towards(struct flock_vec from, struct flock_vec *to,
@@ -149,7 +106,7 @@ FLOCK_INLINE void rotate_towards(struct flock_vec from, struct flock_vec *to,
 		return;
 	}
 	if (d3) {
-		struct flock_vec r = turn3(u, t, dot, turn, behind);
+		struct flock_vec r = flock_turn3(u, t, dot, turn, behind);
 		*to = (struct flock_vec){ r.x * m, r.y * m, r.z * m };
 		return;
 	}

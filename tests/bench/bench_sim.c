@@ -254,7 +254,7 @@ static void frame_costs(void)
 	render_params_default(&rp, 640, 360);
 	render_new(&r, &rp);
 	video_options_default(&o);
-	if (video_open(&v, "/dev/null", "x.y4m", 640, 360, 30, &o, err, sizeof(err)) != 0 ||
+	if (video_open(&v, "/dev/null", "x.y4m", 640, 360, (struct rate){ 30, 1 }, &o, err, sizeof(err)) != 0 ||
 	    video_picture_new(v, &pic) != 0) {
 		fprintf(stderr, "bench: %s\n", err);
 		exit(1);
@@ -434,16 +434,22 @@ struct scale_case {
 
 /*
  * The models of the field's literature at their own densities, which the
- * table's would leave empty: vicsek at its paper's rho = 4 (a quarter px^2
- * a particle, r = 1: some 12 neighbours), abm at its declaration's small
- * version, 200 birds in 100 x 100 with vision 5 (50 px^2 a bird: some 1.6
- * neighbours before they flock).  (At the 80,000 birds in 400 x 400 of
- * the benchmark's fork, 2 px^2 a bird and 39 neighbours, the random order
- * of abm's sequential pass reads some 84 lines from memory a turn at 1M
- * birds: make bench's MASON section has that flock's steps.)
+ * table's would leave empty or crowd: vicsek at its paper's rho = 4 (a
+ * quarter px^2 a particle, r = 1: some 12 neighbours); abm at its
+ * declaration's small version, 200 birds in 100 x 100 with vision 5 (50
+ * px^2 a bird: some 1.6 neighbours before they flock; at the 80,000 birds
+ * in 400 x 400 of the benchmark's fork, 2 px^2 a bird and 39 neighbours,
+ * the random order of abm's sequential pass reads some 84 lines from
+ * memory a turn at 1M birds: make bench's MASON section has that flock's
+ * steps); couzin in a school 4 r_r apart, 64 px^3 a boid (some 270
+ * neighbours within r_a = 16 px: the paper's groups are about three times
+ * as dense); netlogo at the model library's 300 turtles in 71 x 71
+ * patches, 16.8 px^2 a turtle (about 1.7 flockmates within vision 3).
  */
 #define VICSEK_ROOM 0.25
 #define ABM_ROOM 50.0
+#define COUZIN_ROOM 512.0
+#define NETLOGO_ROOM (71.0 * 71.0 / 300)
 
 static const struct scale_case scale_cases[] = {
 	{ HARDEN, SIM_SEQUENTIAL, 1, 2, 0 },
@@ -472,6 +478,12 @@ static const struct scale_case scale_cases[] = {
 	{ ABM, SIM_SEQUENTIAL, 1, 2, ABM_ROOM },
 	{ ABM, SIM_SYNCHRONOUS, 1, 2, ABM_ROOM },
 	{ ABM, SIM_SYNCHRONOUS, 2, 2, ABM_ROOM },
+	{ COUZIN, SIM_SYNCHRONOUS, 1, 3, COUZIN_ROOM },
+	{ COUZIN, SIM_SYNCHRONOUS, 2, 3, COUZIN_ROOM },
+	{ COUZIN, SIM_SEQUENTIAL, 1, 3, COUZIN_ROOM },
+	{ NETLOGO, SIM_SEQUENTIAL, 1, 2, NETLOGO_ROOM },
+	{ NETLOGO, SIM_SYNCHRONOUS, 1, 2, NETLOGO_ROOM },
+	{ NETLOGO, SIM_SYNCHRONOUS, 2, 2, NETLOGO_ROOM },
 };
 
 #define SCALE_CASES (sizeof(scale_cases) / sizeof(scale_cases[0]))
@@ -494,7 +506,9 @@ static void scale_setup(const struct scale_case *c, double side, struct sim_para
 	p->update = c->update;
 	p->dims = c->dims;
 	p->depth = side;
-	p->abm.vision = 5; /* the benchmark's 80,000 birds' */
+	p->abm.vision = 5; /* the benchmark's */
+	if (c->room > 0 && p->model == model_at(COUZIN))
+		p->edges = SIM_EDGES_NONE; /* couzin's open space (the others always wrap) */
 }
 
 /* The update order's name, as the table prints it. */
@@ -764,8 +778,9 @@ static void scaling_table(int quick)
 	       "field),\n  the side growing with sqrt(N); 3D: 17867 px^3 a boid (a harden boid's "
 	       "neighbours in the\n  plane), 1M boids in a %.0f px cube; median step after one "
 	       "warm-up step; peak memory\n  of a child process per row; growth: CPU time for 10x "
-	       "boids (linear: x10); vicsek at %.2f px^2 a\n  particle and abm at %.0f px^2 a bird (their "
-	       "own densities, bench_sim.c)\n", SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M, VICSEK_ROOM, ABM_ROOM);
+	       "boids (linear: x10); vicsek at %.2f px^2 a particle, abm at %.0f px^2 a bird, couzin\n"
+	       "  at %.0f px^3 a boid and netlogo at %.1f px^2 (their own densities, bench_sim.c)\n",
+	       SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M, VICSEK_ROOM, ABM_ROOM, COUZIN_ROOM, NETLOGO_ROOM);
 	printf("  %-10s %3s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "", "order", "thr", "boids",
 	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
 	for (size_t i = 0; i < SCALE_CASES; i++)
@@ -956,14 +971,16 @@ static int abm_steps(const char *name, int steps, int seeds)
  * 3840x2160 picture (the README's clip, zoomed out): CPU seconds a frame,
  * one thread, the median of its frames, with the clip's bounds fixed (the
  * first frame's, render_density_bounds(), measured once as the pipeline
- * does) and the headings at random.  Target <= 0.25 s.
+ * does) and the headings at random; against --draw points of the same
+ * boids and picture (by role: one colour), frame for frame in turn so
+ * that both see the same machine.  Target <= 0.25 s.
  */
 static void density_cpu(int quick)
 {
 	const size_t n = 10000000;
 	const double side = 151800;
 	const int w = 3840, h = 2160, frames = quick ? 3 : 5;
-	double *x = malloc(4 * n * sizeof(*x)), t[8];
+	double *x = malloc(4 * n * sizeof(*x)), t[2][8];
 	struct rng g;
 
 	if (!x)
@@ -977,22 +994,31 @@ static void density_cpu(int quick)
 	struct render_view v = { .n = n, .predators = 3, .x = x, .y = x + n, .vx = x + 2 * n, .vy = x + 3 * n };
 	struct render_params rp;
 	render_params_default(&rp, w, h);
-	rp.draw = RENDER_DRAW_DENSITY;
 	rp.scale = fmin(w / side, h / side);
 	rp.offset[0] = (w - side * rp.scale) / 2;
-	struct renderer *r;
-	if (render_new(&r, &rp) != 0 || render_density_bounds(r, &v, v.density) != 0)
-		exit(1);
-	for (int k = 0; k < frames; k++) {
-		double c0 = thread_cpu();
-		if (render_frame(r, &v) != 0)
+	struct renderer *r[2];
+	for (int m = 0; m < 2; m++) {
+		rp.draw = m ? RENDER_DRAW_POINTS : RENDER_DRAW_DENSITY;
+		if (render_new(&r[m], &rp) != 0)
 			exit(1);
-		t[k] = thread_cpu() - c0;
 	}
-	qsort(t, (size_t)frames, sizeof(double), cmp_double);
+	if (render_density_bounds(r[0], &v, v.density) != 0)
+		exit(1);
+	for (int k = 0; k < frames; k++)
+		for (int m = 0; m < 2; m++) {
+			double c0 = thread_cpu();
+			if (render_frame(r[m], &v) != 0)
+				exit(1);
+			t[m][k] = thread_cpu() - c0;
+		}
+	for (int m = 0; m < 2; m++)
+		qsort(t[m], (size_t)frames, sizeof(double), cmp_double);
+	double d = t[0][frames / 2], p = t[1][frames / 2];
 	printf("--draw density, %zu boids on %.0fx%.0f in %dx%d: %.3f s of CPU a frame, one thread (median of %d; "
-	       "target <= 0.25: %s)\n", n, side, side, w, h, t[frames / 2], frames, t[frames / 2] <= .25 ? "met" : "MISSED");
-	render_free(r);
+	       "target <= 0.25: %s); --draw points %.3f s: x%.2f\n", n, side, side, w, h, d, frames,
+	       d <= .25 ? "met" : "MISSED", p, d / p);
+	for (int m = 0; m < 2; m++)
+		render_free(r[m]);
 	free(x);
 }
 
@@ -1037,7 +1063,8 @@ static void zoom_cost(int quick)
 	double *a = malloc(4 * n * sizeof(*a)), step = 0, frame = 0, shown = 0;
 	framing_init(&f, &c, &s);
 	if (!a || render_new(&r, &c.render) != 0 ||
-	    video_open(&vid, path, "z.mp4", c.render.width, c.render.height, 30, &c.video, err, sizeof err) != 0)
+	    video_open(&vid, path, "z.mp4", c.render.width, c.render.height, (struct rate){ 30, 1 }, &c.video, err,
+	               sizeof err) != 0)
 		exit(1);
 	for (int k = 0; k < frames; k++) {
 		double t0 = process_cpu();
@@ -1046,7 +1073,7 @@ static void zoom_cost(int quick)
 		double t1 = process_cpu();
 		struct render_window w;
 		struct framing_copy cp = { .x = a, .y = a + n, .vx = a + 2 * n, .vy = a + 3 * n, .velocities = 1 };
-		if (framing_window(&f, &s, k, &w) != 0 || framing_copy(&f, &s, &w, r, &cp) != 0)
+		if (framing_window(&f, &s, k, &w) != 0 || framing_copy(&f, &s, k, &w, r, &cp) != 0)
 			exit(1);
 		struct render_view v = { .n = cp.n, .predators = cp.predators, .x = cp.x, .y = cp.y, .vx = cp.vx,
 		                         .vy = cp.vy, .window = w, .frame = k };

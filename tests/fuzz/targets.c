@@ -232,7 +232,8 @@ static void fuzz_check_settings(const struct config *c)
 	FUZZ_CHECK(rp->antialias <= RENDER_AA_BEST, "antialias %d", (int)rp->antialias);
 	FUZZ_CHECK(s->start_number >= 0 && s->start_number <= 1000000000L, "start %ld", s->start_number);
 	FUZZ_CHECK(s->png_level >= 0 && s->png_level <= 9, "png level %ld", s->png_level);
-	FUZZ_CHECK(s->fps >= 1 && s->fps <= 1000, "fps %ld", s->fps);
+	FUZZ_CHECK(s->fps.num >= s->fps.den && s->fps.num <= 1000 * s->fps.den, "fps %ld/%ld", s->fps.num,
+	           s->fps.den);
 	FUZZ_CHECK(c->video.crf == -1 || (c->video.crf >= 0 && c->video.crf <= 63), "crf %d", c->video.crf);
 	FUZZ_CHECK(c->video.gop == 0 || (c->video.gop >= 1 && c->video.gop <= 100000), "gop %d", c->video.gop);
 	FUZZ_CHECK(c->video.threads >= 0 && c->video.threads <= 64, "encoder threads %d", c->video.threads);
@@ -333,9 +334,9 @@ static void fuzz_check_settings(const struct config *c)
 			break;
 		}
 		case CLI_RATE:
-			FUZZ_CHECK(c->run.fps_den >= 1 && c->run.fps >= c->run.fps_den * (long)o->min &&
-			           c->run.fps <= c->run.fps_den * (long)o->max, "--%s %ld/%ld", o->name,
-			           c->run.fps, c->run.fps_den);
+			FUZZ_CHECK(c->run.fps.den >= 1 && c->run.fps.num >= c->run.fps.den * (long)o->min &&
+			           c->run.fps.num <= c->run.fps.den * (long)o->max, "--%s %ld/%ld", o->name,
+			           c->run.fps.num, c->run.fps.den);
 			break;
 		case CLI_VIEW: {
 			const double *w = f;
@@ -387,7 +388,7 @@ static void fuzz_check_same(const struct config *a, const struct config *b, cons
 			same = a->sim.width == b->sim.width && a->sim.height == b->sim.height;
 			break;
 		case CLI_RATE:
-			same = a->run.fps == b->run.fps && a->run.fps_den == b->run.fps_den;
+			same = a->run.fps.num == b->run.fps.num && a->run.fps.den == b->run.fps.den;
 			break;
 		case CLI_BOX:
 		case CLI_VIEW:

@@ -113,6 +113,13 @@ SHRINK = {
         ([("run.cfg", "run.cfg -f 60")], "60 frames of the file's 300 (its 500 boids in a wrapped field)"),
     "boids --config run.cfg --seed 2":
         ([("run.cfg", "run.cfg -f 60")], "60 frames of the file's 300"),
+    # docs/MODELS-FIELD.md
+    "scripts/hysteresis --out memory --param couzin-orientation "
+    "--values 0,0.5,1,1.5,2,2.5,3,3.5,4,5,6,8,10,13,15 --replicates 15 -- -m couzin":
+        ([("--values 0,0.5,1,1.5,2,2.5,3,3.5,4,5,6,8,10,13,15 --replicates 15",
+           "--values 0,1,5 --replicates 2 --steps 300 --measure 100")],
+         "three values, two chains and 300 steps a value instead of 15 values, 15 chains and 2000 (435 runs, "
+         "minutes): the same chains up and down, their table and charts; test_couzin/* checks the states"),
     # docs/TRAJECTORIES.md
     "boids --init t.h5 -f 300 -o more.mp4":
         ([("-f 300", "-f 10")], "10 frames of the 300"),

@@ -55,3 +55,16 @@ Test(reference, every_model_in_3d_500_frames, .timeout = 1200)
 	agree500("-m steering --dims 3", "steering", "--dims 3");
 	agree500("-m canvas --dims 3 -n 120", "canvas", "--dims 3 --substeps 2");
 }
+
+/* The field's models at their defaults, to 1e-12 (their draws are the references' too). */
+Test(reference, couzin_500_frames, .timeout = 900)
+{
+	agree500("-m couzin", "couzin", "--tolerance 1e-12");
+	agree500("-m couzin --dims 2 --couzin-orientation 5", "couzin", "--dims 2 --couzin-orientation 5 --tolerance 1e-12");
+}
+
+Test(reference, netlogo_500_frames, .timeout = 900)
+{
+	agree500("-m netlogo -n 150", "netlogo", "--tolerance 1e-12"); /* 300 by default: O(n^2) in Python */
+	agree500("-m netlogo -n 150 --dims 3 --field 30x30", "netlogo", "--dims 3 --size 30x30 --tolerance 1e-12");
+}

@@ -168,26 +168,89 @@ Test(reliability, sigint_during_png_output_leaves_only_whole_pngs)
 	}
 }
 
-Test(reliability, a_signal_during_warmup_stops_at_once_and_leaves_nothing)
+/* Waits for a file to appear in the directory (inotify), reading boids's stderr meanwhile. */
+static void bg_wait_for_a_file(struct bg *b)
 {
-	/* a warm-up of minutes: the signal must not wait for it.  It is sent
-	   when the first output file (a temporary one) appears: the outputs are
-	   opened just before the warm-up starts. */
-	struct bg b;
 	int in = inotify_init1(IN_CLOEXEC);
 	cr_assert_geq(in, 0);
 	cr_assert_geq(inotify_add_watch(in, ".", IN_CREATE), 0);
-	bg_start(&b, "-q -n 20000 --warmup 1000000 -o v.mp4 --trajectory t.csv --summary s.json");
-	struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = b.err_fd, .events = POLLIN } };
-	for (;;) {
+	struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = b->err_fd, .events = POLLIN } };
+	for (int made = tc_count_files(".") > 0; !made;) {
 		cr_assert_gt(poll(p, 2, -1), 0);
-		if (p[0].revents & POLLIN)
-			break;
-		cr_assert_gt(bg_read(&b), 0, "boids ended before making a file: %s", b.err);
+		made = (p[0].revents & POLLIN) != 0;
+		if (!made)
+			cr_assert_gt(bg_read(b), 0, "boids ended before making a file: %s", b->err);
 	}
 	close(in);
-	cr_assert_eq(bg_signal(&b, SIGINT), 130, "%s", b.err);
-	cr_assert_eq(tc_count_files("."), 0, "files were left");
+}
+
+/* Waits until boids holds `name` open (a FIFO it reads): its descriptors link to it. */
+static void bg_wait_open(struct bg *b, const char *name)
+{
+	struct timespec tick = { 0, 5 * 1000000L };
+
+	while (tc_sh("for f in /proc/%d/fd/*; do readlink \"$f\"; done 2>/dev/null | grep -q '/%s$'",
+	             (int)b->pid, name) != 0) {
+		cr_assert_eq(waitpid(b->pid, NULL, WNOHANG), 0, "boids ended before opening %s", name);
+		nanosleep(&tick, NULL); /* polling for the event, not a fixed wait */
+	}
+}
+
+/*
+ * What a run stopped before its first frame leaves (the README's promise):
+ * the trajectory and the metrics with their headers (nothing was
+ * recorded), a summary "interrupted" with 0 frames, each output saying 0,
+ * no video, nothing hidden, and a closing line naming the trajectory,
+ * which is there, never the video, which is not.
+ */
+static void stopped_before_the_first_frame(struct bg *b, int sig, const char *video)
+{
+	cr_assert_eq(bg_signal(b, sig), 128 + sig, "%s", b->err);
+	cr_assert_eq(access(video, F_OK), -1, "%s was left though no frame was made", video);
+	char *t = tc_slurp("t.csv", NULL), *m = tc_slurp("m.csv", NULL), *sum = tc_slurp("s.json", NULL);
+	cr_assert(t && !strcmp(t, "frame,id,x,y,vx,vy\n"), "the trajectory is not its header alone: %s", t);
+	cr_assert(m && !strchr(m, '\n')[1] && !strncmp(m, "frame,", 6), "the metrics are not a header: %s", m);
+	cr_assert(sum && strstr(sum, "\"status\": \"interrupted\"") && strstr(sum, "\"frames\": 0,\n"),
+	          "no summary of 0 frames, interrupted: %s", sum);
+	cr_assert(strstr(sum, "\"output\": { \"file\": ") && !strstr(sum, "\"frames\": 1"), "%s", sum);
+	cr_assert(strstr(b->err, "0 frames of ") && strstr(b->err, " -> t.csv (stopped by a signal)") &&
+	          !strstr(b->err, video), "the closing line names what is not there:\n%s", b->err);
+	cr_assert_eq(tc_count_files("."), 3 + !access("in.csv", F_OK), "files beside t.csv, m.csv, s.json");
+	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "a hidden file was left");
+	free(t);
+	free(m);
+	free(sum);
+}
+
+/* In the warm-up: sent once the first (temporary) output file appears,
+ * before a warm-up of minutes, which must not be waited for. */
+Test(reliability, a_signal_in_the_warmup_leaves_headers_and_an_interrupted_summary)
+{
+	struct bg b;
+	bg_start(&b, "-n 20000 --warmup 1000000 -o v.mp4 --trajectory t.csv --metrics m.csv --summary s.json");
+	bg_wait_for_a_file(&b);
+	stopped_before_the_first_frame(&b, SIGINT, "v.mp4");
+}
+
+/* While a 4K VP9 encoder starts (libvpx's set-up, after the side files are
+ * made) or just after it, before a warm-up of minutes. */
+Test(reliability, a_signal_while_the_encoder_starts_leaves_headers_and_an_interrupted_summary)
+{
+	struct bg b;
+	bg_start(&b, "-n 20000 -s 3840x2160 --warmup 1000000 -o v.webm --trajectory t.csv --metrics m.csv "
+	         "--summary s.json");
+	bg_wait_for_a_file(&b);
+	stopped_before_the_first_frame(&b, SIGTERM, "v.webm");
+}
+
+/* While --init is read: a FIFO whose writer never comes. */
+Test(reliability, a_signal_while_init_is_read_leaves_headers_and_an_interrupted_summary)
+{
+	struct bg b;
+	cr_assert_eq(mkfifo("in.csv", 0644), 0);
+	bg_start(&b, "--init in.csv -o v.mp4 --trajectory t.csv --metrics m.csv --summary s.json");
+	bg_wait_open(&b, "in.csv");
+	stopped_before_the_first_frame(&b, SIGTERM, "v.mp4");
 }
 
 Test(reliability, full_disk_on_stdout_is_an_error)

@@ -269,6 +269,42 @@ Test(stopping, a_parallel_synchronous_step_stops_within_a_second)
  * then: no video is left, but the trajectory and the summary keep the
  * frames that were stepped (they are not the video's to throw away).
  */
+/* The frames the summary says `option`'s file holds ("outputs"), or -1 when it says none. */
+static long summary_frames(const char *sum, const char *option)
+{
+	char key[64];
+	snprintf(key, sizeof key, "\"%s\": { \"file\": ", option);
+	const char *at = sum ? strstr(sum, key) : NULL;
+	at = at ? strstr(at, "\"frames\": ") : NULL;
+	return at ? atol(at + strlen("\"frames\": ")) : -1;
+}
+
+/* Lines of a file, -1 when it is not there. */
+static long lines_of(const char *path)
+{
+	size_t len = 0;
+	char *t = tc_slurp(path, &len);
+	long n = 0;
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		n += t[i] == '\n';
+	free(t);
+	return n;
+}
+
+/*
+ * A stopped run's outputs agree: each holds frames 0..k-1, its own k, and
+ * the summary says each one's (docs/RELIABILITY.md): the video's as the
+ * file plays, the trajectory's (200 boids a frame) and the metrics' rows.
+ */
+static void summary_counts_each_outputs_frames(const char *sum, long video)
+{
+	cr_expect_eq(summary_frames(sum, "output"), video, "the video holds %ld frames:\n%s", video, sum);
+	cr_expect_eq(summary_frames(sum, "trajectory"), (lines_of("t.csv") - 1) / 200, "%s", sum);
+	cr_expect_eq(summary_frames(sum, "metrics"), lines_of("m.csv") - 1, "%s", sum);
+}
+
 static void stopped_large_video(const char *size, long after, int sig, int keep)
 {
 	char rest[4096], args[512];
@@ -276,7 +312,7 @@ static void stopped_large_video(const char *size, long after, int sig, int keep)
 	int fd;
 
 	snprintf(args, sizeof(args), "-s %s -n 200 -f 100000 -o v.mp4 --summary s.json --trajectory t.csv "
-	         "--progress lines --progress-interval 0.1", size);
+	         "--metrics m.csv --progress lines --progress-interval 0.1", size);
 	pid_t pid = start(args, &fd);
 	wait_progress(fd, after);
 	double t0 = now();
@@ -293,12 +329,13 @@ static void stopped_large_video(const char *size, long after, int sig, int keep)
 		cr_assert(strstr(rest, "-> t.csv") && strstr(rest, "stopped by a signal"), "%s", rest);
 		char *sum = tc_slurp("s.json", NULL);
 		cr_assert(sum && strstr(sum, "\"status\": \"interrupted\""), "no interrupted summary:\n%s", sum);
+		summary_counts_each_outputs_frames(sum, 0);
 		free(sum);
 		size_t len = 0;
 		char *traj = tc_slurp("t.csv", &len);
 		cr_assert(traj && len > 200 * 20, "the trajectory of the frames stepped was not kept");
 		free(traj);
-		cr_assert_eq(tc_count_files("."), 2, "a temporary file was left");
+		cr_assert_eq(tc_count_files("."), 3, "a temporary file was left");
 		return;
 	}
 	long n = count_frames("v.mp4");
@@ -307,10 +344,11 @@ static void stopped_large_video(const char *size, long after, int sig, int keep)
 	cr_assert(strstr(sum, "\"status\": \"interrupted\""), "%s", sum);
 	snprintf(want, sizeof(want), "\"frames\": %ld,", n);
 	cr_assert(strstr(sum, want), "the summary does not say the %ld frames of the file:\n%s", n, sum);
+	summary_counts_each_outputs_frames(sum, n);
 	free(sum);
 	snprintf(want, sizeof(want), "%ld frame%s of 200 boids", n, n == 1 ? "" : "s");
 	cr_assert(strstr(rest, want) && strstr(rest, "stopped by a signal"), "%s", rest);
-	cr_assert_eq(tc_count_files("."), 3, "a temporary file was left");
+	cr_assert_eq(tc_count_files("."), 4, "a temporary file was left");
 	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "a hidden file was left");
 }
 
@@ -338,8 +376,13 @@ static void wait_open(pid_t pid, const char *name)
 	}
 }
 
-/* boids reading a FIFO nobody writes: one SIGTERM ends it, nothing written. */
-static void fifo_input_stops(const char *args, const char *fifo)
+/*
+ * boids reading a FIFO nobody writes: one SIGTERM ends it.  Stopped while
+ * --init is read (before the first frame), the trajectory keeps its header
+ * (kept names it); while a --config file is read the settings are not
+ * known yet, and nothing is written (kept NULL).
+ */
+static void fifo_input_stops(const char *args, const char *fifo, const char *kept)
 {
 	char rest[4096];
 	double took;
@@ -353,17 +396,22 @@ static void fifo_input_stops(const char *args, const char *fifo)
 	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
 	cr_assert_eq(st, 143, "exit %d: %s", st, rest);
 	cr_assert_lt(took, 1.0, "took %.2f s", took);
-	cr_assert_eq(tc_count_files("."), 1, "something was written beside the FIFO");
+	cr_assert_eq(tc_count_files("."), 1 + (kept != NULL), "something else was written beside the FIFO");
+	if (kept) {
+		char *t = tc_slurp(kept, NULL);
+		cr_assert(t && !strcmp(t, "frame,id,x,y,vx,vy\n"), "%s is not its header alone: %s", kept, t);
+		free(t);
+	}
 }
 
 Test(stopping, init_from_a_fifo_without_a_writer_ends_on_sigterm)
 {
-	fifo_input_stops("--init in.csv --no-render --trajectory t.csv", "in.csv");
+	fifo_input_stops("--init in.csv --no-render --trajectory t.csv", "in.csv", "t.csv");
 }
 
 Test(stopping, config_from_a_fifo_without_a_writer_ends_on_sigterm)
 {
-	fifo_input_stops("--config c.conf --no-render --trajectory t.csv", "c.conf");
+	fifo_input_stops("--config c.conf --no-render --trajectory t.csv", "c.conf", NULL);
 }
 
 /*
@@ -466,7 +514,12 @@ Test(stopping, a_signal_ends_the_wait_for_a_fifo_reader)
 	int st = finish_timed(pid, fd, t0, &took, rest, sizeof(rest));
 	cr_assert_eq(st, 143, "SIGTERM did not end the wait in open() (status %d)", st);
 	cr_assert_lt(took, 1.0, "took %.2f s", took);
-	cr_assert_eq(tc_count_files("."), 1, "files were left beside the FIFO");
+	/* stopped before the first frame: the trajectory's header, nothing else */
+	cr_assert_eq(tc_count_files("."), 2, "files were left beside the FIFO and the trajectory");
+	char *t = tc_slurp("t.csv", NULL);
+	cr_assert(t && !strcmp(t, "frame,id,x,y,vx,vy\n"), "the trajectory is not its header alone: %s", t);
+	free(t);
+	cr_assert_eq(tc_sh("! ls -a | grep -q '^[.][^.]'"), 0, "a hidden file was left");
 }
 
 /*

@@ -165,6 +165,23 @@ def outside_box(args, b):
     return None
 
 
+M64 = (1 << 64) - 1
+
+
+def mix64(z):
+    """SplitMix64's finaliser, on 64-bit integers."""
+    z = (z + 0x9e3779b97f4a7c15) & M64
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+    return z ^ (z >> 31)
+
+
+def noise01(seed, step, key):
+    """The models' keyed draws (docs/MODEL.md): mix64 chained over seed, step
+    and key, its top 53 bits times 2^-53, a uniform double in [0, 1)."""
+    return (mix64(mix64(mix64(seed) ^ step) ^ key) >> 11) * 2.0 ** -53
+
+
 def close(got, want, tol=1e-12):
     """True when the two vectors agree to tol in every component."""
     return len(got) == len(want) and all(abs(g - w) <= tol for g, w in zip(got, want))
