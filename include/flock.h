@@ -201,6 +201,14 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double slack, double cell);
 
 /*
+ * flock_begin() for a model whose space is a torus (vicsek, abm), with
+ * cells of flock_cell(s, reach, slack): every position taken onto the
+ * torus first (flock_torus_wrap(): an --init from anywhere starts there),
+ * as the torus walk needs (flock_torus_begin()).
+ */
+int flock_begin_torus(struct flock_pass *f, struct sim *s, double reach, double slack);
+
+/*
  * Calls one(ctx, b) for every boid, in the order of s->p.update (above):
  * sequential in index order, keeping the copies current and listing
  * escaped boids (s->escaped says how many); synchronous in grid order, in
@@ -619,6 +627,7 @@ struct flock_torus {
 	double w_, h, d;        /* the torus' sides */
 	double reach2;
 	int d3;                 /* in a box: a constant where the caller's is */
+	int wide;               /* an axis takes the minimum image a candidate */
 };
 
 FLOCK_INLINE void flock_torus_begin(struct flock_torus *t, const struct flock_pass *f, double x, double y,
@@ -636,44 +645,55 @@ FLOCK_INLINE void flock_torus_begin(struct flock_torus *t, const struct flock_pa
 	t->w_ = s->p.width, t->h = s->p.height, t->d = s->p.depth;
 	t->reach2 = f->reach2;
 	t->d3 = d3;
+	t->wide = t->w.wide[0] || t->w.wide[1] || (d3 && t->w.wide[2]);
 }
 
-/* The next candidate copy k and its shift (flock_cands_next() on the torus' cells). */
-FLOCK_INLINE int flock_torus_cand(struct flock_torus *t, uint32_t *k, struct flock_vec *shift)
+/* Copy k with its run's shift into *nb if it lies within reach (its offsets the minimum image): 1, else 0. */
+FLOCK_INLINE int flock_torus_within(const struct flock_torus *t, uint32_t k, struct flock_vec sh,
+                                    struct flock_near *nb)
 {
-	while (!t->chains) {
-		while (t->k < t->k1) {
-			uint32_t kk = t->k++;
-			if (!t->escf[kk]) {
-				*k = kk;
-				*shift = t->shift;
-				return 1;
-			}
-		}
-		if (!flock_torus_walk_run(&t->w, &t->k, &t->k1, &t->shift))
-			t->chains = 1;
+	struct flock_vec q = flock_copy_at(t->s, k, t->d3);
+	double dx, dy, dz = 0;
+
+	if (!t->wide) { /* the run's shift: the minimum image bit for bit (above) */
+		dx = q.x - t->x + sh.x, dy = q.y - t->y + sh.y;
+		if (t->d3)
+			dz = q.z - t->z + sh.z;
+	} else {
+		dx = flock_torus_axis_offset(q.x - t->x, sh.x, t->w.wide[0], t->w_);
+		dy = flock_torus_axis_offset(q.y - t->y, sh.y, t->w.wide[1], t->h);
+		if (t->d3)
+			dz = flock_torus_axis_offset(q.z - t->z, sh.z, t->w.wide[2], t->d);
 	}
-	return flock_torus_walk_chain(&t->w, k, shift);
+	double d2 = dx * dx + dy * dy;
+	if (t->d3)
+		d2 += dz * dz;
+	if (!(d2 <= t->reach2))
+		return 0;
+	*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
+	return 1;
 }
 
-/* The next neighbour within reach into *nb (its offsets the minimum image): 1, or 0 when none is left. */
+/* The next neighbour within reach into *nb (its offsets the minimum image): 1, or 0 when none is
+ * left.  The runs' copies (the escaped boids among them left out), then the escaped boids chained
+ * in their cells (flock_cands_next() on the torus' cells). */
 FLOCK_INLINE int flock_torus_next(struct flock_torus *t, struct flock_near *nb)
 {
 	struct flock_vec sh;
 
-	for (uint32_t k; flock_torus_cand(t, &k, &sh);) {
-		struct flock_vec q = flock_copy_at(t->s, k, t->d3);
-		double dx = flock_torus_axis_offset(q.x - t->x, sh.x, t->w.wide[0], t->w_);
-		double dy = flock_torus_axis_offset(q.y - t->y, sh.y, t->w.wide[1], t->h);
-		double dz = t->d3 ? flock_torus_axis_offset(q.z - t->z, sh.z, t->w.wide[2], t->d) : 0;
-		double d2 = dx * dx + dy * dy;
-		if (t->d3)
-			d2 += dz * dz;
-		if (!(d2 <= t->reach2))
+	while (!t->chains) {
+		if (t->k == t->k1) {
+			if (!flock_torus_walk_run(&t->w, &t->k, &t->k1, &t->shift))
+				t->chains = 1;
 			continue;
-		*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
-		return 1;
+		}
+		uint32_t k = t->k++;
+		if (!t->escf[k] && flock_torus_within(t, k, t->shift, nb))
+			return 1;
 	}
+	for (uint32_t k; flock_torus_walk_chain(&t->w, &k, &sh);)
+		if (flock_torus_within(t, k, sh, nb))
+			return 1;
 	return 0;
 }
 
@@ -696,179 +716,6 @@ static inline void flock_torus_wrap(const struct sim_params *p, double *x, doubl
 	*y = flock_torus_wrap_axis(*y, p->height);
 	if (z)
 		*z = flock_torus_wrap_axis(*z, p->depth);
-}
-
-/* ------------------------------------------------- neighbour walk on a torus */
-
-/*
- * The same walk when the field is a torus (a model whose neighbourhoods
- * wrap: netlogo, and couzin with --edges wrap): the cells within one cell
- * of the point on each axis, the short way round the field, each cell
- * visited once, and each neighbour handed on at its nearest image, its
- * offset reduced into [-W/2, W/2] (the minimum image; H and D likewise).
- * The grid's last cell along an axis is shorter when the side is not a
- * whole number of cells, so a point in the first cell also visits the
- * last two, and one in the cell before the last also visits the first:
- * every image within a cell's edge lies in the cells visited, which is
- * what the escaped list's proof (src/models/flock.c) asks of a walk.
- * Positions must lie in the field ([0, W] x [0, H] (x [0, D])), as a wrap
- * leaves them.  Use as flock_near:
- *
- *     struct flock_tnbrs it;
- *     flock_tnear_begin(&it, f, x, y, z, d3);
- *     for (struct flock_near nb; flock_tnear_next(&it, &nb);) ...
- */
-struct flock_span {
-	int lo[2], hi[2];       /* cells lo[r] .. hi[r] along the axis */
-	int runs;               /* 1 or 2 */
-};
-
-/* The cells along one axis of n cells of edge `cell` (the last one ending at
- * `side`) that a walk around v visits, as one or two runs in increasing order. */
-FLOCK_INLINE void flock_span_of(struct flock_span *sp, double v, double cell, int n, double side)
-{
-	int c = grid_clamp_cell(v, cell, n);
-	int cut = side - (n - 1) * cell < cell; /* the last cell is shorter */
-	int a = c - 1 - (cut && c == 0), b = c + 1 + (cut && c + 1 == n - 1);
-
-	sp->runs = 1;
-	if (b - a + 1 >= n) {
-		sp->lo[0] = 0, sp->hi[0] = n - 1;
-	} else if (a < 0) {
-		sp->lo[0] = 0, sp->hi[0] = b;
-		sp->lo[1] = a + n, sp->hi[1] = n - 1, sp->runs = 2;
-	} else if (b >= n) {
-		sp->lo[0] = a, sp->hi[0] = n - 1;
-		sp->lo[1] = 0, sp->hi[1] = b - n, sp->runs = 2;
-	} else {
-		sp->lo[0] = a, sp->hi[0] = b;
-	}
-}
-
-/* A difference the short way round a side (one correction: both ends in the field). */
-static inline double flock_torus_diff(double d, double side)
-{
-	if (d > side / 2)
-		return d - side;
-	if (d < -side / 2)
-		return d + side;
-	return d;
-}
-
-enum { FLOCK_TRUNS = 2 * 5 * 5 }; /* runs of cells a torus walk visits, at most */
-
-struct flock_tnbrs {
-	const struct sim *s;
-	uint32_t c0[FLOCK_TRUNS], c1[FLOCK_TRUNS]; /* the runs of cells, c0..c1 each */
-	int runs, run;          /* how many; the next one */
-	uint32_t k, k1;         /* the current run of copies */
-	int chains;             /* 0: the runs' copies; 1: the escaped boids chained in their cells */
-	uint32_t c, clast, e;   /* the chains' phase: the next cell of the run, its last; the next
-	                         * listed boid */
-	int nesc;               /* anything listed this step */
-	double x, y, z;         /* the point */
-	double w, h, d;         /* the torus */
-	double reach2;
-	int d3;
-};
-
-FLOCK_INLINE void flock_tnear_begin(struct flock_tnbrs *t, const struct flock_pass *f,
-                                    double x, double y, double z, int d3)
-{
-	const struct sim *s = f->s;
-	const struct grid *g = &s->grid;
-	const struct sim_params *p = &s->p;
-	struct flock_span sx, sy, sz = { { 0, 0 }, { 0, 0 }, 1 };
-
-	flock_span_of(&sx, x - g->ox, g->cell, g->nx, p->width); /* (a torus's grid is the field's) */
-	flock_span_of(&sy, y - g->oy, g->cell, g->ny, p->height);
-	if (d3)
-		flock_span_of(&sz, z - g->oz, g->cell, g->nz, p->depth);
-	t->runs = 0;
-	for (int rz = 0; rz < sz.runs; rz++)
-		for (int cz = sz.lo[rz]; cz <= sz.hi[rz]; cz++)
-			for (int ry = 0; ry < sy.runs; ry++)
-				for (int cy = sy.lo[ry]; cy <= sy.hi[ry]; cy++)
-					for (int rx = 0; rx < sx.runs; rx++) {
-						uint32_t row = ((uint32_t)cz * (uint32_t)g->ny + (uint32_t)cy) * (uint32_t)g->nx;
-						t->c0[t->runs] = row + (uint32_t)sx.lo[rx];
-						t->c1[t->runs] = row + (uint32_t)sx.hi[rx];
-						t->runs++;
-					}
-	t->s = s;
-	t->run = 0;
-	t->k = t->k1 = 0;
-	t->chains = 0;
-	t->nesc = f->nesc > 0;
-	t->e = UINT32_MAX;
-	t->x = x, t->y = y, t->z = z;
-	t->w = p->width, t->h = p->height, t->d = p->depth;
-	t->reach2 = f->reach2;
-	t->d3 = d3;
-}
-
-/* The next candidate copy k, as flock_cands_next(): the runs' copies minus
- * the escaped boids, then the escaped boids chained in those cells. */
-FLOCK_INLINE int flock_tcands_next(struct flock_tnbrs *t, uint32_t *k)
-{
-	const struct sim *s = t->s;
-
-	if (!t->chains) {
-		for (;;) {
-			while (t->k < t->k1) {
-				uint32_t kk = t->k++;
-				if (!s->escf[kk]) {
-					*k = kk;
-					return 1;
-				}
-			}
-			if (t->run == t->runs)
-				break;
-			t->k = s->grid.start[t->c0[t->run]];
-			t->k1 = s->grid.start[t->c1[t->run] + 1];
-			t->run++;
-		}
-		if (!t->nesc)
-			return 0;
-		t->chains = 1;
-		t->run = 0;
-		t->c = 1, t->clast = 0; /* no cell yet */
-	}
-	for (;;) {
-		if (t->e != UINT32_MAX) {
-			*k = t->e;
-			t->e = s->escnext[t->e];
-			return 1;
-		}
-		if (t->c > t->clast) {
-			if (t->run == t->runs)
-				return 0;
-			t->c = t->c0[t->run];
-			t->clast = t->c1[t->run];
-			t->run++;
-		}
-		t->e = s->eschead[t->c++];
-	}
-}
-
-/* The next neighbour within reach, at its nearest image, into *nb: 1, or 0
- * when there is none left.  nb->q is the image (point + offset). */
-FLOCK_INLINE int flock_tnear_next(struct flock_tnbrs *t, struct flock_near *nb)
-{
-	for (uint32_t k; flock_tcands_next(t, &k);) {
-		struct flock_vec q = flock_copy_at(t->s, k, t->d3);
-		double dx = flock_torus_diff(q.x - t->x, t->w), dy = flock_torus_diff(q.y - t->y, t->h);
-		double dz = t->d3 ? flock_torus_diff(q.z - t->z, t->d) : 0;
-		double d2 = dx * dx + dy * dy;
-		if (t->d3)
-			d2 += dz * dz;
-		if (!(d2 <= t->reach2))
-			continue;
-		q = (struct flock_vec){ t->x + dx, t->y + dy, t->z + dz };
-		*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
-		return 1;
-	}
-	return 0;
 }
 
 /* --------------------------------------------------------------- edges */
@@ -983,6 +830,15 @@ static inline double flock_noise01(uint64_t seed, uint64_t step, uint64_t key)
 	uint64_t z = flock_mix64(flock_mix64(flock_mix64(seed) ^ step) ^ key);
 	return (double)(z >> 11) * 0x1.0p-53;
 }
+
+/*
+ * Step `step`'s order of turns for a sequential pass in a random order of
+ * its own (f->order; abm's and netlogo's new order every step): 0 .. n-1
+ * shuffled by Fisher and Yates, for i = n - 1 down to 1 swapping places i
+ * and j = floor(u (i + 1)) (at most i), u = flock_noise01(seed, step,
+ * 2^62 + i).  A pure function of the seed and the step.
+ */
+void flock_shuffle(uint32_t *order, size_t n, uint64_t seed, uint64_t step);
 
 /* ------------------------------------------------------------- vectors */
 

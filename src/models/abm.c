@@ -303,28 +303,6 @@ static void abm_state_release(struct sim *s)
 }
 
 /*
- * Step t's order: 0 .. n-1 shuffled by Fisher and Yates with xoshiro256**
- * seeded by rng_key(seed, t, 0): for i = n - 1 down to 1, j = floor(u (i +
- * 1)) (at most i), swap places i and j.
- */
-static void abm_shuffle(uint32_t *order, size_t n, uint64_t seed, uint64_t t)
-{
-	struct rng r;
-
-	rng_seed(&r, rng_key(seed, t, 0));
-	for (size_t i = 0; i < n; i++)
-		order[i] = (uint32_t)i;
-	for (size_t i = n; i-- > 1;) {
-		size_t j = (size_t)(rng_uniform(&r) * (double)(i + 1));
-		if (j > i)
-			j = i;
-		uint32_t o = order[i];
-		order[i] = order[j];
-		order[j] = o;
-	}
-}
-
-/*
  * The start, as the comparison's MASON program places its birds: for each
  * in order, x = u W, y = u H, then a velocity (2u - 1, 2u - 1) (not yet a
  * unit vector: the first step makes it one) times speed; in a box x, y,
@@ -355,14 +333,12 @@ static int abm_step(struct sim *s)
 	double reach = p->abm.vision, slack = p->abm.speed;
 	struct flock_pass f;
 
-	for (size_t i = 0; i < s->n; i++) /* an --init from elsewhere: onto the torus first */
-		flock_torus_wrap(p, &s->x[i], &s->y[i], s->z ? &s->z[i] : NULL);
-	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
+	int err = flock_begin_torus(&f, s, reach, slack);
 	if (err)
 		return err;
 	if (p->update == SIM_SEQUENTIAL) {
 		struct abm_state *st = s->state;
-		abm_shuffle(st->order, s->n, p->noise_seed, s->steps);
+		flock_shuffle(st->order, s->n, p->noise_seed, s->steps);
 		f.order = st->order;
 		for (size_t k = 0; st->x && k < s->n; k++) /* the copies, lane-friendly */
 			st->x[k] = s->g2[k].x, st->y[k] = s->g2[k].y, st->vx[k] = s->g2[k].vx, st->vy[k] = s->g2[k].vy;

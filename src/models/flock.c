@@ -157,6 +157,13 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	return begin(f, s, reach, slack, cell, field);
 }
 
+int flock_begin_torus(struct flock_pass *f, struct sim *s, double reach, double slack)
+{
+	for (size_t i = 0; i < s->n; i++)
+		flock_torus_wrap(&s->p, &s->x[i], &s->y[i], s->z ? &s->z[i] : NULL);
+	return flock_begin(f, s, reach, slack, flock_cell(s, reach, slack));
+}
+
 int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
 {
 	double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
@@ -267,22 +274,23 @@ void trickle_fill(struct flock_trickle *t, const struct sim *s, double x, double
 /*
  * The index-ordered entries a synchronous pass (or a sequential one in a
  * model's own order) reads and writes for boid b
- * besides the copies: its state, which the models update in place (harden
- * writes s->nvx instead), and its place in grid order.  In grid order they
+ * besides the copies: its state, which the models update in place (a
+ * still pass's model, harden, netlogo, writes s->nvx instead: `next`),
+ * and its place in grid order.  In grid order they
  * are scattered over the arrays; at 1M boids waiting for them was half of a
  * steering step.  Always inlined: a function of prefetches alone is "const"
  * to GCC, which deletes its calls unless it was inlined first.
  */
-static inline __attribute__((always_inline)) void own_prefetch(const struct sim *s, uint32_t b)
+static inline __attribute__((always_inline)) void own_prefetch(const struct sim *s, uint32_t b, int next)
 {
 	__builtin_prefetch(&s->x[b], 1);
 	__builtin_prefetch(&s->y[b], 1);
-	__builtin_prefetch(&s->vx[b], 1);
-	__builtin_prefetch(&s->vy[b], 1);
+	__builtin_prefetch(next ? &s->nvx[b] : &s->vx[b], 1);
+	__builtin_prefetch(next ? &s->nvy[b] : &s->vy[b], 1);
 	__builtin_prefetch(&s->gpos[b]);
 	if (s->z) {
 		__builtin_prefetch(&s->z[b], 1);
-		__builtin_prefetch(&s->vz[b], 1);
+		__builtin_prefetch(next ? &s->nvz[b] : &s->vz[b], 1);
 	}
 }
 
@@ -352,7 +360,7 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 		}
 		size_t b = TURN(i);
 		if (ordered && ahead && i + 3 * AHEAD < s->n) /* a later turn's own entries, at random */
-			own_prefetch(s, (uint32_t)TURN(i + 3 * AHEAD));
+			own_prefetch(s, (uint32_t)TURN(i + 3 * AHEAD), still);
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
 		if (watched && !still) /* a still pass keeps s->vx... as they were */
 			keep_undo(s, undo, b, d3);
@@ -424,10 +432,10 @@ static void block(void *arg, size_t task)
 		return;
 
 	for (size_t k = lo; k < hi && k < lo + AHEAD; k++)
-		own_prefetch(s, order[k]);
+		own_prefetch(s, order[k], 0);
 	for (size_t k = lo; k < hi; k++) {
 		if (k + AHEAD < hi)
-			own_prefetch(s, order[k + AHEAD]);
+			own_prefetch(s, order[k + AHEAD], 0);
 		r->one(r->ctx, order[k]);
 		if (s->watch && !((k + 1 - lo) & (WATCH_EVERY - 1)) &&
 		    (atomic_load_explicit(&r->stop, memory_order_relaxed) ||
@@ -468,6 +476,20 @@ void flock_take_next(struct sim *s)
 	t = s->vy, s->vy = s->nvy, s->nvy = t;
 	if (s->z)
 		t = s->vz, s->vz = s->nvz, s->nvz = t;
+}
+
+void flock_shuffle(uint32_t *order, size_t n, uint64_t seed, uint64_t step)
+{
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (size_t i = n; i-- > 1;) {
+		size_t j = (size_t)(flock_noise01(seed, step, (uint64_t)1 << 62 | i) * (double)(i + 1));
+		if (j > i)
+			j = i;
+		uint32_t t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
 }
 
 void flock_undo(struct sim *s)

@@ -111,10 +111,10 @@ FLOCK_INLINE void vicsek_particle(const struct flock_pass *f, size_t b, int d3)
 		flock_unit(&d.x, &d.y, &d.z);
 		if (d.x == 0 && d.y == 0 && d.z == 0)
 			d.x = 1; /* no mean direction: +x */
-		d = cone(d, eta, rng_key01(p->noise_seed, s->steps, 2 * (uint64_t)b),
-		         rng_key01(p->noise_seed, s->steps, 2 * (uint64_t)b + 1));
+		d = cone(d, eta, flock_noise01(p->noise_seed, s->steps, 2 * (uint64_t)b),
+		         flock_noise01(p->noise_seed, s->steps, 2 * (uint64_t)b + 1));
 	} else {
-		double th = atan2(sy, sx) + eta * (rng_key01(p->noise_seed, s->steps, b) - .5);
+		double th = atan2(sy, sx) + eta * (flock_noise01(p->noise_seed, s->steps, b) - .5);
 		d = (struct flock_vec){ cos(th), sin(th), 0 };
 	}
 	double vx = v * d.x, vy = v * d.y, vz = v * d.z;
@@ -156,10 +156,11 @@ static void vicsek_randomize(struct sim *s, uint64_t seed)
 		s->y[i] = rng_uniform(&r) * p->height;
 		if (s->z) {
 			s->z[i] = rng_uniform(&r) * p->depth;
-			double a = 2 * M_PI * rng_uniform(&r), c = 2 * rng_uniform(&r) - 1, sn = sqrt(1 - c * c);
-			s->vx[i] = v * sn * cos(a);
-			s->vy[i] = v * sn * sin(a);
-			s->vz[i] = v * c;
+			double u1 = rng_uniform(&r), u2 = rng_uniform(&r);
+			struct flock_vec h = flock_sphere(u1, u2);
+			s->vx[i] = v * h.x;
+			s->vy[i] = v * h.y;
+			s->vz[i] = v * h.z;
 			continue;
 		}
 		double th = 2 * M_PI * rng_uniform(&r);
@@ -174,9 +175,7 @@ static int vicsek_step(struct sim *s)
 	double reach = p->vicsek.radius, slack = p->vicsek.speed;
 	struct flock_pass f;
 
-	for (size_t i = 0; i < s->n; i++) /* an --init from elsewhere: onto the torus first */
-		flock_torus_wrap(p, &s->x[i], &s->y[i], s->z ? &s->z[i] : NULL);
-	int err = flock_begin(&f, s, reach, slack, flock_cell(s, reach, slack));
+	int err = flock_begin_torus(&f, s, reach, slack);
 	if (err)
 		return err;
 	flock_run(&f, s->z ? vicsek_one3 : vicsek_one, &f);

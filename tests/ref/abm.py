@@ -17,10 +17,10 @@ order must be generated at each step)"; once activated a bird
 
 Velocities in a boids trajectory are per step (vel * speed).  The order is
 boids' documented draw (docs/MODEL.md, "abm"), so that this program and
-boids take the same turns: xoshiro256** seeded through SplitMix64 with
-key(seed, t, 0), key(s, t, k) = mix(mix(mix(s) ^ t) ^ k), mix SplitMix64's
-finaliser; 0..n-1 shuffled by Fisher and Yates from the top, j =
-floor(u (i + 1)) (at most i), u the top 53 bits of an output times 2^-53.
+boids take the same turns: 0..n-1 shuffled by Fisher and Yates from the
+top, j = floor(u (i + 1)) (at most i), u = noise01(seed, t, 2^62 + i), the
+keyed draw: mix(mix(mix(seed) ^ t) ^ key), mix SplitMix64's finaliser, its
+top 53 bits times 2^-53 (refcommon.turns).
 --update synchronous has every bird read the step's start instead (no
 order).  Positions are taken into [0, L) as x - L floor(x / L) (then + L
 below 0, - L at L).  In 3D (z, vz columns) every vector has a z and the
@@ -29,76 +29,6 @@ import math
 import sys
 
 import refcommon
-
-MASK = (1 << 64) - 1
-
-
-def mix64(z):
-    z = (z + 0x9e3779b97f4a7c15) & MASK
-    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & MASK
-    return z ^ (z >> 31)
-
-
-def key(seed, t, k):
-    return mix64(mix64(mix64(seed) ^ t) ^ k)
-
-
-class Xoshiro:
-    """xoshiro256** (Blackman and Vigna), its state from SplitMix64."""
-
-    def __init__(self, seed):
-        self.s = []
-        x = seed
-        for _ in range(4):
-            x = (x + 0x9e3779b97f4a7c15) & MASK
-            z = x
-            z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & MASK
-            z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & MASK
-            self.s.append(z ^ (z >> 31))
-
-    def next(self):
-        s = self.s
-        rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & MASK
-        result = (rotl((s[1] * 5) & MASK, 7) * 9) & MASK
-        t = (s[1] << 17) & MASK
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = rotl(s[3], 45)
-        return result
-
-    def uniform(self):
-        return (self.next() >> 11) * 2.0 ** -53
-
-
-def order(n, seed, t):
-    """The turns of step t."""
-    r = Xoshiro(key(seed, t, 0))
-    o = list(range(n))
-    for i in range(n - 1, 0, -1):
-        j = min(int(r.uniform() * (i + 1)), i)
-        o[i], o[j] = o[j], o[i]
-    return o
-
-
-def wrap(x, side):
-    if 0 <= x < side:
-        return x
-    x -= side * math.floor(x / side)
-    if x < 0:
-        x += side
-    return x if x < side else x - side
-
-
-def image(d, side):
-    if d > side / 2:
-        return d - side
-    if d < -side / 2:
-        return d + side
-    return d
 
 
 def main():
@@ -117,9 +47,9 @@ def main():
         dims = len(sides)
         for b in birds:
             for c, side in enumerate(sides):
-                b[c] = wrap(b[c], side)
+                b[c] = refcommon.torus_wrap(b[c], side)
         if a.update == "sequential":
-            src, turns = birds, order(len(birds), a.seed, t)
+            src, turns = birds, refcommon.turns(a.seed, t, len(birds))
         else:
             src, turns = [list(b) for b in birds], range(len(birds))
         for i in turns:
@@ -129,7 +59,7 @@ def main():
             for j, o in enumerate(src):
                 if j == i:
                     continue
-                h = [image(o[c] - src[i][c], side) for c, side in enumerate(sides)] + [0.0] * (3 - dims)
+                h = [refcommon.min_image(o[c] - src[i][c], side) for c, side in enumerate(sides)] + [0.0] * (3 - dims)
                 d = math.sqrt(sum(x * x for x in h))
                 if not d <= a.abm_vision:
                     continue
@@ -146,7 +76,7 @@ def main():
             if norm > 0:
                 vel = [x / norm for x in vel]
             v = [x * a.abm_speed for x in vel]
-            b[:] = [wrap(src[i][c] + v[c], side) for c, side in enumerate(sides)] + [0.0] * (3 - dims) + v
+            b[:] = [refcommon.torus_wrap(src[i][c] + v[c], side) for c, side in enumerate(sides)] + [0.0] * (3 - dims) + v
 
     def start(i, b):
         why = refcommon.outside_box(a, b)
@@ -197,7 +127,7 @@ def hand_cases(a, step):
     m = math.hypot(*vc)
     if not refcommon.close(birds[0][3:5], [vc[0] / m, vc[1] / m]):
         fails.append("separation: %r, by hand %r" % (birds[0], vc))
-    o = order(5, 1, 3)
+    o = refcommon.turns(1, 3, 5)
     if sorted(o) != list(range(5)):
         fails.append("the order is not a permutation: %r" % o)
     return fails

@@ -37,39 +37,7 @@ import sys
 
 import refcommon
 
-MASK = (1 << 64) - 1
-
-
-def mix64(z):
-    """SplitMix64's finaliser (docs/MODEL.md)."""
-    z = (z + 0x9e3779b97f4a7c15) & MASK
-    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & MASK
-    return z ^ (z >> 31)
-
-
-def draw(seed, t, key):
-    """The uniform number in [0, 1) keyed by (seed, step, key)."""
-    return (mix64(mix64(mix64(seed) ^ t) ^ key) >> 11) * 2.0 ** -53
-
-
-def wrap(x, side):
-    """x onto [0, side)."""
-    if 0 <= x < side:
-        return x
-    x -= side * math.floor(x / side)
-    if x < 0:
-        x += side
-    return x if x < side else x - side
-
-
-def image(d, side):
-    """The minimum image of an offset on a circle of this side."""
-    if d > side / 2:
-        return d - side
-    if d < -side / 2:
-        return d + side
-    return d
+draw = refcommon.noise01  # the keyed draw (docs/MODEL.md)
 
 
 def unit(v):
@@ -107,12 +75,12 @@ def main():
         sides = refcommon.edges(a)
         for b in parts:  # onto the torus
             for c, side in enumerate(sides):
-                b[c] = wrap(b[c], side)
+                b[c] = refcommon.torus_wrap(b[c], side)
         old = parts if a.update == "sequential" else [list(b) for b in parts]
         for i, b in enumerate(parts):
             s = [0.0, 0.0, 0.0]
             for o in old:
-                d = [image(o[c] - b[c], side) for c, side in enumerate(sides)]
+                d = [refcommon.min_image(o[c] - b[c], side) for c, side in enumerate(sides)]
                 if sum(x * x for x in d) <= a.vicsek_radius ** 2:  # itself too
                     s = [s[k] + o[3 + k] for k in range(3)]
             if a.dims == 3:
@@ -124,7 +92,7 @@ def main():
                 th = math.atan2(s[1], s[0]) + a.vicsek_noise * (draw(a.seed, t, i) - 0.5)
                 d = [math.cos(th), math.sin(th), 0.0]
             v = [a.vicsek_speed * c for c in d]
-            b[:] = [wrap(b[c] + v[c], side) for c, side in enumerate(sides)] + b[len(sides):3] + v
+            b[:] = [refcommon.torus_wrap(b[c] + v[c], side) for c, side in enumerate(sides)] + b[len(sides):3] + v
 
     def start(i, b):
         why = refcommon.outside_box(a, b)
