@@ -128,6 +128,8 @@ FLOCK_INLINE struct flock_vec turn_toward(struct flock_vec u, struct flock_vec t
 	if (dot < 0 && cross_length(u, t) < OPPOSITE) /* exactly opposite */
 		return flock_turn3(u, t, dot, most, 1);
 	double a = angle3(u, t, dot);
+	if (!(a > 0)) /* t is u (an aligned flockmate's copied heading): no plane, no turn */
+		return u;
 	return flock_turn3(u, t, dot, a < most ? a : most, 0);
 }
 
