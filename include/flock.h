@@ -807,6 +807,10 @@ void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y, 
  */
 void flock_scatter(struct sim *s, uint64_t seed);
 
+/* Boid i placed uniformly in the field: x = u W, y = u H, in a box z = u D, draws of r in that order. */
+struct rng;
+void flock_place(struct sim *s, size_t i, struct rng *r);
+
 /* --------------------------------------------------------------- noise */
 
 /* SplitMix64's finaliser: a good 64-bit mix, integer only. */

@@ -316,10 +316,7 @@ static void abm_randomize(struct sim *s, uint64_t seed)
 
 	rng_seed(&r, seed);
 	for (size_t i = 0; i < s->n; i++) {
-		s->x[i] = rng_uniform(&r) * p->width;
-		s->y[i] = rng_uniform(&r) * p->height;
-		if (s->z)
-			s->z[i] = rng_uniform(&r) * p->depth;
+		flock_place(s, i, &r);
 		s->vx[i] = (2 * rng_uniform(&r) - 1) * v;
 		s->vy[i] = (2 * rng_uniform(&r) - 1) * v;
 		if (s->z)

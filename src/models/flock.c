@@ -630,16 +630,21 @@ void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y, 
 		*z = depth;
 }
 
+void flock_place(struct sim *s, size_t i, struct rng *r)
+{
+	s->x[i] = rng_uniform(r) * s->p.width;
+	s->y[i] = rng_uniform(r) * s->p.height;
+	if (s->z)
+		s->z[i] = rng_uniform(r) * s->p.depth;
+}
+
 void flock_scatter(struct sim *s, uint64_t seed)
 {
 	struct rng r;
 
 	rng_seed(&r, seed);
 	for (size_t i = 0; i < s->n; i++) {
-		s->x[i] = rng_uniform(&r) * s->p.width;
-		s->y[i] = rng_uniform(&r) * s->p.height;
-		if (s->z)
-			s->z[i] = rng_uniform(&r) * s->p.depth;
+		flock_place(s, i, &r);
 		s->vx[i] = rng_uniform(&r) - .5;
 		s->vy[i] = rng_uniform(&r) - .5;
 		if (s->z)

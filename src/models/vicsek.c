@@ -152,10 +152,8 @@ static void vicsek_randomize(struct sim *s, uint64_t seed)
 
 	rng_seed(&r, seed);
 	for (size_t i = 0; i < s->n; i++) {
-		s->x[i] = rng_uniform(&r) * p->width;
-		s->y[i] = rng_uniform(&r) * p->height;
+		flock_place(s, i, &r);
 		if (s->z) {
-			s->z[i] = rng_uniform(&r) * p->depth;
 			double u1 = rng_uniform(&r), u2 = rng_uniform(&r);
 			struct flock_vec h = flock_sphere(u1, u2);
 			s->vx[i] = v * h.x;
