@@ -119,16 +119,16 @@ Test(reference, vicsek_step_for_step_with_the_same_draws)
 
 Test(reference, abm_step_for_step_in_the_same_order)
 {
-	AGREE("-m abm -n 120 --field 30x20", "abm", "--size 30x20 --tolerance 1e-12");
-	AGREE("-m abm -n 120 --field 30x20 --update synchronous --abm-vision 3 --abm-separation 2 --abm-speed 0.5",
+	AGREE("-m abm -n 80 --field 30x20", "abm", "--size 30x20 --tolerance 1e-12");
+	AGREE("-m abm -n 80 --field 30x20 --update synchronous --abm-vision 3 --abm-separation 2 --abm-speed 0.5",
 	      "abm", "--size 30x20 --update synchronous --abm-vision 3 --abm-separation 2 --abm-speed 0.5 "
 	      "--tolerance 1e-12");
-	AGREE("-m abm --dims 3 -n 120 --field 30x20 --depth 12.5 --seed 4", "abm",
+	AGREE("-m abm --dims 3 -n 80 --field 30x20 --depth 12.5 --seed 4", "abm",
 	      "--dims 3 --size 30x20 --depth 12.5 --seed 4 --tolerance 1e-12");
-	AGREE("-m abm --abm-size large -n 150 --abm-cohere 0.1 --abm-match 0.2 --abm-separate 0.5", "abm",
+	AGREE("-m abm --abm-size large -n 80 --abm-cohere 0.1 --abm-match 0.2 --abm-separate 0.5", "abm",
 	      "--size 150x150 --abm-vision 15 --abm-cohere 0.1 --abm-match 0.2 --abm-separate 0.5 --tolerance 1e-12");
-	DISAGREE("-m abm -n 120 --field 30x20 --seed 3", "abm", "--size 30x20"); /* another order */
-	DISAGREE("-m abm -n 120 --field 30x20 --abm-match 0.1", "abm", "--size 30x20");
+	DISAGREE("-m abm -n 80 --field 30x20 --seed 3", "abm", "--size 30x20"); /* another order */
+	DISAGREE("-m abm -n 80 --field 30x20 --abm-match 0.1", "abm", "--size 30x20");
 }
 
 /* Couzin's zones against tests/ref/couzin.py, written from the paper: its
