@@ -45,6 +45,7 @@ enum run_look {
 	RUN_LOOK_ORIGINAL,       /* as its author's program showed it */
 	RUN_LOOK_HARDEN_WINDOWS, /* the C# window: 584x361, final outline, GDI+ grid */
 	RUN_LOOK_CANVAS_ARTICLE, /* red stroked triangles on white noise */
+	RUN_LOOK_VICSEK_PAPER,   /* the PRL's figures: black arrows, their last 20 steps, on white */
 	RUN_LOOK_NETLOGO,        /* NetLogo's view: 7 px patches, yellow turtles on black */
 };
 

@@ -126,15 +126,35 @@ FLOCK_INLINE void flock_trickle_one(struct flock_trickle *t)
 	t->left--;
 }
 
+enum { FLOCK_LANES = 4 }; /* a model's own arrays a pass hints (struct flock_pass) */
+
 /* One pass of a step over the flock. */
 struct flock_pass {
 	struct sim *s;
 	double reach2;          /* squared neighbour radius, rounded up a little */
 	double slack;           /* sequential: a boid moving further escapes its cell */
+	double span;            /* on a torus: the half-width a query's cells must cover
+	                         * (reach, + slack in a sequential pass, + rounding room) */
 	int still;              /* flock_begin()'s slack was FLOCK_STILL: one() moves nobody */
 	size_t nesc;            /* escaped boids so far this step (s->esc) */
 	struct flock_trickle *trickle; /* or NULL: lines to ask for while reading */
+	const uint32_t *order;  /* sequential: the boids' turns, a permutation of 0..n-1
+	                         * the model may set after flock_begin(); NULL: index order */
+	struct grid_array lanes[FLOCK_LANES]; /* arrays of its own in grid order the model's */
+	int nlanes;             /* queries read, asked for ahead with the copies (set after
+	                         * flock_begin(): abm's lane-friendly copies); 0: none */
 };
+
+/*
+ * Whether a boid that moved by (dx, dy, dz) in its turn of a sequential pass
+ * escapes its cell (the pass lists it: see flock.c, above sequential()):
+ * further than the slack allows.  dz 0 in a plane.
+ */
+static inline int flock_escapes(const struct flock_pass *f, double dx, double dy, double dz, int d3)
+{
+	double m2 = dx * dx + dy * dy + (d3 ? dz * dz : 0), allowed = f->slack * (1 + 1e-9);
+	return !(m2 <= allowed * allowed); /* (squares: no root a boid) */
+}
 
 /* Updates boid b; ctx is what the model handed to flock_run(). */
 typedef void flock_one_fn(void *ctx, size_t b);
@@ -179,6 +199,14 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
  * the flock.  O(n) more a step: one read of the positions.
  */
 int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double slack, double cell);
+
+/*
+ * flock_begin() for a model whose space is a torus (vicsek, abm), with
+ * cells of flock_cell(s, reach, slack): every position taken onto the
+ * torus first (flock_torus_wrap(): an --init from anywhere starts there),
+ * as the torus walk needs (flock_torus_begin()).
+ */
+int flock_begin_torus(struct flock_pass *f, struct sim *s, double reach, double slack);
 
 /*
  * Calls one(ctx, b) for every boid, in the order of s->p.update (above):
@@ -364,55 +392,79 @@ FLOCK_INLINE int flock_near_next(struct flock_nbrs *n, struct flock_near *nb)
 	return 0;
 }
 
-/* ------------------------------------------------- neighbour walk on a torus */
+/* ------------------------------------------------------------ on a torus */
 
 /*
- * The same walk when the field is a torus (a model whose neighbourhoods
- * wrap: netlogo, and couzin with --edges wrap): the cells within one cell
- * of the point on each axis, the short way round the field, each cell
- * visited once, and each neighbour handed on at its nearest image, its
- * offset reduced into [-W/2, W/2] (the minimum image; H and D likewise).
- * The grid's last cell along an axis is shorter when the side is not a
- * whole number of cells, so a point in the first cell also visits the
- * last two, and one in the cell before the last also visits the first:
- * every image within a cell's edge lies in the cells visited, which is
- * what the escaped list's proof (src/models/flock.c) asks of a walk.
- * Positions must lie in the field ([0, W] x [0, H] (x [0, D])), as a wrap
- * leaves them.  Use as flock_near:
+ * The neighbour walk of a model whose space is a torus (vicsek, abm: the
+ * field wraps, and a boid sees across every edge): positions must lie in
+ * [0, W) x [0, H) (x [0, D)), which flock_torus_wrap() keeps, and the
+ * offsets are the minimum image, q - p less the field's side when that is
+ * shorter the other way round.  A query visits the cells that overlap
+ * [p - span, p + span] on each axis (f->span: the reach, plus the slack in
+ * a sequential pass), wrapped: one run of cells a row, or two where the
+ * interval crosses an edge, and the whole axis once when it covers it, so
+ * no cell is visited twice; the grid's last cell may be shorter, which the
+ * interval handles as it is.  Then, as flock_cands, the escaped boids
+ * chained in those cells.  Each neighbour within reach comes as a struct
+ * flock_near (dx, dy, dz the minimum image).  Use:
  *
- *     struct flock_tnbrs it;
- *     flock_tnear_begin(&it, f, x, y, z, d3);
- *     for (struct flock_near nb; flock_tnear_next(&it, &nb);) ...
+ *     struct flock_torus it;
+ *     flock_torus_begin(&it, f, x, y, z, d3);
+ *     for (struct flock_near nb; flock_torus_next(&it, &nb);) ...
+ *
+ * The minimum image costs no test a candidate: a run of cells lies on one
+ * side of the point, so its offsets are q - p plus the run's shift (0, or
+ * -W for cells across the left side seen from near it, +W across the
+ * right), which is the minimum image bit for bit ((q - p) - W either way)
+ * for every candidate within reach; only an axis the interval covers whole
+ * (a field under two spans across) takes the minimum image one by one.  A
+ * model whose loop is hot walks the runs itself (flock_torus_walk_run(),
+ * flock_torus_walk_chain(): abm, vicsek).
  */
-struct flock_span {
-	int lo[2], hi[2];       /* cells lo[r] .. hi[r] along the axis */
-	int runs;               /* 1 or 2 */
+struct flock_axis {
+	uint32_t lo[2], hi[2];  /* ranges of cells, both ends included */
+	double shift[2];        /* each range's offset shift: 0, -side or +side */
+	int n;                  /* 1 or 2 ranges */
+	int wide;               /* the whole axis: the minimum image a candidate */
 };
 
-/* The cells along one axis of n cells of edge `cell` (the last one ending at
- * `side`) that a walk around v visits, as one or two runs in increasing order. */
-FLOCK_INLINE void flock_span_of(struct flock_span *sp, double v, double cell, int n, double side)
+/* The cells of [x - span, x + span] on a circle of `side` cut into n cells (inv: 1 / their edge). */
+static inline void flock_axis_span(struct flock_axis *a, double x, double span, double side,
+                                   double inv, int n)
 {
-	int c = grid_clamp_cell(v, cell, n);
-	int cut = side - (n - 1) * cell < cell; /* the last cell is shorter */
-	int a = c - 1 - (cut && c == 0), b = c + 1 + (cut && c + 1 == n - 1);
-
-	sp->runs = 1;
-	if (b - a + 1 >= n) {
-		sp->lo[0] = 0, sp->hi[0] = n - 1;
-	} else if (a < 0) {
-		sp->lo[0] = 0, sp->hi[0] = b;
-		sp->lo[1] = a + n, sp->hi[1] = n - 1, sp->runs = 2;
-	} else if (b >= n) {
-		sp->lo[0] = a, sp->hi[0] = n - 1;
-		sp->lo[1] = 0, sp->hi[1] = b - n, sp->runs = 2;
-	} else {
-		sp->lo[0] = a, sp->hi[0] = b;
-	}
+	a->n = 1;
+	a->lo[0] = 0;
+	a->hi[0] = (uint32_t)n - 1;
+	a->shift[0] = a->shift[1] = 0;
+	a->wide = 1;
+	if (n == 1 || 2 * span >= side)
+		return; /* the whole axis */
+	double lo = x - span, hi = x + span;
+	int left = lo < 0, right = hi >= side; /* (not both: 2 span < side) */
+	if (left)
+		lo += side;
+	if (right)
+		hi -= side;
+	/* (by the reciprocal: where rounding puts an end in the next cell, that cell's
+	 * points are farther than the reach by the span's margin: flock_begin()) */
+	uint32_t a0 = (uint32_t)grid_clamp_cell(lo * inv, 1, n), b0 = (uint32_t)grid_clamp_cell(hi * inv, 1, n);
+	if (!left && !right) {
+		a->lo[0] = a0;
+		a->hi[0] = b0;
+		a->wide = 0;
+	} else if (b0 + 1 < a0) { /* [0, b0] and [a0, n - 1], apart */
+		a->n = 2;
+		a->hi[0] = b0;
+		a->lo[1] = a0;
+		a->hi[1] = (uint32_t)n - 1;
+		a->shift[0] = right ? side : 0;  /* [0, b0]: past the right side */
+		a->shift[1] = left ? -side : 0;  /* [a0, n - 1]: past the left side */
+		a->wide = 0;
+	} /* else they meet: the whole axis */
 }
 
-/* A difference the short way round a side (one correction: both ends in the field). */
-static inline double flock_torus_diff(double d, double side)
+/* The minimum image of an offset d on a circle of `side`: d, or d -+ side when that is shorter. */
+static inline double flock_torus_offset(double d, double side)
 {
 	if (d > side / 2)
 		return d - side;
@@ -421,120 +473,249 @@ static inline double flock_torus_diff(double d, double side)
 	return d;
 }
 
-enum { FLOCK_TRUNS = 2 * 5 * 5 }; /* runs of cells a torus walk visits, at most */
+/* An offset on an axis: its run's shift, or the minimum image on a wide axis. */
+static inline double flock_torus_axis_offset(double d, double shift, int wide, double side)
+{
+	return wide ? flock_torus_offset(d, side) : d + shift;
+}
 
-struct flock_tnbrs {
-	const struct sim *s;
-	uint32_t c0[FLOCK_TRUNS], c1[FLOCK_TRUNS]; /* the runs of cells, c0..c1 each */
-	int runs, run;          /* how many; the next one */
-	uint32_t k, k1;         /* the current run of copies */
-	int chains;             /* 0: the runs' copies; 1: the escaped boids chained in their cells */
-	uint32_t c, clast, e;   /* the chains' phase: the next cell of the run, its last; the next
-	                         * listed boid */
-	int nesc;               /* anything listed this step */
-	double x, y, z;         /* the point */
-	double w, h, d;         /* the torus */
-	double reach2;
-	int d3;
+/* Runs of consecutive cells: each row's ranges of x, the rows' of y, the layers' of z. */
+struct flock_torus_runs {
+	struct flock_axis a[3]; /* x, y, z (z: one layer 0 in a plane) */
+	uint32_t nx, ny;        /* cells in a row, rows in a layer */
+	int xr, yr, zr;         /* the range each axis is in */
+	uint32_t y, z;          /* the row and layer */
+	int left;               /* 0: no run left */
 };
 
-FLOCK_INLINE void flock_tnear_begin(struct flock_tnbrs *t, const struct flock_pass *f,
-                                    double x, double y, double z, int d3)
+FLOCK_INLINE void flock_torus_runs_begin(struct flock_torus_runs *r, const struct flock_pass *f,
+                                         double x, double y, double z)
 {
 	const struct sim *s = f->s;
 	const struct grid *g = &s->grid;
-	const struct sim_params *p = &s->p;
-	struct flock_span sx, sy, sz = { { 0, 0 }, { 0, 0 }, 1 };
 
-	flock_span_of(&sx, x - g->ox, g->cell, g->nx, p->width); /* (a torus's grid is the field's) */
-	flock_span_of(&sy, y - g->oy, g->cell, g->ny, p->height);
-	if (d3)
-		flock_span_of(&sz, z - g->oz, g->cell, g->nz, p->depth);
-	t->runs = 0;
-	for (int rz = 0; rz < sz.runs; rz++)
-		for (int cz = sz.lo[rz]; cz <= sz.hi[rz]; cz++)
-			for (int ry = 0; ry < sy.runs; ry++)
-				for (int cy = sy.lo[ry]; cy <= sy.hi[ry]; cy++)
-					for (int rx = 0; rx < sx.runs; rx++) {
-						uint32_t row = ((uint32_t)cz * (uint32_t)g->ny + (uint32_t)cy) * (uint32_t)g->nx;
-						t->c0[t->runs] = row + (uint32_t)sx.lo[rx];
-						t->c1[t->runs] = row + (uint32_t)sx.hi[rx];
-						t->runs++;
-					}
-	t->s = s;
-	t->run = 0;
-	t->k = t->k1 = 0;
-	t->chains = 0;
-	t->nesc = f->nesc > 0;
-	t->e = UINT32_MAX;
-	t->x = x, t->y = y, t->z = z;
-	t->w = p->width, t->h = p->height, t->d = p->depth;
-	t->reach2 = f->reach2;
-	t->d3 = d3;
+	flock_axis_span(&r->a[0], x, f->span, s->p.width, g->inv_cell, g->nx);
+	flock_axis_span(&r->a[1], y, f->span, s->p.height, g->inv_cell, g->ny);
+	if (g->nz > 1)
+		flock_axis_span(&r->a[2], z, f->span, s->p.depth, g->inv_cell, g->nz);
+	else
+		r->a[2] = (struct flock_axis){ { 0, 0 }, { 0, 0 }, { 0, 0 }, 1, 1 };
+	r->nx = (uint32_t)g->nx;
+	r->ny = (uint32_t)g->ny;
+	r->xr = r->yr = r->zr = 0;
+	r->y = r->a[1].lo[0];
+	r->z = r->a[2].lo[0];
+	r->left = 1;
 }
 
-/* The next candidate copy k, as flock_cands_next(): the runs' copies minus
- * the escaped boids, then the escaped boids chained in those cells. */
-FLOCK_INLINE int flock_tcands_next(struct flock_tnbrs *t, uint32_t *k)
+/* The next run: cells c0 .. c1 (both included) and its shifts; 0 when there is none. */
+FLOCK_INLINE int flock_torus_runs_next(struct flock_torus_runs *r, uint32_t *c0, uint32_t *c1,
+                                       struct flock_vec *shift)
 {
-	const struct sim *s = t->s;
-
-	if (!t->chains) {
-		for (;;) {
-			while (t->k < t->k1) {
-				uint32_t kk = t->k++;
-				if (!s->escf[kk]) {
-					*k = kk;
-					return 1;
-				}
-			}
-			if (t->run == t->runs)
-				break;
-			t->k = s->grid.start[t->c0[t->run]];
-			t->k1 = s->grid.start[t->c1[t->run] + 1];
-			t->run++;
-		}
-		if (!t->nesc)
-			return 0;
-		t->chains = 1;
-		t->run = 0;
-		t->c = 1, t->clast = 0; /* no cell yet */
-	}
-	for (;;) {
-		if (t->e != UINT32_MAX) {
-			*k = t->e;
-			t->e = s->escnext[t->e];
-			return 1;
-		}
-		if (t->c > t->clast) {
-			if (t->run == t->runs)
-				return 0;
-			t->c = t->c0[t->run];
-			t->clast = t->c1[t->run];
-			t->run++;
-		}
-		t->e = s->eschead[t->c++];
-	}
-}
-
-/* The next neighbour within reach, at its nearest image, into *nb: 1, or 0
- * when there is none left.  nb->q is the image (point + offset). */
-FLOCK_INLINE int flock_tnear_next(struct flock_tnbrs *t, struct flock_near *nb)
-{
-	for (uint32_t k; flock_tcands_next(t, &k);) {
-		struct flock_vec q = flock_copy_at(t->s, k, t->d3);
-		double dx = flock_torus_diff(q.x - t->x, t->w), dy = flock_torus_diff(q.y - t->y, t->h);
-		double dz = t->d3 ? flock_torus_diff(q.z - t->z, t->d) : 0;
-		double d2 = dx * dx + dy * dy;
-		if (t->d3)
-			d2 += dz * dz;
-		if (!(d2 <= t->reach2))
-			continue;
-		q = (struct flock_vec){ t->x + dx, t->y + dy, t->z + dz };
-		*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
+	if (!r->left)
+		return 0;
+	uint32_t row = (r->z * r->ny + r->y) * r->nx;
+	*c0 = row + r->a[0].lo[r->xr];
+	*c1 = row + r->a[0].hi[r->xr];
+	*shift = (struct flock_vec){ r->a[0].shift[r->xr], r->a[1].shift[r->yr], r->a[2].shift[r->zr] };
+	if (++r->xr < r->a[0].n)
+		return 1;
+	r->xr = 0;
+	if (++r->y <= r->a[1].hi[r->yr])
+		return 1;
+	if (++r->yr < r->a[1].n) {
+		r->y = r->a[1].lo[r->yr];
 		return 1;
 	}
+	r->yr = 0;
+	r->y = r->a[1].lo[0];
+	if (++r->z <= r->a[2].hi[r->zr])
+		return 1;
+	if (++r->zr < r->a[2].n) {
+		r->z = r->a[2].lo[r->zr];
+		return 1;
+	}
+	r->left = 0;
+	return 1;
+}
+
+/*
+ * A query's walk in two phases: the runs of copies in its cells, escaped
+ * boids among them (s->escf[k] set: the caller leaves those out), then
+ * the escaped boids chained in those cells, one at a time.  Each comes
+ * with the shift of its run (struct flock_axis); on a wide axis the caller
+ * takes the minimum image (w->wide[]).
+ */
+struct flock_torus_walk {
+	struct flock_torus_runs runs;  /* the cells, a run at a time */
+	struct flock_torus_runs cells; /* the chains' phase: the same cells again (set then) */
+	const struct flock_pass *f;
+	double x, y, z;         /* the point */
+	const uint32_t *start;  /* the grid's offsets into its items */
+	const uint32_t *eschead, *escnext;
+	int nesc;               /* anything listed this step */
+	int chains;             /* the chains' phase has begun */
+	uint32_t c, c1;         /* the chains' phase: next cell, last of its run */
+	uint32_t e;             /* next listed boid in the current chain, or UINT32_MAX */
+	struct flock_vec shift; /* the chains' phase: the current run's */
+	int wide[3];            /* x, y, z: the minimum image a candidate */
+};
+
+FLOCK_INLINE void flock_torus_walk_begin(struct flock_torus_walk *w, const struct flock_pass *f,
+                                         double x, double y, double z)
+{
+	const struct sim *s = f->s;
+
+	flock_torus_runs_begin(&w->runs, f, x, y, z);
+	w->f = f;
+	w->x = x, w->y = y, w->z = z;
+	w->start = s->grid.start;
+	w->eschead = s->eschead;
+	w->escnext = s->escnext;
+	w->nesc = f->nesc > 0;
+	w->chains = 0;
+	w->c = 1, w->c1 = 0; /* no cell yet */
+	w->e = UINT32_MAX;
+	w->shift = (struct flock_vec){ 0, 0, 0 };
+	for (int a = 0; a < 3; a++)
+		w->wide[a] = w->runs.a[a].wide;
+}
+
+/* The next run of copies [*k, *k1) and its shift; 0 when the runs are done. */
+FLOCK_INLINE int flock_torus_walk_run(struct flock_torus_walk *w, uint32_t *k, uint32_t *k1,
+                                      struct flock_vec *shift)
+{
+	uint32_t c0, c1;
+
+	if (!flock_torus_runs_next(&w->runs, &c0, &c1, shift))
+		return 0;
+	*k = w->start[c0];
+	*k1 = w->start[c1 + 1];
+	return 1;
+}
+
+/* After the runs: the next escaped boid chained in the query's cells, and its shift; 0 when none is left. */
+FLOCK_INLINE int flock_torus_walk_chain(struct flock_torus_walk *w, uint32_t *k, struct flock_vec *shift)
+{
+	if (!w->nesc)
+		return 0;
+	if (!w->chains) { /* the query's cells again, begun only when needed */
+		flock_torus_runs_begin(&w->cells, w->f, w->x, w->y, w->z);
+		w->chains = 1;
+	}
+	for (;;) {
+		if (w->e != UINT32_MAX) {
+			*k = w->e;
+			*shift = w->shift;
+			w->e = w->escnext[w->e];
+			return 1;
+		}
+		if (w->c > w->c1 && !flock_torus_runs_next(&w->cells, &w->c, &w->c1, &w->shift))
+			return 0;
+		w->e = w->eschead[w->c++];
+	}
+}
+
+struct flock_torus {
+	struct flock_torus_walk w;
+	const struct sim *s;
+	const unsigned char *escf;
+	uint32_t k, k1;         /* current run of copies */
+	int chains;             /* in the chains' phase */
+	struct flock_vec shift; /* the current run's */
+	double x, y, z;         /* the point */
+	double w_, h, d;        /* the torus' sides */
+	double reach2;
+	int d3;                 /* in a box: a constant where the caller's is */
+	int wide;               /* an axis takes the minimum image a candidate */
+};
+
+FLOCK_INLINE void flock_torus_begin(struct flock_torus *t, const struct flock_pass *f, double x, double y,
+                                    double z, int d3)
+{
+	const struct sim *s = f->s;
+
+	flock_torus_walk_begin(&t->w, f, x, y, z);
+	t->s = s;
+	t->escf = s->escf;
+	t->k = t->k1 = 0;
+	t->chains = 0;
+	t->shift = (struct flock_vec){ 0, 0, 0 };
+	t->x = x, t->y = y, t->z = z;
+	t->w_ = s->p.width, t->h = s->p.height, t->d = s->p.depth;
+	t->reach2 = f->reach2;
+	t->d3 = d3;
+	t->wide = t->w.wide[0] || t->w.wide[1] || (d3 && t->w.wide[2]);
+}
+
+/* Copy k with its run's shift into *nb if it lies within reach (its offsets the minimum image): 1, else 0. */
+FLOCK_INLINE int flock_torus_within(const struct flock_torus *t, uint32_t k, struct flock_vec sh,
+                                    struct flock_near *nb)
+{
+	struct flock_vec q = flock_copy_at(t->s, k, t->d3);
+	double dx, dy, dz = 0;
+
+	if (!t->wide) { /* the run's shift: the minimum image bit for bit (above) */
+		dx = q.x - t->x + sh.x, dy = q.y - t->y + sh.y;
+		if (t->d3)
+			dz = q.z - t->z + sh.z;
+	} else {
+		dx = flock_torus_axis_offset(q.x - t->x, sh.x, t->w.wide[0], t->w_);
+		dy = flock_torus_axis_offset(q.y - t->y, sh.y, t->w.wide[1], t->h);
+		if (t->d3)
+			dz = flock_torus_axis_offset(q.z - t->z, sh.z, t->w.wide[2], t->d);
+	}
+	double d2 = dx * dx + dy * dy;
+	if (t->d3)
+		d2 += dz * dz;
+	if (!(d2 <= t->reach2))
+		return 0;
+	*nb = (struct flock_near){ k, q, dx, dy, dz, d2 };
+	return 1;
+}
+
+/* The next neighbour within reach into *nb (its offsets the minimum image): 1, or 0 when none is
+ * left.  The runs' copies (the escaped boids among them left out), then the escaped boids chained
+ * in their cells (flock_cands_next() on the torus' cells). */
+FLOCK_INLINE int flock_torus_next(struct flock_torus *t, struct flock_near *nb)
+{
+	struct flock_vec sh;
+
+	while (!t->chains) {
+		if (t->k == t->k1) {
+			if (!flock_torus_walk_run(&t->w, &t->k, &t->k1, &t->shift))
+				t->chains = 1;
+			continue;
+		}
+		uint32_t k = t->k++;
+		if (!t->escf[k] && flock_torus_within(t, k, t->shift, nb))
+			return 1;
+	}
+	for (uint32_t k; flock_torus_walk_chain(&t->w, &k, &sh);)
+		if (flock_torus_within(t, k, sh, nb))
+			return 1;
 	return 0;
+}
+
+/* x into [0, side): x - side floor(x / side), then + side below 0 and - side at side or above
+ * (rounding), in that order. */
+static inline double flock_torus_wrap_axis(double x, double side)
+{
+	if (x >= 0 && x < side)
+		return x;
+	x -= side * floor(x / side);
+	if (x < 0) /* floor() of a quotient rounded up */
+		x += side;
+	return x < side ? x : x - side;
+}
+
+/* A position onto the torus [0, W) x [0, H) (x [0, D): z not NULL). */
+static inline void flock_torus_wrap(const struct sim_params *p, double *x, double *y, double *z)
+{
+	*x = flock_torus_wrap_axis(*x, p->width);
+	*y = flock_torus_wrap_axis(*y, p->height);
+	if (z)
+		*z = flock_torus_wrap_axis(*z, p->depth);
 }
 
 /* --------------------------------------------------------------- edges */
@@ -626,6 +807,10 @@ void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y, 
  */
 void flock_scatter(struct sim *s, uint64_t seed);
 
+/* Boid i placed uniformly in the field: x = u W, y = u H, in a box z = u D, draws of r in that order. */
+struct rng;
+void flock_place(struct sim *s, size_t i, struct rng *r);
+
 /* --------------------------------------------------------------- noise */
 
 /* SplitMix64's finaliser: a good 64-bit mix, integer only. */
@@ -649,6 +834,15 @@ static inline double flock_noise01(uint64_t seed, uint64_t step, uint64_t key)
 	uint64_t z = flock_mix64(flock_mix64(flock_mix64(seed) ^ step) ^ key);
 	return (double)(z >> 11) * 0x1.0p-53;
 }
+
+/*
+ * Step `step`'s order of turns for a sequential pass in a random order of
+ * its own (f->order; abm's and netlogo's new order every step): 0 .. n-1
+ * shuffled by Fisher and Yates, for i = n - 1 down to 1 swapping places i
+ * and j = floor(u (i + 1)) (at most i), u = flock_noise01(seed, step,
+ * 2^62 + i).  A pure function of the seed and the step.
+ */
+void flock_shuffle(uint32_t *order, size_t n, uint64_t seed, uint64_t step);
 
 /* ------------------------------------------------------------- vectors */
 

@@ -69,6 +69,18 @@ struct boids_model {
 	/* --show-ranges: the radii of its nearest rule (separation) and its
 	 * farthest (cohesion), in pixels. */
 	void (*ranges)(const struct sim_params *p, double *near, double *far);
+
+	/* The settings of the program's scene that depend on the model's own
+	 * (abm: --abm-size picks the flock, the field and the vision), as
+	 * program_defaults and applied after them; NULL: none. */
+	const char *const *(*scene)(const struct sim_params *p);
+
+	/* A model studied at a density (vicsek): the long name of its option
+	 * holding the particles a unit of area (of volume in a box), a double
+	 * whose 0 means none.  When it is set the command line makes the field
+	 * a square (a cube) of side sqrt(N / rho) (cbrt) for the flock's N, or
+	 * the flock rho x the area of a --field given.  NULL: none. */
+	const char *density_option;
 };
 
 /*
@@ -84,6 +96,8 @@ struct boids_model {
 	X(steering, STEERING)      \
 	X(canvas, CANVAS)          \
 	X(opengl, OPENGL)          \
+	X(vicsek, VICSEK)          \
+	X(abm, ABM)                \
 	X(couzin, COUZIN)          \
 	X(netlogo, NETLOGO)
 

@@ -157,6 +157,9 @@ struct render_params {
 	double scale;               /* pixels per field unit, > 0 */
 	double offset[2];           /* 2D: where the field's origin lands, pixels (0, 0);
 	                             * --field centres the field in the picture */
+	double trail_width;         /* 2D: the fade trail's width, field units (1); a field
+	                             * fitted into the picture (--field) makes it one picture
+	                             * pixel, 1 / scale */
 	enum render_shape shape;
 	enum render_outline outline; /* points of RENDER_CURVE and RENDER_POLYGON */
 	enum render_paint paint;

@@ -143,6 +143,30 @@ struct sim_opengl {
 	double step;              /* the speed slider: a step moves v x step */
 };
 
+/* Vicsek et al. (1995): particles at one speed taking their neighbours' mean
+ * heading plus noise, on a torus.  Lengths in field units (px), the time
+ * step 1: a step moves a particle by v. */
+struct sim_vicsek {
+	double noise;           /* eta: the heading's noise is uniform in [-eta/2, eta/2] rad
+	                         * (3D: within a cone of half-angle eta/2), [0, 2 pi] */
+	double speed;           /* v: the constant speed, px a step (v dt, dt = 1) */
+	double radius;          /* r: neighbours at distance <= r, itself included, px */
+	double density;         /* rho: particles a px^2 (px^3 in a box) that --boids or
+	                         * --field makes the other of; 0: none (the command line's) */
+};
+
+/* The ABM frameworks comparison's Flocking model (its declaration), on a torus. */
+struct sim_abm {
+	int large;              /* --abm-size: 0 small (200 birds, 100x100, vision 5),
+	                         * 1 large (400, 150x150, 15); the command line's scene */
+	double vision;          /* visual_distance: neighbours at distance <= it, px */
+	double separation;      /* separation: neighbours closer than it push, px */
+	double cohere;          /* cohere_factor */
+	double separate;        /* separate_factor */
+	double match;           /* match_factor */
+	double speed;           /* speed: a step moves a bird by its unit velocity x it, px */
+};
+
 /* Couzin et al.'s zones (J. theor. Biol. 218, 2002).  Lengths in px (the
  * paper's units), times in seconds; s->vx holds px/step = heading x speed x dt. */
 struct sim_couzin {
@@ -209,10 +233,12 @@ struct sim_params {
 	struct sim_steering steer;
 	struct sim_canvas canvas;
 	struct sim_opengl gl;
+	struct sim_vicsek vicsek;
+	struct sim_abm abm;
 	struct sim_couzin couzin;
 	struct sim_netlogo netlogo;
-	uint64_t noise_seed;    /* seed of the models' noise (processing's jitter, couzin's
-	                         * turns, netlogo's order); set it to the flock's --seed */
+	uint64_t noise_seed;    /* seed of the models' noise (processing's jitter, vicsek's noise,
+	                         * couzin's turns, abm's and netlogo's orders); set it to the flock's --seed */
 };
 
 /* A boid's state copied into grid order, in 3D: one record a boid, so that
@@ -258,7 +284,8 @@ struct sim {
 	uint32_t *gpos;         /* index of boid i in grid order: the grid's own
 	                         * s->grid.place, set by each flock_begin() */
 	uint32_t *esc;          /* sequential: boids that left their cell this step */
-	unsigned char *escf;    /* the same as flags, in grid order */
+	unsigned char *escf;    /* the same as flags, in grid order (n + 8 of them: the
+	                         * last 8 always 0, for reads a few at a time) */
 	uint32_t *escnext;      /* the next listed boid in the same new cell, or UINT32_MAX */
 	uint32_t *eschead;      /* per grid cell: its first listed boid, or UINT32_MAX */
 	size_t eschead_cap;     /* cells eschead has room for */
@@ -272,7 +299,9 @@ struct sim {
 	int (*watch)(void *arg, size_t done);
 	void *watch_arg;
 	int stopped;            /* the watch stopped this step's pass */
-	size_t stopped_at;      /* sequential: boids [0, stopped_at) had their turn */
+	size_t stopped_at;      /* sequential: the first stopped_at turns were taken */
+	const uint32_t *order;  /* sequential: the last pass's order of turns (the model's,
+	                         * struct flock_pass), NULL: index order */
 	double *undo;           /* sequential with a watch: positions before the step,
 	                         * n each of x, y (and z); the velocities go to nvx...
 	                         * (a still pass saves none: s->vx... are as the

@@ -53,6 +53,15 @@
 #      --density-range 0.02,2 and --draw points: the coefficient of
 #      variation of brightness over 16x16 blocks (tests/bench/block_cv.py,
 #      target >= 2x); this section alone with BENCH_ONLY=view
+#  13. the ABM frameworks comparison's Flocking (-m abm) beside MASON, its
+#      comparison's Java program (MASON_DIR, default ../shared/peers/mason;
+#      skipped with a line when absent): the steps alone at the declared
+#      small and large sizes (targets >= x10), 80,000 birds in 400x400
+#      (target >= x20) and 1M at that density, each as the medians and
+#      their ratio; whole processes and the JVM's start alone (target: a
+#      whole boids run faster than it).  BENCH_ONLY=abm runs this part alone
+#  14. Vicsek et al.'s Fig. 2a at N = 10,000 (rho = 4): v_a against the
+#      noise, and the time a point takes.  BENCH_ONLY=vicsek runs it alone
 #
 # Each timing is the median of REPS runs (default 3), the two commands of a
 # ratio alternating so that a burst of noise hits both; end-to-end ratios
@@ -206,6 +215,161 @@ setup_rows() {
 	rm -rf s10000 s100000
 }
 alone setup setup_rows
+
+# Section 13 (see the top): the ABM frameworks comparison's Flocking beside
+# MASON, the comparison's own Java program, compiled here into a temporary
+# directory from MASON_DIR (default ../shared/peers/mason beside the
+# checkout: mason.22.jar and the four .java files; never copied into the
+# repository).  Like for like, the steps alone: MASON's JobTime (the
+# comparison's measure: the wall time of K steps from the start, after the
+# JVM started and the model was built; the median of its -repeat runs)
+# against the wall time of the same K steps of `boids -m abm` from its
+# start, timed in-process by bench_sim --abm (its CPU too, which agrees
+# with a run of 1 + K frames minus a run of 1, shown for 1000 steps),
+# alternating; then whole processes from the shell, and the JVM's start
+# alone.  BENCH_ONLY=abm runs this part alone.
+abm_rows() {
+	local here dir jar m i t
+	here=$(cd "$(dirname "$BOIDS")/.." && pwd)
+	dir=${MASON_DIR:-$here/../shared/peers/mason}
+	jar=$dir/mason.22.jar
+	echo "the ABM frameworks' Flocking (-m abm) beside MASON 22 (its comparison's Java program):"
+	if [ ! -f "$jar" ] || [ ! -f "$dir/Flocking_small.java" ]; then
+		echo "  skipped: no MASON in '$dir' (mason.22.jar and the comparison's .java files; set MASON_DIR)"
+		return 0
+	fi
+	if ! command -v javac >/dev/null || ! command -v java >/dev/null; then
+		echo "  skipped: no java/javac (scripts/install-deps.sh bench: default-jdk-headless)"
+		return 0
+	fi
+	m=$work/mason
+	mkdir -p "$m"
+	cp "$dir"/Flocking_small.java "$dir"/Flocker_small.java "$dir"/Flocking_large.java "$dir"/Flocker_large.java "$m"/
+	# the FLAME GPU fork's 80,000 birds in 400x400 (vision 5), and 1M at that density: the
+	# small program with those numbers, made here
+	abm_java 80k 400.0 80000
+	abm_java 1m 1414.2135623730951 1000000
+	if ! (cd "$m" && javac -cp ".:$jar" ./*.java) >"$work/javac.log" 2>&1; then
+		echo "  skipped: javac failed: $(head -1 "$work/javac.log")"
+		return 0
+	fi
+	local big=10 bigreps=$REPS huge=2
+	[ -n "$QUICK" ] && big=3 huge=1
+	printf '  %-44s %12s %12s %9s\n' "steps from the start, wall ms per 100 steps" "MASON" "boids" "MASON/boids"
+	abm_row small 100 20 "$REPS" "200 birds in 100x100, vision 5: 100 steps"
+	abm_row large 100 20 "$REPS" "400 birds in 150x150, vision 15: 100 steps"
+	abm_row 80k "$big" 1 "$bigreps" "80,000 in 400x400, vision 5: $big steps"
+	abm_row 1m "$huge" 1 1 "1M in 1414x1414, vision 5: $huge steps"
+	echo "  targets: boids >= x10 MASON at small and large (met: ${abm_met[small]:-?}, ${abm_met[large]:-?}), >= x20 at"
+	echo "  80,000 birds (${abm_met[80k]:-?})"
+	# the in-process timer against the processes' CPU, 1000 steps of each version
+	local opt size a b c
+	for size in small large; do
+		opt=; [ $size = large ] && opt="--abm-size large"
+		# shellcheck disable=SC2086 # the options, split on purpose
+		a=$(cpu_us "$BOIDS" -q -m abm $opt -f 1001 --no-render --threads 1)
+		# shellcheck disable=SC2086
+		b=$(cpu_us "$BOIDS" -q -m abm $opt -f 1 --no-render --threads 1)
+		c=$("$BENCH_SIM" --abm $size 1000 1)
+		printf '  %-44s %9.3f ms in-process, %9.3f ms by processes\n' "$size, 1000 steps, CPU ms per 100 steps" \
+			"${c#* }" "$(echo "($a - $b) / 10000" | bc -l)"
+	done
+	# whole processes from the shell: 100 steps of the small version each, and the JVM's start
+	local jw=() jc=() bw=() bc=() sw=() sc=()
+	for ((i = 0; i < REPS; i++)); do
+		t=$(wall_cpu java -cp "$m:$jar" Flocking_small -seed $((i + 1)) -for 100 -quiet)
+		jw+=("${t% *}"); jc+=("${t#* }")
+		t=$(wall_cpu "$BOIDS" -q -m abm -f 101 --no-render --threads 1 --seed $((i + 1)))
+		bw+=("${t% *}"); bc+=("${t#* }")
+		t=$(wall_cpu java -version)
+		sw+=("${t% *}"); sc+=("${t#* }")
+	done
+	a=$(median "${jw[@]}") c=$(median "${bw[@]}") b=$(median "${sw[@]}")
+	printf '  %-44s %8.4f s wall (CPU %.4f s)\n' "MASON, a whole process, 100 steps (small)" "$a" "$(median "${jc[@]}")"
+	printf '  %-44s %8.4f s wall (CPU %.4f s)\n' "the JVM's start alone (java -version)" "$b" "$(median "${sc[@]}")"
+	printf '  %-44s %8.4f s wall (CPU %.4f s)\n' "boids, a whole process, 100 steps (small)" "$c" "$(median "${bc[@]}")"
+	printf '  %-44s x%.0f MASON'"'"'s whole process, x%.1f the JVM'"'"'s start (target > x1: %s)\n' \
+		"a whole boids run is faster than" "$(echo "$a / $c" | bc -l)" "$(echo "$b / $c" | bc -l)" \
+		"$([ "$(echo "$b > $c" | bc -l)" = 1 ] && echo met || echo MISSED)"
+	echo "  the comparison's published ratios (time / Agents.jl's): Flocking-small Ark.jl 0.73, MASON 1.42,"
+	echo "  NetLogo 15.37, Mesa 159.29; Flocking-large Ark.jl 0.36, MASON 0.61, NetLogo 19.14, Mesa 59.5"
+}
+
+# wall_cpu CMD...: "WALL CPU", the seconds CMD took and its CPU (user + system), to
+# the microsecond (time's have hundredths: a whole boids run takes a few ms)
+wall_cpu() {
+	/usr/bin/python3 -c 'import resource, subprocess, sys, time
+t = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+t = time.perf_counter() - t
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.6f %.6f" % (t, r.ru_utime + r.ru_stime))' "$@"
+}
+
+# cpu_us CMD...: the CPU (user + system) CMD took, in microseconds (time's %U
+# has hundredths: a 100-step run of the small flock takes a few of them)
+cpu_us() {
+	/usr/bin/python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(round((r.ru_utime + r.ru_stime) * 1e6))' "$@"
+}
+
+# abm_java NAME SIDE BIRDS: Flocking_NAME.java and Flocker_NAME.java in $m, the small
+# program with another space and flock (made at run time from the comparison's files)
+abm_java() {
+	sed -e "s/Flocking_small/Flocking_$1/g; s/Flocker_small/Flocker_$1/g" \
+		-e "s/this.width = 100.0;/this.width = $2;/; s/this.height = 100.0;/this.height = $2;/" \
+		-e "s/this.numFlockers = 200;/this.numFlockers = $3;/" "$m/Flocking_small.java" >"$m/Flocking_$1.java"
+	sed -e "s/Flocking_small/Flocking_$1/g; s/Flocker_small/Flocker_$1/g" "$m/Flocker_small.java" >"$m/Flocker_$1.java"
+}
+
+# abm_row NAME STEPS REPEATS ROUNDS LABEL: ROUNDS times, alternating, MASON's JobTime for STEPS
+# steps (REPEATS runs in a JVM: a wall time) and boids' in-process wall and CPU time for STEPS
+# steps (REPEATS seeds), each as ms per 100 steps; the medians and the ratio of the wall
+# times, which another load on the machine stretches alike (abm_met[NAME]: met or MISSED)
+declare -A abm_met
+abm_row() {
+	local name=$1 steps=$2 rep=$3 rounds=$4 label=$5 i t c ms=() bs=() bc=() target=10
+	[ "$name" = 80k ] && target=20
+	for ((i = 0; i < rounds; i++)); do
+		while read -r t; do ms+=("$(echo "$t / 1000000 * 100 / $steps" | bc -l)"); done < <(
+			cd "$m" && java -cp ".:$jar" "Flocking_$name" -seed $((100 * i + 1)) -for "$steps" -repeat "$rep" \
+				-quiet 2>/dev/null | sed -n 's/^JobTime: //p')
+		while read -r t c; do bs+=("$t"); bc+=("$c"); done < <("$BENCH_SIM" --abm "$name" "$steps" "$rep")
+	done
+	if [ ${#ms[@]} = 0 ] || [ ${#bs[@]} = 0 ]; then
+		printf '  %-44s failed (MASON %d times, boids %d)\n' "$label" ${#ms[@]} ${#bs[@]}
+		return
+	fi
+	local a b r
+	a=$(median "${ms[@]}") b=$(median "${bs[@]}")
+	r=$(echo "$a / $b" | bc -l)
+	abm_met[$name]=$([ "$(echo "$r >= $target" | bc -l)" = 1 ] && echo met || echo MISSED)
+	printf '  %-44s %12.3f %12.3f %8.1fx   (boids CPU %.3f)\n' "$label" "$a" "$b" "$r" "$(median "${bc[@]}")"
+}
+alone abm abm_rows
+
+# Section 14 (see the top): Vicsek's Fig. 2a at the paper's largest flock, N = 10,000 at
+# rho = 4 (L = 50): v_a (the metrics' polarization, mean over the frames) against the
+# noise, as docs/MODELS-FIELD.md's sweep gives it for 40 to 4000, and the time a point
+# takes.  BENCH_ONLY=vicsek runs this part alone.
+vicsek_rows() {
+	local warm=5000 frames=100 eta t va
+	[ -n "$QUICK" ] && warm=1000 frames=20
+	echo "Vicsek et al.'s Fig. 2a at N = 10,000, rho = 4 (L = 50): v_a against the noise eta"
+	echo "  ($warm steps to settle, then the mean over $frames frames 10 steps apart; seed 1):"
+	for eta in 0 0.5 1 1.5 2 2.5 3 3.5 4 4.5 5; do
+		t=$(time_cmd "'$BOIDS' -q -y -m vicsek -n 10000 --vicsek-density 4 --vicsek-noise $eta --warmup $warm \
+			--substeps 10 --frames $frames --no-render --summary s.json")
+		va=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["metrics"]["polarization"]["mean"])' s.json)
+		printf '  eta %-4s v_a %.3f   %6.1f s wall, CPU %6.1f s (%.2f ms a step)\n' "$eta" "$va" "${t% *}" "${t#* }" \
+			"$(echo "${t#* } * 1000 / ($warm + 10 * $frames)" | bc -l)"
+	done
+	rm -f s.json
+}
+alone vicsek vicsek_rows
+
 
 # peak_kb ARGS...: the peak resident set of `boids ARGS`, in KiB
 peak_kb() { /usr/bin/time -f %M -o rss "$BOIDS" -q -y "$@" >/dev/null 2>&1; tail -1 rss; }
@@ -412,5 +576,9 @@ echo
 sweep_row
 echo
 setup_rows
+echo
+abm_rows
+echo
+vicsek_rows
 echo
 echo "load average $(load) at the end"

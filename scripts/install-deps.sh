@@ -23,7 +23,8 @@
 #                the sweep report, pandas (with zstandard) for the docs' Python
 #                snippets that the docs test runs (make test-integration)
 #   dev          clang and its runtimes (libFuzzer, sanitizers), valgrind
-#   bench        what make bench compares with and measures with: ffmpeg, bc, time
+#   bench        what make bench compares with and measures with: ffmpeg, bc, time,
+#                the JDK for MASON (the ABM frameworks' Flocking, side by side)
 #   package      make deb: dpkg-shlibdeps (dpkg-dev), strip, and debootstrap for the
 #                test that installs the package into a bare Debian root
 #   all          every purpose above (make check, make deps); also the default
@@ -40,7 +41,7 @@ pkgs_sweep="parallel openssh-client gnuplot-nox imagemagick python3 python3-nump
 	libjs-jquery libjs-jquery-datatables"
 pkgs_integration="openssh-server slurm-wlm munge valgrind chromium python3-pandas python3-zstandard"
 pkgs_dev="clang libclang-rt-14-dev valgrind"
-pkgs_bench="ffmpeg bc time"
+pkgs_bench="ffmpeg bc time default-jdk-headless"
 pkgs_package="dpkg-dev binutils debootstrap"
 
 usage() {

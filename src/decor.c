@@ -56,14 +56,15 @@ static int trail_gap(const struct renderer *r, const struct render_view *v, cons
  * length, not with strokes per boid.  tx, ty: the positions drawn (see
  * trail_gap()).
  */
-void render_draw_trails(struct renderer *r, const struct render_view *v, const double *tx, const double *ty)
+void render_draw_trails(struct renderer *r, const struct render_view *v, const double *tx, const double *ty,
+                        double width)
 {
 	const struct render_params *p = &r->p;
 	cairo_t *cr = r->cr;
 	size_t n = v->n, len = v->trail_len;
 
 	cairo_save(cr);
-	cairo_set_line_width(cr, 1);
+	cairo_set_line_width(cr, width);
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
 	for (int pred = 0; pred < 2; pred++) {
 		size_t lo = pred ? 0 : v->predators, hi = pred ? v->predators : n;

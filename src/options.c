@@ -38,13 +38,14 @@ static const struct cli_choice grid_names[] = { { "cairo", RENDER_GRID_CAIRO }, 
 static const struct cli_choice look_names[] = {
 	{ "model", RUN_LOOK_MODEL }, { "original", RUN_LOOK_ORIGINAL },
 	{ "harden-windows", RUN_LOOK_HARDEN_WINDOWS }, { "canvas-article", RUN_LOOK_CANVAS_ARTICLE },
-	{ "netlogo", RUN_LOOK_NETLOGO }, END };
+	{ "vicsek-paper", RUN_LOOK_VICSEK_PAPER }, { "netlogo", RUN_LOOK_NETLOGO }, END };
 static const struct cli_choice separation_names[] = {
 	{ "unit", SIM_SEP_UNIT }, { "inverse", SIM_SEP_INVERSE }, END };
 static const struct cli_choice turn_names[] = { { "short", 0 }, { "steady", 1 }, END }; /* steer_steady_turn */
 static const struct cli_choice trail_style_names[] = {
 	{ "fade", RENDER_TRAIL_FADE }, { "opengl", RENDER_TRAIL_OPENGL }, END };
 static const struct cli_choice gl_avoid_names[] = { { "own", 0 }, { "all", 1 }, END }; /* gl_avoid_all */
+static const struct cli_choice abm_size_names[] = { { "small", 0 }, { "large", 1 }, END }; /* abm.large */
 static const struct cli_choice aa_names[] = {
 	{ "none", RENDER_AA_NONE }, { "fast", RENDER_AA_FAST }, { "good", RENDER_AA_GOOD },
 	{ "best", RENDER_AA_BEST }, END };

@@ -77,6 +77,7 @@ void render_params_default(struct render_params *p, int width, int height)
 	p->height = height;
 	p->scale = 1;
 	p->offset[0] = p->offset[1] = 0;
+	p->trail_width = 1;
 	p->shape = RENDER_CURVE;
 	p->outline = RENDER_OUTLINE_LISTING;
 	p->paint = RENDER_FILL;
@@ -114,6 +115,7 @@ static int params_valid(const struct render_params *p)
 {
 	return p->width > 0 && p->height > 0 &&
 	       isfinite(p->scale) && p->scale > 0 && isfinite(p->offset[0]) && isfinite(p->offset[1]) &&
+	       isfinite(p->trail_width) && p->trail_width > 0 &&
 	       isfinite(p->boid_size) && p->boid_size > 0 &&
 	       (p->shape == RENDER_CURVE || p->shape == RENDER_REPO ||
 	        p->shape == RENDER_POLYGON || p->shape == RENDER_TRIANGLE ||
@@ -311,7 +313,7 @@ static int draw_2d(struct renderer *r, const struct render_view *v, const cairo_
 	render_draw_obstacles(r);
 	render_draw_walls(r, v);
 	if (v->trail_len > 1 && !tails)
-		render_draw_trails(r, v, v->trail_x, v->trail_y);
+		render_draw_trails(r, v, v->trail_x, v->trail_y, r->p.trail_width);
 	if (tails) {
 		cairo_set_line_width(r->cr, 2);
 		cairo_set_line_cap(r->cr, CAIRO_LINE_CAP_BUTT);

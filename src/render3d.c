@@ -462,7 +462,7 @@ int render_draw_3d(struct renderer *r, const struct render_view *v, const cairo_
 	if (trail)
 		project_trail(r, v, &cam);
 	if (trail && !tails)
-		render_draw_trails(r, v, tu, tv);
+		render_draw_trails(r, v, tu, tv, 1);
 	if (tails) {
 		cairo_set_line_width(cr, 2);
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);

@@ -190,7 +190,8 @@ int render_finite2(double x, double y);
 /* ---- decor.c: what is drawn besides the boids */
 
 void render_draw_obstacles(struct renderer *r);
-void render_draw_trails(struct renderer *r, const struct render_view *v, const double *tx, const double *ty);
+void render_draw_trails(struct renderer *r, const struct render_view *v, const double *tx, const double *ty,
+                        double width);
 void render_draw_tail(struct renderer *r, const struct render_view *v, const double *tx, const double *ty,
                       size_t i, uint32_t rgb);
 void render_draw_ranges_at(struct renderer *r, double x, double y, double angle, double size);

@@ -8,6 +8,7 @@
 #include "resolve.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,8 @@ static const char *const *look_settings(enum run_look look)
 	static const char *const canvas_article[] = {
 		"shape=triangle", "paint=stroke", "boid-color=red", "background=white",
 		"background-style=noise", NULL };
+	static const char *const vicsek_paper[] = { /* "a small arrow ... the last 20 time steps" */
+		"shape=arrow", "boid-size=0.04", "boid-color=black", "background=white", "trail=20", NULL };
 	static const char *const netlogo[] = {
 		"size=497x497",      /* the model's view: 71 patches of 7 px */
 		"shape=turtle", "background=black",
@@ -131,6 +134,7 @@ static const char *const *look_settings(enum run_look look)
 
 	return look == RUN_LOOK_HARDEN_WINDOWS ? harden_windows :
 	       look == RUN_LOOK_CANVAS_ARTICLE ? canvas_article :
+	       look == RUN_LOOK_VICSEK_PAPER ? vicsek_paper :
 	       look == RUN_LOOK_NETLOGO ? netlogo : none;
 }
 
@@ -155,6 +159,8 @@ static int model_defaults(struct config *c, char *err, size_t errlen)
 	if ((e = fill_in_list(c, look_settings(look), err, errlen)) != 0)
 		return e;
 	e = fill_in_list(c, m->program_defaults, err, errlen);
+	if (!e && m->scene)
+		e = fill_in_list(c, m->scene(&c->sim), err, errlen);
 	/* an open space with nothing to bound it: the picture follows the flock */
 	if (!e && (m->flags & MODEL_OPEN) && c->sim.edges == SIM_EDGES_NONE && !cli_given(c, OPT_VIEW) &&
 	    !cli_given(c, OPT_VIEW_END))
@@ -165,6 +171,46 @@ static int model_defaults(struct config *c, char *err, size_t errlen)
 		c->run.substeps = k < 1 ? 1 : k > 1000 ? 1000 : (long)k;
 	}
 	return e;
+}
+
+/*
+ * A model studied at a density (its entry's density_option, rho > 0): the
+ * field is a square of side sqrt(N / rho) for the flock's N (a cube,
+ * cbrt, in 3D), or, for a --field given, the flock is rho times its area
+ * (volume), rounded.  --boids and --field both given must agree with it
+ * (as --print-config writes them).
+ */
+static int density_scene(struct config *c, char *err, size_t errlen)
+{
+	const char *name = c->sim.model->density_option;
+	const struct cli_option *o = name ? cli_find(name) : NULL;
+	double rho = o ? *(const double *)(const void *)((const char *)c + o->offset) : 0;
+	double *f = c->run.field;
+	int d3 = c->sim.dims == 3;
+
+	if (!(rho > 0))
+		return 0;
+	if (cli_given(c, OPT_FIELD)) {
+		double deep = f[2] > 0 ? f[2] : cli_given(c, OPT_DEPTH) && c->sim.depth > 0 ? c->sim.depth : fmin(f[0], f[1]);
+		double n = round(rho * f[0] * f[1] * (d3 ? deep : 1));
+		if (!(n >= 1 && n <= (double)CLI_MAX_BOIDS))
+			return cli_errf(err, errlen, "--%s: %g a unit %s in --field %gx%g%s is %.0f boids (expected 1 to %ld)",
+			                name, rho, d3 ? "volume" : "area", f[0], f[1], d3 ? " (and its depth)" : "", n,
+			                CLI_MAX_BOIDS);
+		if (cli_given(c, OPT_BOIDS) && (double)c->run.boids != n)
+			return cli_errf(err, errlen, "--%s %g and --field %gx%g%s make %.0f boids, not --boids %zu: "
+			                "give two of the three", name, rho, f[0], f[1], d3 ? " (and its depth)" : "", n,
+			                c->run.boids);
+		c->run.boids = (size_t)n;
+		return 0;
+	}
+	double n = (double)c->run.boids, side = d3 ? cbrt(n / rho) : sqrt(n / rho);
+	if (!(side >= 1 && side <= (double)CLI_MAX_SPAN))
+		return cli_errf(err, errlen, "--%s: %.0f boids at %g a unit %s need a field of %g a side (expected 1 to %ld)",
+		                name, n, rho, d3 ? "volume" : "area", side, CLI_MAX_SPAN);
+	f[0] = f[1] = side;
+	f[2] = d3 ? side : 0;
+	return 0;
 }
 
 /* --opengl: the OpenGL version's look fills in what was not set. */
@@ -289,10 +335,10 @@ static int fit_field(struct config *c, char *err, size_t errlen)
 	if (!(f[0] > 0))
 		return 0;
 	if (f[2] > 0 && c->sim.dims != 3)
-		return cli_errf(err, errlen, "--field: %.0fx%.0fx%.0f has a depth: give WxH, or --dims 3",
+		return cli_errf(err, errlen, "--field: %gx%gx%g has a depth: give WxH, or --dims 3",
 		                f[0], f[1], f[2]);
 	if (f[2] > 0 && cli_given(c, OPT_DEPTH) && c->sim.depth != f[2])
-		return cli_errf(err, errlen, "--field (depth %.0f) and --depth (%g) contradict each other: give one",
+		return cli_errf(err, errlen, "--field (depth %g) and --depth (%g) contradict each other: give one",
 		                f[2], c->sim.depth);
 	c->run.typed_size[0] = c->sim.width;
 	c->run.typed_size[1] = c->sim.height;
@@ -303,6 +349,7 @@ static int fit_field(struct config *c, char *err, size_t errlen)
 		c->sim.depth = f[2];
 	double fit = fmin(pw / f[0], ph / f[1]);
 	c->render.scale = fit;
+	c->render.trail_width = 1 / fit; /* a picture pixel, whatever the field */
 	if (c->sim.dims != 3) {
 		c->render.offset[0] = (pw - f[0] * fit) / 2;
 		c->render.offset[1] = (ph - f[1] * fit) / 2;
@@ -335,11 +382,11 @@ static int init_field(struct config *c, char *err, size_t errlen)
 	char v[96];
 	int len = 0;
 	for (int i = 0; i < k; i++) {
-		if (!(f[i] >= 1 && f[i] <= (double)CLI_MAX_SPAN && f[i] == floor(f[i])))
+		if (!(f[i] >= 1 && f[i] <= (double)CLI_MAX_SPAN))
 			return cli_errf(err, errlen, "--init: '%s' was written in a field of %g px a side, which "
-			                "--field cannot take (whole pixels, 1 to %ld): give --field",
+			                "--field cannot take (1 to %ld): give --field",
 			                CLI_CUT_PATH(path), f[i], CLI_MAX_SPAN);
-		len += snprintf(v + len, sizeof v - (size_t)len, "%s%.0f", i ? "x" : "", f[i]);
+		len += snprintf(v + len, sizeof v - (size_t)len, "%s%.17g", i ? "x" : "", f[i]); /* reads back exactly */
 	}
 	if (k == 3 && fill_in(c, "dims", "3", err, errlen) != 0)
 		return -1;
@@ -449,7 +496,8 @@ static int quality_defaults(struct config *c, char *err, size_t errlen)
 /* The resolve step: see the top of this section.  0 or -1 (err says why). */
 int cli_resolve(struct config *c, char *err, size_t errlen)
 {
-	if (model_defaults(c, err, errlen) != 0 || opengl_look(c, err, errlen) != 0 ||
+	if (model_defaults(c, err, errlen) != 0 || density_scene(c, err, errlen) != 0 ||
+	    opengl_look(c, err, errlen) != 0 ||
 	    quality_defaults(c, err, errlen) != 0 ||
 	    check_across(c, err, errlen) != 0 || check_names(c, err, errlen) != 0 ||
 	    frame_steps(c, err, errlen) != 0 ||
@@ -466,36 +514,61 @@ int cli_resolve(struct config *c, char *err, size_t errlen)
 
 /* ---------------------------------------------------------------- crowding */
 
-/* The value of `key` in a model's program_defaults ("key=value"), or NULL. */
-static const char *program_value(const struct boids_model *m, const char *key)
+/* The value of `key` in a list of "key=value" (a model's program_defaults or scene), or NULL. */
+static const char *list_value(const char *const *kv, const char *key)
 {
 	size_t n = strlen(key);
 
-	for (const char *const *kv = m->program_defaults; *kv; kv++)
+	for (; kv && *kv; kv++)
 		if (strncmp(*kv, key, n) == 0 && (*kv)[n] == '=')
 			return *kv + n + 1;
 	return NULL;
 }
 
+/* The list's numbers for the model's own parameters ("abm-vision=15") into d, a
+ * struct sim_params as the option table places it in struct config. */
+static void list_params(const char *const *kv, struct sim_params *d)
+{
+	size_t at = offsetof(struct config, sim);
+
+	for (; kv && *kv; kv++) {
+		char key[64];
+		const char *eq = strchr(*kv, '=');
+		snprintf(key, sizeof key, "%.*s", (int)(eq - *kv), *kv);
+		const struct cli_option *o = cli_find(key);
+		if (o && o->type == CLI_DOUBLE && o->offset >= at && o->offset + sizeof(double) <= at + sizeof(*d))
+			*(double *)(void *)((char *)d + (o->offset - at)) = strtod(eq + 1, NULL);
+	}
+}
+
 /*
  * The neighbours per boid of the model's default scene, in the run's
  * dimensions: its program's boids (the table's default otherwise) in its
- * program's field (else its picture, else the default picture), with its
- * radii.
+ * program's field or picture (the default picture otherwise), with its
+ * radii; a scene that depends on the model's settings (abm's --abm-size)
+ * is the one they pick.
  */
 static double default_neighbours(const struct config *c)
 {
 	const struct boids_model *m = c->sim.model;
-	const char *boids = program_value(m, "boids"), *size = program_value(m, "size");
-	const char *field = program_value(m, "field");
+	const char *const *scene = m->scene ? m->scene(&c->sim) : NULL;
+	const char *boids = list_value(scene, "boids"), *size = list_value(scene, "field");
 	double w = CLI_DEFAULT_WIDTH, h = CLI_DEFAULT_HEIGHT;
 	struct sim_params d;
 
-	if (field || size)
-		(void)sscanf(field ? field : size, "%lfx%lf", &w, &h);
+	if (!boids)
+		boids = list_value(m->program_defaults, "boids");
+	if (!size)
+		size = list_value(m->program_defaults, "field");
+	if (!size)
+		size = list_value(m->program_defaults, "size");
+	if (size)
+		(void)sscanf(size, "%lfx%lf", &w, &h);
 	sim_params_default(&d, w, h);
 	d.model = m;
 	d.dims = c->sim.dims;
+	list_params(m->program_defaults, &d);
+	list_params(scene, &d);
 	return sim_neighbours(&d, (size_t)strtoul(boids ? boids : cli_table[OPT_BOIDS].def, NULL, 10));
 }
 

@@ -81,7 +81,7 @@ int sim_init(struct sim *s, const struct sim_params *p, size_t n, struct pool *p
 	 * records of four have a block of their own, aligned to the cache line */
 	double *a = calloc((d3 ? 12 : 6) * m, sizeof(double));
 	s->esc = calloc(m, sizeof(uint32_t));
-	s->escf = calloc(m, 1);
+	s->escf = calloc(m + 8, 1); /* + 8: a model may read a run's flags 4 or 8 at a time (abm) */
 	s->escnext = calloc(m, sizeof(uint32_t));
 	s->x = a;
 	if (!a || !s->esc || !s->escf || !s->escnext)

@@ -298,12 +298,38 @@ bad:
 	                o->name, CLI_CUT(v));
 }
 
-/* --field WxH or WxHxD (whole pixels in [min, max]) into b[3], D 0 when not given;
- * empty: no field of its own (all 0). */
+/*
+ * One side of a --field: a plain decimal number, digits with at most one
+ * point (31.6, 640, .5), no sign, exponent or hex; *end past it.  0, or -1
+ * when v does not start with one.
+ */
+static int decimal_side(const char *v, double *out, const char **end)
+{
+	const char *p = v;
+	size_t digits = 0;
+
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	if (!digits || p - v > 40)
+		return -1;
+	char buf[48];
+	memcpy(buf, v, (size_t)(p - v));
+	buf[p - v] = 0;
+	*out = strtod(buf, NULL); /* digits and a point only: never hex, inf or nan */
+	*end = p;
+	return 0;
+}
+
+/* --field WxH or WxHxD (each side a decimal number in [min, max]: a field need
+ * not be whole pixels) into b[3], D 0 when not given; empty: no field of its
+ * own (all 0). */
 static int parse_box(const struct cli_option *o, const char *v, double b[3],
                      char *err, size_t errlen)
 {
-	long max = (long)o->max, side[3] = { 0, 0, 0 };
+	double side[3] = { 0, 0, 0 };
 	const char *p = v;
 	int n = 0;
 
@@ -312,14 +338,12 @@ static int parse_box(const struct cli_option *o, const char *v, double b[3],
 		return 0;
 	}
 	for (; n < 3; n++) {
-		char *end;
-		if (starts_badly(p) || !isdigit((unsigned char)*p))
+		const char *end;
+		if (starts_badly(p) || decimal_side(p, &side[n], &end) != 0)
 			goto bad;
-		errno = 0;
-		side[n] = strtol(p, &end, 10);
-		if (errno == ERANGE || side[n] < 1 || side[n] > max)
-			return cli_errf(err, errlen, "--%s: %s is out of range (each side from 1 to %ld)",
-			                o->name, CLI_CUT(v), max);
+		if (!(side[n] >= o->min && side[n] <= o->max))
+			return cli_errf(err, errlen, "--%s: %s is out of range (each side from %g to %.0f)",
+			                o->name, CLI_CUT(v), o->min, o->max);
 		if (!*end)
 			break;
 		if ((*end != 'x' && *end != 'X') || n == 2)
@@ -329,11 +353,11 @@ static int parse_box(const struct cli_option *o, const char *v, double b[3],
 	if (n < 1)
 		goto bad;
 	for (int k = 0; k < 3; k++)
-		b[k] = (double)side[k];
+		b[k] = side[k];
 	return 0;
 bad:
-	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH such as 151800x151800",
-	                o->name, CLI_CUT(v));
+	return cli_errf(err, errlen, "--%s: '%s' is not WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH such as 151800x151800 "
+	                "or 31.6x31.6", o->name, CLI_CUT(v));
 }
 
 /* "unknown value": the nearest names of a {NULL}-terminated table, or all of them (list). */
@@ -673,21 +697,37 @@ static void format_double(const struct config *c, const struct cli_option *o, do
 	}
 }
 
+/* A side of --field as it reads back: the shortest plain decimal (31.6, 151800), no exponent. */
+static void box_side(char *buf, size_t len, double v)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v && !strchr(buf, 'e'))
+			return;
+	}
+	snprintf(buf, len, "%.17f", v); /* (sides are 1 to 1e9: never reached) */
+}
+
 /* The sizes: -s (as typed, with --field: the field is --field's) and a box (WxH[xD], "" for none). */
 static void format_size(const struct config *c, const struct cli_option *o, const void *field,
                         char *buf, size_t len)
 {
 	const double *b = field;
+	char side[3][32];
 
-	if (o->type == CLI_FIELD)
+	if (o->type == CLI_FIELD) {
 		snprintf(buf, len, "%.0fx%.0f", c->run.field[0] > 0 ? c->run.typed_size[0] : c->sim.width,
 		         c->run.field[0] > 0 ? c->run.typed_size[1] : c->sim.height);
-	else if (!(b[0] > 0))
+		return;
+	}
+	for (int k = 0; k < 3; k++)
+		box_side(side[k], sizeof side[k], b[k]);
+	if (!(b[0] > 0))
 		buf[0] = 0;
 	else if (b[2] > 0)
-		snprintf(buf, len, "%.0fx%.0fx%.0f", b[0], b[1], b[2]);
+		snprintf(buf, len, "%sx%sx%s", side[0], side[1], side[2]);
 	else
-		snprintf(buf, len, "%.0fx%.0f", b[0], b[1]);
+		snprintf(buf, len, "%sx%s", side[0], side[1]);
 }
 
 /* A window CX,CY,W (empty: none) or a range LO,HI (auto: none), as they read back. */

@@ -294,3 +294,33 @@ double tc_sim_apart(const struct sim *a, const struct sim *b)
 	}
 	return d;
 }
+
+double tc_sim_diff(const struct sim *a, const struct sim *b)
+{
+	double d = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		d = fmax(d, fabs(a->x[i] - b->x[i]));
+		d = fmax(d, fabs(a->y[i] - b->y[i]));
+		d = fmax(d, fabs(a->vx[i] - b->vx[i]));
+		d = fmax(d, fabs(a->vy[i] - b->vy[i]));
+		if (a->z) {
+			d = fmax(d, fabs(a->z[i] - b->z[i]));
+			d = fmax(d, fabs(a->vz[i] - b->vz[i]));
+		}
+	}
+	return d;
+}
+
+void tc_sim_copy(struct sim *to, const struct sim *from)
+{
+	size_t bytes = from->n * sizeof(double);
+	memcpy(to->x, from->x, bytes);
+	memcpy(to->y, from->y, bytes);
+	memcpy(to->vx, from->vx, bytes);
+	memcpy(to->vy, from->vy, bytes);
+	if (from->z) {
+		memcpy(to->z, from->z, bytes);
+		memcpy(to->vz, from->vz, bytes);
+	}
+	to->steps = from->steps;
+}

@@ -74,4 +74,10 @@ struct sim;
  */
 double tc_sim_apart(const struct sim *a, const struct sim *b);
 
+/* The largest difference of one coordinate of a position or a velocity (z too in a box) over the boids. */
+double tc_sim_diff(const struct sim *a, const struct sim *b);
+
+/* Copies from's state (positions, velocities, the step count) into to, a flock of the same size. */
+void tc_sim_copy(struct sim *to, const struct sim *from);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "pool.h"
 #include "sim.h"
 #include "model_names.h"
@@ -662,28 +663,6 @@ static void flock(struct sim *s, int m, enum sim_update u, enum sim_search q,
 	sim_randomize(s, 9);
 }
 
-static double max_diff(const struct sim *a, const struct sim *b)
-{
-	double d = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		d = fmax(d, fabs(a->x[i] - b->x[i]));
-		d = fmax(d, fabs(a->y[i] - b->y[i]));
-		d = fmax(d, fabs(a->vx[i] - b->vx[i]));
-		d = fmax(d, fabs(a->vy[i] - b->vy[i]));
-	}
-	return d;
-}
-
-static void copy_state(struct sim *to, const struct sim *from)
-{
-	size_t bytes = from->n * sizeof(double);
-	memcpy(to->x, from->x, bytes);
-	memcpy(to->y, from->y, bytes);
-	memcpy(to->vx, from->vx, bytes);
-	memcpy(to->vy, from->vy, bytes);
-	to->steps = from->steps;
-}
-
 /* Grid and brute force from the same state, step after step (re-synced). */
 static void grid_vs_brute(int m, enum sim_update u, unsigned edges)
 {
@@ -691,10 +670,10 @@ static void grid_vs_brute(int m, enum sim_update u, unsigned edges)
 	flock(&g, m, u, SIM_SEARCH_GRID, edges, 300, 400, 300, NULL);
 	flock(&b, m, u, SIM_SEARCH_BRUTE, edges, 300, 400, 300, NULL);
 	for (int t = 0; t < 150; t++) {
-		copy_state(&b, &g);
+		tc_sim_copy(&b, &g);
 		sim_step(&g);
 		sim_step(&b);
-		double d = max_diff(&g, &b);
+		double d = tc_sim_diff(&g, &b);
 		/* sums in another order: rounding, amplified by the unit vectors
 		 * of nearly-cancelling sums at worst */
 		cr_assert(d <= 1e-9, "model %d mode %d step %d: grid and brute force differ by %g",

@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "common.h"
+#include "model_names.h"
 #include "render.h"
+#include "sim.h"
 
 TestSuite(netlogo, .init = (void (*)(void))tc_tmpdir, .fini = tc_cleanup, .timeout = 120);
 
@@ -148,4 +150,38 @@ Test(netlogo, both_orders_give_the_same_bytes_at_any_thread_count)
 			                      "--no-render -f 6 -q -y --trajectory b.csv", d, orders[o]), 0, "%s", tc_stderr());
 			cr_assert(tc_same_file("a.csv", "b.csv"), "%s %dD: the threads changed the flock", orders[o], d);
 		}
+}
+
+/*
+ * A box: two turtles on one heading (one that took the other's exactly, as
+ * aligned turtles do), 1.15 patches apart (flockmates, not too close):
+ * align has nothing to turn and cohere turns each at most 3 degrees toward
+ * the other.  The heading stays within 3 degrees of where it was; turning
+ * toward its own heading gave no plane to turn in (NaN), and the turtle
+ * went along +x (found by reference/netlogo_500_frames at frame 223).
+ */
+Test(netlogo, a_flockmate_on_the_same_heading_turns_nobody_away)
+{
+	struct sim_params p;
+	struct sim s;
+	sim_params_default(&p, 30, 30);
+	p.model = model_at(NETLOGO);
+	p.predators = 0;
+	p.dims = 3;
+	p.depth = 30;
+	p.update = SIM_SYNCHRONOUS;
+	cr_assert_eq(sim_init(&s, &p, 2, NULL), 0);
+	const double u[3] = { -0.40517318331793817, -0.5952201304562027, -0.693936371593037 };
+	const double at[2][3] = { { 10, 10, 10 }, { 10.5, 10.9, 10.55 } }; /* 1.15 apart, off the heading */
+	for (int i = 0; i < 2; i++) {
+		s.x[i] = at[i][0], s.y[i] = at[i][1], s.z[i] = at[i][2];
+		s.vx[i] = u[0], s.vy[i] = u[1], s.vz[i] = u[2];
+	}
+	cr_assert_eq(sim_step(&s), 0);
+	for (int i = 0; i < 2; i++) {
+		double dot = s.vx[i] * u[0] + s.vy[i] * u[1] + s.vz[i] * u[2];
+		cr_assert(dot >= cos(3.000001 * M_PI / 180) && dot < 1, "turtle %d: heading (%g, %g, %g), %g degrees from where it was",
+		          i, s.vx[i], s.vy[i], s.vz[i], acos(fmin(1, dot)) * 180 / M_PI);
+	}
+	sim_release(&s);
 }

@@ -64,7 +64,8 @@ static void steps_a_flock(const struct boids_model *m)
 	for (size_t i = 0; i < s.n; i++)
 		cr_assert(isfinite(s.x[i]) && isfinite(s.y[i]) && isfinite(s.vx[i]) && isfinite(s.vy[i]),
 		          "%s: boid %zu", m->name, i);
-	cr_assert(hypot(s.x[10] - x0, s.y[10] - y0) > 1, "%s: boid 10 did not move", m->name);
+	/* (vicsek's particles move 0.03 a step: 0.9 in 30) */
+	cr_assert(hypot(s.x[10] - x0, s.y[10] - y0) > .5, "%s: boid 10 did not move", m->name);
 	sim_release(&s);
 }
 

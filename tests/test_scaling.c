@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common.h"
 #include "sim.h"
 #include "model_names.h"
 
@@ -154,37 +155,6 @@ Test(scaling, the_list_stays_a_small_fraction_of_the_flock_at_the_defaults)
 
 /* ------------------------------------------------- grid against brute */
 
-static double max_diff(const struct sim *a, const struct sim *b)
-{
-	double d = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		d = fmax(d, fabs(a->x[i] - b->x[i]));
-		d = fmax(d, fabs(a->y[i] - b->y[i]));
-		d = fmax(d, fabs(a->vx[i] - b->vx[i]));
-		d = fmax(d, fabs(a->vy[i] - b->vy[i]));
-		if (a->z) {
-			d = fmax(d, fabs(a->z[i] - b->z[i]));
-			d = fmax(d, fabs(a->vz[i] - b->vz[i]));
-		}
-	}
-	return d;
-}
-
-/* Copies the state of g into b (brute force starts each step from the grid's). */
-static void same_state(struct sim *b, const struct sim *g)
-{
-	size_t bytes = g->n * sizeof(double);
-	memcpy(b->x, g->x, bytes);
-	memcpy(b->y, g->y, bytes);
-	memcpy(b->vx, g->vx, bytes);
-	memcpy(b->vy, g->vy, bytes);
-	if (g->z) {
-		memcpy(b->z, g->z, bytes);
-		memcpy(b->vz, g->vz, bytes);
-	}
-	b->steps = g->steps;
-}
-
 /*
  * Every model, edge mode and update order, with an obstacle (it puts boids
  * back on its surface: another way to leave a cell), in a small field
@@ -219,12 +189,12 @@ static void grid_against_brute(int models_to, double depth, int steps)
 				sim_randomize(&b, 5); /* opengl's target speeds: the same */
 				size_t listed = 0;
 				for (int t = 0; t < steps; t++) {
-					same_state(&b, &g);
+					tc_sim_copy(&b, &g);
 					sim_step(&g);
 					sim_step(&b);
 					listed += g.escaped;
 					cr_assert_eq(b.escaped, 0, "brute force has one cell: nothing to list");
-					double d = max_diff(&g, &b);
+					double d = tc_sim_diff(&g, &b);
 					cr_assert(d <= 1e-9, "model %d edges %u order %d depth %g step %d: differ by %g",
 					          m, edges[e], u, depth, t, d);
 				}

@@ -300,14 +300,14 @@ Test(trajfmt, init_from_h5_goes_on_in_its_field)
 
 	/* a field attribute --field would refuse: refused, naming the file; one it cannot read: -s */
 	cr_assert_eq(python("import h5py\n"
-	                    "for name, field in (('half-px.h5', [1.5, 2.0]), ('huge.h5', [3e9, 2.0]), ('neg.h5', [-5, 2]), "
-	                    "('text.h5', 'abc')):\n"
+	                    "for name, field in (('half-px.h5', [0.5, 2.0]), ('huge.h5', [3e9, 2.0]), ('neg.h5', [-5, 2]), "
+	                    "('text.h5', 'abc'), ('vicsek.h5', [31.6, 31.6])):\n"
 	                    "    f = h5py.File(name, 'w')\n"
 	                    "    f['positions'] = [[[1.0, 2.0]]]\n    f['velocities'] = [[[0.0, 1.0]]]\n"
 	                    "    f['frame'] = [0]\n    f.attrs['field'] = field\n"), 0, "%s", out_txt());
 	int before = tc_count_files(".");
 	cr_assert_eq(tc_boids("--no-render -f 1 --init half-px.h5 --trajectory o.csv"), 2);
-	cr_assert(strstr(tc_stderr(), "--init: 'half-px.h5' was written in a field of 1.5 px a side"),
+	cr_assert(strstr(tc_stderr(), "--init: 'half-px.h5' was written in a field of 0.5 px a side"),
 	          "%s", tc_stderr());
 	cr_assert_eq(tc_boids("--no-render -f 1 --init huge.h5 --trajectory o.csv"), 2);
 	cr_assert(strstr(tc_stderr(), "'huge.h5' was written in a field of 3e+09 px"), "%s", tc_stderr());
@@ -316,6 +316,9 @@ Test(trajfmt, init_from_h5_goes_on_in_its_field)
 	cr_assert_eq(tc_count_files("."), before, "a refused --init left a file");
 	cr_assert_eq(tc_boids("--init text.h5 --print-config"), 0, "%s", tc_stderr());
 	cr_assert(strstr(tc_stdout(), "\nfield = \n"), "%s", tc_stdout());
+	/* a field need not be whole pixels (Vicsek's L = 31.6): it goes on in it */
+	cr_assert_eq(tc_boids("--init vicsek.h5 --print-config"), 0, "%s", tc_stderr());
+	cr_assert(strstr(tc_stdout(), "\nfield = 31.6x31.6\n"), "%s", tc_stdout());
 }
 
 /* -------------------------------------------------- bad files, bad options */

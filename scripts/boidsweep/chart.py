@@ -61,6 +61,15 @@ OPTIONS = {"--x": "", "--y": "polarization_mean", "--mean-over": "", "--title": 
            "-o": "chart.png", "--x-scale": "auto", "--caption-file": "", "--points-file": "", "--font-size": "13"}
 
 
+def decided(rows, c, keys):
+    """Whether column c has one value for each combination of the columns keys."""
+    seen = {}
+    for r in rows:
+        if seen.setdefault(tuple(r[k] for k in keys), r[c]) != r[c]:
+            return False
+    return True
+
+
 def label(s):
     """Text safe inside a data file and a gnuplot string: printable, no quotes."""
     s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if isinstance(s, str) else str(s)
@@ -209,6 +218,13 @@ def layout(o, table, scatter):
     if not rows:
         raise Failure(f"no complete run in '{label(table)}'")
     by = [] if scatter else [c for c in swept if c not in (x, over)]
+    # a parameter the x value decides (boids under --vicsek-density's grid) or one the
+    # series before it decide (field and depth under a boids grid) is no series of its own
+    keep = []
+    for c in by:
+        if not decided(rows, c, [x]) and not (keep and decided(rows, c, keep)):
+            keep.append(c)
+    by = keep
     groups = {}
     for r in rows:
         v = num(r[y])

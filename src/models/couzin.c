@@ -93,9 +93,9 @@ FLOCK_INLINE struct flock_vec desired(const struct couzin_ctx *c, size_t b, stru
 	struct zones z = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 }, 0, 0, 0 };
 
 	if (c->torus) {
-		struct flock_tnbrs it;
-		flock_tnear_begin(&it, &c->f, bx, by, bz, d3);
-		for (struct flock_near nb; flock_tnear_next(&it, &nb);)
+		struct flock_torus it;
+		flock_torus_begin(&it, &c->f, bx, by, bz, d3);
+		for (struct flock_near nb; flock_torus_next(&it, &nb);)
 			if (nb.k != self)
 				zone_add(c, &z, u, moving, &nb, d3);
 	} else {

@@ -25,6 +25,9 @@ enum {
 	 * model; 1M faster with), and so do a plane's 9 (harden at 10k: x0.9
 	 * of the CPU without, at 100k x0.97; 10M needs them) */
 	BOX_AHEAD_MIN = 1 << 18,
+	/* ... and in a pass in a model's own order from this many: every turn is
+	 * then at random in the index-ordered arrays too */
+	ORDER_AHEAD_MIN = 1 << 15,
 	BLOCK = 256,          /* boids per parallel task */
 	PARALLEL_MIN = 2048,  /* below this, threads cost more than they save */
 	WATCH_EVERY = 16,     /* boids between two calls of s->watch: 16 boids of a
@@ -115,9 +118,17 @@ static int begin(struct flock_pass *f, struct sim *s, double reach, double slack
 	f->s = s;
 	f->reach2 = reach * reach * (1 + 1e-9);
 	f->slack = slack;
+	/* a torus query's interval: room for the filter's 1e-9 and for rounding
+	 * in positions up to the field's size (flock_torus_begin()) */
+	double side = fmax(p->width, p->height);
+	f->span = (reach + (p->update == SIM_SEQUENTIAL ? slack : 0)) * (1 + 1e-6) +
+	          1e-9 * (s->z ? fmax(side, p->depth) : side);
 	f->still = still;
 	f->nesc = 0;
 	f->trickle = NULL;
+	f->order = NULL;
+	f->nlanes = 0;
+	s->order = NULL;
 	s->escaped = 0;
 	s->stopped = 0;
 	s->stopped_at = 0;
@@ -144,6 +155,13 @@ int flock_begin(struct flock_pass *f, struct sim *s, double reach, double slack,
 	const double field[6] = { 0, 0, 0, s->p.width, s->p.height, s->p.depth };
 
 	return begin(f, s, reach, slack, cell, field);
+}
+
+int flock_begin_torus(struct flock_pass *f, struct sim *s, double reach, double slack)
+{
+	for (size_t i = 0; i < s->n; i++)
+		flock_torus_wrap(&s->p, &s->x[i], &s->y[i], s->z ? &s->z[i] : NULL);
+	return flock_begin(f, s, reach, slack, flock_cell(s, reach, slack));
 }
 
 int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double slack, double cell)
@@ -190,9 +208,10 @@ int flock_begin_open(struct flock_pass *f, struct sim *s, double reach, double s
  *   k passed the filter: fl(d2) <= fl(reach^2 (1 + 1e-9)), and fl(d2) is
  *     at least d2 (1 - 4u) (three squares, two additions), so the true
  *     |p - q| <= reach sqrt(1 + 1e-9) (1 + 4u) <= reach (1 + 0.51e-9);
- *   k was not listed: fl(|p - o|) <= fl(slack (1 + 1e-9)); the
- *     differences, squares, sums and root add at most 6u, so the true
- *     |p - o| <= slack (1 + 1e-9) (1 + 7u) <= slack (1 + 1.01e-9);
+ *   k was not listed: fl(|p - o|^2) <= fl(fl(slack (1 + 1e-9))^2)
+ *     (flock_escapes(): squares, no root); the differences, squares and
+ *     sums add at most 6u to the one and 3u to the other, so the true
+ *     |p - o| <= slack (1 + 1e-9) (1 + 5u) <= slack (1 + 1.01e-9);
  *   together |o - q| <= (reach + slack) (1 + 1.01e-9) on each axis;
  *   the cell c = fl((reach + slack) (1 + 2e-9)) >= (reach + slack)
  *     (1 + 1.99e-9) (grid_build_box() only ever makes it larger), so
@@ -252,73 +271,118 @@ void trickle_fill(struct flock_trickle *t, const struct sim *s, double x, double
 	}
 }
 
-/* The sequential pass; d3 is a constant (a box), so the plane's pass is the plane's alone. */
-FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, int d3)
+/*
+ * The index-ordered entries a synchronous pass (or a sequential one in a
+ * model's own order) reads and writes for boid b
+ * besides the copies: its state, which the models update in place (a
+ * still pass's model, harden, netlogo, writes s->nvx instead: `next`),
+ * and its place in grid order.  In grid order they
+ * are scattered over the arrays; at 1M boids waiting for them was half of a
+ * steering step.  Always inlined: a function of prefetches alone is "const"
+ * to GCC, which deletes its calls unless it was inlined first.
+ */
+static inline __attribute__((always_inline)) void own_prefetch(const struct sim *s, uint32_t b, int next)
+{
+	__builtin_prefetch(&s->x[b], 1);
+	__builtin_prefetch(&s->y[b], 1);
+	__builtin_prefetch(next ? &s->nvx[b] : &s->vx[b], 1);
+	__builtin_prefetch(next ? &s->nvy[b] : &s->vy[b], 1);
+	__builtin_prefetch(&s->gpos[b]);
+	if (s->z) {
+		__builtin_prefetch(&s->z[b], 1);
+		__builtin_prefetch(next ? &s->nvz[b] : &s->vz[b], 1);
+	}
+}
+
+/* What flock_undo() puts back of boid b before its turn: its position, and its velocity in s->nvx... */
+FLOCK_INLINE void keep_undo(struct sim *s, double *undo, size_t b, int d3)
+{
+	undo[b] = s->x[b];
+	undo[s->n + b] = s->y[b];
+	s->nvx[b] = s->vx[b];
+	s->nvy[b] = s->vy[b];
+	if (d3) {
+		undo[2 * s->n + b] = s->z[b];
+		s->nvz[b] = s->vz[b];
+	}
+}
+
+/* After boid b's turn, its copy k says what later boids see: the new position and velocity (a
+ * still pass's one() wrote it to s->nvx...). */
+FLOCK_INLINE void refresh_copy(struct sim *s, size_t b, uint32_t k, int still, int d3)
+{
+	const double *vx = still ? s->nvx : s->vx, *vy = still ? s->nvy : s->vy;
+
+	if (d3) {
+		const double *vz = still ? s->nvz : s->vz;
+		s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], vx[b], vy[b], vz[b] };
+	} else {
+		s->g2[k] = (struct sim_copy2){ s->x[b], s->y[b], vx[b], vy[b] };
+	}
+}
+
+/* The sequential pass; d3 is a constant (a box), so the plane's pass is the plane's alone, and
+ * ordered too (the turns in f->order, not index order). */
+FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, int d3, int ordered)
 {
 	struct sim *s = f->s;
+	const uint32_t *order = f->order;
+#define TURN(i) (ordered ? (size_t)order[i] : (size_t)(i)) /* whose turn the i-th is */
 	int brute = s->p.search == SIM_SEARCH_BRUTE;
 	int still = f->still; /* one() moves nobody (include/flock.h) */
-	double allowed = f->slack * (1 + 1e-9); /* see the proof above */
 	/* the cells are prefetched only where that pays (BOX_AHEAD_MIN) */
-	int ahead = !brute && s->n >= BOX_AHEAD_MIN;
+	int ahead = !brute && s->n >= (ordered ? ORDER_AHEAD_MIN : BOX_AHEAD_MIN);
 	/* the flags only where a query reads them (nobody escapes a still pass) */
-	const struct grid_array copies[] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
+	struct grid_array copies[2 + FLOCK_LANES] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
 	int ncopies = still ? 1 : 2;
+	if (f->nlanes) /* the model's queries read its own arrays instead */
+		ncopies = 0;
+	for (int l = 0; l < f->nlanes && l < FLOCK_LANES; l++)
+		copies[ncopies++] = f->lanes[l];
 	/* a plane's hints: a later boid's cells found (and their offsets asked
 	 * for) 2 AHEAD boids ahead, its runs asked for AHEAD ahead (grid.h) */
 	struct grid_hint hint[2 * AHEAD];
 	int hinted = ahead && !d3;
 	for (size_t i = 0; hinted && i < 2 * AHEAD && i < s->n; i++)
-		grid_hint_cells(&s->grid, s->x[i], s->y[i], &hint[i]);
+		grid_hint_cells(&s->grid, s->x[TURN(i)], s->y[TURN(i)], &hint[i]);
 	struct flock_trickle trickle = { 0 }; /* a box: the queries read it (include/flock.h) */
 	if (d3 && ahead)
 		f->trickle = &trickle;
 	int watched = s->watch != NULL;
 	double *undo = s->undo; /* what flock_undo() puts back (a still pass: the copies) */
 
-	for (size_t b = 0; b < s->n; b++) {
-		if (watched && b && !(b & (WATCH_EVERY - 1)) && s->watch(s->watch_arg, b)) {
+	s->order = ordered ? order : NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		if (watched && i && !(i & (WATCH_EVERY - 1)) && s->watch(s->watch_arg, i)) {
 			s->stopped = 1;
-			s->stopped_at = b;
+			s->stopped_at = i;
 			break;
 		}
+		size_t b = TURN(i);
+		if (ordered && ahead && i + 3 * AHEAD < s->n) /* a later turn's own entries, at random */
+			own_prefetch(s, (uint32_t)TURN(i + 3 * AHEAD), still);
 		double x0 = s->x[b], y0 = s->y[b], z0 = d3 ? s->z[b] : 0;
-		if (watched && !still) { /* a still pass keeps s->vx... as they were */
-			undo[b] = x0;
-			undo[s->n + b] = y0;
-			if (d3)
-				undo[2 * s->n + b] = z0;
-			s->nvx[b] = s->vx[b];
-			s->nvy[b] = s->vy[b];
-			if (d3)
-				s->nvz[b] = s->vz[b];
-		}
+		if (watched && !still) /* a still pass keeps s->vx... as they were */
+			keep_undo(s, undo, b, d3);
 		/* index order jumps about the field: load a later boid's cells
 		 * now (it has not moved yet; a hint only) */
 		if (hinted) {
-			if (b + 2 * AHEAD < s->n) /* b's slot: b is done with it */
-				grid_hint_cells(&s->grid, s->x[b + 2 * AHEAD], s->y[b + 2 * AHEAD],
-				                &hint[b % (2 * AHEAD)]);
-			if (b + AHEAD < s->n)
-				grid_hint_runs(&s->grid, &hint[(b + AHEAD) % (2 * AHEAD)], copies, ncopies);
-		} else if (d3 && ahead && b + AHEAD < s->n) {
-			trickle_fill(&trickle, s, s->x[b + AHEAD], s->y[b + AHEAD], s->z[b + AHEAD]);
+			if (i + 2 * AHEAD < s->n) /* i's slot: turn i is done with it */
+				grid_hint_cells(&s->grid, s->x[TURN(i + 2 * AHEAD)], s->y[TURN(i + 2 * AHEAD)],
+				                &hint[i % (2 * AHEAD)]);
+			if (i + AHEAD < s->n)
+				grid_hint_runs(&s->grid, &hint[(i + AHEAD) % (2 * AHEAD)], copies, ncopies);
+		} else if (d3 && ahead && i + AHEAD < s->n) {
+			size_t a = TURN(i + AHEAD);
+			trickle_fill(&trickle, s, s->x[a], s->y[a], s->z[a]);
 		}
 		one(ctx, b);
 		uint32_t k = s->gpos[b];
-		/* the copy now says what later boids see: the new velocity (a
-		 * still pass's one() wrote it to s->nvx...) */
-		const double *vx = still ? s->nvx : s->vx, *vy = still ? s->nvy : s->vy;
-		if (d3) {
-			const double *vz = still ? s->nvz : s->vz;
-			s->g3[k] = (struct sim_copy){ s->x[b], s->y[b], s->z[b], vx[b], vy[b], vz[b] };
-		} else {
-			s->g2[k] = (struct sim_copy2){ s->x[b], s->y[b], vx[b], vy[b] };
-		}
+		refresh_copy(s, b, k, still, d3);
 		if (still || brute)
 			continue;
 		double dx = s->x[b] - x0, dy = s->y[b] - y0, dz = d3 ? s->z[b] - z0 : 0;
-		if (!(flock_length(dx, dy, FLOCK_Z(d3, dz)) <= allowed))
+		if (flock_escapes(f, dx, dy, dz, d3))
 			escape(f, b, k);
 	}
 	for (size_t e = 0; e < f->nesc; e++) { /* empty the chains for the next step */
@@ -329,14 +393,17 @@ FLOCK_INLINE void in_order(struct flock_pass *f, flock_one_fn *one, void *ctx, i
 	}
 	s->escaped = f->nesc;
 	f->trickle = NULL;
+#undef TURN
 }
 
 static void sequential(struct flock_pass *f, flock_one_fn *one, void *ctx)
 {
-	if (f->s->z)
-		in_order(f, one, ctx, 1);
+	if (f->order) /* (a model of its own order: only that model's passes pay for it) */
+		f->s->z ? in_order(f, one, ctx, 1, 1) : in_order(f, one, ctx, 0, 1);
+	else if (f->s->z)
+		in_order(f, one, ctx, 1, 0);
 	else
-		in_order(f, one, ctx, 0);
+		in_order(f, one, ctx, 0, 0);
 }
 
 struct blocks {
@@ -346,27 +413,6 @@ struct blocks {
 	atomic_size_t done;     /* boids done, for s->watch */
 	atomic_int stop;        /* s->watch said stop: the tasks left do nothing */
 };
-
-/*
- * The index-ordered entries a synchronous pass reads and writes for boid b
- * besides the copies: its state, which the models update in place (harden
- * writes s->nvx instead), and its place in grid order.  In grid order they
- * are scattered over the arrays; at 1M boids waiting for them was half of a
- * steering step.  Always inlined: a function of prefetches alone is "const"
- * to GCC, which deletes its calls unless it was inlined first.
- */
-static inline __attribute__((always_inline)) void own_prefetch(const struct sim *s, uint32_t b)
-{
-	__builtin_prefetch(&s->x[b], 1);
-	__builtin_prefetch(&s->y[b], 1);
-	__builtin_prefetch(&s->vx[b], 1);
-	__builtin_prefetch(&s->vy[b], 1);
-	__builtin_prefetch(&s->gpos[b]);
-	if (s->z) {
-		__builtin_prefetch(&s->z[b], 1);
-		__builtin_prefetch(&s->vz[b], 1);
-	}
-}
 
 /*
  * Synchronous: boids in grid order, cell after cell, so that the next
@@ -386,10 +432,10 @@ static void block(void *arg, size_t task)
 		return;
 
 	for (size_t k = lo; k < hi && k < lo + AHEAD; k++)
-		own_prefetch(s, order[k]);
+		own_prefetch(s, order[k], 0);
 	for (size_t k = lo; k < hi; k++) {
 		if (k + AHEAD < hi)
-			own_prefetch(s, order[k + AHEAD]);
+			own_prefetch(s, order[k + AHEAD], 0);
 		r->one(r->ctx, order[k]);
 		if (s->watch && !((k + 1 - lo) & (WATCH_EVERY - 1)) &&
 		    (atomic_load_explicit(&r->stop, memory_order_relaxed) ||
@@ -432,12 +478,28 @@ void flock_take_next(struct sim *s)
 		t = s->vz, s->vz = s->nvz, s->nvz = t;
 }
 
+void flock_shuffle(uint32_t *order, size_t n, uint64_t seed, uint64_t step)
+{
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (size_t i = n; i-- > 1;) {
+		size_t j = (size_t)(flock_noise01(seed, step, (uint64_t)1 << 62 | i) * (double)(i + 1));
+		if (j > i)
+			j = i;
+		uint32_t t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
 void flock_undo(struct sim *s)
 {
 	int d3 = s->z != NULL;
 	size_t n = s->n, from = s->p.update == SIM_SEQUENTIAL ? s->stopped_at : 0;
 
-	for (size_t b = 0; b < from; b++) { /* had their turn: saved just before it */
+	const uint32_t *order = s->order; /* whose turns they were */
+	for (size_t i = 0; i < from; i++) { /* had their turn: saved just before it */
+		size_t b = order ? order[i] : i;
 		if (s->undo_at_copies) { /* a pass that moved nobody: the copies' */
 			struct flock_vec at = flock_copy_at(s, s->gpos[b], d3);
 			s->x[b] = at.x;
@@ -455,7 +517,8 @@ void flock_undo(struct sim *s)
 		if (d3)
 			s->vz[b] = s->nvz[b];
 	}
-	for (size_t b = from; b < n; b++) { /* the rest: their copies are still the step's start */
+	for (size_t i = from; i < n; i++) { /* the rest: their copies are still the step's start */
+		size_t b = order ? order[i] : i;
 		uint32_t k = s->gpos[b];
 		struct flock_vec at = flock_copy_at(s, k, d3), v = flock_copy_vel(s, k, d3);
 		s->x[b] = at.x;
@@ -567,16 +630,21 @@ void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y, 
 		*z = depth;
 }
 
+void flock_place(struct sim *s, size_t i, struct rng *r)
+{
+	s->x[i] = rng_uniform(r) * s->p.width;
+	s->y[i] = rng_uniform(r) * s->p.height;
+	if (s->z)
+		s->z[i] = rng_uniform(r) * s->p.depth;
+}
+
 void flock_scatter(struct sim *s, uint64_t seed)
 {
 	struct rng r;
 
 	rng_seed(&r, seed);
 	for (size_t i = 0; i < s->n; i++) {
-		s->x[i] = rng_uniform(&r) * s->p.width;
-		s->y[i] = rng_uniform(&r) * s->p.height;
-		if (s->z)
-			s->z[i] = rng_uniform(&r) * s->p.depth;
+		flock_place(s, i, &r);
 		s->vx[i] = rng_uniform(&r) - .5;
 		s->vy[i] = rng_uniform(&r) - .5;
 		if (s->z)

@@ -48,27 +48,6 @@ static void netlogo_state_release(struct sim *s)
 	s->state = NULL;
 }
 
-/*
- * The tick's random order: Fisher and Yates's shuffle of 0 .. n-1, for
- * i = n-1 down to 1 swapping i with j = floor(u (i + 1)) (at most i),
- * u = noise01(seed, tick, 2^62 + i): a pure function of the seed and the
- * tick, as `ask turtles` takes a new order every tick.
- */
-static void shuffle(const struct sim *s, uint32_t *order)
-{
-	for (size_t i = 0; i < s->n; i++)
-		order[i] = (uint32_t)i;
-	for (size_t i = s->n; i-- > 1;) {
-		double u = flock_noise01(s->p.noise_seed, s->steps, (uint64_t)1 << 62 | i);
-		size_t j = (size_t)(u * (double)(i + 1));
-		if (j > i)
-			j = i;
-		uint32_t t = order[i];
-		order[i] = order[j];
-		order[j] = t;
-	}
-}
-
 /* The rotation of the unit vector u by a radians (in the plane: from +x toward +y). */
 static inline struct flock_vec rotate(struct flock_vec u, double a)
 {
@@ -149,6 +128,8 @@ FLOCK_INLINE struct flock_vec turn_toward(struct flock_vec u, struct flock_vec t
 	if (dot < 0 && cross_length(u, t) < OPPOSITE) /* exactly opposite */
 		return flock_turn3(u, t, dot, most, 1);
 	double a = angle3(u, t, dot);
+	if (!(a > 0)) /* t is u (an aligned flockmate's copied heading): no plane, no turn */
+		return u;
 	return flock_turn3(u, t, dot, a < most ? a : most, 0);
 }
 
@@ -187,10 +168,10 @@ FLOCK_INLINE struct flock_vec flock_turtle(const struct flock_pass *f, size_t b,
 	struct flock_vec at = flock_copy_at(s, self, d3), u = flock_copy_vel(s, self, d3);
 	struct flock_vec head = { 0, 0, 0 }, toward = { 0, 0, 0 }, nearest = { 0, 0, 0 };
 	double vision2 = nl->vision * nl->vision, near2 = INFINITY;
-	struct flock_tnbrs it;
+	struct flock_torus it;
 
-	flock_tnear_begin(&it, f, at.x, at.y, at.z, d3);
-	for (struct flock_near nb; flock_tnear_next(&it, &nb);) {
+	flock_torus_begin(&it, f, at.x, at.y, at.z, d3);
+	for (struct flock_near nb; flock_torus_next(&it, &nb);) {
 		if (nb.k == self || !(nb.d2 <= vision2)) /* in-radius: others at distance <= vision */
 			continue;
 		struct flock_vec w = flock_copy_vel(s, nb.k, d3);
@@ -229,70 +210,6 @@ FLOCK_INLINE void turn_one(const struct flock_pass *f, size_t b, int d3)
 static void netlogo_one(void *ctx, size_t b) { turn_one(ctx, b, 0); }
 static void netlogo_one3(void *ctx, size_t b) { turn_one(ctx, b, 1); }
 
-/* Turtle b's copy after its turn: what later turtles see. */
-static void refresh(struct sim *s, size_t b, const double *vx, const double *vy, const double *vz)
-{
-	uint32_t k = s->gpos[b];
-
-	if (s->z) {
-		s->g3[k].vx = vx[b], s->g3[k].vy = vy[b], s->g3[k].vz = vz[b];
-	} else {
-		s->g2[k].vx = vx[b], s->g2[k].vy = vy[b];
-	}
-}
-
-/*
- * `ask turtles [ flock ]`: in the tick's random order, each turtle's new
- * heading into its copy at once.  A stop puts the copies back as the tick
- * found them (s->vx... still are) and asks flock_undo() for everybody.
- */
-static void ask_in_order(struct flock_pass *f)
-{
-	struct sim *s = f->s;
-	uint32_t *order = s->state;
-	/* a random order jumps about the field at every turtle: in a plane, a
-	 * later turtle's cells are found (their offsets asked for) 2 AHEAD
-	 * turtles ahead and their runs of copies AHEAD ahead (grid.h's hints;
-	 * at 1M turtles the pass waited on memory for most of its time) */
-	enum { AHEAD = 8 };
-	const struct grid_array copies[] = { { s->g2, sizeof(*s->g2) }, { s->escf, 1 } };
-	struct grid_hint hint[2 * AHEAD];
-	int hinted = !s->z && s->n >= 1 << 16;
-
-	shuffle(s, order);
-	for (size_t i = 0; hinted && i < 2 * AHEAD && i < s->n; i++)
-		grid_hint_cells(&s->grid, s->x[order[i]], s->y[order[i]], &hint[i]);
-	for (size_t i = 0; i < s->n; i++) {
-		if (hinted) {
-			if (i + 3 * AHEAD < s->n) { /* what the hints below will read, and the turn writes */
-				uint32_t b = order[i + 3 * AHEAD];
-				__builtin_prefetch(&s->x[b]);
-				__builtin_prefetch(&s->y[b]);
-				__builtin_prefetch(&s->gpos[b]);
-				__builtin_prefetch(&s->nvx[b], 1);
-				__builtin_prefetch(&s->nvy[b], 1);
-			}
-			if (i + 2 * AHEAD < s->n) /* i's slot: i is done with it */
-				grid_hint_cells(&s->grid, s->x[order[i + 2 * AHEAD]], s->y[order[i + 2 * AHEAD]],
-				                &hint[i % (2 * AHEAD)]);
-			if (i + AHEAD < s->n)
-				grid_hint_runs(&s->grid, &hint[(i + AHEAD) % (2 * AHEAD)], copies, 2);
-		}
-		if (s->watch && i && !(i & 15) && s->watch(s->watch_arg, i)) {
-			for (size_t j = 0; j < i; j++)
-				refresh(s, order[j], s->vx, s->vy, s->vz);
-			s->stopped = 1;
-			s->stopped_at = 0;
-			return;
-		}
-		if (s->z)
-			netlogo_one3(f, order[i]);
-		else
-			netlogo_one(f, order[i]);
-		refresh(s, order[i], s->nvx, s->nvy, s->nvz);
-	}
-}
-
 /* Into [0, side): NetLogo's world wraps (one correction: a turtle moves 1 patch). */
 static inline double wrap(double x, double side)
 {
@@ -325,13 +242,12 @@ static int netlogo_step(struct sim *s)
 	int err = flock_begin(&f, s, reach, FLOCK_STILL, flock_cell(s, reach, 0));
 	if (err)
 		return err;
-	if (s->p.update == SIM_SEQUENTIAL)
-		ask_in_order(&f);
-	else /* everybody from the headings the tick found: in parallel */
-		flock_run(&f, s->z ? netlogo_one3 : netlogo_one, &f);
-	if (s->stopped)
-		return 0;
-	flock_take_next(s);
+	if (s->p.update == SIM_SEQUENTIAL) { /* `ask turtles`: a new random order every tick */
+		flock_shuffle(s->state, s->n, s->p.noise_seed, s->steps);
+		f.order = s->state;
+	} /* (synchronous: everybody from the headings the tick found, in parallel) */
+	flock_run(&f, s->z ? netlogo_one3 : netlogo_one, &f);
+	flock_take_next(s); /* (a stopped tick too: flock_undo() expects it, include/flock.h) */
 	move_all(s);
 	return 0;
 }

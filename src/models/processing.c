@@ -14,6 +14,7 @@
 
 #include "flock.h"
 #include "model.h"
+#include "rng.h"
 
 static void processing_params_default(struct sim_params *p)
 {

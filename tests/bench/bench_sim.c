@@ -23,6 +23,9 @@
  * drawn to MP4).  --rows TEXT keeps the cases whose label ("steering 3D
  * sequential (1 thread)") contains TEXT, to measure one row again.
  *
+ * --abm NAME STEPS SEEDS: the ABM frameworks' Flocking timed in-process,
+ * for the MASON section of scripts/bench.sh (abm_steps()).
+ *
  * --points: --draw points' rate, 10M boids spread over a 151,800 px field
  * (the default density) fitted into 3840x2160, on 1 and on 2 threads (one
  * renderer each, drawing frames side by side as the pipeline's drawing
@@ -431,12 +434,20 @@ struct scale_case {
 
 /*
  * The models of the field's literature at their own densities, which the
- * table's would leave empty or crowd: couzin in a school 4 r_r apart, 64
- * px^3 a boid (some 270 neighbours within r_a = 16 px: the paper's groups
- * are about three times as dense); netlogo at the model library's 300
- * turtles in 71 x 71 patches, 16.8 px^2 a turtle (about 1.7 flockmates
- * within vision 3).
+ * table's would leave empty or crowd: vicsek at its paper's rho = 4 (a
+ * quarter px^2 a particle, r = 1: some 12 neighbours); abm at its
+ * declaration's small version, 200 birds in 100 x 100 with vision 5 (50
+ * px^2 a bird: some 1.6 neighbours before they flock; at the 80,000 birds
+ * in 400 x 400 of the benchmark's fork, 2 px^2 a bird and 39 neighbours,
+ * the random order of abm's sequential pass reads some 84 lines from
+ * memory a turn at 1M birds: make bench's MASON section has that flock's
+ * steps); couzin in a school 4 r_r apart, 64 px^3 a boid (some 270
+ * neighbours within r_a = 16 px: the paper's groups are about three times
+ * as dense); netlogo at the model library's 300 turtles in 71 x 71
+ * patches, 16.8 px^2 a turtle (about 1.7 flockmates within vision 3).
  */
+#define VICSEK_ROOM 0.25
+#define ABM_ROOM 50.0
 #define COUZIN_ROOM 512.0
 #define NETLOGO_ROOM (71.0 * 71.0 / 300)
 
@@ -461,6 +472,12 @@ static const struct scale_case scale_cases[] = {
 	{ STEERING, SIM_SYNCHRONOUS, 2, 3, 0 },
 	{ CANVAS, SIM_SEQUENTIAL, 1, 3, 0 },
 	{ CANVAS, SIM_SYNCHRONOUS, 2, 3, 0 },
+	{ VICSEK, SIM_SYNCHRONOUS, 1, 2, VICSEK_ROOM },
+	{ VICSEK, SIM_SYNCHRONOUS, 2, 2, VICSEK_ROOM },
+	{ VICSEK, SIM_SEQUENTIAL, 1, 2, VICSEK_ROOM },
+	{ ABM, SIM_SEQUENTIAL, 1, 2, ABM_ROOM },
+	{ ABM, SIM_SYNCHRONOUS, 1, 2, ABM_ROOM },
+	{ ABM, SIM_SYNCHRONOUS, 2, 2, ABM_ROOM },
 	{ COUZIN, SIM_SYNCHRONOUS, 1, 3, COUZIN_ROOM },
 	{ COUZIN, SIM_SYNCHRONOUS, 2, 3, COUZIN_ROOM },
 	{ COUZIN, SIM_SEQUENTIAL, 1, 3, COUZIN_ROOM },
@@ -489,8 +506,9 @@ static void scale_setup(const struct scale_case *c, double side, struct sim_para
 	p->update = c->update;
 	p->dims = c->dims;
 	p->depth = side;
-	if (c->room > 0)
-		p->edges = SIM_EDGES_NONE; /* couzin's open space (netlogo always wraps) */
+	p->abm.vision = 5; /* the benchmark's */
+	if (c->room > 0 && p->model == model_at(COUZIN))
+		p->edges = SIM_EDGES_NONE; /* couzin's open space (the others always wrap) */
 }
 
 /* The update order's name, as the table prints it. */
@@ -760,8 +778,9 @@ static void scaling_table(int quick)
 	       "field),\n  the side growing with sqrt(N); 3D: 17867 px^3 a boid (a harden boid's "
 	       "neighbours in the\n  plane), 1M boids in a %.0f px cube; median step after one "
 	       "warm-up step; peak memory\n  of a child process per row; growth: CPU time for 10x "
-	       "boids (linear: x10); couzin at %.0f px^3 a boid and netlogo at %.1f px^2 (their own\n"
-	       "  densities, bench_sim.c)\n", SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M, COUZIN_ROOM, NETLOGO_ROOM);
+	       "boids (linear: x10); vicsek at %.2f px^2 a particle, abm at %.0f px^2 a bird, couzin\n"
+	       "  at %.0f px^3 a boid and netlogo at %.1f px^2 (their own densities, bench_sim.c)\n",
+	       SCALE_SIDE_1M, SCALE_SIDE_1M, SCALE_CUBE_1M, VICSEK_ROOM, ABM_ROOM, COUZIN_ROOM, NETLOGO_ROOM);
 	printf("  %-10s %3s %-11s %3s %8s %10s %9s %8s %7s %7s\n", "model", "", "order", "thr", "boids",
 	       "ms/step", "cpu ns/b", "peak MB", "B/boid", "growth");
 	for (size_t i = 0; i < SCALE_CASES; i++)
@@ -900,6 +919,51 @@ static double points_rate_by(int quick, enum render_color_by by)
 	free(x);
 	free(y);
 	return cpu_rate[1];
+}
+
+/* ------------------------------------------------------------- abm */
+
+/*
+ * --abm NAME STEPS SEEDS: the ABM frameworks' Flocking (-m abm) as `boids
+ * -m abm` runs it (the same flock, field, vision and seeds), timed in this
+ * process: for each seed 1 .. SEEDS, the wall and the CPU time of STEPS
+ * steps from the start, as ms per 100 steps, a line each (scripts/bench.sh's
+ * MASON section takes their medians, beside MASON's JobTime, a wall time,
+ * for as many steps from its start).  NAME: small, large (the declaration's), 80k (80,000
+ * birds in 400 x 400, vision 5) or 1m (1M at that density).
+ */
+static int abm_steps(const char *name, int steps, int seeds)
+{
+	static const struct { const char *name; size_t n; double side, vision; } sizes[] = {
+		{ "small", 200, 100, 5 }, { "large", 400, 150, 15 },
+		{ "80k", 80000, 400, 5 }, { "1m", 1000000, 1414.2135623730951, 5 },
+	};
+	size_t i = 0;
+	while (i < 4 && strcmp(sizes[i].name, name) != 0)
+		i++;
+	if (i == 4 || steps < 1 || seeds < 1) {
+		fprintf(stderr, "bench_sim: --abm small|large|80k|1m STEPS SEEDS\n");
+		return 2;
+	}
+	for (int seed = 1; seed <= seeds; seed++) {
+		struct sim_params p;
+		struct sim s;
+		sim_params_default(&p, sizes[i].side, sizes[i].side);
+		p.model = model_at(ABM);
+		p.predators = 0;
+		p.abm.vision = sizes[i].vision;
+		p.noise_seed = (uint64_t)seed;
+		if (sim_init(&s, &p, sizes[i].n, NULL) != 0)
+			return 1;
+		sim_randomize(&s, (uint64_t)seed);
+		double c0 = cpu_now(), w0 = wall_now();
+		for (int t = 0; t < steps; t++)
+			if (sim_step(&s) != 0)
+				return 1;
+		printf("%.6f %.6f\n", (wall_now() - w0) * 1e3 * 100 / steps, (cpu_now() - c0) * 1e3 * 100 / steps);
+		sim_release(&s);
+	}
+	return 0;
 }
 
 /*
@@ -1054,6 +1118,8 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--points") == 0) {
 			points_rate(quick);
 			return 0;
+		} else if (strcmp(argv[i], "--abm") == 0 && i + 3 < argc) {
+			return abm_steps(argv[i + 1], atoi(argv[i + 2]), atoi(argv[i + 3]));
 		} else if (strcmp(argv[i], "--density") == 0) {
 			density_cpu(quick);
 			return 0;
@@ -1064,7 +1130,7 @@ int main(int argc, char **argv)
 			scale_rows = argv[++i];
 		else {
 			fprintf(stderr, "usage: bench_sim [--quick] [--scaling | --scaling-only | --3d-only | "
-			                "--drawing-only | --points | --density | --zoom] [--rows TEXT]\n");
+			                "--drawing-only | --points | --density | --zoom | --abm NAME STEPS SEEDS] [--rows TEXT]\n");
 			return 2;
 		}
 	}

@@ -126,6 +126,25 @@ SHRINK = {
         ([("-f 300", "-f 10")], "10 frames of the 300"),
     "boids --init t.h5 --init-frame 20 -f 300 -o again.mp4":
         ([("-f 300", "-f 10")], "10 frames of the 300"),
+    "boids -m vicsek --field 31.6x31.6 -n 4000 --vicsek-noise 2 -o v.mp4":
+        ([(" -o v.mp4", " -f 30 -o v.mp4")], "30 frames of the 300 (4000 arrows with their 20-step trails)"),
+    # docs/MODELS-FIELD.md
+    "scripts/sweep --out fig2a --grid 'boids=40,100,400,4000'     --grid 'vicsek-noise=0,0.25,0.5,0.75,1,1.25,"
+    "1.5,1.75,2,2.25,2.5,2.75,3,3.25,3.5,3.75,4,4.25,4.5,4.75,5'     --replicates 3 --chart-x vicsek-noise -- -m "
+    "vicsek --vicsek-density 4 --warmup 5000 --substeps 10 --frames 100 --threads 1 --no-render":
+        ([("'boids=40,100,400,4000'", "'boids=40,100'"),
+          ("'vicsek-noise=0,0.25,0.5,0.75,1,1.25,1.5,1.75,2,2.25,2.5,2.75,3,3.25,3.5,3.75,4,4.25,4.5,4.75,5'",
+           "'vicsek-noise=0,2.5,5'"), ("--replicates 3", "--replicates 2"), ("--warmup 5000", "--warmup 100"),
+          ("--frames 100", "--frames 10")],
+         "the same sweep, its table and chart, over 2 flocks, 3 noises and 2 seeds, short runs (the whole "
+         "takes some 20 minutes; tests/integration/test_vicsek.c checks a reduced one's v_a falls)"),
+    "scripts/sweep --out fig2b --grid 'vicsek-density=0.1,0.25,0.5,1,2,3,4,6,8,10'     --replicates 3 --chart-x "
+    "vicsek-density -- -m vicsek --field 20x20 --vicsek-noise 2 --warmup 5000 --substeps 10 --frames 100 --threads 1 "
+    "--no-render":
+        ([("'vicsek-density=0.1,0.25,0.5,1,2,3,4,6,8,10'", "'vicsek-density=0.25,1'"),
+          ("--replicates 3", "--replicates 2"), ("--warmup 5000", "--warmup 100"), ("--frames 100", "--frames 10")],
+         "the same sweep over 2 densities and 2 seeds, short runs (tests/integration/test_vicsek.c checks a "
+         "reduced one's v_a grows)"),
     # docs/boids.1
     "boids -n 20000 --field 9050x5090 --warmup 300 --draw density --view-end 0,0,640 --follow -o zoom.mp4":
         ([(" -o zoom.mp4", " -f 60 -o zoom.mp4")], "60 frames of the 300: the same zoom, quicker"),

@@ -44,16 +44,17 @@ static int decode(const char *path, struct rgb *out)
 	return 0;
 }
 
-enum look { GREEN, RED, WHITE, HUED, YELLOW };
+enum look { GREEN, RED, WHITE, HUED, BLACK, YELLOW };
 
-/* Whether a pixel is a boid's, by its colour: light green (also fogged), red, white, yellow, or any colour
- * well away from the dark blue background (the heading wheel's, the density look's). */
+/* Whether a pixel is a boid's, by its colour: light green (also fogged), red, white, black, yellow, or
+ * any colour well away from the dark blue background (the heading wheel's, the density look's). */
 static int boid_pixel(const unsigned char *p, enum look look)
 {
 	int r = p[0], g = p[1], b = p[2];
 	switch (look) {
 	case GREEN: return g >= r + 40 && g >= b + 40;
 	case RED: return r >= g + 60 && r >= b + 60;
+	case BLACK: return r <= 100 && g <= 100 && b <= 100;
 	case YELLOW: return r >= 100 && abs(r - g) <= 8 && b + 30 <= r; /* NetLogo's shades of yellow */
 	case HUED: return r + abs(g - 0x33) + abs(b - 0x66) >= 90;
 	default: return r >= 200 && g >= 200 && b >= 200;
@@ -88,6 +89,8 @@ static const struct {
 	{ "model-steering.png", GREEN, 6 },  /* a swarm on its target, not a scatter */
 	{ "model-canvas.png", RED, 12 },
 	{ "model-opengl.png", WHITE, 10 },
+	{ "model-vicsek.png", BLACK, 6 },    /* the paper's square box in the middle of the picture */
+	{ "model-abm.png", GREEN, 6 },       /* the declaration's square space, likewise */
 	{ "look-harden-windows.png", GREEN, 14 },
 	{ "frame3d.png", GREEN, 8 },
 	{ "zoom-far.png", HUED, 16 },  /* the whole field: flocks everywhere */
@@ -116,8 +119,8 @@ static int pictures_checked(const char *doc, const char *prefix)
 		if (sscanf(p, fmt, name) != 1 || strchr(name, '/') || !strstr(name, ".png"))
 			continue;
 		if (strcmp(name, "sweep-chart.png") == 0 || strcmp(name, "sweep-report.png") == 0 ||
-		    strncmp(name, "couzin-memory-", 14) == 0)
-			continue; /* charts (scripts/chart's, scripts/hysteresis's), a sweep's report page: no flock */
+		    strncmp(name, "couzin-memory-", 14) == 0 || strncmp(name, "vicsek-fig2", 11) == 0)
+			continue; /* charts (scripts/chart's, scripts/hysteresis's, the sweeps'), a sweep's report page: no flock */
 		int known = 0;
 		for (size_t i = 0; i < sizeof(pictures) / sizeof(pictures[0]); i++)
 			known |= strcmp(pictures[i].name, name) == 0;

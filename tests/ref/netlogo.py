@@ -48,22 +48,6 @@ ZERO = 1e-9  # a sum of headings (or of directions) this short is none
 noise01 = refcommon.noise01
 
 
-def order(seed, tick, n):
-    o = list(range(n))
-    for i in range(n - 1, 0, -1):
-        j = min(i, int(noise01(seed, tick, (1 << 62) | i) * (i + 1)))
-        o[i], o[j] = o[j], o[i]
-    return o
-
-
-def short_way(d, side):
-    if d > side / 2:
-        return d - side
-    if d < -side / 2:
-        return d + side
-    return d
-
-
 def atan_nl(x, y):
     """NetLogo's atan x y: the heading, degrees clockwise from north, of (x, y)."""
     return math.degrees(math.atan2(x, y)) % 360
@@ -198,13 +182,13 @@ def step(a, boids, t):
     n = len(boids)
     first = [list(b) for b in boids]
     live = boids if a.update == "sequential" else first  # whose headings a turtle reads
-    who = order(a.seed, t, n) if a.update == "sequential" else range(n)
+    who = refcommon.turns(a.seed, t, n) if a.update == "sequential" else range(n)
     new = [None] * n
     for i in who:
         me = first[i]
         mates = []
         for j, o in enumerate(first):  # positions do not change while turning
-            off = [short_way(o[c] - me[c], sides[c]) if c < a.dims else 0.0 for c in range(3)]
+            off = [refcommon.min_image(o[c] - me[c], sides[c]) if c < a.dims else 0.0 for c in range(3)]
             d = math.sqrt(off[0] ** 2 + off[1] ** 2 + off[2] ** 2)
             if j != i and d <= a.netlogo_vision:
                 mates.append((j, off, d))

@@ -13,6 +13,7 @@ Exit status: 0 when every boid of every frame agrees to the tolerance,
 1 (with the first disagreement on stderr) otherwise, 2 on bad input."""
 import argparse
 import csv
+import math
 import sys
 
 AXES = "x y z vx vy vz".split()
@@ -180,6 +181,38 @@ def noise01(seed, step, key):
     """The models' keyed draws (docs/MODEL.md): mix64 chained over seed, step
     and key, its top 53 bits times 2^-53, a uniform double in [0, 1)."""
     return (mix64(mix64(mix64(seed) ^ step) ^ key) >> 11) * 2.0 ** -53
+
+
+def torus_wrap(x, side):
+    """x onto the circle [0, side): x - side floor(x / side), then + side
+    below 0 and - side at side or above (rounding)."""
+    if 0 <= x < side:
+        return x
+    x -= side * math.floor(x / side)
+    if x < 0:
+        x += side
+    return x if x < side else x - side
+
+
+def min_image(d, side):
+    """The minimum image of an offset d on a circle of this side: d, or
+    d -+ side when that is shorter."""
+    if d > side / 2:
+        return d - side
+    if d < -side / 2:
+        return d + side
+    return d
+
+
+def turns(seed, step, n):
+    """A step's order of turns (docs/MODEL.md, "abm" and "netlogo"): Fisher
+    and Yates's shuffle of 0 .. n-1, for i = n-1 down to 1 swapping places i
+    and floor(u (i + 1)) (at most i), u = noise01(seed, step, 2^62 + i)."""
+    o = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = min(i, int(noise01(seed, step, (1 << 62) | i) * (i + 1)))
+        o[i], o[j] = o[j], o[i]
+    return o
 
 
 def close(got, want, tol=1e-12):
