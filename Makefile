@@ -3,7 +3,7 @@
 #   make                  build build/boids
 #   make demo             install what building needs, build, render flock.mp4 (a flock: --warmup 300)
 #   make test             the hermetic tier: unit, command-line, render and video tests
-#                         (once built: ~110 s of CPU, just over 1 min on 2 idle cores, docs/INSTALL.md;
+#                         (once built: 56 s on 2 cores, 95 s of CPU, docs/INSTALL.md;
 #                         boids runs in a forked child of the test;
 #                         BOIDS_TEST_EXEC=1 makes every test start build/boids instead)
 #   make test-integration the machine tier: ssh sweeps on loopback, Slurm, full disks,
