@@ -795,6 +795,28 @@ struct flock_vec flock_obstacle_push(const struct sim_params *p, double x, doubl
 void flock_obstacle_wall(const struct sim_params *p, double *x, double *y, double *z,
                          double *vx, double *vy, double *vz);
 
+/*
+ * The end of a boid's turn on the torus (vicsek, abm): it moves by its
+ * velocity (a step's displacement), off the obstacles (which may turn the
+ * velocity), is wrapped into the field, and both are stored as boid b's.
+ * *x .. *vz hold what was stored (*z, *vz untouched in a plane).
+ */
+static inline void flock_torus_move(struct sim *s, size_t b, int d3, double *x, double *y, double *z,
+                                    double *vx, double *vy, double *vz)
+{
+	const struct sim_params *p = &s->p;
+
+	*x += *vx;
+	*y += *vy;
+	*z += *vz;
+	if (p->obstacles_n)
+		flock_obstacle_wall(p, x, y, d3 ? z : NULL, vx, vy, d3 ? vz : NULL);
+	flock_torus_wrap(p, x, y, d3 ? z : NULL);
+	s->x[b] = *x, s->y[b] = *y, s->vx[b] = *vx, s->vy[b] = *vy;
+	if (d3)
+		s->z[b] = *z, s->vz[b] = *vz;
+}
+
 /* Where the target of p.target_mode is at step t (centre of field if
  * none); z, if not NULL, gets its depth (docs/MODEL.md, "Targets"). */
 void flock_target(const struct sim_params *p, uint64_t t, double *x, double *y, double *z);

@@ -10,12 +10,11 @@ import math
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import textwrap
 
 from .common import Failure, Usage, did_you_mean
-from .files import check_output, same_file
+from .files import check_output, same_file, write_output_of
 from .stats import bounds_of, describe, interval_method
 
 USAGE = """\
@@ -337,20 +336,7 @@ def gnuplot(text, work, out):
     comes on its standard output into out, through a temporary."""
     with open(os.path.join(work, "plot.gp"), "w", encoding="utf-8") as g:
         g.write(text)
-    d = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(prefix=".chart.", suffix="." + out_kind(out) + ".tmp", dir=d)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            p = subprocess.run(["gnuplot", "plot.gp"], cwd=work, stdout=f, stderr=subprocess.PIPE,
-                               stdin=subprocess.DEVNULL)
-        if p.returncode != 0 or os.path.getsize(tmp) == 0:
-            err = p.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise Failure(f"gnuplot failed: {label(err[-1]) if err else 'no picture'}")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    finally:
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
+    write_output_of(["gnuplot", "plot.gp"], out, work, ".chart.")
 
 
 def main(argv):

@@ -5,6 +5,7 @@ following a symbolic link, directories that only their owner can write.
 import os
 import re
 import stat
+import subprocess
 import tempfile
 
 from .common import Failure, Usage, shown
@@ -67,6 +68,26 @@ def write_file(path, data, mode=0o644):
         except OSError:
             pass
         raise
+
+
+def write_output_of(args, out, cwd, prefix):
+    """Runs args (in cwd) with its standard output into out, through a temporary
+    beside it (named prefix...) and a rename: no picture, or a failure, leaves
+    nothing under out; a failure raises Failure with the tool's last line."""
+    d = os.path.dirname(os.path.abspath(out))
+    ext = os.path.splitext(out)[1]
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=ext + ".tmp", dir=d)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            r = subprocess.run(args, stdout=f, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=cwd)
+        if r.returncode != 0 or os.path.getsize(tmp) == 0:
+            err = r.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise Failure(f"{args[0]} failed: {shown(err[-1]) if err else 'no picture'}")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
 
 
 def read_file(path, limit=1 << 28):

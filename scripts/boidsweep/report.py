@@ -249,7 +249,7 @@ def answer_section(found):
             body.append(plain_table(["point", "runs", "mean", "95% low", "95% high", "p", "p (adjusted)",
                                      "against the best"], rows))
         k = len(found.get("comparisons") or []) + 1
-        body.append(f"<p>Welch's t-test (two-sided) of the best against each other point with two runs or more"
+        body.append("<p>Welch's t-test (two-sided) of the best against each other point with two runs or more"
                     + (f", the p-values adjusted for all {k * (k - 1) // 2} pairs of the {k} points, as the data "
                        "picked the best (a step-down: Holm's method with Shaffer's count of the pairs that can "
                        "still be equal)" if k > 2 else "")

@@ -11,7 +11,7 @@ import tempfile
 
 from .boids import find_bin
 from .common import METRICS, PROG, Failure, Usage, did_you_mean, say, shown
-from .files import check_output, same_file
+from .files import check_output, same_file, write_output_of
 from .grid import run_config
 from .results import describe, field_width, metric, read_summary
 from .sweepdir import load_spec, open_dir, read_grid
@@ -141,19 +141,7 @@ def montage(tiles, cols, title, out, work):
     args = ["montage"] + font + tiles + ["-tile", f"{cols}x", "-geometry", "+8+8", "-background", "#1e1e1e",
                                         "-fill", "#e8e8e8", "-pointsize", "13", "-depth", "8",
                                         "-title", im_text(title), "png:-"]
-    dest = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(prefix=".contact-sheet.", suffix=".png.tmp", dir=dest)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            r = subprocess.run(args, stdout=f, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=work)
-        if r.returncode != 0 or os.path.getsize(tmp) == 0:
-            err = r.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise Failure(f"montage failed: {shown(err[-1]) if err else 'no picture'}")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    finally:
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
+    write_output_of(args, out, work, ".contact-sheet.")
 
 
 def main(argv):

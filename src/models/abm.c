@@ -246,15 +246,7 @@ FLOCK_INLINE void abm_bird(const struct flock_pass *f, size_t b, int d3)
 	vx *= r;
 	vy *= r;
 	vz *= r;
-	x += vx;
-	y += vy;
-	z += vz;
-	if (p->obstacles_n)
-		flock_obstacle_wall(p, &x, &y, FLOCK_Z(d3, z), &vx, &vy, FLOCK_Z(d3, vz));
-	flock_torus_wrap(p, &x, &y, FLOCK_Z(d3, z));
-	s->x[b] = x, s->y[b] = y, s->vx[b] = vx, s->vy[b] = vy;
-	if (d3)
-		s->z[b] = z, s->vz[b] = vz;
+	flock_torus_move(s, b, d3, &x, &y, &z, &vx, &vy, &vz);
 	if (!d3 && p->update == SIM_SEQUENTIAL) { /* what later birds see, as the pass's copy */
 		struct abm_state *st = s->state;
 		uint32_t k = s->gpos[b];

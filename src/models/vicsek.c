@@ -124,15 +124,7 @@ FLOCK_INLINE void vicsek_particle(const struct flock_pass *f, size_t b, int d3)
 		if (m > 0 && isfinite(m))
 			vx = wx / m * v, vy = wy / m * v, vz = wz / m * v;
 	}
-	x += vx;
-	y += vy;
-	z += vz;
-	if (p->obstacles_n)
-		flock_obstacle_wall(p, &x, &y, FLOCK_Z(d3, z), &vx, &vy, FLOCK_Z(d3, vz));
-	flock_torus_wrap(p, &x, &y, FLOCK_Z(d3, z));
-	s->x[b] = x, s->y[b] = y, s->vx[b] = vx, s->vy[b] = vy;
-	if (d3)
-		s->z[b] = z, s->vz[b] = vz;
+	flock_torus_move(s, b, d3, &x, &y, &z, &vx, &vy, &vz);
 }
 
 static void vicsek_one(void *ctx, size_t b) { vicsek_particle(ctx, b, 0); }
