@@ -60,7 +60,7 @@ static double short_way(const struct view_setup *s, double d, int axis)
 }
 
 /* The width that frames a cluster of radius r: its diameter VIEW_FILL of the picture's shorter side. */
-static double framing(const struct view_setup *s, double r)
+static double cluster_width(const struct view_setup *s, double r)
 {
 	return 2 * r / (VIEW_FILL * fmin(1, s->aspect));
 }
@@ -74,7 +74,7 @@ void view_follow(struct view_follow *f, const struct view_setup *s, const double
 		int zoom = s->start[2] > 0 || s->end[2] > 0;
 		for (int i = 0; i < 3; i++)
 			f->c[i] = zoom && i < 2 ? at[i] : i < axes ? target[i] : at[i];
-		f->w = framing(s, radius);
+		f->w = cluster_width(s, radius);
 		f->started = 1;
 	} else {
 		double w = frame_it ? f->w : at[3], step[3] = { 0, 0, 0 }, len = 0;
@@ -89,7 +89,7 @@ void view_follow(struct view_follow *f, const struct view_setup *s, const double
 			if (s->wrap && s->field[i] > 0 && (f->c[i] < 0 || f->c[i] >= s->field[i]))
 				f->c[i] -= s->field[i] * floor(f->c[i] / s->field[i]); /* the other side of the torus */
 		}
-		double dw = VIEW_GAIN * (framing(s, radius) - f->w), wmost = VIEW_STEP * f->w;
+		double dw = VIEW_GAIN * (cluster_width(s, radius) - f->w), wmost = VIEW_STEP * f->w;
 		f->w += dw > wmost ? wmost : dw < -wmost ? -wmost : dw;
 	}
 	for (int i = 0; i < axes; i++)

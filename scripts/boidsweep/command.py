@@ -1,4 +1,5 @@
-"""scripts/sweep's command line, checked and sent to its mode.
+"""scripts/sweep's command line, checked and sent to its mode; scripts/sweep-table
+(table_main(): scripts/sweep --collect --no-chart).
 
 A mode's modules are imported when it runs: the tools keep no bytecode
 (nothing is written beside them), so every start compiles what it imports,
@@ -6,6 +7,7 @@ and a Slurm task (--task) runs once a point: it compiles the task's
 modules only, not those of the set-up, the tables and the report.
 """
 import re
+import sys
 import time
 
 from .common import T0, Usage, did_you_mean, shown
@@ -50,3 +52,41 @@ def main(argv):
         return do_task(o)
     from . import sweepmain
     return sweepmain.do_collect(o) if o["collect"] else sweepmain.do_sweep(o)
+
+
+TABLE_USAGE = """\
+sweep-table DIR: (re)build the tables of a sweep made by scripts/sweep.
+
+Writes, from DIR/grid.jsonl (the points) and DIR/runs/NAME.json (the
+summaries), every file through a temporary and a rename:
+
+  table.csv, table.jsonl   one row per grid point, in grid order: run, the
+                           swept parameters, status (complete, interrupted by
+                           signal N, failed, stale, bad, running, missing),
+                           host, seconds,
+                           frames, frames_asked, <metric>_final and
+                           <metric>_mean, version, seed, every other parameter
+  stats.csv, stats.jsonl   with a swept seed (--replicates): per point of the
+                           other parameters, n and the mean, standard deviation
+                           and 95% confidence interval (Student's t) of every
+                           metric over the complete runs
+
+In the CSV files a text cell starting with = + - @ (or a tab or carriage
+return) gets a leading ' so that a spreadsheet shows it instead of evaluating
+it; numbers stay numbers (-0.5 is not a formula).  Undecodable bytes appear
+as \\xNN.  Exit status: 0 every point complete, 1 a point ended without a
+complete run (listed), 2 bad usage, 3 nothing failed but points are running or
+not started.  The same as scripts/sweep --collect --no-chart (which also
+writes report.html).
+"""
+
+
+def table_main(argv):
+    """scripts/sweep-table DIR: scripts/sweep --collect --no-chart --out DIR."""
+    if len(argv) == 1 and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        raise Usage(f"unknown option '{shown(argv[0])}'"
+                    + (did_you_mean(argv[0].partition("=")[0], ["--help"]) or " (see --help)"))
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print(TABLE_USAGE.strip(), file=sys.stdout if len(argv) == 1 else sys.stderr)
+        return 0 if len(argv) == 1 else 2
+    return main(["--collect", "--no-chart", "--out", argv[0]])

@@ -1,6 +1,6 @@
 """Running and collecting a sweep: do_sweep() (a new sweep, --resume,
---count, --slurm), do_collect() (--collect), scripts/sweep-table
-(table_main()) and scripts/sweep-report (report_main()).  A sweep goes:
+--count, --slurm), do_collect() (--collect) and scripts/sweep-report
+(report_main()).  A sweep goes:
 the spec built and checked (grid), the points set up (prepare), run
 (parallel or slurm; in rounds with --replicates auto), collected (collect).
 command.main() dispatches scripts/sweep's modes here or to slurm.do_task().
@@ -203,45 +203,6 @@ def next_look(out, spec, b, pts):
     add_points(out, spec, b, first)
     write_file(os.path.join(out, "sweep.json"), dump_json(spec))
     return read_grid(out), first
-
-
-TABLE_USAGE = """\
-sweep-table DIR: (re)build the tables of a sweep made by scripts/sweep.
-
-Writes, from DIR/grid.jsonl (the points) and DIR/runs/NAME.json (the
-summaries), every file through a temporary and a rename:
-
-  table.csv, table.jsonl   one row per grid point, in grid order: run, the
-                           swept parameters, status (complete, interrupted by
-                           signal N, failed, stale, bad, running, missing),
-                           host, seconds,
-                           frames, frames_asked, <metric>_final and
-                           <metric>_mean, version, seed, every other parameter
-  stats.csv, stats.jsonl   with a swept seed (--replicates): per point of the
-                           other parameters, n and the mean, standard deviation
-                           and 95% confidence interval (Student's t) of every
-                           metric over the complete runs
-
-In the CSV files a text cell starting with = + - @ (or a tab or carriage
-return) gets a leading ' so that a spreadsheet shows it instead of evaluating
-it; numbers stay numbers (-0.5 is not a formula).  Undecodable bytes appear
-as \\xNN.  Exit status: 0 every point complete, 1 a point ended without a
-complete run (listed), 2 bad usage, 3 nothing failed but points are running or
-not started.  The same as scripts/sweep --collect --no-chart (which also
-writes report.html).
-"""
-
-
-def table_main(argv):
-    """scripts/sweep-table DIR: scripts/sweep --collect --no-chart --out DIR."""
-    if len(argv) == 1 and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
-        raise Usage(f"unknown option '{shown(argv[0])}'"
-                    + (did_you_mean(argv[0].partition("=")[0], ["--help"]) or " (see --help)"))
-    if len(argv) != 1 or argv[0] in ("-h", "--help"):
-        print(TABLE_USAGE.strip(), file=sys.stdout if len(argv) == 1 else sys.stderr)
-        return 0 if len(argv) == 1 else 2
-    from .command import main
-    return main(["--collect", "--no-chart", "--out", argv[0]])
 
 
 def report_main(argv):
