@@ -142,7 +142,7 @@ Test(sweep_tools, the_statistics_hold_against_independent_computations)
  */
 Test(sweep_tools, the_sweeps_video_kinds_are_the_ones_boids_writes)
 {
-	int st = run("PYTHONPATH='%s/scripts' '%s' -c 'from boidsweep.grid import VIDEO_EXTS; "
+	int st = run("PYTHONPATH='%s/scripts' '%s' -B -c 'from boidsweep.grid import VIDEO_EXTS; "
 	             "print(\" \".join(sorted(\".\" + e for e in VIDEO_EXTS)))'", SRCDIR, tc_python());
 	cr_assert_eq(st, 0, "%s", tc_slurp("err.txt", NULL));
 	char *sweep = tc_slurp("out.txt", NULL), list[256], *save;
@@ -171,7 +171,7 @@ Test(sweep_tools, the_sweeps_video_kinds_are_the_ones_boids_writes)
  */
 Test(sweep_tools, the_sweeps_metrics_are_the_ones_boids_measures)
 {
-	int st = run("PYTHONPATH='%s/scripts' '%s' -c 'from boidsweep.common import METRICS; "
+	int st = run("PYTHONPATH='%s/scripts' '%s' -B -c 'from boidsweep.common import METRICS; "
 	             "from boidsweep.stats import BOUNDS; print(\",\".join(METRICS)); "
 	             "print(\"bounds:\", \",\".join(sorted(set(METRICS) ^ set(BOUNDS))))'",
 	             SRCDIR, tc_python());
