@@ -72,6 +72,21 @@ static void draw(struct pic *p, const struct render_params *rp, const struct ren
 	p->w = rp->width, p->h = rp->height, p->stride = stride / 4;
 }
 
+/* How many pixels of a and b (the same size) differ; *lit gets how many of b's are not the background bg. */
+static long pixels_differ(const struct pic *a, const struct pic *b, uint32_t bg, long *lit)
+{
+	long differ = 0;
+
+	*lit = 0;
+	for (int j = 0; j < b->h; j++)
+		for (int i = 0; i < b->w; i++) {
+			uint32_t pa = a->px[j * a->stride + i], pb = b->px[j * b->stride + i];
+			differ += pa != pb;
+			*lit += (pb & 0xFFFFFF) != bg;
+		}
+	return differ;
+}
+
 /* How far pixel c moved from the background bg toward colour to (0 .. 1, by the channel that moved most). */
 static double moved(uint32_t c, uint32_t bg, uint32_t to)
 {
@@ -273,13 +288,7 @@ Test(view, a_culled_frame_is_every_boids_frame)
 		                           .window = w };
 		draw(&culled, &c.render, &v);
 		draw(&whole, &c.render, &all);
-		long differ = 0, lit = 0;
-		for (int j = 0; j < 360; j++)
-			for (int i = 0; i < 640; i++) {
-				uint32_t pa = culled.px[j * culled.stride + i], pb = whole.px[j * whole.stride + i];
-				differ += pa != pb;
-				lit += (pb & 0xFFFFFF) != c.render.background;
-			}
+		long lit, differ = pixels_differ(&culled, &whole, c.render.background, &lit);
 		cr_expect_eq(differ, 0, "case %zu (%s): %ld pixels differ from every boid's frame", k, cases[k].args, differ);
 		cr_expect_gt(lit, 500, "case %zu: only %ld pixels drawn", k, lit);
 		render_free(culled.r);
@@ -344,13 +353,7 @@ Test(view, a_culled_3d_frame_is_every_boids_frame)
 		                           .vy = s.vy, .vz = s.vz, .frame = 7, .window = w };
 		draw(&culled, &c.render, &v);
 		draw(&whole, &c.render, &all);
-		long differ = 0, lit = 0;
-		for (int j = 0; j < 360; j++)
-			for (int i = 0; i < 640; i++) {
-				uint32_t pa = culled.px[j * culled.stride + i], pb = whole.px[j * whole.stride + i];
-				differ += pa != pb;
-				lit += (pb & 0xFFFFFF) != c.render.background;
-			}
+		long lit, differ = pixels_differ(&culled, &whole, c.render.background, &lit);
 		cr_expect_eq(differ, 0, "case %zu (%s): %ld pixels differ from every boid's frame", k, cases[k].args, differ);
 		cr_expect_gt(lit, 500, "case %zu: only %ld pixels drawn", k, lit);
 		if (k == 0) { /* the command line's frame of the same flock: the pipeline hands the fog on */
