@@ -259,8 +259,17 @@ int render_needs_velocities(const struct render_params *p);
 int render_new(struct renderer **out, const struct render_params *p);
 
 /* Draws the view into the renderer's surface (in perspective when v->z is
- * set; then v->vz must be too).  Returns 0 or -ENOMEM. */
+ * set; then v->vz must be too).  Returns 0, -ENOMEM, or -EINTR when the
+ * watch (below) stopped it: then the pixels are no frame. */
 int render_frame(struct renderer *r, const struct render_view *v);
+
+/*
+ * Lets a caller stop a long frame in its middle (the stroke after stroke
+ * of a big flock's trails): watch(arg) is asked between strokes, and when
+ * it returns nonzero the frame ends there and render_frame() returns
+ * -EINTR.  watch NULL: never stopped (the default).
+ */
+void render_watch(struct renderer *r, int (*watch)(void *arg), void *arg);
 
 /* The surface's pixels (see the pixel format above) and its stride in bytes. */
 const unsigned char *render_pixels(const struct renderer *r, int *stride);

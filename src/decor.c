@@ -71,7 +71,7 @@ void render_draw_trails(struct renderer *r, const struct render_view *v, const d
 		uint32_t rgb = pred ? p->predator_color : p->boid_color;
 		if (lo >= hi)
 			continue;
-		for (size_t k = 1; k < len; k++) {
+		for (size_t k = 1; k < len && !render_stopping(r); k++) {
 			const double *ax = tx + (k - 1) * n, *ay = ty + (k - 1) * n;
 			const double *bx = tx + k * n, *by = ty + k * n;
 			for (size_t i = lo; i < hi; i++) {
@@ -101,6 +101,8 @@ void render_draw_tail(struct renderer *r, const struct render_view *v, const dou
 	cairo_t *cr = r->cr;
 	size_t n = v->n, len = v->trail_len;
 
+	if (render_stopping(r)) /* a boid's tail is strokes of its own: the watch is asked before each */
+		return;
 	for (size_t k = 1; k < len; k++) {
 		double ax = tx[(k - 1) * n + i], ay = ty[(k - 1) * n + i];
 		double bx = tx[k * n + i], by = ty[k * n + i];

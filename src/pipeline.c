@@ -94,6 +94,13 @@ int pipeline_warmup(struct pipeline *p, struct progress *bar)
 }
 
 /* Inside a step, every few boids, from the stepping threads: cheap. */
+/* render_watch()'s: a frame stops where a stop signal finds it. */
+static int watch_frame(void *arg)
+{
+	(void)arg;
+	return signals_caught() != 0;
+}
+
 static int watch_step(void *arg, size_t done)
 {
 	struct pipeline *p = arg;
@@ -334,6 +341,10 @@ static void *draw(void *arg)
 			continue;
 		}
 		int err = render_frame(d->renderer, &v);
+		if (err == -EINTR && signals_caught()) { /* stopped in its middle: no frame, dropped */
+			frameq_put_drawn(p->queue, slot);
+			continue;
+		}
 		if (err) {
 			stage_failed(p, "cannot draw a frame of", p->cfg->run.output, err);
 			break;
@@ -420,6 +431,7 @@ static int make_slots(struct pipeline *p, const struct render_params *rp)
 		int err = render_new(&d->renderer, rp);
 		if (err)
 			return err;
+		render_watch(d->renderer, watch_frame, NULL); /* a stop signal ends a long frame in its middle */
 	}
 	return 0;
 }

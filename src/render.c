@@ -465,7 +465,15 @@ static int frame(struct renderer *r, const struct render_view *v, double *measur
 
 int render_frame(struct renderer *r, const struct render_view *v)
 {
-	return frame(r, v, NULL);
+	r->stopped = 0;
+	int err = frame(r, v, NULL);
+	return err ? err : r->stopped ? -EINTR : 0;
+}
+
+void render_watch(struct renderer *r, int (*watch)(void *arg), void *arg)
+{
+	r->watch = watch;
+	r->watch_arg = arg;
 }
 
 int render_density_bounds(struct renderer *r, const struct render_view *v, double out[2])

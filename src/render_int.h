@@ -116,6 +116,9 @@ struct renderer {
 	double scale;                /* this frame's pixels per field unit: p.scale, or its window's */
 	double offset[2];            /* where this frame puts the field's origin, pixels */
 	double span;                 /* the outline's longer side, outline units (--draw auto) */
+	int (*watch)(void *arg);     /* render_watch()'s, or NULL */
+	void *watch_arg;
+	int stopped;                 /* the watch stopped this frame */
 	enum render_color_by tint;   /* what a boid's colour says: --color-by's, heading for the
 	                              * density look's darts (render_tint_setup()) */
 	uint32_t *cmap;              /* heading or speed: RENDER_CMAP colours, or NULL */
@@ -172,6 +175,14 @@ struct renderer {
 	double dtone_lo, dtone_hi;
 	double dscale;               /* density: this frame's render_frame_scale() (render_density_begin()) */
 };
+
+/* Whether the frame is to stop here (render_watch()): asks the watch once, remembers a yes. */
+static inline int render_stopping(struct renderer *r)
+{
+	if (!r->stopped && r->watch && r->watch(r->watch_arg))
+		r->stopped = 1;
+	return r->stopped;
+}
 
 /* ---- outline.c: the outline, the Cairo helpers */
 

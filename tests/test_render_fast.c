@@ -511,3 +511,58 @@ Test(render_fast, needs_velocities_says_what_drawing_reads)
 	free(a.x);
 	free(b.x);
 }
+
+/* render_watch(): counts its calls, and says stop from the call numbered *arg on (0: never). */
+static int watch_calls;
+static int stop_from(void *arg)
+{
+	int from = *(const int *)arg;
+	return ++watch_calls >= from && from > 0;
+}
+
+/*
+ * A frame of trails (both styles) asks its watch between strokes: a watch
+ * that never stops leaves the frame's bytes as without one; one that stops
+ * ends the frame with -EINTR, asked no more after its yes.
+ */
+Test(render_fast, a_watch_stops_a_frame_of_trails_between_strokes)
+{
+	struct flock fl = flock_make(60, 320, 200, 5);
+	size_t len = 6, n = fl.n;
+	double *tx = malloc(2 * len * n * sizeof(double)), *ty = tx + len * n;
+	struct render_params p;
+
+	cr_assert_not_null(tx);
+	for (size_t k = 0; k < len; k++)
+		for (size_t i = 0; i < n; i++) {
+			tx[k * n + i] = fl.x[i] - (double)(len - 1 - k) * 3 * fl.vx[i];
+			ty[k * n + i] = fl.y[i] - (double)(len - 1 - k) * 3 * fl.vy[i];
+		}
+	struct render_view v = view_of(&fl, 2);
+	v.trail_len = len, v.trail_x = tx, v.trail_y = ty;
+	render_params_default(&p, 320, 200);
+	for (int style = 0; style < 2; style++) {
+		p.trail_style = style ? RENDER_TRAIL_OPENGL : RENDER_TRAIL_FADE;
+		struct frame plain, watched;
+		int never = 0, second = 2;
+		frame_draw(&plain, &p, &v);
+		cr_assert_eq(render_new(&watched.r, &p), 0);
+		render_watch(watched.r, stop_from, &never);
+		watch_calls = 0;
+		cr_assert_eq(render_frame(watched.r, &v), 0);
+		cr_expect_geq(watch_calls, (int)len - 1, "style %d: the watch asked %d times", style, watch_calls);
+		int stride;
+		cr_expect_eq(memcmp(render_pixels(watched.r, &stride), plain.px, (size_t)plain.stride * 200), 0,
+		             "style %d: a watch that never stops changed the frame", style);
+		render_watch(watched.r, stop_from, &second);
+		watch_calls = 0;
+		cr_expect_eq(render_frame(watched.r, &v), -EINTR, "style %d: a stopped frame is not a frame", style);
+		cr_expect_eq(watch_calls, 2, "style %d: asked %d times, not stopped at its yes", style, watch_calls);
+		render_watch(watched.r, NULL, NULL);
+		cr_expect_eq(render_frame(watched.r, &v), 0, "style %d: the next frame, unwatched, is whole", style);
+		render_free(plain.r);
+		render_free(watched.r);
+	}
+	free(tx);
+	free(fl.x);
+}
